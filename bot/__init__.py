@@ -1,0 +1,1 @@
+"""A Discord bot for group card play: Insomnia and Malice."""
