@@ -1,0 +1,154 @@
+"""Numbered schema versions. The version lives in `PRAGMA user_version`; each migration runs in its own
+transaction together with the version bump, so a crash leaves the file at a whole version.
+
+Append new migrations at the end; never edit one that has shipped.
+"""
+
+from __future__ import annotations
+
+import aiosqlite
+
+from storage.errors import NewerDatabaseError
+
+# Version n is MIGRATIONS[n - 1].
+MIGRATIONS: list[list[str]] = [
+    # 1: tables, seats, the action log, the chip ledger, results.
+    [
+        """
+        CREATE TABLE game_tables (
+            id          INTEGER PRIMARY KEY,
+            guild_id    INTEGER NOT NULL,
+            channel_id  INTEGER NOT NULL,
+            kind        TEXT    NOT NULL,
+            status      TEXT    NOT NULL CHECK (status IN ('lobby', 'running', 'finished', 'cancelled')),
+            options     TEXT    NOT NULL DEFAULT '{}',
+            seed        TEXT    NOT NULL,
+            commitment  TEXT    NOT NULL,
+            host_id     INTEGER NOT NULL,
+            meta        TEXT    NOT NULL DEFAULT '{}',
+            snapshot    TEXT,
+            created_at  REAL    NOT NULL,
+            started_at  REAL,
+            finished_at REAL
+        )
+        """,
+        # One active game per channel, enforced by the database so two concurrent creates cannot both win.
+        """
+        CREATE UNIQUE INDEX game_tables_one_active_per_channel
+            ON game_tables (channel_id) WHERE status IN ('lobby', 'running')
+        """,
+        "CREATE INDEX game_tables_open ON game_tables (status) WHERE status IN ('lobby', 'running')",
+        "CREATE INDEX game_tables_by_channel ON game_tables (channel_id, kind, id)",
+        """
+        CREATE TABLE seats (
+            id        INTEGER PRIMARY KEY,
+            table_id  INTEGER NOT NULL REFERENCES game_tables (id),
+            seat      INTEGER NOT NULL,
+            player    TEXT    NOT NULL,
+            user_id   INTEGER,
+            joined_at REAL    NOT NULL,
+            left_at   REAL
+        )
+        """,
+        # Rows of players who left stay (with left_at) as the record of who sat when.
+        "CREATE UNIQUE INDEX seats_current_seat ON seats (table_id, seat) WHERE left_at IS NULL",
+        "CREATE UNIQUE INDEX seats_current_player ON seats (table_id, player) WHERE left_at IS NULL",
+        """
+        CREATE TABLE actions (
+            table_id   INTEGER NOT NULL REFERENCES game_tables (id),
+            seq        INTEGER NOT NULL CHECK (seq >= 0),
+            actor      TEXT,
+            action     TEXT    NOT NULL,
+            created_at REAL    NOT NULL,
+            PRIMARY KEY (table_id, seq)
+        ) WITHOUT ROWID
+        """,
+        # guild_id and kind are copied from the table so the leaderboard never joins game_tables.
+        """
+        CREATE TABLE ledger (
+            id           INTEGER PRIMARY KEY,
+            table_id     INTEGER NOT NULL,
+            seq          INTEGER NOT NULL,
+            guild_id     INTEGER NOT NULL,
+            kind         TEXT    NOT NULL,
+            from_account TEXT    NOT NULL,
+            to_account   TEXT    NOT NULL,
+            amount       INTEGER NOT NULL CHECK (amount > 0),
+            reason       TEXT    NOT NULL,
+            created_at   REAL    NOT NULL,
+            CHECK (from_account <> to_account),
+            FOREIGN KEY (table_id, seq) REFERENCES actions (table_id, seq)
+        )
+        """,
+        "CREATE INDEX ledger_by_table ON ledger (table_id, seq, id)",
+        # Covering indexes for the leaderboard and stats: a player's net is the sum of what came in minus what
+        # went out, read from the index alone (never the table rows), already grouped by account.
+        "CREATE INDEX ledger_in ON ledger (guild_id, to_account, kind, amount)",
+        "CREATE INDEX ledger_out ON ledger (guild_id, from_account, kind, amount)",
+        """
+        CREATE TABLE results (
+            table_id    INTEGER NOT NULL REFERENCES game_tables (id),
+            player      TEXT    NOT NULL,
+            guild_id    INTEGER NOT NULL,
+            kind        TEXT    NOT NULL,
+            final_chips INTEGER,
+            net         INTEGER NOT NULL,
+            placement   INTEGER NOT NULL,
+            won         INTEGER NOT NULL CHECK (won IN (0, 1)),
+            PRIMARY KEY (table_id, player)
+        ) WITHOUT ROWID
+        """,
+        "CREATE INDEX results_by_player ON results (guild_id, player, kind, net, won)",
+        # The log and the ledger are append-only: the database itself refuses edits and deletions.
+        """
+        CREATE TRIGGER actions_append_only_update BEFORE UPDATE ON actions
+        BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END
+        """,
+        """
+        CREATE TRIGGER actions_append_only_delete BEFORE DELETE ON actions
+        BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END
+        """,
+        """
+        CREATE TRIGGER ledger_append_only_update BEFORE UPDATE ON ledger
+        BEGIN SELECT RAISE(ABORT, 'the chip ledger is append-only'); END
+        """,
+        """
+        CREATE TRIGGER ledger_append_only_delete BEFORE DELETE ON ledger
+        BEGIN SELECT RAISE(ABORT, 'the chip ledger is append-only'); END
+        """,
+    ],
+]
+
+LATEST = len(MIGRATIONS)
+
+
+async def schema_version(conn: aiosqlite.Connection) -> int:
+    async with conn.execute("PRAGMA user_version") as cur:
+        row = await cur.fetchone()
+    return int(row[0])
+
+
+async def migrate(conn: aiosqlite.Connection, path: str, migrations: list[list[str]] = MIGRATIONS) -> int:
+    """Bring the database up to the latest version, one transaction per step. Returns the final version.
+
+    Raises NewerDatabaseError (touching nothing) if the file is newer than this code.
+    """
+    while True:
+        # BEGIN IMMEDIATE before reading the version: another process migrating at the same moment waits
+        # for us instead of applying the same step twice.
+        await conn.execute("BEGIN IMMEDIATE")
+        try:
+            version = await schema_version(conn)
+            if version > len(migrations):
+                raise NewerDatabaseError(path, version, len(migrations))
+            if version == len(migrations):
+                await conn.execute("ROLLBACK")
+                return version
+            for statement in migrations[version]:
+                await conn.execute(statement)
+            await conn.execute(f"PRAGMA user_version = {version + 1}")
+            await conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                await conn.execute("ROLLBACK")
+            raise
