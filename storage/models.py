@@ -115,7 +115,7 @@ class KindStats(_Row):
     games: int = 0
     wins: int = 0
     net: int = 0
-    biggest_win: int | None = None  # largest net of one finished game; None before the first game
+    biggest_win: int | None = None  # largest net of one finished game; None if no game ever won chips
 
 
 class PlayerStats(KindStats):

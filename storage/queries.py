@@ -67,7 +67,8 @@ async def player_stats(db: aiosqlite.Connection, guild_id: int, player: str) -> 
             for r in await cur.fetchall():
                 slot(r["kind"])["net"] += sign * r["total"]
     async with db.execute(
-        "SELECT kind, COUNT(*) AS games, SUM(won) AS wins, MAX(net) AS biggest FROM results"
+        "SELECT kind, COUNT(*) AS games, SUM(won) AS wins,"
+        " MAX(CASE WHEN net > 0 THEN net END) AS biggest FROM results"
         " WHERE guild_id = ? AND player = ? GROUP BY kind",
         (guild_id, player),
     ) as cur:
