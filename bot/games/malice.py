@@ -1,0 +1,624 @@
+"""Malice: the two-player Spite-and-Malice race of docs/rules.md section 2.
+
+The state is plain piles of `Card`s (the top of every pile is its last element) held in one pydantic model, so
+the whole game is a small JSON document. Chance comes only from `SeededGame._rng()`: the same seed and the
+same actions give the same game, byte for byte.
+
+The hot path (`legal_actions()` and `apply()`) avoids pydantic validation: actions and events are built with
+`model_construct`, and legal moves are memoised per (source, card, target, rank), because a benchmark and the
+property tests play thousands of whole games.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, PlainValidator, TypeAdapter
+
+from bot.games.base import ChipTransfer, IllegalAction, SeededGame, Standing
+from bot.games.cards import JOKER, Card, Rank, standard_deck
+
+HAND_SIZE = 5
+STACKS = 4  # centre slots, and side stacks per player
+FULL_STACK = 13  # A to K
+PAYOFF_SIZE = 26
+TOTAL_CARDS = 108  # deck A (52) + deck B (52 + 4 jokers)
+
+Source = Literal["hand", "payoff", "side1", "side2", "side3", "side4"]
+Target = Literal["centre1", "centre2", "centre3", "centre4", "side1", "side2", "side3", "side4"]
+EndReason = Literal["payoff_emptied", "stalemate", "turn_cap", "resign", "cancelled"]
+
+CENTRE_NAMES = ("centre1", "centre2", "centre3", "centre4")
+SIDE_NAMES = ("side1", "side2", "side3", "side4")
+_CENTRE_INDEX = {name: i for i, name in enumerate(CENTRE_NAMES)}
+_SIDE_INDEX = {name: i for i, name in enumerate(SIDE_NAMES)}
+
+# Malice value of every card: A=1 ... K=13; the joker has none (0).
+_VALUE: dict[Card, int] = {card: card.rank.malice_value for card in standard_deck()} | {JOKER: 0}
+_RANK_OF_VALUE: dict[int, Rank] = {rank.malice_value: rank for rank in Rank}
+
+
+def _parse_rank(value: Any) -> Rank:
+    if isinstance(value, Rank):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        if value == 1:
+            return Rank.ACE
+        return Rank(value)
+    if isinstance(value, str):
+        return Rank.parse(value)
+    raise ValueError(f"{value!r} is not a rank: use A K Q J 10 9 8 7 6 5 4 3 2.")
+
+
+# A rank written as in card text ("A", "10", "K") so actions and events read naturally in the action log.
+RankName = Annotated[Rank, PlainValidator(_parse_rank), PlainSerializer(lambda r: r.short, return_type=str)]
+
+
+def _name(value: int) -> str:
+    """How a sentence names a rank: 'ace', '7', 'king'."""
+    return {1: "ace", 11: "jack", 12: "queen", 13: "king"}.get(value, str(value))
+
+
+def _a(value: int) -> str:
+    """'a 7', 'an 8', 'an ace'."""
+    name = _name(value)
+    return ("an " if name[0] in "a8" else "a ") + name
+
+
+def _card_words(card: Card) -> str:
+    return "a joker" if card is JOKER else _a(_VALUE[card])
+
+
+def _cap(text: str) -> str:
+    return text[0].upper() + text[1:]
+
+
+# --- actions ------------------------------------------------------------------------------------------------
+
+
+class Play(BaseModel):
+    """Move one card: to a centre slot (from the hand, the payoff top or an own side-stack top) or to an own
+    side stack (from the hand only; this ends the turn)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["play"] = "play"
+    source: Source
+    card: Card | None = None  # required from the hand; checked against the pile top otherwise
+    to: Target
+    as_rank: RankName | None = None  # the rank a joker takes on a centre stack
+
+
+class EndTurn(BaseModel):
+    """End the turn without a side play."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["end_turn"] = "end_turn"
+
+
+class Resign(BaseModel):
+    """System action: that player resigns; the opponent wins, scoring the resigner's payoff cards."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["resign"] = "resign"
+    player: str
+
+
+class EndGame(BaseModel):
+    """System action (`/cancel`): end now, scored as a stalemate."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["end_game"] = "end_game"
+
+
+Action = Annotated[Union[Play, EndTurn, Resign, EndGame], Field(discriminator="kind")]  # noqa: UP007
+_ACTION = TypeAdapter(Action)
+_END_TURN = EndTurn()
+
+
+def parse_action(data: str | bytes | dict[str, Any] | BaseModel) -> Play | EndTurn | Resign | EndGame:
+    """An action from JSON text or a dict (the action log); a pydantic `ValidationError` if malformed."""
+    if isinstance(data, (Play, EndTurn, Resign, EndGame)):
+        return data
+    if isinstance(data, (str, bytes)):
+        return _ACTION.validate_json(data)
+    return _ACTION.validate_python(data)
+
+
+# --- events -------------------------------------------------------------------------------------------------
+
+
+class TurnStarted(BaseModel):
+    kind: Literal["turn_started"] = "turn_started"
+    player: str
+    turn: int
+    drawn: int  # cards drawn to refill the hand (hidden which)
+
+
+class CardPlayed(BaseModel):
+    kind: Literal["card_played"] = "card_played"
+    player: str
+    card: Card
+    source: Source
+    to: Target
+    as_rank: RankName | None = None  # the rank a joker took on a centre stack
+
+
+class PayoffTurned(BaseModel):
+    """The next payoff card was turned face up."""
+
+    kind: Literal["payoff_turned"] = "payoff_turned"
+    player: str
+    card: Card
+    remaining: int  # the payoff pile, the new top included
+
+
+class StackCompleted(BaseModel):
+    """A centre stack reached K; its 13 cards were shuffled into the stock and its slot is free."""
+
+    kind: Literal["stack_completed"] = "stack_completed"
+    slot: Literal["centre1", "centre2", "centre3", "centre4"]
+    stock_count: int  # the stock after the shuffle
+
+
+class HandRefilled(BaseModel):
+    """A player emptied his hand mid-turn and drew from the stock (rule 13)."""
+
+    kind: Literal["hand_refilled"] = "hand_refilled"
+    player: str
+    drawn: int
+
+
+class TurnEnded(BaseModel):
+    kind: Literal["turn_ended"] = "turn_ended"
+    player: str
+    turn: int
+    side_play: bool  # ended by a play to a side stack
+    moved: bool  # some card moved during the turn (two idle turns in a row are a stalemate)
+
+
+class GameOver(BaseModel):
+    kind: Literal["game_over"] = "game_over"
+    reason: EndReason
+    winner: str | None  # None: a draw
+    loser: str | None
+    score: int  # cards: the loser's payoff pile (a win) or the difference (a stalemate)
+    chips: int  # score * stake, paid by the loser to the winner
+    payoff_counts: dict[str, int]
+
+
+Event = Annotated[
+    Union[TurnStarted, CardPlayed, PayoffTurned, StackCompleted, HandRefilled, TurnEnded, GameOver,  # noqa: UP007
+          ChipTransfer],
+    Field(discriminator="kind"),
+]
+
+
+class MaliceResult(BaseModel):
+    reason: EndReason
+    winner: str | None
+    loser: str | None
+    score: int
+    chips: int
+
+
+# --- views --------------------------------------------------------------------------------------------------
+
+
+class MalicePublicView(BaseModel):
+    """Everything on the table anyone may see. The pile sizes always add up to 108 cards."""
+
+    players: list[str]
+    current_player: str | None
+    turn: int
+    max_turns: int
+    stake: int
+    stock_count: int
+    payoff_counts: dict[str, int]  # the face-up top included
+    payoff_top: dict[str, Card | None]
+    hand_counts: dict[str, int]
+    centre: list[list[Card]]  # always 4 slots, bottom to top; [] is a free slot
+    centre_needs: list[RankName]  # the rank each slot takes next (A for a free slot)
+    side: dict[str, list[list[Card]]]  # 4 stacks per player, bottom to top
+    moved_this_turn: bool
+    idle_turns: int  # turns in a row that ended without a card moving (2 = stalemate)
+    last_play: CardPlayed | None
+    is_over: bool
+    result: MaliceResult | None
+
+
+class MaliceView(MalicePublicView):
+    """What one player may see: the public table plus his own hand."""
+
+    player: str
+    hand: list[Card]
+    must_play_ace: bool  # his turn cannot end before an ace goes to the centre
+
+
+# --- the game -----------------------------------------------------------------------------------------------
+
+
+class MaliceGame(SeededGame):
+    """One game of Malice between two players (seat order = `players`)."""
+
+    players: list[str]
+    stake: int = 1
+    max_turns: int = 500
+    stock: list[Card] = []
+    hands: dict[str, list[Card]] = {}
+    payoff: dict[str, list[Card]] = {}
+    centre: list[list[Card]] = Field(default_factory=lambda: [[] for _ in range(STACKS)])
+    side: dict[str, list[list[Card]]] = {}
+    seat: int = 0  # whose turn: an index into players
+    turn: int = 1
+    moved: bool = False  # a card moved during the current turn
+    idle_turns: int = 0
+    first_player_reshuffles: int = 0  # rule 4: how often equal payoff tops forced a reshuffle
+    last_play: CardPlayed | None = None
+    result: MaliceResult | None = None
+
+    # -- reading the state
+
+    @property
+    def is_over(self) -> bool:
+        return self.result is not None
+
+    @property
+    def current_player(self) -> str | None:
+        return None if self.result is not None else self.players[self.seat]
+
+    def opponent(self, player: str) -> str:
+        return self.players[1] if player == self.players[0] else self.players[0]
+
+    def _needs(self) -> list[int]:
+        """The value each centre slot takes next: 1 (an ace) for a free slot."""
+        return [len(stack) + 1 for stack in self.centre]
+
+    def _must_play_ace(self, player: str) -> bool:
+        """Rule 9: a centre slot is free and an ace sits in the hand or on the payoff top."""
+        if all(self.centre):
+            return False
+        payoff = self.payoff[player]
+        return (bool(payoff) and _VALUE[payoff[-1]] == 1) or any(_VALUE[c] == 1 for c in self.hands[player])
+
+    def legal_actions(self) -> list[Play | EndTurn]:
+        """Every legal action of the current player, each once ([] when the game is over)."""
+        if self.result is not None:
+            return []
+        player = self.players[self.seat]
+        hand = self.hands[player]
+        needs = self._needs()
+        sources: list[tuple[str, Card]] = [("hand", card) for card in dict.fromkeys(hand)]
+        if self.payoff[player]:
+            sources.append(("payoff", self.payoff[player][-1]))
+        for name, stack in zip(SIDE_NAMES, self.side[player], strict=True):
+            if stack:
+                sources.append((name, stack[-1]))
+        actions: list[Play | EndTurn] = []
+        for source, card in sources:
+            value = _VALUE[card]
+            for slot, need in enumerate(needs):
+                if value == need or value == 0:
+                    actions.append(_play(source, card, CENTRE_NAMES[slot], need if value == 0 else 0))
+        if self._must_play_ace(player):
+            return actions
+        refs = [_side_reference(stack) for stack in self.side[player]]
+        for card in dict.fromkeys(hand):
+            value = _VALUE[card]
+            if value == 1:
+                continue
+            for slot, ref in enumerate(refs):
+                if value == 0 or ref == 0 or value == ref or value == ref - 1:
+                    actions.append(_play("hand", card, SIDE_NAMES[slot], 0))
+        actions.append(_END_TURN)
+        return actions
+
+    def default_action(self) -> Play | EndTurn | None:
+        """What a turn timeout applies: an ace the rules force to the centre (the payoff's first), else the
+        end of the turn. After an ace the turn goes on: a timeout applies this until the turn passes."""
+        if self.result is not None:
+            return None
+        player = self.players[self.seat]
+        if self._must_play_ace(player):
+            slot = CENTRE_NAMES[next(i for i, stack in enumerate(self.centre) if not stack)]
+            payoff = self.payoff[player]
+            if payoff and _VALUE[payoff[-1]] == 1:
+                return _play("payoff", payoff[-1], slot, 0)
+            ace = next(c for c in self.hands[player] if _VALUE[c] == 1)
+            return _play("hand", ace, slot, 0)
+        return _END_TURN
+
+    # -- changing the state
+
+    def apply(self, action: Play | EndTurn | Resign | EndGame | dict[str, Any] | str) -> list[BaseModel]:
+        """Apply one action and return the public events it caused; `IllegalAction` if it is not allowed."""
+        if not isinstance(action, (Play, EndTurn, Resign, EndGame)):
+            action = parse_action(action)
+        if self.result is not None:
+            raise IllegalAction("The game is over.")
+        if isinstance(action, Play):
+            return self._play(action)
+        if isinstance(action, EndTurn):
+            player = self.players[self.seat]
+            if self._must_play_ace(player):
+                raise IllegalAction("You must first play your ace to the centre.")
+            return self._end_turn(player, side_play=False)
+        if isinstance(action, Resign):
+            if action.player not in self.players:
+                raise IllegalAction(f"{action.player} is not playing in this game.")
+            winner = self.opponent(action.player)
+            return self._finish("resign", winner, len(self.payoff[action.player]))
+        return self._finish_by_count("cancelled")
+
+    def _play(self, action: Play) -> list[BaseModel]:
+        player = self.players[self.seat]
+        card = self._check_source(player, action)
+        to = action.to
+        if to in _CENTRE_INDEX:
+            slot = _CENTRE_INDEX[to]
+            need = len(self.centre[slot]) + 1
+            as_rank = self._check_centre(card, slot, need, action.as_rank)
+        else:
+            self._check_side(player, action, card)
+            as_rank = None
+        # The move is legal: take the card off its pile.
+        source = action.source
+        if source == "hand":
+            self.hands[player].remove(card)
+        elif source == "payoff":
+            self.payoff[player].pop()
+        else:
+            self.side[player][_SIDE_INDEX[source]].pop()
+        self.moved = True
+        played = CardPlayed.model_construct(player=player, card=card, source=source, to=to, as_rank=as_rank)
+        self.last_play = played
+        events: list[BaseModel] = [played]
+        if to not in _CENTRE_INDEX:
+            self.side[player][_SIDE_INDEX[to]].append(card)
+            events.extend(self._end_turn(player, side_play=True))
+            return events
+        stack = self.centre[slot]
+        stack.append(card)
+        payoff = self.payoff[player]
+        if source == "payoff":
+            if not payoff:  # rule 15: the last payoff card wins at once
+                events.extend(self._finish("payoff_emptied", player, len(self.payoff[self.opponent(player)])))
+                return events
+            events.append(PayoffTurned.model_construct(player=player, card=payoff[-1], remaining=len(payoff)))
+        if len(stack) == FULL_STACK:  # rule 10
+            self.stock.extend(stack)
+            self.centre[slot] = []
+            self._rng().shuffle(self.stock)
+            events.append(StackCompleted.model_construct(slot=to, stock_count=len(self.stock)))
+        hand = self.hands[player]
+        if not hand and self.stock:  # rule 13
+            drawn = self._draw(hand, HAND_SIZE)
+            events.append(HandRefilled.model_construct(player=player, drawn=drawn))
+        return events
+
+    def _check_source(self, player: str, action: Play) -> Card:
+        """The card the action moves, after checking that it is where the action says."""
+        card = action.card
+        source = action.source
+        if source == "hand":
+            if card is None:
+                raise IllegalAction("Say which card from your hand you play.")
+            if card not in self.hands[player]:
+                raise IllegalAction(f"You do not hold {_card_words(card)} ({card.pretty}).")
+            return card
+        if source == "payoff":
+            payoff = self.payoff[player]
+            top = payoff[-1]  # never empty while the game runs: the last payoff card ends it
+            if card is not None and card is not top:
+                raise IllegalAction(f"Your payoff pile shows {top.pretty}, not {card.pretty}.")
+            if action.to not in _CENTRE_INDEX:
+                raise IllegalAction("Your payoff card can only go to the centre.")
+            return top
+        index = _SIDE_INDEX[source]
+        stack = self.side[player][index]
+        if not stack:
+            raise IllegalAction(f"Your side stack {index + 1} is empty.")
+        top = stack[-1]
+        if card is not None and card is not top:
+            raise IllegalAction(f"Your side stack {index + 1} shows {top.pretty}, not {card.pretty}.")
+        if action.to not in _CENTRE_INDEX:
+            raise IllegalAction("Cards cannot move from one side stack to another: play from your hand.")
+        return top
+
+    @staticmethod
+    def _check_centre(card: Card, slot: int, need: int, as_rank: Rank | None) -> Rank | None:
+        """Rule 8. Returns the rank a joker takes (None for other cards)."""
+        value = _VALUE[card]
+        if value == 0:
+            if as_rank is not None and as_rank.malice_value != need:
+                if need == 1:
+                    raise IllegalAction("A joker on a free centre slot starts the stack as an ace.")
+                raise IllegalAction(f"On centre stack {slot + 1} the joker can only be {_a(need)}.")
+            return _RANK_OF_VALUE[need]
+        if as_rank is not None and as_rank.malice_value != value:
+            raise IllegalAction("Only a joker can be played as another rank.")
+        if value != need:
+            if need == 1:
+                raise IllegalAction("Only an ace, or a joker as an ace, can start a centre stack.")
+            raise IllegalAction(
+                f"{_cap(_a(value))} cannot go on centre stack {slot + 1}: it needs {_a(need)} (or a joker).")
+        return None
+
+    def _check_side(self, player: str, action: Play, card: Card) -> None:
+        """Rules 9 and 11 (the source is the hand: other sources were refused already)."""
+        if action.as_rank is not None:
+            raise IllegalAction("A card on a side stack keeps its own rank: leave the rank out.")
+        value = _VALUE[card]
+        if value == 1:
+            raise IllegalAction("An ace can never go on a side stack.")
+        if self._must_play_ace(player):
+            raise IllegalAction("You must first play your ace to the centre.")
+        stack = self.side[player][_SIDE_INDEX[action.to]]
+        ref = _side_reference(stack)
+        if value == 0 or ref == 0 or value == ref or value == ref - 1:
+            return
+        showing = f"showing {_name(ref)}" if stack[-1] is not JOKER else f"showing {_name(ref)} under a joker"
+        allowed = f"{_a(ref)} or {_a(ref - 1)}" if ref > 2 else _a(ref)
+        raise IllegalAction(f"{_cap(_a(value))} cannot go on a side stack {showing}: play {allowed} there.")
+
+    def _draw(self, hand: list[Card], upto: int) -> int:
+        count = min(upto - len(hand), len(self.stock))
+        if count <= 0:
+            return 0
+        stock = self.stock
+        for _ in range(count):
+            hand.append(stock.pop())
+        return count
+
+    def _end_turn(self, player: str, side_play: bool) -> list[BaseModel]:
+        events: list[BaseModel] = [
+            TurnEnded.model_construct(player=player, turn=self.turn, side_play=side_play, moved=self.moved)
+        ]
+        self.idle_turns = 0 if self.moved else self.idle_turns + 1
+        if self.idle_turns >= 2:  # rule 16
+            events.extend(self._finish_by_count("stalemate"))
+        elif self.turn >= self.max_turns:  # rule 17
+            events.extend(self._finish_by_count("turn_cap"))
+        else:
+            events.append(self._start_turn(1 - self.seat, self.turn + 1))
+        return events
+
+    def _start_turn(self, seat: int, turn: int) -> TurnStarted:
+        """Rule 7: the player draws up to 5 cards."""
+        self.seat = seat
+        self.turn = turn
+        self.moved = False
+        player = self.players[seat]
+        drawn = self._draw(self.hands[player], HAND_SIZE)
+        return TurnStarted.model_construct(player=player, turn=turn, drawn=drawn)
+
+    def _finish_by_count(self, reason: EndReason) -> list[BaseModel]:
+        """Rule 16 scoring: fewer payoff cards wins by the difference; equal counts are a draw."""
+        first, second = self.players
+        a, b = len(self.payoff[first]), len(self.payoff[second])
+        if a == b:
+            return self._finish(reason, None, 0)
+        return self._finish(reason, first if a < b else second, abs(a - b))
+
+    def _finish(self, reason: EndReason, winner: str | None, score: int) -> list[BaseModel]:
+        loser = None if winner is None else self.opponent(winner)
+        chips = score * self.stake if winner is not None else 0
+        self.result = MaliceResult.model_construct(reason=reason, winner=winner, loser=loser, score=score,
+                                                   chips=chips)
+        events: list[BaseModel] = [GameOver.model_construct(
+            reason=reason, winner=winner, loser=loser, score=score, chips=chips,
+            payoff_counts={p: len(self.payoff[p]) for p in self.players},
+        )]
+        if chips > 0:
+            events.append(ChipTransfer(from_account=loser, to_account=winner, amount=chips,
+                                       reason="malice_score"))
+        return events
+
+    # -- views and results
+
+    def public_view(self) -> MalicePublicView:
+        return MalicePublicView.model_construct(**self._public_fields())
+
+    def view(self, player: str) -> MaliceView:
+        if player not in self.players:
+            raise ValueError(f"{player} is not playing in this game.")
+        return MaliceView.model_construct(
+            **self._public_fields(),
+            player=player,
+            hand=list(self.hands[player]),
+            must_play_ace=self.result is None and player == self.players[self.seat]
+            and self._must_play_ace(player),
+        )
+
+    def _public_fields(self) -> dict[str, Any]:
+        return {
+            "players": list(self.players),
+            "current_player": self.current_player,
+            "turn": self.turn,
+            "max_turns": self.max_turns,
+            "stake": self.stake,
+            "stock_count": len(self.stock),
+            "payoff_counts": {p: len(self.payoff[p]) for p in self.players},
+            "payoff_top": {p: (self.payoff[p][-1] if self.payoff[p] else None) for p in self.players},
+            "hand_counts": {p: len(self.hands[p]) for p in self.players},
+            "centre": [list(stack) for stack in self.centre],
+            "centre_needs": [_RANK_OF_VALUE[need] for need in self._needs()],
+            "side": {p: [list(stack) for stack in self.side[p]] for p in self.players},
+            "moved_this_turn": self.moved,
+            "idle_turns": self.idle_turns,
+            "last_play": self.last_play,
+            "is_over": self.result is not None,
+            "result": self.result,
+        }
+
+    def standings(self) -> list[Standing]:
+        """Results when over: the winner (placement 1) first; a draw puts both at placement 1 with net 0."""
+        result = self.result
+        if result is None:
+            raise ValueError("The game is not over yet.")
+        if result.winner is None:
+            return [Standing(player=p, placement=1, net=0, won=False) for p in self.players]
+        return [
+            Standing(player=result.winner, placement=1, net=result.chips, won=True),
+            Standing(player=result.loser, placement=2, net=-result.chips, won=False),
+        ]
+
+
+Game = MaliceGame
+
+
+def _side_reference(stack: list[Card]) -> int:
+    """The value a side-stack play is checked against: the nearest non-joker from the top (0: any card)."""
+    for card in reversed(stack):
+        value = _VALUE[card]
+        if value:
+            return value
+    return 0
+
+
+# Play actions are immutable values from a small finite set; memoising them keeps `legal_actions()` cheap.
+_PLAYS: dict[tuple[str, Card, str, int], Play] = {}
+
+
+def _play(source: str, card: Card, to: str, joker_value: int) -> Play:
+    key = (source, card, to, joker_value)
+    play = _PLAYS.get(key)
+    if play is None:
+        as_rank = _RANK_OF_VALUE[joker_value] if joker_value else None
+        play = _PLAYS[key] = Play(source=source, card=card, to=to, as_rank=as_rank)
+    return play
+
+
+def new_game(players: list[str], seed: str, stake: int = 1, max_turns: int = 500) -> MaliceGame:
+    """A new game for two player ids (seat order), dealt from `seed` (rules 1-7)."""
+    players = list(players)
+    if len(players) != 2 or players[0] == players[1]:
+        raise ValueError("Malice is for exactly two different players.")
+    if stake < 0:
+        raise ValueError("The stake per card cannot be negative.")
+    if max_turns < 1:
+        raise ValueError("The turn cap must be at least 1.")
+    game = MaliceGame(seed=seed, players=players, stake=stake, max_turns=max_turns,
+                      hands={p: [] for p in players}, side={p: [[] for _ in range(STACKS)] for p in players})
+    # Rule 3: deck A split into two payoff piles of 26; the last card of each is its face-up top.
+    deck_a = standard_deck()
+    game._rng().shuffle(deck_a)
+    game.payoff = {players[0]: deck_a[:PAYOFF_SIZE], players[1]: deck_a[PAYOFF_SIZE:]}
+    # Rule 4: the higher top goes first (ace low); equal ranks: each player reshuffles his own pile.
+    while _VALUE[game.payoff[players[0]][-1]] == _VALUE[game.payoff[players[1]][-1]]:
+        for p in players:
+            game._rng().shuffle(game.payoff[p])
+        game.first_player_reshuffles += 1
+    first = 0 if _VALUE[game.payoff[players[0]][-1]] > _VALUE[game.payoff[players[1]][-1]] else 1
+    # Rule 5: the other player shuffles deck B and deals 5 each, one at a time, the first player first.
+    deck_b = standard_deck() + [JOKER] * 4
+    game._rng().shuffle(deck_b)
+    game.stock = deck_b
+    for _ in range(HAND_SIZE):
+        for seat in (first, 1 - first):
+            game.hands[players[seat]].append(deck_b.pop())
+    game._start_turn(first, 1)
+    return game
