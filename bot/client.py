@@ -1,0 +1,112 @@
+"""The bot object: it owns every process-wide resource (settings, store) and hands them to the cogs.
+
+Start-up order (`setup_hook`), each step relying on the ones before it:
+1. open the store (this migrates the database);
+2. EXTENSION POINT `_create_services()`: services the cogs use (e.g. `self.sessions`, the session manager);
+3. load every module of the `cogs` package (each has `async def setup(bot)`), plus `extra_extensions`;
+4. EXTENSION POINT `_after_cogs_loaded()`: register persistent buttons (`add_dynamic_items`) and resume the
+   games still running in the store; cogs are loaded, so their announcers and views exist;
+5. sync the command tree: to `DEV_GUILD_ID` if set (instant), else globally.
+`close()` undoes it in reverse: the services first, then the store.
+"""
+
+from __future__ import annotations
+
+import logging
+import pkgutil
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import cogs
+from bot.config import Settings
+from bot.errors import report_error
+from storage import Store
+
+log = logging.getLogger(__name__)
+
+
+class CardTree(app_commands.CommandTree):
+    """The command tree; every command failure ends here and becomes one ephemeral sentence."""
+
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        await report_error(interaction, error)
+
+
+def cog_extensions() -> list[str]:
+    """Every module of the `cogs` package, found on disk so a new cog needs no registration."""
+    return sorted(f"{cogs.__name__}.{m.name}" for m in pkgutil.iter_modules(cogs.__path__) if not m.ispkg)
+
+
+class CardBot(commands.Bot):
+    """The Cardtable bot. `extra_extensions` loads more cog modules (tests use it for test-only commands);
+    other keyword arguments go to `commands.Bot`."""
+
+    store: Store
+
+    def __init__(self, settings: Settings, *, extra_extensions: Sequence[str] = (), **options: Any) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,  # slash commands only; no message content needed
+            intents=discord.Intents.default(),
+            tree_cls=CardTree,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            **options,
+        )
+        self.settings = settings
+        self.extra_extensions = tuple(extra_extensions)
+
+    async def setup_hook(self) -> None:
+        path = self.settings.database_path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.store = await Store.open(str(path))
+        await self._create_services()
+        for extension in [*cog_extensions(), *self.extra_extensions]:
+            await self.load_extension(extension)
+        await self._after_cogs_loaded()
+        await self.sync_commands()
+
+    async def _create_services(self) -> None:
+        """Extension point: create services the cogs need at load time (e.g. `self.sessions`)."""
+
+    async def _after_cogs_loaded(self) -> None:
+        """Extension point: register persistent buttons and resume the games running in the store."""
+
+    async def _close_services(self) -> None:
+        """Extension point: stop what `_create_services` started (timers), before the store closes."""
+
+    async def sync_commands(self) -> None:
+        guild_id = self.settings.dev_guild_id
+        if guild_id is not None:
+            guild = discord.Object(id=guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to the development guild %s", len(synced), guild_id)
+        else:
+            synced = await self.tree.sync()
+            log.info(
+                "synced %d global commands (Discord may take up to an hour to show changes)", len(synced)
+            )
+
+    async def on_ready(self) -> None:
+        log.info(
+            "logged in as %s (id %s) in %d guilds",
+            self.user,
+            self.user.id if self.user else "?",
+            len(self.guilds),
+        )
+
+    async def close(self) -> None:
+        try:
+            await self._close_services()
+        finally:
+            try:
+                await super().close()
+            finally:
+                # Popped so that a second close() (discord.py may call it again) does not close twice.
+                store = self.__dict__.pop("store", None)
+                if store is not None:
+                    await store.close()

@@ -1,0 +1,114 @@
+"""Settings and the process entry point: defaults, .env, the secret token, and clean failures."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from bot.config import Settings
+
+ROOT = Path(__file__).resolve().parents[1]
+SETTING_NAMES = ["DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL", "TURN_TIMEOUT_SECONDS"]
+
+
+@pytest.fixture
+def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """No setting from the developer's environment or .env leaks into a test."""
+    for name in SETTING_NAMES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_defaults(clean_env: Path) -> None:
+    settings = Settings()
+    assert settings.token() is None
+    assert settings.database_path == Path("cardbot.sqlite3")
+    assert settings.dev_guild_id is None
+    assert settings.log_level == "INFO"
+    assert settings.turn_timeout_seconds == 120
+
+
+def test_reads_dotenv_and_environment(clean_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (clean_env / ".env").write_text(
+        "DISCORD_TOKEN=abc.def.ghi\nDEV_GUILD_ID=1234\nLOG_LEVEL=debug\nTURN_TIMEOUT_SECONDS=30\n"
+    )
+    monkeypatch.setenv("DATABASE_PATH", "/data/cards.sqlite3")  # the environment wins over .env
+    settings = Settings()
+    assert settings.token() == "abc.def.ghi"
+    assert settings.dev_guild_id == 1234
+    assert settings.log_level == "DEBUG"
+    assert settings.turn_timeout_seconds == 30
+    assert settings.database_path == Path("/data/cards.sqlite3")
+
+
+def test_blank_values_mean_not_set(clean_env: Path) -> None:
+    (clean_env / ".env").write_text("DISCORD_TOKEN=   \nDEV_GUILD_ID=\n")
+    settings = Settings()
+    assert settings.token() is None
+    assert settings.dev_guild_id is None
+
+
+def test_token_never_printed(clean_env: Path) -> None:
+    settings = Settings(_env_file=None, discord_token="super-secret-token")
+    for text in (repr(settings), str(settings), settings.model_dump_json()):
+        assert "super-secret-token" not in text
+    assert settings.token() == "super-secret-token"
+
+
+@pytest.mark.parametrize(
+    ("field", "value"), [("log_level", "LOUD"), ("turn_timeout_seconds", 0), ("dev_guild_id", "abc")]
+)
+def test_invalid_values_refused(clean_env: Path, field: str, value: object) -> None:
+    with pytest.raises(ValidationError):
+        Settings(_env_file=None, **{field: value})
+
+
+def _run_bot(cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if k not in SETTING_NAMES}
+    clean["PYTHONPATH"] = str(ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=cwd,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_missing_token_exits_with_one_sentence(tmp_path: Path) -> None:
+    result = _run_bot(tmp_path)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert result.stderr.strip().splitlines() == [
+        "cardtable-bot: DISCORD_TOKEN is not set: put your bot token in the environment or in .env "
+        "(see .env.example)."
+    ]
+    assert not (tmp_path / "cardbot.sqlite3").exists()  # nothing was created before failing
+
+
+def test_invalid_setting_exits_with_one_sentence(tmp_path: Path) -> None:
+    result = _run_bot(tmp_path, DISCORD_TOKEN="x", DEV_GUILD_ID="not-a-number")
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "DEV_GUILD_ID" in lines[0]
+
+
+def test_env_example_lists_every_setting_with_a_safe_value(clean_env: Path) -> None:
+    lines = (ROOT / ".env.example").read_text().splitlines()
+    assigned = dict(line.split("=", 1) for line in lines if line and not line.startswith("#"))
+    assert sorted(assigned) == sorted(name.upper() for name in Settings.model_fields)
+    assert assigned["DISCORD_TOKEN"] == ""  # never a real token
+    for i, line in enumerate(lines):
+        if "=" in line and not line.startswith("#"):
+            assert lines[i - 1].startswith("#"), f"{line} has no comment"
+    # The example's values are valid settings.
+    (clean_env / ".env").write_text((ROOT / ".env.example").read_text())
+    Settings()
