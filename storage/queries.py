@@ -2,7 +2,8 @@
 
 The ledger has one row per movement with two accounts; a player's net is what came in (to_account) minus
 what went out (from_account). The covering indexes `ledger_in` / `ledger_out` (guild_id, account, kind,
-amount) let SQLite compute both sums from the indexes alone, already grouped by account.
+amount) let SQLite compute each sum from one index alone, walked in account order so the GROUP BY needs no
+sort; only the few hundred per-player totals are then joined and ordered.
 """
 
 from __future__ import annotations
@@ -11,26 +12,29 @@ import aiosqlite
 
 from storage.models import KindStats, LeaderboardRow, PlayerStats
 
-# Computer seats ("ai:<n>") and table accounts ("@pot") are not people: they never rank.
-_PERSON = "substr({col}, 1, 3) <> 'ai:' AND substr({col}, 1, 1) <> '@'"
-
-LEADERBOARD_SQL = f"""
-WITH moves(player, delta) AS (
-    SELECT to_account, amount FROM ledger
-     WHERE guild_id = :guild AND (:kind IS NULL OR kind = :kind) AND {_PERSON.format(col="to_account")}
-    UNION ALL
-    SELECT from_account, -amount FROM ledger
-     WHERE guild_id = :guild AND (:kind IS NULL OR kind = :kind) AND {_PERSON.format(col="from_account")}
+# Computer seats ("ai:<n>") and table accounts ("@pot") are not people: they never rank. The filter applies
+# after grouping (one test per account, not per ledger row).
+LEADERBOARD_SQL = """
+WITH ins AS (
+    SELECT to_account AS player, SUM(amount) AS total FROM ledger
+     WHERE guild_id = :guild AND (:kind IS NULL OR kind = :kind) GROUP BY to_account
 ),
-nets AS (SELECT player, SUM(delta) AS net FROM moves GROUP BY player),
+outs AS (
+    SELECT from_account AS player, SUM(amount) AS total FROM ledger
+     WHERE guild_id = :guild AND (:kind IS NULL OR kind = :kind) GROUP BY from_account
+),
 played AS (
     SELECT player, COUNT(*) AS games, SUM(won) AS wins FROM results
-     WHERE guild_id = :guild AND (:kind IS NULL OR kind = :kind) AND {_PERSON.format(col="player")}
-     GROUP BY player
+     WHERE guild_id = :guild AND (:kind IS NULL OR kind = :kind) GROUP BY player
 ),
-everyone AS (SELECT player FROM nets UNION SELECT player FROM played)
-SELECT e.player, COALESCE(n.net, 0) AS net, COALESCE(p.games, 0) AS games, COALESCE(p.wins, 0) AS wins
-  FROM everyone e LEFT JOIN nets n ON n.player = e.player LEFT JOIN played p ON p.player = e.player
+everyone AS (SELECT player FROM ins UNION SELECT player FROM outs UNION SELECT player FROM played)
+SELECT e.player, COALESCE(i.total, 0) - COALESCE(o.total, 0) AS net,
+       COALESCE(p.games, 0) AS games, COALESCE(p.wins, 0) AS wins
+  FROM everyone e
+  LEFT JOIN ins i ON i.player = e.player
+  LEFT JOIN outs o ON o.player = e.player
+  LEFT JOIN played p ON p.player = e.player
+ WHERE substr(e.player, 1, 3) <> 'ai:' AND substr(e.player, 1, 1) <> '@'
  ORDER BY net DESC, wins DESC, games ASC, e.player ASC
  LIMIT :limit OFFSET :offset
 """
