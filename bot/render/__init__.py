@@ -1,0 +1,153 @@
+"""Game views and events as Discord-free message data (`Message`, `Embed`, `Button`).
+
+Rule of this package: a public message is built only from `public_view()`, public events and table facts; a
+hand is rendered only into the message for its owner (`hand_message`, sent ephemerally or by DM).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.render import insomnia, malice
+from bot.render.common import (
+    Button,
+    Embed,
+    EmbedField,
+    Message,
+    TableInfo,
+    chunk_lines,
+    custom_id,
+    is_computer,
+    name,
+)
+
+__all__ = [
+    "Button",
+    "Embed",
+    "EmbedField",
+    "Message",
+    "TableInfo",
+    "action_receipt",
+    "choices",
+    "chunk_lines",
+    "custom_id",
+    "event_lines",
+    "hand_message",
+    "history_pages",
+    "is_computer",
+    "name",
+    "parse_token",
+    "result_lines",
+    "start_line",
+    "table_message",
+    "turn_message",
+]
+
+_KINDS = {"insomnia": insomnia, "malice": malice}
+HISTORY_LINES_PER_PAGE = 30
+
+
+def table_message(info: TableInfo, game: Any, note: str | None = None) -> Message:
+    """The one public table message: the lobby before the game, the public state during and after it."""
+    module = _KINDS[info.kind]
+    if game is None:
+        message = module.lobby(info)
+        if note:
+            message.content = f"{note}\n{message.content or ''}".strip()
+        return message
+    return module.table(info, game, note)
+
+
+def start_line(info: TableInfo, game: Any) -> str:
+    who = ", ".join(name(p) for p in info.players)
+    return (
+        f"▶️ **{info.kind.capitalize()}** (table #{info.id}) begins: {who}. Seed commitment "
+        f"`{game.seed_commitment}` (the seed is revealed at the end, so anyone can check the deal)."
+    )
+
+
+def event_lines(info: TableInfo, game: Any, events: list[Any]) -> list[str]:
+    return _KINDS[info.kind].event_lines(info, game, events)
+
+
+def result_lines(info: TableInfo, game: Any) -> list[str]:
+    lines = _KINDS[info.kind].result_lines(info, game)
+    lines.append(f"🔑 Seed: `{game.seed}` (its SHA-256 is the commitment `{game.seed_commitment}`).")
+    return lines
+
+
+def hand_message(info: TableInfo, game: Any, player: str, *, dm: bool) -> Message:
+    return _KINDS[info.kind].hand(info, game, player, dm=dm)
+
+
+def action_receipt(info: TableInfo, game: Any, player: str, action: Any) -> Message:
+    """The actor's ephemeral answer: his hand as it is now, with his next choices if it is still his turn."""
+    if game.is_over:
+        return Message(content="Done: the game is over.")
+    return hand_message(info, game, player, dm=False)
+
+
+def turn_message(info: TableInfo, game: Any, deadline: int | None) -> Message:
+    player = game.current_player
+    hint = _KINDS[info.kind].turn_hint(game, player)
+    when = f" Time runs out <t:{deadline}:R>." if deadline else ""
+    return Message(content=f"➡️ {name(player)}, your turn: {hint}.{when}", mentions=[int(player)])
+
+
+def timeout_text(kind: str) -> str:
+    if kind == "malice":
+        return "any ace that had to be played went to the centre and the turn ended"
+    return "the safe default was played for them"
+
+
+def cancel_text(kind: str) -> str:
+    return "scored as a stalemate" if kind == "malice" else "chips stay as they are"
+
+
+def choices(
+    kind: str, game: Any, player: str, command: str, option: str, namespace: dict
+) -> list[tuple[str, Any]]:
+    return _KINDS[kind].choices(game, player, command, option, namespace)
+
+
+def token(kind: str, action: Any) -> str:
+    return _KINDS[kind].token(action)
+
+
+def parse_token(kind: str, text: str) -> dict | None:
+    try:
+        return _KINDS[kind].parse_token(text)
+    except (ValueError, KeyError, IndexError):
+        return None
+
+
+def history_pages(kind: str, table_id: int, status: str, entries: list[Any]) -> list[Embed]:
+    """The action log with its chip movements, paged into embeds; a running game never shows a discard."""
+    import json
+
+    module = _KINDS[kind]
+    hide = status != "finished"
+    lines: list[str] = []
+    for entry in entries:
+        action = json.loads(entry.action)
+        actor = entry.actor or "system"
+        who = name(actor) if actor[:1].isdigit() or actor.startswith("ai:") else f"({actor})"
+        line = f"`{entry.seq:>3}` {who} {module.action_text(action, hide=hide)}"
+        moves = [
+            f"{name(m.from_account) if m.from_account[:1] != '@' else 'pot'} → "
+            f"{name(m.to_account) if m.to_account[:1] != '@' else 'pot'} {m.amount} ({m.reason})"
+            for m in entry.ledger
+        ]
+        if moves:
+            line += " · " + "; ".join(moves)
+        lines.append(line)
+    if not lines:
+        lines = ["No actions yet."]
+    pages = [lines[i : i + HISTORY_LINES_PER_PAGE] for i in range(0, len(lines), HISTORY_LINES_PER_PAGE)]
+    return [
+        Embed(
+            title=f"{kind.capitalize()} table #{table_id} ({status}) · page {n + 1} of {len(pages)}",
+            description="\n".join(page)[:4000],
+        )
+        for n, page in enumerate(pages)
+    ]

@@ -1,0 +1,130 @@
+"""Discord-free message data: what the cogs turn into discord.py messages, embeds and buttons.
+
+Everything here is plain pydantic data so the session layer and its tests never touch discord.py, and a test
+can scan every string the bot would show.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+ButtonStyle = Literal["primary", "secondary", "success", "danger"]
+
+CUSTOM_ID_PREFIX = "cardtable"
+# Discord limits we page and trim against.
+MAX_CONTENT = 2000
+MAX_EMBED_DESCRIPTION = 4096
+MAX_BUTTON_ROWS = 5
+MAX_BUTTONS_PER_ROW = 5
+MAX_LABEL = 80
+
+
+class Button(BaseModel):
+    label: str = Field(max_length=MAX_LABEL)
+    custom_id: str = Field(max_length=100)
+    style: ButtonStyle = "secondary"
+    disabled: bool = False
+
+
+class EmbedField(BaseModel):
+    name: str
+    value: str
+    inline: bool = True
+
+
+class Embed(BaseModel):
+    title: str | None = None
+    description: str | None = None
+    fields: list[EmbedField] = []
+    footer: str | None = None
+    colour: int | None = None
+
+
+class Message(BaseModel):
+    """One message: text, embeds and rows of buttons. `mentions` are the user ids it may ping."""
+
+    content: str | None = None
+    embeds: list[Embed] = []
+    rows: list[list[Button]] = []
+    mentions: list[int] = []
+
+    def texts(self) -> Iterator[str]:
+        """Every string a reader would see: for tests that check what is public."""
+        if self.content:
+            yield self.content
+        for embed in self.embeds:
+            for text in (embed.title, embed.description, embed.footer):
+                if text:
+                    yield text
+            for field in embed.fields:
+                yield field.name
+                yield field.value
+        for row in self.rows:
+            for button in row:
+                yield button.label
+
+
+def custom_id(table_id: int, action: str, seq: int | None = None) -> str:
+    """`cardtable:<table_id>:<action>[:<seq>]`: the persistent id a button is parsed from after a restart."""
+    base = f"{CUSTOM_ID_PREFIX}:{table_id}:{action}"
+    return base if seq is None else f"{base}:{seq}"
+
+
+def is_computer(player: str) -> bool:
+    return player.startswith("ai:")
+
+
+def name(player: str) -> str:
+    """How a player is written: a mention for a person (shows his name; pings only where allowed)."""
+    if is_computer(player):
+        return f"Computer {player.split(':', 1)[1]}"
+    return f"<@{player}>"
+
+
+def user_ids(players: list[str]) -> list[int]:
+    return [int(p) for p in players if not is_computer(p)]
+
+
+def rows_of(buttons: list[Button], limit_rows: int = MAX_BUTTON_ROWS) -> list[list[Button]]:
+    """Buttons laid out five to a row, at most `limit_rows` rows."""
+    rows = [buttons[i : i + MAX_BUTTONS_PER_ROW] for i in range(0, len(buttons), MAX_BUTTONS_PER_ROW)]
+    return rows[:limit_rows]
+
+
+def chunk_lines(lines: list[str], limit: int = MAX_CONTENT - 100) -> list[str]:
+    """Join lines into as few texts as fit Discord's limit, never splitting a line."""
+    chunks: list[str] = []
+    current = ""
+    for line in lines:
+        line = line[:limit]
+        if current and len(current) + 1 + len(line) > limit:
+            chunks.append(current)
+            current = line
+        else:
+            current = f"{current}\n{line}" if current else line
+    if current:
+        chunks.append(current)
+    return chunks
+
+
+def plural(n: int, word: str, words: str | None = None) -> str:
+    return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
+class TableInfo(BaseModel):
+    """What the renderer needs to know about a table besides the game itself."""
+
+    id: int
+    kind: str
+    status: str  # lobby, running, finished, cancelled
+    host_id: int
+    players: list[str]
+    options: dict = {}
+    seq: int = 0
+    commitment: str = ""
+    seed: str | None = None  # set only once the game is over (the reveal)
+    computer_seats: list[str] = []  # people whose seat a computer player took over
+    timeout: float = 0

@@ -1,0 +1,302 @@
+"""The session layer with the real engines and a real Store on a tmp file, seen through a recording Announcer.
+
+`RecordingAnnouncer` is a real implementation of the `Announcer` protocol that keeps what the bot would post,
+edit and DM; other session tests import it from here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+
+import pytest
+
+from bot.games import engine
+from bot.render.common import Message
+from bot.sessions import DMClosed, NotAllowed, SessionManager
+from storage import Store
+
+CHANNEL = 500
+GUILD = 1
+ALICE, BOB, CAROL = 101, 102, 103
+BOT = 999
+
+
+@dataclass
+class Sent:
+    kind: str  # "send", "edit", "dm"
+    target: int  # channel id, or user id for a DM
+    message_id: int
+    message: Message
+
+
+@dataclass
+class RecordingAnnouncer:
+    closed_dms: set[int] = field(default_factory=set)
+    log: list[Sent] = field(default_factory=list)
+    messages: dict[int, Message] = field(default_factory=dict)  # the current text of every channel message
+    _next_id: int = 1000
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def send(self, channel_id: int, message: Message) -> int:
+        self._next_id += 1
+        self.messages[self._next_id] = message
+        self.log.append(Sent("send", channel_id, self._next_id, message))
+        self.changed.set()
+        return self._next_id
+
+    async def edit(self, channel_id: int, message_id: int, message: Message) -> bool:
+        if message_id not in self.messages:
+            return False
+        self.messages[message_id] = message
+        self.log.append(Sent("edit", channel_id, message_id, message))
+        self.changed.set()
+        return True
+
+    async def dm(self, user_id: int, message: Message) -> None:
+        if user_id in self.closed_dms:
+            raise DMClosed(str(user_id))
+        self.log.append(Sent("dm", user_id, 0, message))
+        self.changed.set()
+
+    def public(self) -> list[Sent]:
+        return [s for s in self.log if s.kind != "dm"]
+
+    def public_texts(self) -> list[str]:
+        return [text for s in self.public() for text in s.message.texts()]
+
+    def dms_to(self, user_id: int) -> list[Message]:
+        return [s.message for s in self.log if s.kind == "dm" and s.target == user_id]
+
+    async def wait_for(self, predicate, timeout: float = 10.0) -> Sent:
+        """The first recorded message (old or new) that satisfies `predicate`; waits on new recordings."""
+
+        async def scan() -> Sent:
+            seen = 0
+            while True:
+                for sent in self.log[seen:]:
+                    if predicate(sent):
+                        return sent
+                seen = len(self.log)
+                self.changed.clear()
+                await self.changed.wait()
+
+        return await asyncio.wait_for(scan(), timeout)
+
+
+async def manager(store: Store, announcer: RecordingAnnouncer, timeout: float = 300.0) -> SessionManager:
+    return SessionManager(store, announcer, default_timeout=timeout, bot_user_id=BOT)
+
+
+@pytest.fixture
+async def store(tmp_path):
+    store = await Store.open(str(tmp_path / "cards.sqlite3"))
+    yield store
+    await store.close()
+
+
+@pytest.fixture
+def announcer():
+    return RecordingAnnouncer()
+
+
+def hidden_cards_of(game, players) -> dict[str, set[str]]:
+    """Every player's hidden hand, in the forms a message could show it (pretty and short)."""
+    out = {}
+    for p in players:
+        cards = game.view(p).hand
+        out[p] = {c.pretty for c in cards}
+    return out
+
+
+def assert_no_hidden_card(texts: list[str], hidden: set[str]) -> None:
+    for text in texts:
+        for card in hidden:
+            assert card not in text, f"hidden card {card} in public text {text!r}"
+
+
+async def play_malice_human(sessions, table, user: int, turns_guard: int = 400) -> None:
+    """Drive one human through a Malice game: centre plays first, else end the turn."""
+    for _ in range(turns_guard):
+        await sessions.idle()
+        if table.status != "running":
+            return
+        game = table.game
+        assert game.current_player == str(user)
+        centre = [a for a in game.legal_actions() if a.kind == "play" and a.to.startswith("centre")]
+        if centre:
+            await sessions.act(CHANNEL, user, centre[0])
+        else:
+            await sessions.act(CHANNEL, user, {"kind": "end_turn"})
+    raise AssertionError("the game did not end")
+
+
+async def test_malice_against_the_computer_is_stored_before_announced_and_settles_the_ledger(
+    store, announcer
+):
+    sessions = await manager(store, announcer)
+    table = await sessions.challenge(GUILD, CHANNEL, ALICE, BOT, stake=2, timeout=300)
+    table.options["turns"] = table.options.get("turns")  # default cap: the game runs to a real end
+    await sessions.idle()
+    assert table.status == "running"
+    # The seed commitment is public from the start; the seed itself only at the end.
+    assert any(table.commitment in t for t in announcer.public_texts())
+    assert not any(table.seed in t for t in announcer.public_texts())
+    assert announcer.dms_to(ALICE), "Alice gets her hand by DM at the start"
+    await play_malice_human(sessions, table, ALICE)
+    await sessions.idle()
+    row = await store.get_table(table.id)
+    assert row.status == "finished"
+    ledger = await store.ledger(table.id)
+    result = table.game.public_view().result
+    net = {}
+    for entry in ledger:
+        net[entry.from_account] = net.get(entry.from_account, 0) - entry.amount
+        net[entry.to_account] = net.get(entry.to_account, 0) + entry.amount
+    standings = {s.player: s.net for s in table.game.standings()}
+    assert net.get(str(ALICE), 0) == standings[str(ALICE)]
+    if result.winner is not None:
+        assert abs(standings[str(ALICE)]) == result.score * 2
+    # Replaying the stored action log from the seed gives exactly the stored final state.
+    game = engine("malice").new_game(row.players, row.seed, stake=2)
+    for action in await store.actions(table.id):
+        game.apply(json.loads(action.action))
+    assert game.model_dump_json() == row.snapshot
+    assert any(table.seed in t for t in announcer.public_texts()), "the seed is revealed at the end"
+    assert sessions.table_in(CHANNEL) is None
+
+
+async def test_who_may_act_gets_one_sentence_each(store, announcer):
+    sessions = await manager(store, announcer)
+    table = await sessions.challenge(GUILD, CHANNEL, ALICE, BOB, timeout=300)
+    with pytest.raises(NotAllowed, match="not started"):
+        await sessions.act(CHANNEL, ALICE, {"kind": "end_turn"})
+    with pytest.raises(NotAllowed, match="Only the challenged player"):
+        await sessions.accept(CHANNEL, ALICE)
+    await sessions.accept(CHANNEL, BOB)
+    current = int(table.game.current_player)
+    other = ALICE if current == BOB else BOB
+    with pytest.raises(NotAllowed, match="not playing"):
+        await sessions.act(CHANNEL, CAROL, {"kind": "end_turn"})
+    with pytest.raises(NotAllowed, match="not your turn"):
+        await sessions.act(CHANNEL, other, {"kind": "end_turn"})
+    seq = table.seq
+    # An ace can never go on a side stack: the engine's sentence comes back, nothing is stored.
+    with pytest.raises(NotAllowed):
+        await sessions.act(CHANNEL, current, {"kind": "play", "source": "payoff", "to": "side1"})
+    assert table.seq == seq and (await store.get_table(table.id)).next_seq == seq
+    with pytest.raises(NotAllowed, match="already has a game"):
+        await sessions.open_insomnia(GUILD, CHANNEL, CAROL)
+
+
+async def test_stale_and_double_clicks_change_nothing(store, announcer):
+    sessions = await manager(store, announcer)
+    table = await sessions.challenge(GUILD, CHANNEL, ALICE, BOB, timeout=300)
+    await sessions.click(table.id, BOB, "accept", None)
+    current = int(table.game.current_player)
+    seq = table.seq
+    action = table.game.legal_actions()[0]
+    from bot import render
+
+    token = render.token("malice", action)
+    first, second = await asyncio.gather(
+        sessions.click(table.id, current, token, seq),
+        sessions.click(table.id, current, token, seq),
+        return_exceptions=True,
+    )
+    outcomes = [first, second]
+    stale = [o for o in outcomes if isinstance(o, NotAllowed)]
+    assert len(stale) == 1 and "stale" in stale[0].message
+    assert table.seq == seq + 1
+    assert len(await store.actions(table.id)) == seq + 1
+
+
+async def test_restart_resumes_the_game_and_a_new_manager_finishes_it(store, announcer):
+    sessions = await manager(store, announcer)
+    table = await sessions.challenge(GUILD, CHANNEL, ALICE, BOB, stake=1, timeout=300, turns=30)
+    await sessions.accept(CHANNEL, BOB)
+    for _ in range(3):
+        await sessions.act(CHANNEL, int(table.game.current_player), best_malice_move(table.game))
+    seq = table.seq
+    await sessions.close()
+
+    later = RecordingAnnouncer(messages=dict(announcer.messages), _next_id=announcer._next_id)
+    resumed = await manager(store, later)
+    assert await resumed.resume_all() == 1
+    table2 = resumed.table_in(CHANNEL)
+    assert table2.seq == seq and table2.game.model_dump_json() == table.game.model_dump_json()
+    edits = [s for s in later.log if s.kind == "edit" and s.message_id == table.meta.table_message_id]
+    assert any("resumed" in t for s in edits for t in s.message.texts())
+    for _ in range(2000):
+        if table2.status != "running":
+            break
+        await resumed.act(CHANNEL, int(table2.game.current_player), best_malice_move(table2.game))
+    assert (await store.get_table(table.id)).status == "finished"
+    await resumed.close()
+
+
+def best_malice_move(game):
+    """Centre plays first, then a side play (it moves a card, so no stalemate), else the end of the turn."""
+    plays = [a for a in game.legal_actions() if a.kind == "play"]
+    centre = [a for a in plays if a.to.startswith("centre")]
+    return (centre or plays or [{"kind": "end_turn"}])[0]
+
+
+async def test_closed_dms_are_told_once_and_remembered(store, announcer):
+    announcer.closed_dms.add(BOB)
+    sessions = await manager(store, announcer)
+    table = await sessions.challenge(GUILD, CHANNEL, ALICE, BOB, timeout=300)
+    await sessions.accept(CHANNEL, BOB)
+    for _ in range(4):
+        player = int(table.game.current_player)
+        await sessions.act(CHANNEL, player, best_malice_move(table.game))
+    told = [t for t in announcer.public_texts() if "use /hand" in t]
+    assert len(told) == 1 and f"<@{BOB}>" in told[0]
+    assert (await store.get_table(table.id)).meta["dm_closed"] == [str(BOB)]
+    assert announcer.dms_to(ALICE) and not announcer.dms_to(BOB)
+    hand = sessions.hand(CHANNEL, BOB)
+    assert "Your hand" in hand.content
+    await sessions.close()
+
+
+async def test_timeouts_apply_the_default_and_three_in_a_row_forfeit_malice(store, announcer):
+    sessions = await manager(store, announcer, timeout=0.2)
+    table = await sessions.challenge(GUILD, CHANNEL, ALICE, BOB)
+    await sessions.accept(CHANNEL, BOB)
+    # Bob moves at once on each of his turns; Alice never does, so her timer runs out each time.
+    for _ in range(50):
+        if table.status != "running":
+            break
+        if table.game.current_player == str(BOB):
+            game = table.game
+            moves = [a for a in game.legal_actions() if a.kind == "play"]
+            side = [a for a in moves if a.to.startswith("side")]
+            await sessions.act(CHANNEL, BOB, (side or moves or [{"kind": "end_turn"}])[0])
+        else:
+            before = len(announcer.log)
+            await announcer.wait_for(
+                lambda s, n=before: (
+                    announcer.log.index(s) >= n and any("ran out of time" in t for t in s.message.texts())
+                )
+            )
+    timeouts = [t for t in announcer.public_texts() if "ran out of time" in t]
+    assert len(timeouts) == 3 and all(f"<@{ALICE}>" in t for t in timeouts)
+    assert any("forfeits" in t for t in announcer.public_texts())
+    row = await store.get_table(table.id)
+    assert row.status == "finished"
+    assert table.game.public_view().result.reason == "resign"
+    assert table.game.public_view().result.winner == str(BOB)
+    await sessions.close()
+
+
+async def test_cancel_needs_the_host_and_settles_as_a_stalemate(store, announcer):
+    sessions = await manager(store, announcer)
+    table = await sessions.challenge(GUILD, CHANNEL, ALICE, BOB, timeout=300)
+    await sessions.accept(CHANNEL, BOB)
+    with pytest.raises(NotAllowed, match="Only the host"):
+        await sessions.cancel(CHANNEL, BOB, can_manage=False)
+    await sessions.cancel(CHANNEL, CAROL, can_manage=True)
+    assert table.game.public_view().result.reason == "cancelled"
+    assert (await store.get_table(table.id)).status == "finished"
+    assert sessions.table_in(CHANNEL) is None

@@ -1,0 +1,139 @@
+"""Insomnia through the session layer: lobby, a whole game with a computer seat, privacy, resign, history."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot import render
+from bot.sessions import NotAllowed
+from storage import Store
+from tests.test_sessions import ALICE, BOB, CAROL, CHANNEL, GUILD, RecordingAnnouncer, manager
+
+
+@pytest.fixture
+async def store(tmp_path):
+    store = await Store.open(str(tmp_path / "cards.sqlite3"))
+    yield store
+    await store.close()
+
+
+@pytest.fixture
+def announcer():
+    return RecordingAnnouncer()
+
+
+def hidden(game) -> set[str]:
+    """Cards nobody but their holder may see now: hands (less a hand the rules made public) and discards."""
+    view = game.public_view()
+    shown = set(view.shown_hand.cards) if view.shown_hand else set()
+    cards = {c for p in view.players for c in game.view(p).hand if c not in shown}
+    cards |= set(game.discards)
+    return {c.pretty for c in cards} | {str(c) for c in cards}
+
+
+async def open_three(sessions):
+    table = await sessions.open_insomnia(GUILD, CHANNEL, ALICE, chips=5, deals=1, timeout=300)
+    with pytest.raises(NotAllowed, match="Only the host"):
+        await sessions.add_computer(CHANNEL, BOB)
+    await sessions.join(CHANNEL, BOB)
+    with pytest.raises(NotAllowed, match="already seated"):
+        await sessions.join(CHANNEL, BOB)
+    await sessions.add_computer(CHANNEL, ALICE)
+    with pytest.raises(NotAllowed, match="Only the host"):
+        await sessions.start(CHANNEL, BOB)
+    await sessions.start(CHANNEL, ALICE)
+    await sessions.idle()
+    return table
+
+
+async def test_a_whole_insomnia_game_keeps_hands_private_and_settles_the_ledger(store, announcer):
+    sessions = await manager(store, announcer)
+    table = await open_three(sessions)
+    assert table.players == [str(ALICE), str(BOB), "ai:1"]
+    assert announcer.dms_to(ALICE) and announcer.dms_to(BOB), "hands go by DM at the deal"
+    seen = 0
+    for _ in range(500):
+        # Everything posted so far is checked against the cards hidden right now.
+        secret = hidden(table.game)
+        for sent in announcer.public()[seen:]:
+            for text in sent.message.texts():
+                assert not any(card in text for card in secret if len(card) > 1), text
+        seen = len(announcer.public())
+        if table.status != "running":
+            break
+        player = table.game.current_player
+        legal = table.game.legal_actions()
+        # Exchange once, bid 1 when possible, otherwise the first legal action: exercises every kind.
+        choice = next((a for a in legal if a.kind == "bid" and a.amount == 1), legal[0])
+        await sessions.act(CHANNEL, int(player), choice)
+        await sessions.idle()
+    row = await store.get_table(table.id)
+    assert row.status == "finished"
+    standings = {s.player: s for s in table.game.standings()}
+    net: dict[str, int] = {}
+    for entry in await store.ledger(table.id):
+        net[entry.from_account] = net.get(entry.from_account, 0) - entry.amount
+        net[entry.to_account] = net.get(entry.to_account, 0) + entry.amount
+    for player, standing in standings.items():
+        assert net.get(player, 0) == standing.net == standing.final_chips - 5
+    board = {r.player: r.net for r in await store.leaderboard(GUILD)}
+    assert board == {p: s.net for p, s in standings.items() if not p.startswith("ai:")}
+    texts = announcer.public_texts()
+    assert any("Game over" in t for t in texts) and any(table.seed in t for t in texts)
+
+
+async def test_resign_hands_the_seat_to_a_computer_and_the_result_still_counts(store, announcer):
+    sessions = await manager(store, announcer)
+    table = await open_three(sessions)
+    await sessions.resign(CHANNEL, BOB)
+    assert str(BOB) in table.meta.computer_seats
+    with pytest.raises(NotAllowed, match="computer player has taken over"):
+        await sessions.act(CHANNEL, BOB, {"kind": "pass"})
+    for _ in range(300):
+        await sessions.idle()
+        if table.status != "running":
+            break
+        assert table.game.current_player == str(ALICE)
+        await sessions.act(CHANNEL, ALICE, table.game.default_action())
+    await sessions.idle()
+    results = {r.player for r in await store.results(table.id)}
+    assert str(BOB) in results
+
+
+async def test_autocomplete_offers_exactly_the_callers_legal_choices(store, announcer):
+    sessions = await manager(store, announcer)
+    table = await open_three(sessions)
+    current = table.game.current_player
+    other = str(ALICE) if current == str(BOB) else str(BOB)
+    legal = {str(a.card) for a in table.game.legal_actions() if a.kind == "exchange"}
+    offered = {value for _, value in sessions.choices(CHANNEL, int(current), "exchange", "card", {})}
+    assert offered == legal == {str(c) for c in table.game.view(current).hand}
+    assert sessions.choices(CHANNEL, int(other), "exchange", "card", {}) == []
+    assert sessions.choices(CHANNEL, int(current), "play", "card", {}) == []
+
+
+async def test_cancel_ends_with_chips_as_they_are_and_history_hides_exchanges(store, announcer):
+    sessions = await manager(store, announcer)
+    table = await open_three(sessions)
+    player = table.game.current_player
+    card = table.game.view(player).hand[0]
+    await sessions.act(CHANNEL, int(player), {"kind": "exchange", "card": str(card)})
+    row, entries = await sessions.history(CHANNEL)
+    pages = render.history_pages(row.kind, row.id, row.status, entries)
+    assert "exchanges a card" in pages[0].description and card.pretty not in pages[0].description
+    await sessions.cancel(CHANNEL, ALICE, can_manage=False)
+    assert table.game.is_over and table.game.public_view().over_reason == "ended"
+    assert (await store.get_table(table.id)).status == "finished"
+
+
+async def test_lobby_cancel_closes_the_table(store, announcer):
+    sessions = await manager(store, announcer)
+    table = await sessions.open_insomnia(GUILD, CHANNEL, ALICE, timeout=300)
+    await sessions.join(CHANNEL, CAROL)
+    with pytest.raises(NotAllowed, match="host"):
+        await sessions.leave(CHANNEL, ALICE)
+    await sessions.cancel(CHANNEL, ALICE, can_manage=False)
+    assert (await store.get_table(table.id)).status == "cancelled"
+    assert sessions.table_in(CHANNEL) is None
+    lobby = announcer.messages[table.meta.table_message_id]
+    assert not lobby.rows, "a closed lobby has no buttons left"
