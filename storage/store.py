@@ -10,6 +10,7 @@ import json
 import sqlite3
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import aiosqlite
@@ -69,9 +70,14 @@ class Store:
 
         Raises NewerDatabaseError if the file comes from a newer version of the bot.
         """
-        db = await Database.open(str(path))
+        path = str(path)
+        if path == ":memory:" or path.startswith("file::memory:"):
+            # The reader and the writer are two connections: they must share a file.
+            raise ValueError("the store needs a database file, not an in-memory database")
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        db = await Database.open(path)
         try:
-            await migrate(db._writer, str(path))
+            await migrate(db._writer, path)
         except BaseException:
             await db.close()
             raise

@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from storage import ResultIn, SequenceConflict, TableStateError
+from storage import ResultIn, SequenceConflict, Store, TableStateError
 
 from .conftest import move as mv
 from .conftest import running_table
@@ -132,3 +132,24 @@ async def test_concurrent_writers_lose_nothing_and_conflict_only_on_the_same_seq
             assert all(len(x.ledger) == 1 for x in h)
 
     await asyncio.gather(play(await running_table(store, 200, ["11", "12"]), 20), read_many())
+
+
+async def test_two_stores_on_one_file_wait_for_each_other_instead_of_failing(store, db_path):
+    # A second process (or a second Store) on the same file: BEGIN IMMEDIATE plus the busy timeout make the
+    # writers queue up; the sequence check still catches the stale one.
+    other = await Store.open(db_path)
+    try:
+        a = await running_table(store, 1, ["11", "12"])
+        b = await running_table(other, 2, ["11", "12"])
+
+        async def play(s: Store, table: int) -> None:
+            for seq in range(25):
+                await s.append_action(table, seq, "11", "{}", [mv("11", "12", 1)], f'"{seq}"')
+
+        await asyncio.gather(play(store, a), play(other, b))
+        for s, t in ((other, a), (store, b)):  # each sees what the other wrote
+            assert len(await s.actions(t)) == 25 and len(await s.ledger(t)) == 25
+        with pytest.raises(SequenceConflict):
+            await other.append_action(a, 24, "12", "{}", [], "{}")
+    finally:
+        await other.close()

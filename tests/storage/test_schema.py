@@ -96,3 +96,11 @@ async def test_the_action_log_and_the_ledger_refuse_edits_and_deletions(store, d
             with pytest.raises(sqlite3.IntegrityError, match="append-only"):
                 conn.execute(sql)
     assert [e.amount for e in await store.ledger(table)] == [5]
+
+
+async def test_the_folder_is_created_and_an_in_memory_database_is_refused(tmp_path):
+    store = await Store.open(str(tmp_path / "data" / "bot.sqlite3"))
+    await store.close()
+    assert (tmp_path / "data" / "bot.sqlite3").exists()
+    with pytest.raises(ValueError, match="database file"):
+        await Store.open(":memory:")
