@@ -1,0 +1,59 @@
+"""Fixtures of the end-to-end tests: see the guide in tests/e2e/harness.py."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import yarl
+from discord.gateway import DiscordWebSocket
+from discord.http import Route
+
+from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.harness import Harness
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "bot(**settings): settings of the bot under test (any Settings field, turn_timeout_seconds=..., "
+        "extra_extensions=[...])",
+    )
+
+
+@pytest.fixture
+async def fake_server(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
+    """A started fake Discord, with discord.py pointed at it for this test only."""
+    fake = FakeDiscord()
+    await fake.start()
+    # Interaction responses and followups use the same Route class (discord.webhook.async_ imports it from
+    # discord.http), so one base covers REST, webhooks and interaction callbacks.
+    monkeypatch.setattr(Route, "BASE", fake.api_base)
+    monkeypatch.setattr(DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(fake.gateway_url))
+    try:
+        yield fake
+    finally:
+        await fake.stop()
+
+
+@pytest.fixture
+async def harness(
+    fake_server: FakeDiscord, tmp_path: Path, request: pytest.FixtureRequest
+) -> AsyncIterator[Harness]:
+    marker = request.node.get_closest_marker("bot")
+    options = dict(marker.kwargs) if marker else {}
+    h = Harness(fake_server, tmp_path, **options)
+    try:
+        await h.start_bot()
+        yield h
+    finally:
+        await h.close()
+    problems = h.problems()
+    if problems:
+        pytest.fail("end-to-end problems:\n- " + "\n- ".join(problems), pytrace=False)
+
+
+@pytest.fixture
+def discord_fake(harness: Harness) -> FakeDiscord:
+    return harness.fake

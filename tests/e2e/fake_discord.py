@@ -1,0 +1,1875 @@
+"""A local fake of Discord (REST API and gateway) that the real, unmodified discord.py client talks to.
+
+It keeps the state a real Discord keeps for one guild (members, channels, synced commands, messages with
+their components and edit history, interactions and their responses), records every REST call, and knows who
+saw each message (`Visibility`). Tests drive it through `UserHandle`s (`fake.user("alice")`): `slash`,
+`click`, `select`, `autocomplete`. The module docstring of tests/e2e/harness.py is the guide.
+
+Discord's rules that a bot can break are checked here (message and embed limits, one response per
+interaction, the right response type for the interaction type): a breach answers 400 like Discord does and is
+recorded in `violations`, which fails the test at teardown. So is any REST route this fake does not know
+(`unknown_routes`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import re
+import secrets
+import time
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Literal, TypeVar
+from urllib.parse import unquote
+
+from aiohttp import WSMsgType, web
+
+API_VERSION = 10
+GUILD_ID = 800000000000000001
+APPLICATION_ID = 900000000000000001
+DISCORD_EPOCH_MS = 1420070400000
+DEFAULT_TIMEOUT = 10.0  # generous: a wait only lasts this long when the bot never answers
+
+# Permission bits (https://discord.com/developers/docs/topics/permissions).
+VIEW_CHANNEL = 1 << 10
+SEND_MESSAGES = 1 << 11
+EMBED_LINKS = 1 << 14
+ATTACH_FILES = 1 << 15
+READ_MESSAGE_HISTORY = 1 << 16
+USE_EXTERNAL_EMOJIS = 1 << 18
+ADD_REACTIONS = 1 << 6
+USE_APPLICATION_COMMANDS = 1 << 31
+MANAGE_GUILD = 1 << 5
+ADMINISTRATOR = 1 << 3
+ALL_PERMISSIONS = (1 << 51) - 1
+EVERYONE_PERMISSIONS = (
+    VIEW_CHANNEL
+    | SEND_MESSAGES
+    | EMBED_LINKS
+    | ATTACH_FILES
+    | READ_MESSAGE_HISTORY
+    | USE_EXTERNAL_EMOJIS
+    | ADD_REACTIONS
+    | USE_APPLICATION_COMMANDS
+)
+# What the README's invite link grants the bot: View Channel, Send Messages, Embed Links, Read History.
+BOT_PERMISSIONS = VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | READ_MESSAGE_HISTORY
+
+PRIVILEGED_INTENTS = {1 << 1: "GUILD_MEMBERS", 1 << 8: "GUILD_PRESENCES", 1 << 15: "MESSAGE_CONTENT"}
+
+EPHEMERAL = 1 << 6
+LOADING = 1 << 7
+
+# Interaction types and callback types.
+APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 2, 3, 4, 5
+CALLBACK_NAMES = {
+    4: "message",
+    5: "deferred",
+    6: "deferred_update",
+    7: "update",
+    8: "autocomplete",
+    9: "modal",
+}
+
+T = TypeVar("T")
+
+
+def _iso(ts: float) -> str:
+    return datetime.fromtimestamp(ts, UTC).isoformat()
+
+
+class FakeDiscordError(AssertionError):
+    """A test asked the fake for something Discord would not allow (an unknown option, a missing button)."""
+
+
+# ----------------------------------------------------------------------------------------------------
+# Data: users, channels, messages
+
+
+@dataclass
+class FakeUser:
+    id: int
+    name: str
+    bot: bool = False
+    manage_guild: bool = False
+    dms_closed: bool = False
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+    def payload(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "username": self.name,
+            "global_name": self.name.capitalize(),
+            "discriminator": "0",
+            "avatar": None,
+            "public_flags": 0,
+            "flags": 0,
+        }
+        if self.bot:
+            data["bot"] = True
+        return data
+
+
+@dataclass
+class FakeChannel:
+    id: int
+    name: str
+    guild_id: int | None  # None for a DM channel
+    recipient_id: int | None = None  # the user of a DM channel
+    position: int = 0
+
+    @property
+    def is_dm(self) -> bool:
+        return self.guild_id is None
+
+    @property
+    def mention(self) -> str:
+        return f"<#{self.id}>"
+
+    def payload(self, fake: FakeDiscord) -> dict[str, Any]:
+        if self.is_dm:
+            recipient = fake.user_by_id(self.recipient_id or 0)
+            return {
+                "id": str(self.id),
+                "type": 1,
+                "last_message_id": None,
+                "recipients": [recipient.payload()],
+                "flags": 0,
+            }
+        return {
+            "id": str(self.id),
+            "type": 0,
+            "guild_id": str(self.guild_id),
+            "name": self.name,
+            "position": self.position,
+            "permission_overwrites": [],
+            "nsfw": False,
+            "topic": None,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "parent_id": None,
+            "flags": 0,
+        }
+
+
+@dataclass(frozen=True)
+class Visibility:
+    """Who can see a message: everyone in a guild channel, one user (ephemeral), or one user's DM."""
+
+    kind: Literal["public", "ephemeral", "dm"]
+    channel_id: int
+    user_id: int | None = None  # the one who sees an ephemeral or a DM
+
+    def visible_to(self, user_id: int) -> bool:
+        return self.kind == "public" or self.user_id == user_id
+
+
+@dataclass
+class MessageVersion:
+    """One state of a message: the first one, or what an edit made of it."""
+
+    content: str
+    embeds: list[dict[str, Any]]
+    components: list[dict[str, Any]]
+    flags: int
+    at: float
+
+    @property
+    def text(self) -> str:
+        return message_text(self.content, self.embeds)
+
+
+def message_text(content: str, embeds: list[dict[str, Any]]) -> str:
+    """Everything a user reads in a message, as one string: content, then each embed's texts."""
+    parts = [content]
+    for embed in embeds:
+        parts.append(embed.get("author", {}).get("name", ""))
+        parts.append(embed.get("title", ""))
+        parts.append(embed.get("description", ""))
+        for f in embed.get("fields", []):
+            parts.append(f.get("name", ""))
+            parts.append(f.get("value", ""))
+        parts.append(embed.get("footer", {}).get("text", ""))
+    return "\n".join(p for p in parts if p)
+
+
+@dataclass
+class Component:
+    """A button or select of a message, flattened out of its action rows."""
+
+    type: int  # 2 button, 3 string select, 5 user select, ...
+    custom_id: str | None
+    label: str | None
+    disabled: bool
+    style: int | None
+    options: list[dict[str, Any]]
+    raw: dict[str, Any]
+
+
+@dataclass
+class FakeMessage:
+    id: int
+    channel_id: int
+    guild_id: int | None
+    author: FakeUser
+    visibility: Visibility
+    versions: list[MessageVersion]
+    seq: int  # creation order over all messages of the fake
+    pinged: frozenset[int] = frozenset()  # users notified by a mention when the message was sent
+    attachments: list[dict[str, Any]] = field(default_factory=list)
+    reactions: list[str] = field(default_factory=list)
+    interaction_id: int | None = None  # the interaction this message answers, if any
+    webhook: bool = False  # sent through an interaction webhook
+    deleted: bool = False
+    loading: bool = False  # a deferred response that has not been completed yet ("… is thinking")
+
+    # The current state.
+    @property
+    def current(self) -> MessageVersion:
+        return self.versions[-1]
+
+    @property
+    def content(self) -> str:
+        return self.current.content
+
+    @property
+    def embeds(self) -> list[dict[str, Any]]:
+        return self.current.embeds
+
+    @property
+    def components(self) -> list[dict[str, Any]]:
+        return self.current.components
+
+    @property
+    def flags(self) -> int:
+        return self.current.flags
+
+    @property
+    def text(self) -> str:
+        """Content and embed texts of the current version (after every edit)."""
+        return self.current.text
+
+    @property
+    def history(self) -> list[str]:
+        """The text of every version, the first one first."""
+        return [v.text for v in self.versions]
+
+    @property
+    def edited(self) -> bool:
+        return len(self.versions) > 1
+
+    @property
+    def ephemeral(self) -> bool:
+        return self.visibility.kind == "ephemeral"
+
+    def visible_to(self, user: FakeUser | UserHandle | int) -> bool:
+        return not self.deleted and self.visibility.visible_to(_user_id(user))
+
+    def all_components(self) -> list[Component]:
+        found: list[Component] = []
+
+        def walk(items: Iterable[dict[str, Any]]) -> None:
+            for item in items:
+                if item.get("type") in (1, 9, 17):  # action row, section, container
+                    walk(item.get("components", []))
+                    if "accessory" in item:
+                        walk([item["accessory"]])
+                elif item.get("type") in (2, 3, 5, 6, 7, 8):
+                    found.append(
+                        Component(
+                            type=item["type"],
+                            custom_id=item.get("custom_id"),
+                            label=item.get("label"),
+                            disabled=bool(item.get("disabled")),
+                            style=item.get("style"),
+                            options=item.get("options", []),
+                            raw=item,
+                        )
+                    )
+
+        walk(self.components)
+        return found
+
+    @property
+    def buttons(self) -> list[Component]:
+        return [c for c in self.all_components() if c.type == 2]
+
+    @property
+    def button_labels(self) -> list[str]:
+        return [c.label or c.custom_id or "" for c in self.buttons]
+
+    def component(self, label_or_custom_id: str, *, kinds: tuple[int, ...] = (2,)) -> Component:
+        candidates = [c for c in self.all_components() if c.type in kinds]
+        for c in candidates:
+            if c.custom_id == label_or_custom_id:
+                return c
+        by_label = [
+            c
+            for c in candidates
+            if c.label == label_or_custom_id or c.raw.get("placeholder") == label_or_custom_id
+        ]
+        if len(by_label) == 1:
+            return by_label[0]
+        names = [c.label or c.raw.get("placeholder") or c.custom_id for c in candidates]
+        if not by_label:
+            raise FakeDiscordError(
+                f"message {self.id} has no component {label_or_custom_id!r}; it has {names}"
+            )
+        raise FakeDiscordError(f"message {self.id} has several components labelled {label_or_custom_id!r}")
+
+    def payload(self, fake: FakeDiscord) -> dict[str, Any]:
+        v = self.current
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "channel_id": str(self.channel_id),
+            "type": 0,
+            "content": v.content,
+            "author": self.author.payload(),
+            "timestamp": _iso(self.versions[0].at),
+            "edited_timestamp": _iso(v.at) if self.edited else None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [
+                fake.user_by_id(uid).payload() for uid in _mentioned_ids(v.content) if fake.knows(uid)
+            ],
+            "mention_roles": [],
+            "attachments": self.attachments,
+            "embeds": v.embeds,
+            "reactions": [{"emoji": {"id": None, "name": r}, "count": 1, "me": True} for r in self.reactions],
+            "pinned": False,
+            "flags": v.flags,
+            "components": v.components,
+        }
+        if self.guild_id is not None:
+            data["guild_id"] = str(self.guild_id)
+        if self.webhook:
+            data["webhook_id"] = str(fake.application_id)
+            data["application_id"] = str(fake.application_id)
+        return data
+
+    def __repr__(self) -> str:
+        short = self.text.replace("\n", " | ")
+        return f"<FakeMessage {self.id} {self.visibility.kind} {short[:80]!r}>"
+
+
+def _mentioned_ids(content: str) -> list[int]:
+    return [int(m) for m in re.findall(r"<@!?(\d+)>", content)]
+
+
+def _user_id(user: FakeUser | UserHandle | int) -> int:
+    if isinstance(user, int):
+        return user
+    return user.id
+
+
+@dataclass
+class RecordedRequest:
+    """One REST call the bot made, as the fake saw and answered it."""
+
+    seq: int
+    method: str
+    path: str  # the path under the API base, e.g. /channels/12/messages
+    route: str  # the route template, e.g. "POST /channels/{channel_id}/messages", or "?" when unknown
+    query: dict[str, str]
+    body: Any
+    status: int = 0
+
+
+@dataclass
+class Failure:
+    route: str
+    status: int
+    times: int
+    retry_after: float
+    code: int
+
+
+@dataclass
+class Choice:
+    name: str
+    value: Any
+
+
+@dataclass
+class InteractionState:
+    """What the fake knows of one interaction: who made it, how the bot answered, the messages it caused."""
+
+    id: int
+    token: str
+    type: int
+    user: FakeUser
+    channel_id: int
+    description: str  # e.g. "/insomnia new" or "click 'Join'", for error messages
+    source_message_id: int | None = None  # the message whose component was used
+    callback_type: int | None = None
+    original_message_id: int | None = None
+    deferred_ephemeral: bool = False
+    followup_ids: list[int] = field(default_factory=list)
+    choices: list[Choice] | None = None
+    modal: dict[str, Any] | None = None
+    _waiting_for_deferred: bool = False
+
+    @property
+    def finished(self) -> bool:
+        """The user has seen an answer (a deferred response counts once its message is completed)."""
+        return self.callback_type is not None and not self._waiting_for_deferred
+
+
+class Reply:
+    """What a user got back from one interaction. Attributes stay live: followups sent later appear here."""
+
+    def __init__(self, fake: FakeDiscord, state: InteractionState) -> None:
+        self._fake = fake
+        self._state = state
+
+    @property
+    def kind(self) -> str:
+        """`message`, `deferred`, `deferred_update`, `update`, `autocomplete` or `modal`."""
+        return CALLBACK_NAMES.get(self._state.callback_type or 0, "none")
+
+    @property
+    def message(self) -> FakeMessage | None:
+        """The message this interaction answered with (for `update`: the message that was updated)."""
+        mid = self._state.original_message_id
+        return self._fake.messages.get(mid) if mid is not None else None
+
+    @property
+    def followups(self) -> list[FakeMessage]:
+        return [self._fake.messages[m] for m in self._state.followup_ids]
+
+    @property
+    def messages(self) -> list[FakeMessage]:
+        """The response message (if any) and every followup, in order."""
+        first = [self.message] if self.message is not None and self.kind != "update" else []
+        return first + self.followups
+
+    @property
+    def ephemeral(self) -> bool:
+        msg = self.message
+        return msg is not None and msg.ephemeral
+
+    @property
+    def text(self) -> str:
+        """The text of the response message and its followups (what the user read in reply)."""
+        return "\n".join(m.text for m in self.messages)
+
+    @property
+    def embeds(self) -> list[dict[str, Any]]:
+        return [e for m in self.messages for e in m.embeds]
+
+    @property
+    def modal(self) -> dict[str, Any] | None:
+        return self._state.modal
+
+    def __repr__(self) -> str:
+        return f"<Reply {self._state.description} {self.kind} {self.text[:80]!r}>"
+
+
+# ----------------------------------------------------------------------------------------------------
+# Message and command validation (the limits Discord enforces with a 400)
+
+
+def _check_message(body: dict[str, Any], *, edit: bool = False) -> list[str]:
+    problems: list[str] = []
+    content = body.get("content") or ""
+    embeds = body.get("embeds") or []
+    components = body.get("components") or []
+    if len(content) > 2000:
+        problems.append(f"content is {len(content)} characters (max 2000)")
+    if len(embeds) > 10:
+        problems.append(f"{len(embeds)} embeds (max 10)")
+    total = 0
+    for i, e in enumerate(embeds):
+        limits = [
+            ("title", e.get("title") or "", 256),
+            ("description", e.get("description") or "", 4096),
+            ("footer.text", (e.get("footer") or {}).get("text") or "", 2048),
+            ("author.name", (e.get("author") or {}).get("name") or "", 256),
+        ]
+        fields = e.get("fields") or []
+        if len(fields) > 25:
+            problems.append(f"embed {i} has {len(fields)} fields (max 25)")
+        for j, f in enumerate(fields):
+            limits.append((f"fields[{j}].name", f.get("name") or "", 256))
+            limits.append((f"fields[{j}].value", f.get("value") or "", 1024))
+            if not f.get("name") or not f.get("value"):
+                problems.append(f"embed {i} field {j} has an empty name or value")
+        for name, text, limit in limits:
+            total += len(text)
+            if len(text) > limit:
+                problems.append(f"embed {i} {name} is {len(text)} characters (max {limit})")
+    if total > 6000:
+        problems.append(f"embeds total {total} characters (max 6000)")
+    rows = [c for c in components if c.get("type") == 1]
+    if len(rows) > 5:
+        problems.append(f"{len(rows)} action rows (max 5)")
+    ids: list[str] = []
+    for r, row in enumerate(rows):
+        children = row.get("components") or []
+        if not children or len(children) > 5:
+            problems.append(f"action row {r} has {len(children)} components (1 to 5)")
+        if any(c.get("type") != 2 for c in children) and len(children) > 1:
+            problems.append(f"action row {r} mixes a select with other components")
+        for c in children:
+            if c.get("custom_id") is not None:
+                ids.append(c["custom_id"])
+                if len(c["custom_id"]) > 100:
+                    problems.append(f"custom_id {c['custom_id'][:20]}… is longer than 100 characters")
+            if c.get("type") == 2:
+                if len(c.get("label") or "") > 80:
+                    problems.append(f"button label {c.get('label')!r} is longer than 80 characters")
+                if c.get("style") == 5:
+                    if not c.get("url") or c.get("custom_id"):
+                        problems.append("a link button needs a url and no custom_id")
+                elif c.get("style") != 6 and not c.get("custom_id"):
+                    problems.append("a button without custom_id")
+                if not c.get("label") and not c.get("emoji"):
+                    problems.append("a button without label or emoji")
+            if c.get("type") == 3:
+                options = c.get("options") or []
+                if not 1 <= len(options) <= 25:
+                    problems.append(f"select {c.get('custom_id')} has {len(options)} options (1 to 25)")
+                for o in options:
+                    if len(o.get("label") or "") > 100 or len(o.get("value") or "") > 100:
+                        problems.append(f"select option {o.get('label')!r} is longer than 100 characters")
+    if len(ids) != len(set(ids)):
+        problems.append(f"duplicate custom_id in one message: {ids}")
+    if not edit and not content and not embeds and not components and not body.get("attachments"):
+        problems.append("cannot send an empty message")
+    return problems
+
+
+_NAME_RE = re.compile(r"^[-_\w]{1,32}$")
+
+
+def _check_commands(commands: list[dict[str, Any]]) -> list[str]:
+    problems: list[str] = []
+
+    def check_options(where: str, options: list[dict[str, Any]]) -> None:
+        if len(options) > 25:
+            problems.append(f"{where} has {len(options)} options (max 25)")
+        seen_optional = False
+        for o in options:
+            name = o.get("name", "")
+            if not _NAME_RE.match(name) or name != name.lower():
+                problems.append(f"{where} option name {name!r} is not a valid lower-case name")
+            if not 1 <= len(o.get("description") or "") <= 100:
+                problems.append(f"{where} {name}: description must be 1 to 100 characters")
+            if o.get("type") in (1, 2):
+                check_options(f"{where} {name}", o.get("options") or [])
+            else:
+                if o.get("required") and seen_optional:
+                    problems.append(f"{where}: required option {name} after an optional one")
+                seen_optional = seen_optional or not o.get("required")
+                if len(o.get("choices") or []) > 25:
+                    problems.append(f"{where} {name}: more than 25 choices")
+                if o.get("choices") and o.get("autocomplete"):
+                    problems.append(f"{where} {name}: choices and autocomplete together")
+
+    names = [c.get("name") for c in commands]
+    if len(names) != len(set(zip(names, [c.get("type", 1) for c in commands], strict=True))):
+        problems.append(f"duplicate command names: {names}")
+    for c in commands:
+        name = c.get("name", "")
+        if not _NAME_RE.match(name):
+            problems.append(f"command name {name!r} is invalid")
+        if c.get("type", 1) == 1:
+            if not 1 <= len(c.get("description") or "") <= 100:
+                problems.append(f"/{name}: description must be 1 to 100 characters")
+            check_options(f"/{name}", c.get("options") or [])
+    return problems
+
+
+# ----------------------------------------------------------------------------------------------------
+# The server
+
+
+Handler = Callable[[web.Request, dict[str, str], Any], Awaitable[web.StreamResponse]]
+
+
+class FakeDiscord:
+    """One fake Discord with one guild. Start with `await fake.start()`; stop with `await fake.stop()`."""
+
+    def __init__(self, *, token: str = "fake-bot-token", member_names: Iterable[str] = ()) -> None:
+        self.token = token
+        self._ids = itertools.count(1)
+        self._seq = itertools.count(1)
+        self.application_id = APPLICATION_ID
+        self.bot_user = FakeUser(self.application_id, "cardtable", bot=True)
+        self.guild_id = GUILD_ID
+        self.guild_name = "Card Club"
+        self.members: dict[str, FakeUser] = {}
+        for name in member_names or ("alice", "bob", "carol", "dave", "erin", "frank"):
+            self.add_member(name)
+        # erin moderates: she has Manage Server (for /cancel and other staff checks); she also owns the guild.
+        self.members["erin"].manage_guild = True
+        self.owner_id = self.members["erin"].id
+        self.channels: dict[str, FakeChannel] = {}
+        for position, name in enumerate(("general", "games", "lounge")):
+            cid = 700000000000000001 + position
+            self.channels[name] = FakeChannel(cid, name, self.guild_id, position=position)
+        self.dm_channels: dict[int, FakeChannel] = {}  # user id -> DM channel
+        self.messages: dict[int, FakeMessage] = {}
+        self.global_commands: list[dict[str, Any]] = []
+        self.guild_commands: dict[int, list[dict[str, Any]]] = {}
+        self._command_ids: dict[tuple[int | None, str, int], int] = {}
+        self.interactions: dict[int, InteractionState] = {}
+        self._by_token: dict[str, InteractionState] = {}
+        self.requests: list[RecordedRequest] = []
+        self.unknown_routes: list[str] = []
+        self.violations: list[str] = []
+        self.failures: list[Failure] = []
+        self.identifies: list[dict[str, Any]] = []
+        self.gateway_events: list[tuple[str, dict[str, Any]]] = []
+        self.default_timeout = DEFAULT_TIMEOUT
+        self._version_seqs: dict[tuple[int, int], int] = {}  # (message, version count) -> seq of that edit
+        self._changed = asyncio.Event()
+        self._ws: web.WebSocketResponse | None = None
+        self._gateway_seq = 0
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+        self._routes: list[tuple[str, re.Pattern[str], str, Handler]] = []
+        self._install_routes()
+
+    # ---- people and places
+
+    def add_member(self, name: str, **flags: Any) -> FakeUser:
+        user = FakeUser(100000000000000000 + len(self.members) + 1, name, **flags)
+        self.members[name] = user
+        return user
+
+    def user(self, name: str) -> UserHandle:
+        if name not in self.members:
+            raise FakeDiscordError(f"no member {name!r}; the guild has {sorted(self.members)}")
+        return UserHandle(self, self.members[name])
+
+    def user_by_id(self, user_id: int) -> FakeUser:
+        if user_id == self.bot_user.id:
+            return self.bot_user
+        for u in self.members.values():
+            if u.id == user_id:
+                return u
+        raise FakeDiscordError(f"no user with id {user_id}")
+
+    def knows(self, user_id: int) -> bool:
+        return user_id == self.bot_user.id or any(u.id == user_id for u in self.members.values())
+
+    def channel(self, name_or_id: str | int | FakeChannel) -> FakeChannel:
+        if isinstance(name_or_id, FakeChannel):
+            return name_or_id
+        for c in [*self.channels.values(), *self.dm_channels.values()]:
+            if name_or_id in (c.name, c.id):
+                return c
+        raise FakeDiscordError(f"no channel {name_or_id!r}; the guild has {sorted(self.channels)}")
+
+    def close_dms(self, user: FakeUser | UserHandle | str) -> None:
+        """From now on, messages to this user's DM channel fail with 403 / 50007 (as when DMs are closed)."""
+        self._resolve_user(user).dms_closed = True
+
+    def _resolve_user(self, user: FakeUser | UserHandle | str | int) -> FakeUser:
+        if isinstance(user, UserHandle):
+            return user.user
+        if isinstance(user, FakeUser):
+            return user
+        if isinstance(user, str):
+            return self.members[user]
+        return self.user_by_id(user)
+
+    # ---- failure switches
+
+    def fail_next(
+        self, route: str, status: int, *, times: int = 1, retry_after: float = 0.05, code: int = 0
+    ) -> None:
+        """Answer the next `times` calls of `route` (a template such as
+        "POST /channels/{channel_id}/messages", as in `RecordedRequest.route`) with `status`: a 429 carries
+        `retry_after`, other statuses a Discord error body with `code`."""
+        known = {template for _, _, template, _ in self._routes}
+        if route not in known:
+            raise FakeDiscordError(f"unknown route {route!r}; known routes: {sorted(known)}")
+        self.failures.append(Failure(route, status, times, retry_after, code))
+
+    # ---- what the bot did
+
+    def calls(self, route: str | None = None) -> list[RecordedRequest]:
+        """Recorded REST calls, optionally only those of one route template."""
+        return [r for r in self.requests if route is None or r.route == route]
+
+    def all_messages(self) -> list[FakeMessage]:
+        return sorted((m for m in self.messages.values() if not m.deleted), key=lambda m: m.seq)
+
+    def channel_messages(self, channel: str | int | FakeChannel = "games") -> list[FakeMessage]:
+        """The public messages of a channel (current state; `.history` has every version), oldest first."""
+        cid = self.channel(channel).id
+        return [m for m in self.all_messages() if m.visibility.kind == "public" and m.channel_id == cid]
+
+    def public_messages(self) -> list[FakeMessage]:
+        return [m for m in self.all_messages() if m.visibility.kind == "public"]
+
+    def ephemerals(self, user: FakeUser | UserHandle | str) -> list[FakeMessage]:
+        uid = self._resolve_user(user).id
+        return [
+            m for m in self.all_messages() if m.visibility.kind == "ephemeral" and m.visibility.user_id == uid
+        ]
+
+    def dms(self, user: FakeUser | UserHandle | str) -> list[FakeMessage]:
+        uid = self._resolve_user(user).id
+        return [m for m in self.all_messages() if m.visibility.kind == "dm" and m.visibility.user_id == uid]
+
+    def seen_by(self, user: FakeUser | UserHandle | str) -> list[FakeMessage]:
+        """Every message this user can see: public ones, his ephemerals, his DMs."""
+        uid = self._resolve_user(user).id
+        return [m for m in self.all_messages() if m.visible_to(uid)]
+
+    def mark(self) -> int:
+        """A point in time; pass it as `since=` to only consider messages created or edited after it."""
+        return next(self._seq)
+
+    # ---- waiting (never fixed sleeps: wake up on every change, give up after a generous timeout)
+
+    def _notify(self) -> None:
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    async def wait_for(
+        self, predicate: Callable[[], T], *, timeout: float | None = None, what: str = "the condition"
+    ) -> T:
+        """Wait until `predicate()` returns something truthy (re-checked on every change); return it."""
+        deadline = time.monotonic() + (timeout or self.default_timeout)
+        while True:
+            result = predicate()
+            if result:
+                return result
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise FakeDiscordError(f"timed out waiting for {what}; last calls: {self._last_calls()}")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), remaining)
+
+    async def wait_for_message(
+        self,
+        *,
+        channel: str | int | FakeChannel | None = None,
+        contains: str | None = None,
+        visible_to: FakeUser | UserHandle | str | None = None,
+        kind: Literal["public", "ephemeral", "dm"] | None = None,
+        since: int | None = None,
+        predicate: Callable[[FakeMessage], bool] | None = None,
+        timeout: float | None = None,
+    ) -> FakeMessage:
+        """Wait for a message (current version) matching every given criterion; return the latest match.
+        `since` (from `mark()`) only accepts messages created or edited after that mark."""
+        cid = self.channel(channel).id if channel is not None else None
+        uid = self._resolve_user(visible_to).id if visible_to is not None else None
+
+        def match() -> FakeMessage | None:
+            for m in reversed(self.all_messages()):
+                if m.loading:
+                    continue
+                if cid is not None and m.channel_id != cid:
+                    continue
+                if uid is not None and not m.visible_to(uid):
+                    continue
+                if kind is not None and m.visibility.kind != kind:
+                    continue
+                if since is not None and self._version_seq(m) < since:
+                    continue
+                if contains is not None and contains not in m.text:
+                    continue
+                if predicate is not None and not predicate(m):
+                    continue
+                return m
+            return None
+
+        what = f"a message (channel={channel}, contains={contains!r}, visible_to={visible_to}, kind={kind})"
+        return await self.wait_for(match, timeout=timeout, what=what)
+
+    def _version_seq(self, m: FakeMessage) -> int:
+        return self._version_seqs.get((m.id, len(m.versions)), m.seq)
+
+    def _last_calls(self, n: int = 6) -> list[str]:
+        return [f"{r.method} {r.path} -> {r.status}" for r in self.requests[-n:]]
+
+    # ---- gateway
+
+    @property
+    def connected(self) -> bool:
+        return self._ws is not None and not self._ws.closed
+
+    async def dispatch(self, event: str, data: dict[str, Any]) -> None:
+        if not self.connected:
+            raise FakeDiscordError(f"cannot send {event}: the bot is not connected to the gateway")
+        assert self._ws is not None
+        self._gateway_seq += 1
+        self.gateway_events.append((event, data))
+        await self._ws.send_str(json.dumps({"op": 0, "t": event, "s": self._gateway_seq, "d": data}))
+
+    async def _gateway(self, request: web.Request) -> web.StreamResponse:
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 41250}, "s": None, "t": None}))
+        async for msg in ws:
+            if msg.type is not WSMsgType.TEXT:
+                continue
+            payload = json.loads(msg.data)
+            op = payload.get("op")
+            if op == 1:  # heartbeat
+                await ws.send_str(json.dumps({"op": 11, "d": None, "s": None, "t": None}))
+            elif op == 2:  # identify
+                await self._identify(ws, payload["d"])
+            elif op == 6:  # resume: sessions are not kept, so ask for a fresh identify
+                await ws.send_str(json.dumps({"op": 9, "d": False, "s": None, "t": None}))
+        if self._ws is ws:
+            self._ws = None
+            self._notify()
+        return ws
+
+    async def _identify(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> None:
+        self.identifies.append({k: v for k, v in data.items() if k != "token"})
+        if data.get("token") != self.token:
+            await ws.close(code=4004, message=b"Authentication failed.")
+            return
+        intents = int(data.get("intents", 0))
+        for bit, name in PRIVILEGED_INTENTS.items():
+            if intents & bit:
+                self.violations.append(f"the bot asked for the privileged intent {name}")
+        self._ws = ws
+        self._gateway_seq = 0
+        await self.dispatch(
+            "READY",
+            {
+                "v": API_VERSION,
+                "user": self.bot_user.payload(),
+                "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+                "session_id": secrets.token_hex(16),
+                "resume_gateway_url": self.gateway_url,
+                "shard": [0, 1],
+                "application": {"id": str(self.application_id), "flags": 0},
+                "private_channels": [],
+                "relationships": [],
+            },
+        )
+        await self.dispatch("GUILD_CREATE", self._guild_create_payload())
+        self._notify()
+
+    def _roles_payload(self) -> list[dict[str, Any]]:
+        def role(rid: int, name: str, perms: int, position: int, managed: bool = False) -> dict[str, Any]:
+            return {
+                "id": str(rid),
+                "name": name,
+                "color": 0,
+                "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
+                "hoist": False,
+                "icon": None,
+                "unicode_emoji": None,
+                "position": position,
+                "permissions": str(perms),
+                "managed": managed,
+                "mentionable": False,
+                "flags": 0,
+            }
+
+        return [
+            role(self.guild_id, "@everyone", EVERYONE_PERMISSIONS, 0),
+            role(self.guild_id + 1, "Moderator", EVERYONE_PERMISSIONS | MANAGE_GUILD, 1),
+            role(self.guild_id + 2, "cardtable", BOT_PERMISSIONS, 2, managed=True),
+        ]
+
+    def _role_ids(self, user: FakeUser) -> list[str]:
+        if user.bot:
+            return [str(self.guild_id + 2)]
+        return [str(self.guild_id + 1)] if user.manage_guild else []
+
+    def permissions_of(self, user: FakeUser) -> int:
+        if user.id == self.owner_id:
+            return ALL_PERMISSIONS
+        if user.bot:
+            return EVERYONE_PERMISSIONS | BOT_PERMISSIONS
+        return EVERYONE_PERMISSIONS | (MANAGE_GUILD if user.manage_guild else 0)
+
+    def member_payload(self, user: FakeUser, *, with_permissions: bool = False) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "user": user.payload(),
+            "nick": None,
+            "avatar": None,
+            "roles": self._role_ids(user),
+            "joined_at": _iso(1_700_000_000),
+            "premium_since": None,
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "pending": False,
+            "communication_disabled_until": None,
+        }
+        if with_permissions:
+            data["permissions"] = str(self.permissions_of(user))
+        return data
+
+    def _guild_payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.guild_id),
+            "name": self.guild_name,
+            "icon": None,
+            "splash": None,
+            "discovery_splash": None,
+            "owner_id": str(self.owner_id),
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "verification_level": 0,
+            "default_message_notifications": 1,
+            "explicit_content_filter": 0,
+            "roles": self._roles_payload(),
+            "emojis": [],
+            "stickers": [],
+            "features": [],
+            "mfa_level": 0,
+            "application_id": None,
+            "system_channel_id": str(self.channels["general"].id),
+            "system_channel_flags": 0,
+            "rules_channel_id": None,
+            "public_updates_channel_id": None,
+            "vanity_url_code": None,
+            "description": None,
+            "banner": None,
+            "premium_tier": 0,
+            "premium_subscription_count": 0,
+            "preferred_locale": "en-US",
+            "nsfw_level": 0,
+            "premium_progress_bar_enabled": False,
+        }
+
+    def _guild_create_payload(self) -> dict[str, Any]:
+        # Without the members intent Discord sends only the bot's own member, and so does this fake.
+        return {
+            **self._guild_payload(),
+            "joined_at": _iso(1_700_000_000),
+            "large": False,
+            "unavailable": False,
+            "member_count": len(self.members) + 1,
+            "voice_states": [],
+            "members": [self.member_payload(self.bot_user)],
+            "channels": [c.payload(self) for c in self.channels.values()],
+            "threads": [],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+        }
+
+    # ---- lifecycle
+
+    async def start(self) -> None:
+        app = web.Application()
+        app.router.add_get("/gateway/", self._gateway)
+        app.router.add_route("*", "/api/v10/{tail:.*}", self._rest)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert server is not None
+        self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+
+    async def stop(self) -> None:
+        if self._ws is not None and not self._ws.closed:
+            await self._ws.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    @property
+    def api_base(self) -> str:
+        return f"http://127.0.0.1:{self.port}/api/v{API_VERSION}"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway/"
+
+    # ---- REST plumbing
+
+    def _install_routes(self) -> None:
+        table: list[tuple[str, str, Handler]] = [
+            ("GET", "/users/@me", self._get_me),
+            ("GET", "/oauth2/applications/@me", self._get_application),
+            ("GET", "/applications/@me", self._get_application),
+            ("GET", "/gateway", self._get_gateway),
+            ("GET", "/gateway/bot", self._get_gateway),
+            ("PUT", "/applications/{application_id}/commands", self._put_commands),
+            ("GET", "/applications/{application_id}/commands", self._get_commands),
+            ("PUT", "/applications/{application_id}/guilds/{guild_id}/commands", self._put_commands),
+            ("GET", "/applications/{application_id}/guilds/{guild_id}/commands", self._get_commands),
+            ("POST", "/interactions/{interaction_id}/{token}/callback", self._callback),
+            ("POST", "/webhooks/{application_id}/{token}", self._followup),
+            ("GET", "/webhooks/{application_id}/{token}/messages/{message_id}", self._webhook_get),
+            ("PATCH", "/webhooks/{application_id}/{token}/messages/{message_id}", self._webhook_edit),
+            ("DELETE", "/webhooks/{application_id}/{token}/messages/{message_id}", self._webhook_delete),
+            ("POST", "/channels/{channel_id}/messages", self._post_message),
+            ("GET", "/channels/{channel_id}/messages", self._get_history),
+            ("GET", "/channels/{channel_id}/messages/{message_id}", self._get_message),
+            ("PATCH", "/channels/{channel_id}/messages/{message_id}", self._edit_message),
+            ("DELETE", "/channels/{channel_id}/messages/{message_id}", self._delete_message),
+            ("PUT", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me", self._react),
+            ("DELETE", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me", self._unreact),
+            ("POST", "/channels/{channel_id}/typing", self._typing),
+            ("GET", "/channels/{channel_id}", self._get_channel),
+            ("POST", "/users/@me/channels", self._open_dm),
+            ("GET", "/users/{user_id}", self._get_user),
+            ("GET", "/guilds/{guild_id}", self._get_guild),
+            ("GET", "/guilds/{guild_id}/channels", self._get_guild_channels),
+            ("GET", "/guilds/{guild_id}/members/{user_id}", self._get_member),
+        ]
+        for method, template, handler in table:
+            pattern = re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>[^/]+)", re.escape(template))
+            self._routes.append((method, re.compile(f"^{pattern}$"), f"{method} {template}", handler))
+
+    async def _rest(self, request: web.Request) -> web.StreamResponse:
+        path = "/" + request.match_info["tail"]
+        body: Any = None
+        attachments: list[dict[str, Any]] = []
+        if request.content_type == "application/json":
+            body = await request.json()
+        elif request.content_type.startswith("multipart/"):
+            body, attachments = await self._read_multipart(request)
+        record = RecordedRequest(next(self._seq), request.method, path, "?", dict(request.query), body)
+        self.requests.append(record)
+        for method, pattern, template, handler in self._routes:
+            match = pattern.match(path)
+            if match and method == request.method:
+                record.route = template
+                response = self._injected_failure(template) or self._auth_failure(request, template)
+                if response is None:
+                    if attachments and isinstance(body, dict):
+                        body["__attachments__"] = attachments
+                    response = await handler(request, match.groupdict(), body)
+                record.status = response.status
+                self._notify()
+                return response
+        self.unknown_routes.append(f"{request.method} {path}")
+        record.status = 404
+        self._notify()
+        return _error(404, 0, f"404: Not Found (the fake Discord has no route {request.method} {path})")
+
+    async def _read_multipart(self, request: web.Request) -> tuple[Any, list[dict[str, Any]]]:
+        body: Any = None
+        attachments: list[dict[str, Any]] = []
+        reader = await request.multipart()
+        async for part in reader:
+            if part.name == "payload_json":
+                body = json.loads(await part.text())  # type: ignore[union-attr]
+            else:
+                data = await part.read()  # type: ignore[union-attr]
+                filename = part.filename or "file"  # type: ignore[union-attr]
+                attachments.append(
+                    {
+                        "id": str(self._snowflake()),
+                        "filename": filename,
+                        "size": len(data),
+                        "url": f"https://cdn.fake/{filename}",
+                        "proxy_url": f"https://cdn.fake/{filename}",
+                    }
+                )
+        return body, attachments
+
+    def _injected_failure(self, template: str) -> web.Response | None:
+        for failure in self.failures:
+            if failure.route == template and failure.times > 0:
+                failure.times -= 1
+                if failure.status == 429:
+                    # discord.py only trusts a 429 that came through Discord's proxy (the Via header).
+                    return _json(
+                        {
+                            "message": "You are being rate limited.",
+                            "retry_after": failure.retry_after,
+                            "global": False,
+                        },
+                        status=429,
+                        headers={
+                            "Via": "1.1 google",
+                            "Retry-After": str(failure.retry_after),
+                            "X-RateLimit-Scope": "user",
+                        },
+                    )
+                return _error(failure.status, failure.code, f"{failure.status}: injected failure")
+        return None
+
+    def _auth_failure(self, request: web.Request, template: str) -> web.Response | None:
+        # Interaction callbacks and webhooks are authenticated by their token in the path, not the bot token.
+        if "{token}" in template:
+            return None
+        if request.headers.get("Authorization") != f"Bot {self.token}":
+            return _error(401, 0, "401: Unauthorized")
+        return None
+
+    def _snowflake(self) -> int:
+        return ((int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22) | (next(self._ids) & 0x3FFFFF)
+
+    def _violation(self, what: str, problems: list[str]) -> web.Response:
+        self.violations.append(f"{what}: {'; '.join(problems)}")
+        return _error(400, 50035, "Invalid Form Body: " + "; ".join(problems))
+
+    # ---- REST: identity and commands
+
+    async def _get_me(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
+        return _json(self.bot_user.payload())
+
+    async def _get_application(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
+        owner = self.members["erin"]
+        return _json(
+            {
+                "id": str(self.application_id),
+                "name": "Cardtable",
+                "icon": None,
+                "description": "Card games",
+                "rpc_origins": [],
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "owner": owner.payload(),
+                "team": None,
+                "verify_key": "0" * 64,
+                "flags": 0,
+                "summary": "",
+                "bot": self.bot_user.payload(),
+                "interactions_endpoint_url": None,
+            }
+        )
+
+    async def _get_gateway(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
+        return _json(
+            {
+                "url": self.gateway_url.rstrip("/"),
+                "shards": 1,
+                "session_start_limit": {
+                    "total": 1000,
+                    "remaining": 999,
+                    "reset_after": 0,
+                    "max_concurrency": 1,
+                },
+            }
+        )
+
+    async def _put_commands(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
+        guild_id = int(p["guild_id"]) if "guild_id" in p else None
+        if guild_id is not None and guild_id != self.guild_id:
+            return _error(403, 50001, "Missing Access")
+        problems = _check_commands(body)
+        if problems:
+            return self._violation("command sync", problems)
+        stored = []
+        for command in body:
+            key = (guild_id, command["name"], command.get("type", 1))
+            # Discord keeps a command's id when a sync overwrites it under the same name.
+            cid = self._command_ids.setdefault(key, self._snowflake())
+            stored.append(
+                {
+                    "default_member_permissions": None,
+                    "nsfw": False,
+                    **command,
+                    "id": str(cid),
+                    "application_id": str(self.application_id),
+                    "version": str(self._snowflake()),
+                    "type": command.get("type", 1),
+                    **({"guild_id": str(guild_id)} if guild_id else {}),
+                }
+            )
+        if guild_id is None:
+            self.global_commands = stored
+        else:
+            self.guild_commands[guild_id] = stored
+        return _json(stored)
+
+    async def _get_commands(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
+        if "guild_id" in p:
+            return _json(self.guild_commands.get(int(p["guild_id"]), []))
+        return _json(self.global_commands)
+
+    # ---- REST: interactions
+
+    def _new_message(
+        self,
+        channel: FakeChannel,
+        body: dict[str, Any],
+        visibility: Visibility,
+        *,
+        webhook: bool = False,
+        interaction_id: int | None = None,
+        loading: bool = False,
+    ) -> FakeMessage:
+        flags = int(body.get("flags") or 0) & ~LOADING
+        if visibility.kind == "ephemeral":
+            flags |= EPHEMERAL
+        if loading:
+            flags |= LOADING
+        content = body.get("content") or ""
+        pinged = self._pinged(content, body.get("allowed_mentions"), visibility)
+        message = FakeMessage(
+            id=self._snowflake(),
+            channel_id=channel.id,
+            guild_id=channel.guild_id,
+            author=self.bot_user,
+            visibility=visibility,
+            versions=[
+                MessageVersion(
+                    content,
+                    list(body.get("embeds") or []),
+                    list(body.get("components") or []),
+                    flags,
+                    time.time(),
+                )
+            ],
+            seq=next(self._seq),
+            pinged=pinged,
+            attachments=list(body.get("__attachments__") or []),
+            interaction_id=interaction_id,
+            webhook=webhook,
+            loading=loading,
+        )
+        self.messages[message.id] = message
+        return message
+
+    def _pinged(self, content: str, allowed: dict[str, Any] | None, visibility: Visibility) -> frozenset[int]:
+        if visibility.kind != "public":
+            return frozenset()  # an ephemeral or a DM never notifies anyone else
+        mentioned = {uid for uid in _mentioned_ids(content) if self.knows(uid)}
+        if allowed is None:
+            return frozenset(mentioned)
+        if "users" in (allowed.get("parse") or []):
+            return frozenset(mentioned)
+        return frozenset(mentioned & {int(u) for u in allowed.get("users") or []})
+
+    def _edit(self, message: FakeMessage, body: dict[str, Any]) -> None:
+        old = message.current
+        flags = old.flags & ~LOADING
+        if "flags" in body and body["flags"] is not None:
+            flags = (int(body["flags"]) & ~LOADING) | (old.flags & EPHEMERAL)
+        version = MessageVersion(
+            body["content"] if "content" in body and body["content"] is not None else old.content,
+            list(body["embeds"]) if "embeds" in body and body["embeds"] is not None else old.embeds,
+            list(body["components"])
+            if "components" in body and body["components"] is not None
+            else old.components,
+            flags,
+            time.time(),
+        )
+        if "__attachments__" in body:
+            message.attachments = list(body["__attachments__"])
+        if message.loading:
+            message.loading = False
+            message.versions[-1] = version  # the "thinking" placeholder was never a real version
+            pinged = self._pinged(version.content, body.get("allowed_mentions"), message.visibility)
+            message.pinged = message.pinged | pinged
+        else:
+            message.versions.append(version)
+        self._version_seqs[(message.id, len(message.versions))] = next(self._seq)
+
+    async def _callback(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
+        state = self.interactions.get(int(p["interaction_id"]))
+        if state is None or state.token != p["token"]:
+            return _error(404, 10062, "Unknown interaction")
+        if state.callback_type is not None:
+            self.violations.append(f"{state.description}: a second response to one interaction")
+            return _error(400, 40060, "Interaction has already been acknowledged.")
+        ctype = int(body.get("type", 0))
+        data = body.get("data") or {}
+        allowed = {
+            APPLICATION_COMMAND: {4, 5, 9},
+            MESSAGE_COMPONENT: {4, 5, 6, 7, 9},
+            AUTOCOMPLETE: {8},
+            MODAL_SUBMIT: {4, 5, 6, 7},
+        }[state.type]
+        if ctype not in allowed:
+            return self._violation(
+                state.description, [f"response type {ctype} is not valid for this interaction"]
+            )
+        channel = self.channel(state.channel_id)
+        resource: dict[str, Any] | None = None
+        if ctype == 4:
+            problems = _check_message(data)
+            if problems:
+                return self._violation(state.description, problems)
+            message = self._new_message(
+                channel, data, self._reply_visibility(state, data), webhook=True, interaction_id=state.id
+            )
+            state.original_message_id = message.id
+            resource = {"type": 4, "message": message.payload(self)}
+        elif ctype == 5:
+            visibility = self._reply_visibility(state, data)
+            message = self._new_message(
+                channel, data, visibility, webhook=True, interaction_id=state.id, loading=True
+            )
+            state.original_message_id = message.id
+            state.deferred_ephemeral = visibility.kind == "ephemeral"
+            state._waiting_for_deferred = True
+            resource = {"type": 5, "message": message.payload(self)}
+        elif ctype in (6, 7):
+            if state.source_message_id is None:
+                return self._violation(state.description, ["an update response without a message"])
+            state.original_message_id = state.source_message_id
+            source = self.messages[state.source_message_id]
+            if ctype == 7:
+                problems = _check_message(data, edit=True)
+                if problems:
+                    return self._violation(state.description, problems)
+                self._edit(source, data)
+                resource = {"type": 7, "message": source.payload(self)}
+        elif ctype == 8:
+            raw = data.get("choices") or []
+            problems = []
+            if len(raw) > 25:
+                problems.append(f"{len(raw)} autocomplete choices (max 25)")
+            for c in raw:
+                if not 1 <= len(str(c.get("name", ""))) <= 100:
+                    problems.append(f"choice name {c.get('name')!r} must be 1 to 100 characters")
+                if isinstance(c.get("value"), str) and len(c["value"]) > 100:
+                    problems.append(f"choice value {c['value']!r} is longer than 100 characters")
+            if problems:
+                return self._violation(state.description, problems)
+            state.choices = [Choice(c["name"], c["value"]) for c in raw]
+        elif ctype == 9:
+            state.modal = data
+        state.callback_type = ctype
+        response: dict[str, Any] = {
+            "interaction": {
+                "id": str(state.id),
+                "type": state.type,
+                "response_message_id": str(state.original_message_id) if state.original_message_id else None,
+                "response_message_loading": ctype == 5,
+                "response_message_ephemeral": state.deferred_ephemeral
+                or (ctype == 4 and self.messages[state.original_message_id or 0].ephemeral),
+            }
+        }
+        if resource is not None:
+            response["resource"] = resource
+        return _json(response)
+
+    def _reply_visibility(self, state: InteractionState, data: dict[str, Any]) -> Visibility:
+        if int(data.get("flags") or 0) & EPHEMERAL:
+            return Visibility("ephemeral", state.channel_id, state.user.id)
+        channel = self.channel(state.channel_id)
+        if channel.is_dm:
+            return Visibility("dm", channel.id, channel.recipient_id)
+        return Visibility("public", state.channel_id)
+
+    def _state_for(self, p: dict[str, str]) -> InteractionState | None:
+        state = self._by_token.get(p["token"])
+        if state is None or int(p["application_id"]) != self.application_id:
+            return None
+        return state
+
+    async def _followup(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
+        state = self._state_for(p)
+        if state is None:
+            return _error(401, 50027, "Invalid Webhook Token")
+        if state.callback_type is None:
+            return _error(400, 40060, "The interaction has not been acknowledged yet")
+        problems = _check_message(body)
+        if problems:
+            return self._violation(f"{state.description} followup", problems)
+        original = self.messages.get(state.original_message_id or 0)
+        if state.callback_type == 5 and original is not None and original.loading:
+            # The first followup after a deferred response completes the "thinking" message (keeping its
+            # visibility), as Discord does.
+            self._edit(original, body)
+            state._waiting_for_deferred = False
+            return _json(original.payload(self))
+        message = self._new_message(
+            self.channel(state.channel_id),
+            body,
+            self._reply_visibility(state, body),
+            webhook=True,
+            interaction_id=state.id,
+        )
+        state.followup_ids.append(message.id)
+        return _json(message.payload(self))
+
+    def _webhook_message(self, state: InteractionState, message_id: str) -> FakeMessage | None:
+        if message_id == "@original":
+            mid = state.original_message_id
+        else:
+            mid = int(message_id)
+            if mid not in state.followup_ids and mid != state.original_message_id:
+                return None
+        message = self.messages.get(mid or 0)
+        return None if message is None or message.deleted else message
+
+    async def _webhook_get(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
+        state = self._state_for(p)
+        message = self._webhook_message(state, p["message_id"]) if state else None
+        if message is None:
+            return _error(404, 10008, "Unknown Message")
+        return _json(message.payload(self))
+
+    async def _webhook_edit(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
+        state = self._state_for(p)
+        message = self._webhook_message(state, p["message_id"]) if state else None
+        if state is None or message is None:
+            return _error(404, 10008, "Unknown Message")
+        problems = _check_message(body, edit=True)
+        if problems:
+            return self._violation(f"{state.description} edit", problems)
+        self._edit(message, body)
+        if message.id == state.original_message_id:
+            state._waiting_for_deferred = False
+        return _json(message.payload(self))
+
+    async def _webhook_delete(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
+        state = self._state_for(p)
+        message = self._webhook_message(state, p["message_id"]) if state else None
+        if state is None or message is None:
+            return _error(404, 10008, "Unknown Message")
+        message.deleted = True
+        if message.id == state.original_message_id:
+            state._waiting_for_deferred = False
+        return web.Response(status=204)
+
+    # ---- REST: channels and messages
+
+    def _channel_or_404(self, channel_id: str) -> FakeChannel | None:
+        try:
+            return self.channel(int(channel_id))
+        except FakeDiscordError:
+            return None
+
+    async def _post_message(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
+        channel = self._channel_or_404(p["channel_id"])
+        if channel is None:
+            return _error(404, 10003, "Unknown Channel")
+        if channel.is_dm and self.user_by_id(channel.recipient_id or 0).dms_closed:
+            return _error(403, 50007, "Cannot send messages to this user")
+        problems = _check_message(body)
+        if problems:
+            return self._violation(f"message to {channel.name or channel.id}", problems)
+        if channel.is_dm:
+            visibility = Visibility("dm", channel.id, channel.recipient_id)
+        else:
+            visibility = Visibility("public", channel.id)
+        message = self._new_message(channel, body, visibility)
+        return _json(message.payload(self))
+
+    def _message_or_none(self, p: dict[str, str]) -> FakeMessage | None:
+        message = self.messages.get(int(p["message_id"]))
+        if message is None or message.deleted or message.channel_id != int(p["channel_id"]):
+            return None
+        if message.visibility.kind == "ephemeral":
+            return None  # ephemerals are reachable only through their interaction webhook
+        return message
+
+    async def _get_message(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
+        message = self._message_or_none(p)
+        if message is None:
+            return _error(404, 10008, "Unknown Message")
+        return _json(message.payload(self))
+
+    async def _get_history(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
+        channel = self._channel_or_404(p["channel_id"])
+        if channel is None:
+            return _error(404, 10003, "Unknown Channel")
+        limit = int(request.query.get("limit", 50))
+        before = int(request.query.get("before", 0)) or None
+        after = int(request.query.get("after", 0)) or None
+        found = [
+            m
+            for m in self.all_messages()
+            if m.channel_id == channel.id
+            and not m.ephemeral
+            and (before is None or m.id < before)
+            and (after is None or m.id > after)
+        ]
+        found.sort(key=lambda m: m.id, reverse=True)
+        return _json([m.payload(self) for m in found[:limit]])
+
+    async def _edit_message(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
+        message = self._message_or_none(p)
+        if message is None:
+            return _error(404, 10008, "Unknown Message")
+        if message.author.id != self.bot_user.id:
+            return _error(403, 50005, "Cannot edit a message authored by another user")
+        problems = _check_message(body, edit=True)
+        if problems:
+            return self._violation(f"edit of message {message.id}", problems)
+        self._edit(message, body)
+        return _json(message.payload(self))
+
+    async def _delete_message(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
+        message = self._message_or_none(p)
+        if message is None:
+            return _error(404, 10008, "Unknown Message")
+        message.deleted = True
+        return web.Response(status=204)
+
+    async def _react(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
+        message = self._message_or_none(p)
+        if message is None:
+            return _error(404, 10008, "Unknown Message")
+        message.reactions.append(unquote(p["emoji"]))
+        return web.Response(status=204)
+
+    async def _unreact(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
+        message = self._message_or_none(p)
+        if message is None:
+            return _error(404, 10008, "Unknown Message")
+        emoji = unquote(p["emoji"])
+        if emoji in message.reactions:
+            message.reactions.remove(emoji)
+        return web.Response(status=204)
+
+    async def _typing(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
+        return web.Response(status=204)
+
+    async def _get_channel(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
+        channel = self._channel_or_404(p["channel_id"])
+        if channel is None:
+            return _error(404, 10003, "Unknown Channel")
+        return _json(channel.payload(self))
+
+    async def _open_dm(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
+        uid = int(body["recipient_id"])
+        if not self.knows(uid) or uid == self.bot_user.id:
+            return _error(400, 50033, "Invalid Recipient(s)")
+        channel = self.dm_channels.get(uid)
+        if channel is None:
+            channel = FakeChannel(self._snowflake(), "", None, recipient_id=uid)
+            self.dm_channels[uid] = channel
+        return _json(channel.payload(self))
+
+    async def _get_user(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
+        if not p["user_id"].isdigit() or not self.knows(int(p["user_id"])):
+            return _error(404, 10013, "Unknown User")
+        return _json(self.user_by_id(int(p["user_id"])).payload())
+
+    async def _get_guild(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
+        if int(p["guild_id"]) != self.guild_id:
+            return _error(404, 10004, "Unknown Guild")
+        return _json(self._guild_payload())
+
+    async def _get_guild_channels(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
+        if int(p["guild_id"]) != self.guild_id:
+            return _error(404, 10004, "Unknown Guild")
+        return _json([c.payload(self) for c in self.channels.values()])
+
+    async def _get_member(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
+        if int(p["guild_id"]) != self.guild_id or not self.knows(int(p["user_id"])):
+            return _error(404, 10007, "Unknown Member")
+        return _json(self.member_payload(self.user_by_id(int(p["user_id"]))))
+
+    # ---- interactions from users
+
+    def find_command(self, path: str) -> tuple[dict[str, Any], list[dict[str, Any]], int | None]:
+        """The synced top-level command for "insomnia play", the option chain to its leaf, and its guild."""
+        parts = path.strip().lstrip("/").split()
+        if not parts:
+            raise FakeDiscordError("empty command")
+        for guild_id, commands in [
+            (self.guild_id, self.guild_commands.get(self.guild_id, [])),
+            (None, self.global_commands),
+        ]:
+            for command in commands:
+                if command["name"] == parts[0] and command.get("type", 1) == 1:
+                    chain: list[dict[str, Any]] = []
+                    node = command
+                    for part in parts[1:]:
+                        subs = [o for o in node.get("options") or [] if o["type"] in (1, 2)]
+                        found = next((o for o in subs if o["name"] == part), None)
+                        if found is None:
+                            raise FakeDiscordError(
+                                f"/{' '.join(parts)}: no subcommand {part!r}; "
+                                f"have {[o['name'] for o in subs]}"
+                            )
+                        chain.append(found)
+                        node = found
+                    subs = [o for o in node.get("options") or [] if o["type"] in (1, 2)]
+                    if subs:
+                        raise FakeDiscordError(
+                            f"/{' '.join(parts)} needs a subcommand: {[o['name'] for o in subs]}"
+                        )
+                    return command, chain, guild_id
+        synced = sorted(
+            c["name"] for c in [*self.global_commands, *self.guild_commands.get(self.guild_id, [])]
+        )
+        raise FakeDiscordError(f"/{parts[0]} is not synced; synced commands: {synced}")
+
+    def _interaction_payload(
+        self, state: InteractionState, data: dict[str, Any], message: FakeMessage | None = None
+    ) -> dict[str, Any]:
+        channel = self.channel(state.channel_id)
+        payload: dict[str, Any] = {
+            "id": str(state.id),
+            "application_id": str(self.application_id),
+            "type": state.type,
+            "data": data,
+            "channel_id": str(channel.id),
+            "channel": channel.payload(self),
+            "token": state.token,
+            "version": 1,
+            "locale": "en-US",
+            "entitlements": [],
+            "attachment_size_limit": 8 * 1024 * 1024,
+            "app_permissions": str(self.permissions_of(self.bot_user)),
+        }
+        if channel.is_dm:
+            payload["user"] = state.user.payload()
+            payload["context"] = 1
+            payload["authorizing_integration_owners"] = {"0": str(self.guild_id)}
+        else:
+            payload["guild_id"] = str(self.guild_id)
+            payload["guild_locale"] = "en-US"
+            payload["guild"] = {"id": str(self.guild_id), "locale": "en-US", "features": []}
+            payload["member"] = self.member_payload(state.user, with_permissions=True)
+            payload["context"] = 0
+            payload["authorizing_integration_owners"] = {"0": str(self.guild_id)}
+        if message is not None:
+            payload["message"] = message.payload(self)
+        return payload
+
+    def _start_interaction(
+        self,
+        itype: int,
+        user: FakeUser,
+        channel: FakeChannel,
+        description: str,
+        source_message_id: int | None = None,
+    ) -> InteractionState:
+        state = InteractionState(
+            id=self._snowflake(),
+            token=f"tok-{secrets.token_urlsafe(24)}",
+            type=itype,
+            user=user,
+            channel_id=channel.id,
+            description=description,
+            source_message_id=source_message_id,
+        )
+        self.interactions[state.id] = state
+        self._by_token[state.token] = state
+        return state
+
+    def _option_value(
+        self, where: str, option: dict[str, Any], value: Any, resolved: dict[str, dict[str, Any]]
+    ) -> Any:
+        otype = option["type"]
+        if otype == 3:
+            value = str(value)
+            if "min_length" in option and len(value) < option["min_length"]:
+                raise FakeDiscordError(f"{where}: shorter than {option['min_length']} characters")
+            if "max_length" in option and len(value) > option["max_length"]:
+                raise FakeDiscordError(f"{where}: longer than {option['max_length']} characters")
+        elif otype == 4:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise FakeDiscordError(f"{where}: Discord only lets users enter a whole number here")
+        elif otype == 10:
+            value = float(value)
+        elif otype == 5:
+            if not isinstance(value, bool):
+                raise FakeDiscordError(f"{where}: Discord only lets users pick true or false here")
+        elif otype in (6, 9):
+            user = self._resolve_user(value)
+            resolved.setdefault("users", {})[str(user.id)] = user.payload()
+            member = self.member_payload(user, with_permissions=True)
+            del member["user"]
+            resolved.setdefault("members", {})[str(user.id)] = member
+            value = str(user.id)
+        elif otype == 7:
+            channel = self.channel(value)
+            resolved.setdefault("channels", {})[str(channel.id)] = {
+                **channel.payload(self),
+                "permissions": str(ALL_PERMISSIONS),
+            }
+            value = str(channel.id)
+        else:
+            raise FakeDiscordError(f"{where}: option type {otype} is not supported by the fake")
+        if otype in (4, 10):
+            if "min_value" in option and value < option["min_value"]:
+                raise FakeDiscordError(f"{where}: Discord refuses values below {option['min_value']}")
+            if "max_value" in option and value > option["max_value"]:
+                raise FakeDiscordError(f"{where}: Discord refuses values above {option['max_value']}")
+        choices = option.get("choices")
+        if choices and value not in [c["value"] for c in choices]:
+            raise FakeDiscordError(
+                f"{where}: {value!r} is not one of the choices {[c['value'] for c in choices]}"
+            )
+        return value
+
+    def _command_data(
+        self, path: str, options: dict[str, Any], *, focused: str | None = None
+    ) -> tuple[dict[str, Any], str]:
+        command, chain, guild_id = self.find_command(path)
+        leaf = chain[-1] if chain else command
+        definitions = {o["name"]: o for o in leaf.get("options") or []}
+        where = "/" + " ".join([command["name"], *[c["name"] for c in chain]])
+        resolved: dict[str, dict[str, Any]] = {}
+        leaf_options: list[dict[str, Any]] = []
+        for name, value in options.items():
+            if name not in definitions:
+                raise FakeDiscordError(f"{where} has no option {name!r}; it has {sorted(definitions)}")
+            option = definitions[name]
+            if name == focused:
+                if not option.get("autocomplete"):
+                    raise FakeDiscordError(f"{where} option {name!r} has no autocomplete")
+                leaf_options.append(
+                    {"name": name, "type": option["type"], "value": str(value), "focused": True}
+                )
+            else:
+                leaf_options.append(
+                    {
+                        "name": name,
+                        "type": option["type"],
+                        "value": self._option_value(f"{where} {name}", option, value, resolved),
+                    }
+                )
+        if focused is None:
+            missing = [n for n, o in definitions.items() if o.get("required") and n not in options]
+            if missing:
+                raise FakeDiscordError(f"{where}: Discord requires the options {missing}")
+        elif focused not in options:
+            raise FakeDiscordError(f"{where}: the focused option {focused!r} needs a value")
+        nested = leaf_options
+        for sub in reversed(chain):
+            nested = [{"name": sub["name"], "type": sub["type"], "options": nested}]
+        data: dict[str, Any] = {"id": command["id"], "name": command["name"], "type": 1, "options": nested}
+        if guild_id is not None:
+            data["guild_id"] = str(guild_id)
+        if resolved:
+            data["resolved"] = resolved
+        return data, where
+
+    async def run_interaction(
+        self, state: InteractionState, payload: dict[str, Any], timeout: float | None
+    ) -> Reply:
+        await self.dispatch("INTERACTION_CREATE", payload)
+        await self.wait_for(
+            lambda: state.finished,
+            timeout=timeout,
+            what=f"the bot's answer to {state.user.name}'s {state.description}",
+        )
+        return Reply(self, state)
+
+
+def _json(data: Any, *, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
+    # Exactly "application/json" (no charset): discord.py parses JSON only for that content type.
+    return web.Response(
+        body=json.dumps(data).encode(),
+        status=status,
+        headers={**(headers or {}), "Content-Type": "application/json"},
+    )
+
+
+def _error(status: int, code: int, message: str) -> web.Response:
+    return _json({"message": message, "code": code}, status=status)
+
+
+class UserHandle:
+    """A member of the fake guild who uses the bot: `await alice.slash("insomnia new", chips=10)`."""
+
+    def __init__(self, fake: FakeDiscord, user: FakeUser) -> None:
+        self.fake = fake
+        self.user = user
+
+    @property
+    def id(self) -> int:
+        return self.user.id
+
+    @property
+    def name(self) -> str:
+        return self.user.name
+
+    @property
+    def mention(self) -> str:
+        return self.user.mention
+
+    def __repr__(self) -> str:
+        return f"<UserHandle {self.name} {self.id}>"
+
+    async def slash(
+        self,
+        command: str,
+        *,
+        channel: str | int | FakeChannel = "games",
+        timeout: float | None = None,
+        **options: Any,
+    ) -> Reply:
+        """Run a slash command ("malice challenge", opponent=bob) and wait until the bot has answered it
+        (a deferred answer counts once its message is completed). Options are checked as Discord would."""
+        fake = self.fake
+        where = fake.channel(channel)
+        data, description = fake._command_data(command, options)
+        state = fake._start_interaction(APPLICATION_COMMAND, self.user, where, description)
+        return await fake.run_interaction(state, fake._interaction_payload(state, data), timeout)
+
+    async def autocomplete(
+        self,
+        command: str,
+        option: str,
+        value: str = "",
+        *,
+        channel: str | int | FakeChannel = "games",
+        timeout: float | None = None,
+        **other_options: Any,
+    ) -> list[Choice]:
+        """Type `value` into `option` of a command; return the choices the bot offers."""
+        fake = self.fake
+        where = fake.channel(channel)
+        data, description = fake._command_data(command, {**other_options, option: value}, focused=option)
+        state = fake._start_interaction(
+            AUTOCOMPLETE, self.user, where, f"autocomplete {description} {option}"
+        )
+        await fake.run_interaction(state, fake._interaction_payload(state, data), timeout)
+        return list(state.choices or [])
+
+    async def click(self, message: FakeMessage | int, button: str, *, timeout: float | None = None) -> Reply:
+        """Click a button of a message, found by label or custom_id. Refuses what a user could not click:
+        a message he cannot see, a disabled button."""
+        return await self._use_component(message, button, (2,), None, timeout)
+
+    async def select(
+        self, message: FakeMessage | int, menu: str, values: list[str], *, timeout: float | None = None
+    ) -> Reply:
+        """Pick `values` in a select menu, found by custom_id or placeholder."""
+        return await self._use_component(message, menu, (3, 5, 6, 7, 8), values, timeout)
+
+    async def _use_component(
+        self,
+        message: FakeMessage | int,
+        name: str,
+        kinds: tuple[int, ...],
+        values: list[str] | None,
+        timeout: float | None,
+    ) -> Reply:
+        fake = self.fake
+        msg = fake.messages[message if isinstance(message, int) else message.id]
+        if not msg.visible_to(self.user):
+            raise FakeDiscordError(f"{self.name} cannot see message {msg.id} ({msg.visibility})")
+        component = msg.component(name, kinds=kinds)
+        if component.disabled:
+            raise FakeDiscordError(f"{name!r} is disabled: Discord does not let {self.name} use it")
+        if component.custom_id is None:
+            raise FakeDiscordError(f"{name!r} is a link button: it opens a URL, not an interaction")
+        if values is not None and component.type == 3:
+            allowed = [o["value"] for o in component.options]
+            if any(v not in allowed for v in values):
+                raise FakeDiscordError(f"{name!r} offers {allowed}, not {values}")
+            lo, hi = component.raw.get("min_values", 1), component.raw.get("max_values", 1)
+            if not lo <= len(values) <= hi:
+                raise FakeDiscordError(f"{name!r} takes {lo} to {hi} values, not {len(values)}")
+        data: dict[str, Any] = {"custom_id": component.custom_id, "component_type": component.type}
+        if values is not None:
+            data["values"] = list(values)
+        label = component.label or component.custom_id
+        channel = fake.channel(msg.channel_id)
+        state = fake._start_interaction(
+            MESSAGE_COMPONENT, self.user, channel, f"click {label!r}", source_message_id=msg.id
+        )
+        return await fake.run_interaction(state, fake._interaction_payload(state, data, msg), timeout)
+
+    # What this user saw.
+    def ephemerals(self) -> list[FakeMessage]:
+        return self.fake.ephemerals(self.user)
+
+    def dms(self) -> list[FakeMessage]:
+        return self.fake.dms(self.user)
+
+    def seen(self) -> list[FakeMessage]:
+        return self.fake.seen_by(self.user)

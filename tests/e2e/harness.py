@@ -1,0 +1,183 @@
+"""End-to-end harness: the real bot (`bot.client.CardBot`, unmodified) against the local fake Discord.
+
+Guide
+-----
+Fixtures (tests/e2e/conftest.py):
+- `harness`: a started fake Discord and a started bot on a fresh SQLite file in `tmp_path`.
+  Per-test settings with a marker: `@pytest.mark.bot(turn_timeout_seconds=0.5, extra_extensions=[...])`
+  (any `Settings` field, plus `extra_extensions`: more cog modules to load, e.g. a test-only cog).
+- `discord_fake`: the `FakeDiscord` of that harness (same object as `harness.fake`).
+
+Users (`UserHandle`): `alice = harness.user("alice")` (members: alice, bob, carol, dave, erin, frank; erin
+owns the guild and has Manage Server). Channels: "general", "games" (the default), "lounge".
+- `reply = await alice.slash("insomnia new", chips=10)`; options are checked against the synced definitions
+  as Discord would (unknown option, missing required option, choices, min/max all raise `FakeDiscordError`);
+  user options take a handle: `await alice.slash("malice challenge", opponent=bob)`; `channel="lounge"`.
+- `await bob.click(message, "Join")` (label or custom_id), `await bob.select(message, "custom_id", ["v"])`.
+- `choices = await alice.autocomplete("insomnia play", "card", "")` -> `[Choice(name, value), ...]`.
+Each call waits until the bot answered (a deferred answer: until its message is completed) and returns a
+`Reply`: `.kind` ("message", "deferred", "update", "deferred_update", "autocomplete", "modal"), `.message`,
+`.ephemeral`, `.text` (content and embed texts of the answer and its followups), `.followups`, `.embeds`.
+
+Who saw what (`FakeMessage.visibility` is public in a channel, ephemeral to a user, or DM to a user):
+- `fake.channel_messages("games")`: public messages of a channel, current versions; `message.history` lists
+  the text of every version (edits), `message.text` the current one, `message.buttons` / `.button_labels`.
+- `alice.ephemerals()`, `alice.dms()`, `alice.seen()` (everything she can see), `fake.public_messages()`.
+- `message.pinged`: the users a message notified (allowed_mentions applied).
+
+Waiting (never sleep): `await fake.wait_for_message(channel="games", contains="Stage 2", since=mark)` with
+`mark = fake.mark()` taken before the action; `await fake.wait_for(lambda: <truthy when done>)`.
+Time-outs are generous (`fake.default_timeout`, 10 s) and only reached when something is broken.
+
+Failures: `fake.close_dms(alice)` (DMs to her answer 403 / 50007),
+`fake.fail_next("POST /channels/{channel_id}/messages", 429, retry_after=0.05)` or `(..., 500)`;
+`fake.calls(route)` lists the recorded REST calls of a route template.
+
+Restart: `await harness.restart_bot()` stops the bot (closing its store) and starts a NEW `CardBot` on the
+same database file; the fake keeps its messages, so old buttons can be clicked on the new bot. Settings can
+change on restart: `await harness.restart_bot(turn_timeout_seconds=5)`. `harness.bot` is the current bot.
+
+At teardown the test fails if the bot called a REST route the fake does not know, broke a Discord rule
+(`fake.violations`), or logged an error. A test that provokes an error on purpose takes it with
+`harness.take_logged_errors()` and asserts on it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from bot.client import CardBot
+from bot.config import Settings
+from tests.e2e.fake_discord import FakeDiscord, FakeDiscordError, UserHandle
+
+START_TIMEOUT = 20.0
+
+
+class _ErrorCollector(logging.Handler):
+    """Keeps every ERROR record logged while a test runs (discord.py swallows exceptions into its log)."""
+
+    def __init__(self) -> None:
+        super().__init__(level=logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+class Harness:
+    def __init__(
+        self,
+        fake: FakeDiscord,
+        tmp_path: Path,
+        *,
+        extra_extensions: Sequence[str] = (),
+        **settings: Any,
+    ) -> None:
+        self.fake = fake
+        self.tmp_path = tmp_path
+        self.extra_extensions = tuple(extra_extensions)
+        self.settings = self._settings(**settings)
+        self.bot: CardBot | None = None
+        self._connect_task: asyncio.Task[None] | None = None
+        self.bots_started = 0
+        self._errors = _ErrorCollector()
+
+    def _settings(self, **overrides: Any) -> Settings:
+        values: dict[str, Any] = {
+            "discord_token": self.fake.token,
+            "database_path": self.tmp_path / "cardbot.sqlite3",
+            "turn_timeout_seconds": 30.0,
+            "log_level": "DEBUG",
+            **overrides,
+        }
+        return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+
+    def user(self, name: str) -> UserHandle:
+        return self.fake.user(name)
+
+    @property
+    def store(self) -> Any:
+        """The running bot's store (to seed or inspect the database)."""
+        if self.bot is None:
+            raise FakeDiscordError("the bot is not running")
+        return self.bot.store
+
+    # ---- lifecycle
+
+    async def start_bot(self, **settings: Any) -> CardBot:
+        if self.bot is not None:
+            raise FakeDiscordError("the bot is already running; use restart_bot()")
+        if settings:
+            self.settings = self.settings.model_copy(update=settings)
+        logging.getLogger().addHandler(self._errors)
+        identifies = len(self.fake.identifies)
+        # A short guild_ready_timeout: the fake sends its only GUILD_CREATE right after READY, so waiting the
+        # default 2 s for more guilds would only slow every start.
+        bot = CardBot(self.settings, extra_extensions=self.extra_extensions, guild_ready_timeout=0.05)
+        self.bot = bot
+        token = self.settings.token()
+        assert token is not None
+        await bot.login(token)  # login runs setup_hook: store, cogs, command sync; errors surface here
+        self._connect_task = asyncio.create_task(bot.connect(reconnect=False), name="bot-connect")
+        ready = asyncio.create_task(bot.wait_until_ready())
+        done, _ = await asyncio.wait(
+            {self._connect_task, ready}, timeout=START_TIMEOUT, return_when=asyncio.FIRST_COMPLETED
+        )
+        if ready not in done:
+            ready.cancel()
+            if self._connect_task in done:
+                self._connect_task.result()  # raises why the connection ended
+            raise FakeDiscordError("the bot did not become ready")
+        await self.fake.wait_for(
+            lambda: len(self.fake.identifies) > identifies and bot.get_guild(self.fake.guild_id) is not None,
+            what="the bot to see the guild",
+        )
+        self.bots_started += 1
+        return bot
+
+    async def stop_bot(self) -> None:
+        bot, task = self.bot, self._connect_task
+        self.bot = None
+        self._connect_task = None
+        if bot is not None:
+            await bot.close()
+        if task is not None:
+            try:
+                await asyncio.wait_for(task, START_TIMEOUT)
+            except (asyncio.CancelledError, Exception) as exc:  # a closed connection may end with an error
+                logging.getLogger(__name__).debug("bot connection ended: %r", exc)
+        # Let the gateway handler notice the closed socket, so a new bot can identify cleanly.
+        await self.fake.wait_for(lambda: not self.fake.connected, what="the gateway to close")
+
+    async def restart_bot(self, **settings: Any) -> CardBot:
+        """Stop the bot and start a new one on the same database (and the same fake Discord)."""
+        await self.stop_bot()
+        return await self.start_bot(**settings)
+
+    # ---- checks
+
+    def take_logged_errors(self) -> list[logging.LogRecord]:
+        """The ERROR records logged so far (and forget them, so teardown does not fail on them)."""
+        records, self._errors.records = self._errors.records, []
+        return records
+
+    def problems(self) -> list[str]:
+        """What must fail the test: unknown routes, broken Discord rules, errors in the log."""
+        found = [f"the bot called a route the fake does not know: {r}" for r in self.fake.unknown_routes]
+        found += [f"Discord would refuse: {v}" for v in self.fake.violations]
+        for record in self._errors.records:
+            text = record.getMessage()
+            if record.exc_info and record.exc_info[1] is not None:
+                text += f" ({type(record.exc_info[1]).__name__}: {record.exc_info[1]})"
+            found.append(f"logged error from {record.name}: {text}")
+        return found
+
+    async def close(self) -> None:
+        try:
+            await self.stop_bot()
+        finally:
+            logging.getLogger().removeHandler(self._errors)
