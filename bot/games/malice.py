@@ -4,19 +4,21 @@ The state is plain piles of `Card`s (the top of every pile is its last element) 
 the whole game is a small JSON document. Chance comes only from `SeededGame._rng()`: the same seed and the
 same actions give the same game, byte for byte.
 
-The hot path (`legal_actions()` and `apply()`) avoids pydantic validation: actions and events are built with
-`model_construct`, and legal moves are memoised per (source, card, target, rank), because a benchmark and the
-property tests play thousands of whole games.
+The hot path (`legal_actions()` and `apply()`) avoids pydantic validation: every possible play is built once
+at import, and events and views are assembled from values already known to be valid (`_fast`), because a
+benchmark and the property tests play thousands of whole games.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal, TypeVar, Union
 
 from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, PlainValidator, TypeAdapter
 
 from bot.games.base import ChipTransfer, IllegalAction, SeededGame, Standing
 from bot.games.cards import JOKER, Card, Rank, standard_deck
+
+_M = TypeVar("_M", bound=BaseModel)
 
 HAND_SIZE = 5
 STACKS = 4  # centre slots, and side stacks per player
@@ -49,6 +51,19 @@ def _parse_rank(value: Any) -> Rank:
         return Rank.parse(value)
     raise ValueError(f"{value!r} is not a rank: use A K Q J 10 9 8 7 6 5 4 3 2.")
 
+
+_CARD_BY_TEXT: dict[str, Card] = {str(card): card for card in _VALUE}
+
+
+def _parse_card(value: Any) -> Card:
+    # Canonical text first: loading a saved game parses ~108 cards, and the general parser is 4x slower.
+    card = _CARD_BY_TEXT.get(value) if isinstance(value, str) else None
+    return card if card is not None else Card.parse(value)
+
+
+# A `Card`, stored as its short text like everywhere, with a quicker loader for saved games.
+CardText = Annotated[Card, PlainValidator(_parse_card, json_schema_input_type=str),
+                     PlainSerializer(str, return_type=str)]
 
 # A rank written as in card text ("A", "10", "K") so actions and events read naturally in the action log.
 RankName = Annotated[Rank, PlainValidator(_parse_rank), PlainSerializer(lambda r: r.short, return_type=str)]
@@ -84,7 +99,7 @@ class Play(BaseModel):
 
     kind: Literal["play"] = "play"
     source: Source
-    card: Card | None = None  # required from the hand; checked against the pile top otherwise
+    card: CardText | None = None  # required from the hand; checked against the pile top otherwise
     to: Target
     as_rank: RankName | None = None  # the rank a joker takes on a centre stack
 
@@ -141,7 +156,7 @@ class TurnStarted(BaseModel):
 class CardPlayed(BaseModel):
     kind: Literal["card_played"] = "card_played"
     player: str
-    card: Card
+    card: CardText
     source: Source
     to: Target
     as_rank: RankName | None = None  # the rank a joker took on a centre stack
@@ -152,7 +167,7 @@ class PayoffTurned(BaseModel):
 
     kind: Literal["payoff_turned"] = "payoff_turned"
     player: str
-    card: Card
+    card: CardText
     remaining: int  # the payoff pile, the new top included
 
 
@@ -218,11 +233,11 @@ class MalicePublicView(BaseModel):
     stake: int
     stock_count: int
     payoff_counts: dict[str, int]  # the face-up top included
-    payoff_top: dict[str, Card | None]
+    payoff_top: dict[str, CardText | None]
     hand_counts: dict[str, int]
-    centre: list[list[Card]]  # always 4 slots, bottom to top; [] is a free slot
+    centre: list[list[CardText]]  # always 4 slots, bottom to top; [] is a free slot
     centre_needs: list[RankName]  # the rank each slot takes next (A for a free slot)
-    side: dict[str, list[list[Card]]]  # 4 stacks per player, bottom to top
+    side: dict[str, list[list[CardText]]]  # 4 stacks per player, bottom to top
     moved_this_turn: bool
     idle_turns: int  # turns in a row that ended without a card moving (2 = stalemate)
     last_play: CardPlayed | None
@@ -234,7 +249,7 @@ class MaliceView(MalicePublicView):
     """What one player may see: the public table plus his own hand."""
 
     player: str
-    hand: list[Card]
+    hand: list[CardText]
     must_play_ace: bool  # his turn cannot end before an ace goes to the centre
 
 
@@ -247,11 +262,11 @@ class MaliceGame(SeededGame):
     players: list[str]
     stake: int = 1
     max_turns: int = 500
-    stock: list[Card] = []
-    hands: dict[str, list[Card]] = {}
-    payoff: dict[str, list[Card]] = {}
-    centre: list[list[Card]] = Field(default_factory=lambda: [[] for _ in range(STACKS)])
-    side: dict[str, list[list[Card]]] = {}
+    stock: list[CardText] = []
+    hands: dict[str, list[CardText]] = {}
+    payoff: dict[str, list[CardText]] = {}
+    centre: list[list[CardText]] = Field(default_factory=lambda: [[] for _ in range(STACKS)])
+    side: dict[str, list[list[CardText]]] = {}
     seat: int = 0  # whose turn: an index into players
     turn: int = 1
     moved: bool = False  # a card moved during the current turn
@@ -289,30 +304,40 @@ class MaliceGame(SeededGame):
         if self.result is not None:
             return []
         player = self.players[self.seat]
-        hand = self.hands[player]
-        needs = self._needs()
-        sources: list[tuple[str, Card]] = [("hand", card) for card in dict.fromkeys(hand)]
-        if self.payoff[player]:
-            sources.append(("payoff", self.payoff[player][-1]))
-        for name, stack in zip(SIDE_NAMES, self.side[player], strict=True):
+        distinct = dict.fromkeys(self.hands[player])
+        payoff = self.payoff[player]
+        sides = self.side[player]
+        slots_by_need: dict[int, list[int]] = {}
+        for slot, stack in enumerate(self.centre):
+            slots_by_need.setdefault(len(stack) + 1, []).append(slot)
+        needs = [len(stack) + 1 for stack in self.centre]
+        sources: list[tuple[str, Card]] = [("hand", card) for card in distinct]
+        if payoff:
+            sources.append(("payoff", payoff[-1]))
+        for slot, stack in enumerate(sides):
             if stack:
-                sources.append((name, stack[-1]))
+                sources.append((SIDE_NAMES[slot], stack[-1]))
         actions: list[Play | EndTurn] = []
         for source, card in sources:
             value = _VALUE[card]
-            for slot, need in enumerate(needs):
-                if value == need or value == 0:
-                    actions.append(_play(source, card, CENTRE_NAMES[slot], need if value == 0 else 0))
-        if self._must_play_ace(player):
-            return actions
-        refs = [_side_reference(stack) for stack in self.side[player]]
-        for card in dict.fromkeys(hand):
+            if value:
+                slots = slots_by_need.get(value)
+                if slots:
+                    plays = _CENTRE_PLAYS[source][card]
+                    actions.extend(plays[slot] for slot in slots)
+            else:  # a joker fits every centre slot, as the rank it needs
+                jokers = _JOKER_PLAYS[source]
+                actions.extend(jokers[slot][needs[slot]] for slot in range(STACKS))
+        if 1 in slots_by_need and (
+                (payoff and _VALUE[payoff[-1]] == 1) or any(_VALUE[card] == 1 for card in distinct)):
+            return actions  # rule 9: the ace first; no side play, no end of turn
+        accepts = [_SIDE_ACCEPTS[_side_reference(stack)] for stack in sides]
+        for card in distinct:
             value = _VALUE[card]
-            if value == 1:
-                continue
-            for slot, ref in enumerate(refs):
-                if value == 0 or ref == 0 or value == ref or value == ref - 1:
-                    actions.append(_play("hand", card, SIDE_NAMES[slot], 0))
+            plays = _SIDE_PLAYS[card]
+            for slot in range(STACKS):
+                if value in accepts[slot]:
+                    actions.append(plays[slot])
         actions.append(_END_TURN)
         return actions
 
@@ -323,12 +348,12 @@ class MaliceGame(SeededGame):
             return None
         player = self.players[self.seat]
         if self._must_play_ace(player):
-            slot = CENTRE_NAMES[next(i for i, stack in enumerate(self.centre) if not stack)]
+            slot = next(i for i, stack in enumerate(self.centre) if not stack)
             payoff = self.payoff[player]
             if payoff and _VALUE[payoff[-1]] == 1:
-                return _play("payoff", payoff[-1], slot, 0)
+                return _CENTRE_PLAYS["payoff"][payoff[-1]][slot]
             ace = next(c for c in self.hands[player] if _VALUE[c] == 1)
-            return _play("hand", ace, slot, 0)
+            return _CENTRE_PLAYS["hand"][ace][slot]
         return _END_TURN
 
     # -- changing the state
@@ -373,7 +398,7 @@ class MaliceGame(SeededGame):
         else:
             self.side[player][_SIDE_INDEX[source]].pop()
         self.moved = True
-        played = CardPlayed.model_construct(player=player, card=card, source=source, to=to, as_rank=as_rank)
+        played = _fast(CardPlayed, player=player, card=card, source=source, to=to, as_rank=as_rank)
         self.last_play = played
         events: list[BaseModel] = [played]
         if to not in _CENTRE_INDEX:
@@ -383,20 +408,20 @@ class MaliceGame(SeededGame):
         stack = self.centre[slot]
         stack.append(card)
         payoff = self.payoff[player]
-        if source == "payoff":
-            if not payoff:  # rule 15: the last payoff card wins at once
-                events.extend(self._finish("payoff_emptied", player, len(self.payoff[self.opponent(player)])))
-                return events
-            events.append(PayoffTurned.model_construct(player=player, card=payoff[-1], remaining=len(payoff)))
+        if source == "payoff" and payoff:
+            events.append(_fast(PayoffTurned, player=player, card=payoff[-1], remaining=len(payoff)))
         if len(stack) == FULL_STACK:  # rule 10
             self.stock.extend(stack)
             self.centre[slot] = []
             self._rng().shuffle(self.stock)
-            events.append(StackCompleted.model_construct(slot=to, stock_count=len(self.stock)))
+            events.append(_fast(StackCompleted, slot=to, stock_count=len(self.stock)))
+        if not payoff:  # rule 15: the last payoff card wins at once
+            events.extend(self._finish("payoff_emptied", player, len(self.payoff[self.opponent(player)])))
+            return events
         hand = self.hands[player]
         if not hand and self.stock:  # rule 13
             drawn = self._draw(hand, HAND_SIZE)
-            events.append(HandRefilled.model_construct(player=player, drawn=drawn))
+            events.append(_fast(HandRefilled, player=player, drawn=drawn))
         return events
 
     def _check_source(self, player: str, action: Play) -> Card:
@@ -458,7 +483,7 @@ class MaliceGame(SeededGame):
             raise IllegalAction("You must first play your ace to the centre.")
         stack = self.side[player][_SIDE_INDEX[action.to]]
         ref = _side_reference(stack)
-        if value == 0 or ref == 0 or value == ref or value == ref - 1:
+        if value in _SIDE_ACCEPTS[ref]:
             return
         showing = f"showing {_name(ref)}" if stack[-1] is not JOKER else f"showing {_name(ref)} under a joker"
         allowed = f"{_a(ref)} or {_a(ref - 1)}" if ref > 2 else _a(ref)
@@ -475,7 +500,7 @@ class MaliceGame(SeededGame):
 
     def _end_turn(self, player: str, side_play: bool) -> list[BaseModel]:
         events: list[BaseModel] = [
-            TurnEnded.model_construct(player=player, turn=self.turn, side_play=side_play, moved=self.moved)
+            _fast(TurnEnded, player=player, turn=self.turn, side_play=side_play, moved=self.moved)
         ]
         self.idle_turns = 0 if self.moved else self.idle_turns + 1
         if self.idle_turns >= 2:  # rule 16
@@ -493,7 +518,7 @@ class MaliceGame(SeededGame):
         self.moved = False
         player = self.players[seat]
         drawn = self._draw(self.hands[player], HAND_SIZE)
-        return TurnStarted.model_construct(player=player, turn=turn, drawn=drawn)
+        return _fast(TurnStarted, player=player, turn=turn, drawn=drawn)
 
     def _finish_by_count(self, reason: EndReason) -> list[BaseModel]:
         """Rule 16 scoring: fewer payoff cards wins by the difference; equal counts are a draw."""
@@ -506,9 +531,9 @@ class MaliceGame(SeededGame):
     def _finish(self, reason: EndReason, winner: str | None, score: int) -> list[BaseModel]:
         loser = None if winner is None else self.opponent(winner)
         chips = score * self.stake if winner is not None else 0
-        self.result = MaliceResult.model_construct(reason=reason, winner=winner, loser=loser, score=score,
-                                                   chips=chips)
-        events: list[BaseModel] = [GameOver.model_construct(
+        self.result = _fast(MaliceResult, reason=reason, winner=winner, loser=loser, score=score, chips=chips)
+        events: list[BaseModel] = [_fast(
+            GameOver,
             reason=reason, winner=winner, loser=loser, score=score, chips=chips,
             payoff_counts={p: len(self.payoff[p]) for p in self.players},
         )]
@@ -520,12 +545,13 @@ class MaliceGame(SeededGame):
     # -- views and results
 
     def public_view(self) -> MalicePublicView:
-        return MalicePublicView.model_construct(**self._public_fields())
+        return _fast(MalicePublicView, **self._public_fields())
 
     def view(self, player: str) -> MaliceView:
         if player not in self.players:
             raise ValueError(f"{player} is not playing in this game.")
-        return MaliceView.model_construct(
+        return _fast(
+            MaliceView,
             **self._public_fields(),
             player=player,
             hand=list(self.hands[player]),
@@ -570,6 +596,12 @@ class MaliceGame(SeededGame):
 Game = MaliceGame
 
 
+# The values a side stack takes, by its reference value (0: empty, or only jokers): rule 11, never an ace.
+_SIDE_ACCEPTS: dict[int, frozenset[int]] = {0: frozenset(range(2, 14)) | {0}} | {
+    ref: frozenset({0, ref, ref - 1} - {1}) for ref in range(2, 14)
+}
+
+
 def _side_reference(stack: list[Card]) -> int:
     """The value a side-stack play is checked against: the nearest non-joker from the top (0: any card)."""
     for card in reversed(stack):
@@ -579,17 +611,39 @@ def _side_reference(stack: list[Card]) -> int:
     return 0
 
 
-# Play actions are immutable values from a small finite set; memoising them keeps `legal_actions()` cheap.
-_PLAYS: dict[tuple[str, Card, str, int], Play] = {}
+def _fast(cls: type[_M], **fields: Any) -> _M:
+    """A model from values already known to be valid, without validation: pydantic's own `model_construct`
+    costs more than validating would. Callers pass every field but `kind`, in declaration order (the order
+    `model_dump_json()` writes)."""
+    kind = _KINDS.get(cls)
+    values = {"kind": kind, **fields} if kind is not None else fields
+    model = cls.__new__(cls)
+    object.__setattr__(model, "__dict__", values)
+    object.__setattr__(model, "__pydantic_fields_set__", set(values))
+    object.__setattr__(model, "__pydantic_extra__", None)
+    object.__setattr__(model, "__pydantic_private__", None)
+    return model
 
 
-def _play(source: str, card: Card, to: str, joker_value: int) -> Play:
-    key = (source, card, to, joker_value)
-    play = _PLAYS.get(key)
-    if play is None:
-        as_rank = _RANK_OF_VALUE[joker_value] if joker_value else None
-        play = _PLAYS[key] = Play(source=source, card=card, to=to, as_rank=as_rank)
-    return play
+# The fixed `kind` of every event class (looking it up in `model_fields` each time is slow).
+_KINDS: dict[type, str] = {
+    cls: cls.model_fields["kind"].default
+    for cls in (TurnStarted, CardPlayed, PayoffTurned, StackCompleted, HandRefilled, TurnEnded, GameOver)
+}
+
+# Every play there can be, built once: legal_actions() only picks from these tables.
+_CARDS = [*standard_deck(), JOKER]
+_CENTRE_PLAYS: dict[str, dict[Card, list[Play]]] = {
+    source: {card: [Play(source=source, card=card, to=to) for to in CENTRE_NAMES] for card in _CARDS}
+    for source in ("hand", "payoff", *SIDE_NAMES)
+}
+_JOKER_PLAYS: dict[str, list[dict[int, Play]]] = {
+    source: [{value: Play(source=source, card=JOKER, to=to, as_rank=rank)
+              for value, rank in _RANK_OF_VALUE.items()} for to in CENTRE_NAMES]
+    for source in _CENTRE_PLAYS
+}
+_SIDE_PLAYS: dict[Card, list[Play]] = {card: [Play(source="hand", card=card, to=to) for to in SIDE_NAMES]
+                                       for card in _CARDS}
 
 
 def new_game(players: list[str], seed: str, stake: int = 1, max_turns: int = 500) -> MaliceGame:

@@ -419,8 +419,9 @@ def test_playing_the_last_payoff_card_wins_at_once():
 def test_the_last_payoff_card_wins_even_when_it_completes_a_stack():
     game = table("centre: A 2 3 4 5 6 7 8 9 10 J Q\na payoff: K\nb payoff: 2")
     events = game.apply(play("K", source="payoff"))
-    assert kinds(events) == ["card_played", "game_over", "chips"]
+    assert kinds(events) == ["card_played", "stack_completed", "game_over", "chips"]
     assert game.result.winner == "a" and game.result.score == 1
+    assert game.public_view().centre == [[], [], [], []]
 
 
 @pytest.mark.parametrize(
