@@ -1,0 +1,157 @@
+"""/leaderboard [game] (public, pages by buttons that survive restarts) and /stats [user] (ephemeral).
+
+Figures come straight from the store (net chips from the chip ledger, games and wins from results); players
+are shown as mentions that never ping anybody.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import UserFacingError, guarded
+
+if TYPE_CHECKING:
+    from bot.client import CardBot
+    from storage import KindStats, LeaderboardRow
+
+PAGE_SIZE = 10
+COLOUR = discord.Colour.teal()
+GAME_NAMES = {"insomnia": "Insomnia", "malice": "Malice"}
+NO_PINGS = discord.AllowedMentions.none()
+Game = Literal["insomnia", "malice"]
+
+
+def player_label(player: str) -> str:
+    return f"<@{player}>" if player.isdigit() else player
+
+
+def signed(n: int) -> str:
+    return f"{n:+d}"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def leaderboard_line(row: LeaderboardRow) -> str:
+    return (
+        f"**{row.rank}.** {player_label(row.player)}: **{signed(row.net)}** chips · "
+        f"{_plural(row.games, 'game')} · {_plural(row.wins, 'win')}"
+    )
+
+
+async def leaderboard_page(
+    bot: CardBot, guild_id: int, kind: str | None, page: int
+) -> tuple[discord.Embed, discord.ui.View]:
+    # One row more than a page tells whether a next page exists.
+    rows = await bot.store.leaderboard(guild_id, kind, limit=PAGE_SIZE + 1, offset=page * PAGE_SIZE)
+    title = f"Leaderboard: {GAME_NAMES[kind]}" if kind else "Leaderboard: all games"
+    if rows:
+        description = "\n".join(leaderboard_line(r) for r in rows[:PAGE_SIZE])
+    elif page == 0:
+        description = (
+            "No finished games in this server yet: start one with /insomnia new or /malice challenge."
+        )
+    else:
+        description = "No more players on this page."
+    embed = discord.Embed(title=title, description=description, colour=COLOUR)
+    embed.set_footer(text=f"Page {page + 1} · net chips won and lost in finished games")
+    view = discord.ui.View(timeout=None)
+    scope = kind or "all"
+    view.add_item(LeaderboardPageButton(scope, max(page - 1, 0), "◀ Previous", disabled=page == 0))
+    view.add_item(LeaderboardPageButton(scope, page + 1, "Next ▶", disabled=len(rows) <= PAGE_SIZE))
+    return embed, view
+
+
+class LeaderboardPageButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"lb:(?P<scope>all|insomnia|malice):(?P<page>\d+)",
+):
+    """A page button of a leaderboard message; its custom_id carries the page, so it works after a restart."""
+
+    def __init__(self, scope: str, page: int, label: str, *, disabled: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                custom_id=f"lb:{scope}:{page}",
+                style=discord.ButtonStyle.secondary,
+                disabled=disabled,
+            )
+        )
+        self.scope = scope
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> LeaderboardPageButton:
+        return cls(match["scope"], int(match["page"]), item.label or "")
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        if interaction.guild_id is None:
+            raise UserFacingError("Leaderboards belong to a server; open one there with /leaderboard.")
+        kind = None if self.scope == "all" else self.scope
+        bot: CardBot = interaction.client  # type: ignore[assignment]
+        embed, view = await leaderboard_page(bot, interaction.guild_id, kind, self.page)
+        await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
+
+
+def _kind_lines(stats: KindStats) -> str:
+    biggest = signed(stats.biggest_win) if stats.biggest_win is not None else "none yet"
+    return (
+        f"Games: **{stats.games}** · Wins: **{stats.wins}**\n"
+        f"Net chips: **{signed(stats.net)}** · Biggest win: **{biggest}**"
+    )
+
+
+class Ledger(commands.Cog):
+    def __init__(self, bot: CardBot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(LeaderboardPageButton)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(LeaderboardPageButton)
+
+    @app_commands.command(name="leaderboard")
+    @app_commands.guild_only()
+    @app_commands.describe(game="Only this game (all games if left out)")
+    async def leaderboard(self, interaction: discord.Interaction, game: Game | None = None) -> None:
+        """Show the chip leaderboard of this server."""
+        assert interaction.guild_id is not None
+        embed, view = await leaderboard_page(self.bot, interaction.guild_id, game, 0)
+        await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
+
+    @app_commands.command(name="stats")
+    @app_commands.guild_only()
+    @app_commands.describe(user="Whose statistics (yours if left out)")
+    async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
+        """Show your games, wins and chips in this server (or someone else's); only you see the answer."""
+        assert interaction.guild_id is not None
+        target = user or interaction.user
+        stats = await self.bot.store.player_stats(interaction.guild_id, str(target.id))
+        if stats.games == 0:
+            who = "You have" if target.id == interaction.user.id else f"{target.mention} has"
+            await interaction.response.send_message(
+                f"{who} not finished a game in this server yet.", ephemeral=True, allowed_mentions=NO_PINGS
+            )
+            return
+        embed = discord.Embed(
+            title="Statistics", description=f"{target.mention} in this server", colour=COLOUR
+        )
+        embed.add_field(name="All games", value=_kind_lines(stats), inline=False)
+        for kind, per_kind in sorted(stats.per_game.items()):
+            if per_kind.games:
+                embed.add_field(name=GAME_NAMES.get(kind, kind), value=_kind_lines(per_kind), inline=False)
+        await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NO_PINGS)
+
+
+async def setup(bot: CardBot) -> None:  # type: ignore[override]
+    await bot.add_cog(Ledger(bot))

@@ -1,0 +1,54 @@
+"""/rules game:<insomnia|malice>: the rules summary of a game, house decisions flagged (ephemeral)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.rules_text import HOUSE_DECISIONS_TITLE, SUMMARIES, RulesSummary
+
+COLOUR = discord.Colour.dark_green()
+HOUSE_COLOUR = discord.Colour.gold()
+# Discord's limits: 6000 characters over all embeds of one message, 10 embeds per message.
+MESSAGE_EMBED_CHARS = 6000
+MESSAGE_EMBEDS = 10
+
+
+def rules_embeds(summary: RulesSummary) -> list[discord.Embed]:
+    main = discord.Embed(title=summary.title, description=summary.intro, colour=COLOUR)
+    for block in summary.blocks:
+        main.add_field(name=block.title, value=block.text, inline=False)
+    house = discord.Embed(title=HOUSE_DECISIONS_TITLE, description=summary.house_text(), colour=HOUSE_COLOUR)
+    house.set_footer(text=summary.footer)
+    return [main, house]
+
+
+def pack_embeds(embeds: list[discord.Embed]) -> list[list[discord.Embed]]:
+    """Group embeds into messages that each stay within Discord's per-message limits."""
+    messages: list[list[discord.Embed]] = []
+    size = 0
+    for embed in embeds:
+        if not messages or size + len(embed) > MESSAGE_EMBED_CHARS or len(messages[-1]) == MESSAGE_EMBEDS:
+            messages.append([])
+            size = 0
+        messages[-1].append(embed)
+        size += len(embed)
+    return messages
+
+
+class Rules(commands.Cog):
+    @app_commands.command(name="rules")
+    @app_commands.describe(game="Which game to explain")
+    async def rules(self, interaction: discord.Interaction, game: Literal["insomnia", "malice"]) -> None:
+        """Read the rules of Insomnia or Malice, with this bot's house decisions."""
+        first, *rest = pack_embeds(rules_embeds(SUMMARIES[game]))
+        await interaction.response.send_message(embeds=first, ephemeral=True)
+        for embeds in rest:
+            await interaction.followup.send(embeds=embeds, ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Rules())
