@@ -81,6 +81,8 @@ def name(player: str) -> str:
     """How a player is written: a mention for a person (shows his name; pings only where allowed)."""
     if is_computer(player):
         return f"Computer {player.split(':', 1)[1]}"
+    if player.startswith("@"):  # a ledger account such as the pot
+        return f"the {player[1:]}"
     return f"<@{player}>"
 
 

@@ -72,11 +72,11 @@ def table(info: TableInfo, game: Any, note: str | None) -> Message:
         for i, stack in enumerate(view.centre)
     )
     fields = [EmbedField(name="Centre", value=centre, inline=False)]
-    for p in view.players:
-        sides = "  ".join(f"**{i + 1}**: {_stack(s)}" for i, s in enumerate(view.side[p]))
-        fields.append(
-            EmbedField(name=f"Side stacks of {_plain(p)}", value=f"{name(p)} {sides}", inline=False)
-        )
+    sides = [
+        f"{name(p)}: " + "  ".join(f"**{i + 1}**: {_stack(s)}" for i, s in enumerate(view.side[p]))
+        for p in view.players
+    ]
+    fields.append(EmbedField(name="Side stacks", value="\n".join(sides), inline=False))
     footer = f"Turn {view.turn} of at most {view.max_turns} · stock {view.stock_count} · stake {view.stake}"
     description = "\n".join(lines)
     if view.is_over and view.result is not None:
@@ -99,10 +99,6 @@ def table(info: TableInfo, game: Any, note: str | None) -> Message:
             ]
         )
     return Message(embeds=[embed], rows=rows)
-
-
-def _plain(player: str) -> str:
-    return "the computer" if player.startswith("ai:") else "player"
 
 
 def _result_sentence(result: Any) -> str:

@@ -1,0 +1,291 @@
+"""The table commands both games share (/hand, /table, /resign, /cancel, /history), the persistent buttons,
+and the Discord side of the session manager (`DiscordAnnouncer`).
+
+This cog owns the session manager's life: `setup` creates `bot.sessions` and registers the buttons,
+`cog_load` resumes the games stored as open, `cog_unload` stops every timer. Buttons are `DynamicItem`s parsed
+from `cardtable:<table_id>:<action>[:<seq>]`, so they keep working on a new bot process.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import re
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import render
+from bot.errors import UserFacingError, guarded
+from bot.render.common import Message
+from bot.sessions import DMClosed, NotAllowed, SessionManager
+
+if TYPE_CHECKING:
+    from bot.client import CardBot
+
+log = logging.getLogger(__name__)
+
+STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+DM_CLOSED = 50007
+
+
+@contextlib.asynccontextmanager
+async def user_errors() -> AsyncIterator[None]:
+    """The session layer's `NotAllowed` becomes the bot's `UserFacingError` (one ephemeral sentence)."""
+    try:
+        yield
+    except NotAllowed as exc:
+        raise UserFacingError(exc.message) from None
+
+
+class _Layout(discord.ui.View):
+    """Buttons laid out for sending only: clicks are handled by `TableButton`, never by a stored view."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+
+def discord_kwargs(message: Message, *, edit: bool = False) -> dict[str, Any]:
+    """A rendered `Message` as keyword arguments of discord.py's send/edit."""
+    kwargs: dict[str, Any] = {
+        # An edit with no content must clear the old text (an empty string does; None may leave it).
+        "content": message.content if message.content or not edit else "",
+        "embeds": [_embed(e) for e in message.embeds],
+        "allowed_mentions": discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(i) for i in message.mentions]
+        ),
+    }
+    if message.rows:
+        view = _Layout()
+        for row_number, row in enumerate(message.rows):
+            for b in row:
+                view.add_item(
+                    discord.ui.Button(
+                        label=b.label,
+                        custom_id=b.custom_id,
+                        style=STYLES[b.style],
+                        disabled=b.disabled,
+                        row=row_number,
+                    )
+                )
+        kwargs["view"] = view
+    elif edit:
+        kwargs["view"] = None
+    return kwargs
+
+
+def _embed(data: render.Embed) -> discord.Embed:
+    embed = discord.Embed(title=data.title, description=data.description, colour=data.colour)
+    for f in data.fields:
+        embed.add_field(name=f.name, value=f.value or "—", inline=f.inline)
+    if data.footer:
+        embed.set_footer(text=data.footer)
+    return embed
+
+
+async def answer(interaction: discord.Interaction, message: Message | str | None) -> None:
+    """The ephemeral answer to a command or click, whether or not it was deferred."""
+    if message is None:
+        message = "Done."
+    if isinstance(message, str):
+        message = Message(content=message)
+    kwargs = discord_kwargs(message)
+    kwargs["allowed_mentions"] = discord.AllowedMentions.none()
+    if "view" not in kwargs:
+        kwargs["view"] = discord.utils.MISSING
+    if interaction.response.is_done():
+        await interaction.followup.send(ephemeral=True, **kwargs)
+    else:
+        await interaction.response.send_message(ephemeral=True, **kwargs)
+
+
+def sessions_of(interaction: discord.Interaction) -> SessionManager:
+    return interaction.client.sessions  # type: ignore[attr-defined]
+
+
+class DiscordAnnouncer:
+    """The session manager's `Announcer` on discord.py: public messages, in-place edits and DMs."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    async def send(self, channel_id: int, message: Message) -> int:
+        channel = self.bot.get_partial_messageable(channel_id)
+        sent = await channel.send(**discord_kwargs(message))
+        return sent.id
+
+    async def edit(self, channel_id: int, message_id: int, message: Message) -> bool:
+        partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+        try:
+            await partial.edit(**discord_kwargs(message, edit=True))
+        except discord.NotFound:
+            return False
+        return True
+
+    async def dm(self, user_id: int, message: Message) -> None:
+        try:
+            channel = await self.bot.create_dm(discord.Object(user_id))
+            await channel.send(**discord_kwargs(message))
+        except discord.Forbidden as exc:
+            if exc.code == DM_CLOSED:
+                raise DMClosed(str(user_id)) from exc
+            raise
+
+
+class TableButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"cardtable:(?P<table>[0-9]+):(?P<action>[A-Za-z0-9\-]+)(?::(?P<seq>[0-9]+))?",
+):
+    """Every button of a table: lobby, table message and hand. The custom id carries all it needs."""
+
+    def __init__(self, table_id: int, action: str, seq: int | None = None) -> None:
+        super().__init__(discord.ui.Button(label=action, custom_id=render.custom_id(table_id, action, seq)))
+        self.table_id = table_id
+        self.action = action
+        self.seq = seq
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> TableButton:
+        seq = match["seq"]
+        return cls(int(match["table"]), match["action"], int(seq) if seq is not None else None)
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        sessions = sessions_of(interaction)
+        if self.action in ("hand", "table"):
+            async with user_errors():
+                result = await sessions.click(self.table_id, interaction.user.id, self.action, self.seq)
+            await answer(interaction, result)
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        can_manage = bool(interaction.permissions and interaction.permissions.manage_guild)
+        async with user_errors():
+            result = await sessions.click(
+                self.table_id, interaction.user.id, self.action, self.seq, can_manage=can_manage
+            )
+        await answer(interaction, result)
+
+
+def choices_for(
+    interaction: discord.Interaction, command: str, option: str, current: str
+) -> list[app_commands.Choice]:
+    """Autocomplete: the caller's legal choices (from the engine, via the session), filtered by his typing."""
+    namespace = {k: v for k, v in vars(interaction.namespace).items()}
+    options = sessions_of(interaction).choices(
+        interaction.channel_id or 0, interaction.user.id, command, option, namespace
+    )
+    typed = (current or "").strip().lower()
+    out = []
+    for label, value in options:
+        if typed and typed not in label.lower() and typed not in str(value).lower():
+            continue
+        out.append(app_commands.Choice(name=label[:100], value=value))
+    return out[:25]
+
+
+class Table(commands.Cog):
+    """Commands for whatever game runs in this channel."""
+
+    def __init__(self, bot: CardBot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        resumed = await self.bot.sessions.resume_all()
+        if resumed:
+            log.info("resumed %d open tables", resumed)
+
+    async def cog_unload(self) -> None:
+        await self.bot.sessions.close()
+
+    @app_commands.command(name="hand")
+    @app_commands.guild_only()
+    async def hand(self, interaction: discord.Interaction) -> None:
+        """Your hand and what you can do now (only you see it)."""
+        async with user_errors():
+            message = self.bot.sessions.hand(interaction.channel_id or 0, interaction.user.id)
+        await answer(interaction, message)
+
+    @app_commands.command(name="table")
+    @app_commands.guild_only()
+    async def table(self, interaction: discord.Interaction) -> None:
+        """The public state of this channel's game."""
+        async with user_errors():
+            message = self.bot.sessions.table_view(interaction.channel_id or 0)
+        await answer(interaction, message)
+
+    @app_commands.command(name="resign")
+    @app_commands.guild_only()
+    async def resign(self, interaction: discord.Interaction) -> None:
+        """Give up: in Insomnia a computer plays your seat (the result still counts); in Malice you lose."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with user_errors():
+            text = await self.bot.sessions.resign(interaction.channel_id or 0, interaction.user.id)
+        await answer(interaction, text)
+
+    @app_commands.command(name="cancel")
+    @app_commands.guild_only()
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        """End this channel's game now and settle it (the host or a server manager)."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        can_manage = bool(interaction.permissions and interaction.permissions.manage_guild)
+        async with user_errors():
+            text = await self.bot.sessions.cancel(
+                interaction.channel_id or 0, interaction.user.id, can_manage=can_manage
+            )
+        await answer(interaction, text)
+
+    @app_commands.command(name="history")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        game="insomnia, malice or a table number like #12 (default: the last game in this channel)",
+        page="which page of the log (default: the first)",
+    )
+    async def history(
+        self,
+        interaction: discord.Interaction,
+        game: str | None = None,
+        page: app_commands.Range[int, 1, 1000] = 1,
+    ) -> None:
+        """A game's actions and chip movements, in order (only you see it)."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with user_errors():
+            row, entries = await self.bot.sessions.history(interaction.channel_id or 0, game)
+        pages = render.history_pages(row.kind, row.id, row.status, entries)
+        chosen = pages[min(page, len(pages)) - 1]
+        await answer(interaction, Message(embeds=[chosen]))
+
+
+async def setup(bot: CardBot) -> None:
+    if getattr(bot, "sessions", None) is None:
+        bot.sessions = SessionManager(  # type: ignore[attr-defined]
+            bot.store,
+            DiscordAnnouncer(bot),
+            default_timeout=bot.settings.turn_timeout_seconds,
+            bot_user_id=bot.user.id if bot.user else None,
+        )
+    bot.add_dynamic_items(TableButton)
+    await bot.add_cog(Table(bot))
+
+
+async def teardown(bot: CardBot) -> None:
+    bot.remove_dynamic_items(TableButton)
+    sessions = getattr(bot, "sessions", None)
+    if sessions is not None:
+        await sessions.close()
+    bot.sessions = None  # type: ignore[attr-defined]
+
+
+Game = Literal["insomnia", "malice"]

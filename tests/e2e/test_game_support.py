@@ -1,0 +1,90 @@
+"""Shared helpers of the game end-to-end tests: drive seats like people do, and check what was public."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.e2e.fake_discord import FakeDiscord, FakeMessage, UserHandle
+from tests.e2e.harness import Harness
+
+
+def live_game(harness: Harness, channel: str = "games") -> Any:
+    """The bot's game in the channel (read only, to know which cards are hidden right now)."""
+    assert harness.bot is not None
+    table = harness.bot.sessions.table_in(harness.fake.channel(channel).id)
+    return table.game if table is not None else None
+
+
+def hidden_cards(game: Any) -> set[str]:
+    """Cards that must not appear in public now, as they are printed (`A♠`) and typed (`AS`)."""
+    view = game.public_view()
+    shown = set()
+    if getattr(view, "shown_hand", None) is not None:
+        shown = set(view.shown_hand.cards)
+    cards = {c for p in view.players for c in game.view(p).hand if c not in shown}
+    cards |= set(getattr(game, "discards", []))
+    if hasattr(game, "payoff"):
+        # Malice: the face-down payoff cards are hidden too. It plays with two decks, so a card that has a
+        # face-up twin (centre, side stacks, payoff tops) cannot be told apart from it in text: skip those.
+        for pile in game.payoff.values():
+            cards |= set(pile[:-1])
+        public = {c for stack in view.centre for c in stack}
+        public |= {c for stacks in view.side.values() for stack in stacks for c in stack}
+        public |= {c for c in view.payoff_top.values() if c is not None}
+        cards -= public
+    cards = {c for c in cards if not c.is_joker}  # four jokers: one on the table says nothing of the others
+    return {c.pretty for c in cards}
+
+
+class PublicScanner:
+    """Remembers which public message versions were checked; checks new ones against the hidden cards now."""
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.fake = fake
+        self.checked: dict[int, int] = {}
+        self.versions_checked = 0
+        self.choices_checked = 0
+
+    def scan(self, secret: set[str]) -> None:
+        for message in self.fake.public_messages():
+            start = self.checked.get(message.id, 0)
+            for version in message.versions[start:]:
+                texts = [version.text] + [
+                    c.get("label") or "" for row in version.components for c in row.get("components", [])
+                ]
+                for text in texts:
+                    leaked = [card for card in secret if card in text]
+                    assert not leaked, f"public message {message.id} shows hidden {leaked}: {text!r}"
+                self.versions_checked += 1
+            self.checked[message.id] = len(message.versions)
+
+    def scan_choices(self, choices: list[Any], own: set[str], secret: set[str]) -> None:
+        """An autocomplete answer may show the caller's own cards, never anybody else's."""
+        for choice in choices:
+            leaked = [card for card in secret - own if card in f"{choice.name} {choice.value}"]
+            assert not leaked, f"autocomplete shows another player's card {leaked}: {choice}"
+            self.choices_checked += 1
+
+
+def table_message(fake: FakeDiscord, title: str, channel: str = "games") -> FakeMessage:
+    found = [m for m in fake.channel_messages(channel) if any(title in h for h in m.history)]
+    assert found, f"no table message with {title!r}"
+    return found[-1]
+
+
+async def my_turn(user: UserHandle) -> Any | None:
+    """Ask /hand; the reply when it is this user's turn, else None."""
+    reply = await user.slash("hand")
+    return reply if "It is your turn" in reply.text else None
+
+
+def own_cards(game: Any, user: UserHandle) -> set[str]:
+    return {c.pretty for c in game.view(str(user.id)).hand}
+
+
+def ledger_net(entries: list[Any]) -> dict[str, int]:
+    net: dict[str, int] = {}
+    for e in entries:
+        net[e.from_account] = net.get(e.from_account, 0) - e.amount
+        net[e.to_account] = net.get(e.to_account, 0) + e.amount
+    return net

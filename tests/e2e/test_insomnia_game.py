@@ -1,0 +1,138 @@
+"""A whole Insomnia game through the real bot and the fake Discord: three seats (one computer), played only
+with slash commands and buttons, with a restart in the middle, a player whose DMs are closed, the refusals,
+a double click, and every public message and autocomplete answer scanned for hidden cards."""
+
+from __future__ import annotations
+
+import asyncio
+
+from tests.e2e.harness import Harness
+from tests.e2e.test_game_support import (
+    PublicScanner,
+    hidden_cards,
+    ledger_net,
+    live_game,
+    my_turn,
+    own_cards,
+    table_message,
+)
+
+
+async def test_a_three_seat_insomnia_game_from_lobby_to_leaderboard(harness: Harness) -> None:
+    fake = harness.fake
+    alice, bob, carol = harness.user("alice"), harness.user("bob"), harness.user("carol")
+    fake.close_dms(bob)
+    scanner = PublicScanner(fake)
+
+    reply = await alice.slash("insomnia new", chips=5, deals=1)
+    assert reply.ephemeral and "open" in reply.text
+    lobby = table_message(fake, "Insomnia · table")
+    await bob.click(lobby, "Join")
+    refused = await bob.click(lobby, "Start")
+    assert "Only the host" in refused.text and refused.ephemeral
+    await alice.click(lobby, "Add computer")
+    await alice.click(lobby, "Start")
+    assert "Computer 1" in lobby.text and "deal" in lobby.text
+
+    # Bob's DMs are closed: he is told once, in the channel, to use /hand; Alice gets her hand by DM.
+    told = await fake.wait_for_message(channel="games", contains="use /hand")
+    assert f"<@{bob.id}>" in told.content
+    assert alice.dms() and not bob.dms()
+
+    people = {alice.id: alice, bob.id: bob}
+    checked_refusals = double_clicked = restarted = False
+    exchanges = rethrows = 0
+    for _step in range(400):
+        game = live_game(harness)
+        if game is None:
+            break
+        scanner.scan(hidden_cards(game))
+        mark = fake.mark()
+        turn = None
+        for user in people.values():
+            reply = await my_turn(user)
+            if reply is not None:
+                turn = (user, reply)
+        if turn is None:  # the computer is moving: wait for its announcement
+            if live_game(harness) is not None:
+                await fake.wait_for_message(channel="games", since=mark)
+            continue
+        user, hand = turn
+        other = bob if user is alice else alice
+        game = live_game(harness)
+        phase = game.public_view().phase
+
+        if not checked_refusals and phase == "exchange":
+            checked_refusals = True
+            outsider = await carol.slash("insomnia pass")
+            assert outsider.ephemeral and outsider.text == "You are not playing at this table."
+            early = await other.slash("insomnia pass")
+            assert early.ephemeral and early.text.startswith("It is not your turn")
+            illegal = await user.slash("insomnia exchange", card="7C")
+            assert illegal.ephemeral and "7" in illegal.text and "hold" in illegal.text
+            assert await other.autocomplete("insomnia exchange", "card", "") == []
+
+        if not double_clicked and phase == "auction":
+            double_clicked = True
+            table = table_message(fake, "Insomnia · table")
+            seq_before = len(await harness.store.actions(await table_id(harness)))
+            first, second = await asyncio.gather(user.click(table, "Pass"), user.click(table, "Pass"))
+            texts = [first.text, second.text]
+            assert sum("stale" in t for t in texts) == 1, texts
+            assert len(await harness.store.actions(await table_id(harness))) == seq_before + 1
+            continue
+
+        if phase == "exchange" and exchanges < 2:
+            exchanges += 1
+            choices = await user.autocomplete("insomnia exchange", "card", "")
+            scanner.scan_choices(choices, own_cards(game, user), hidden_cards(game))
+            assert {c.value for c in choices} == {str(c) for c in game.view(str(user.id)).hand}
+            await user.slash("insomnia exchange", card=choices[0].value)
+        elif phase == "auction":
+            choices = await user.autocomplete("insomnia bid", "amount", "")
+            if choices and choices[0].value == 1:
+                await user.slash("insomnia bid", amount=1)
+            else:
+                await user.slash("insomnia pass")
+        elif phase == "rethrow" and rethrows < 1:
+            rethrows += 1
+            await user.click(hand.message, hand.message.buttons[0].label or "")
+        elif phase == "tricks":
+            choices = await user.autocomplete("insomnia play", "card", "")
+            scanner.scan_choices(choices, own_cards(game, user), hidden_cards(game))
+            await user.slash("insomnia play", card=choices[0].value)
+        else:
+            # The hand's own buttons: the last is always the "decline" one (no exchange / stop re-throwing).
+            await user.click(hand.message, hand.message.buttons[-1].label or "")
+
+        if not restarted and phase == "tricks":
+            restarted = True
+            await harness.restart_bot()
+            resumed = table_message(fake, "Insomnia · table")
+            assert any("resumed" in h for h in resumed.history)
+    else:
+        raise AssertionError("the game did not finish")
+
+    assert checked_refusals and double_clicked and restarted and harness.bots_started == 2
+    scanner.scan(set())
+    final = await fake.wait_for_message(channel="games", contains="Game over")
+    assert "Seed" in final.text or any("Seed" in m.text for m in fake.channel_messages("games"))
+
+    tid = await table_id(harness)
+    net = ledger_net(await harness.store.ledger(tid))
+    board = await alice.slash("leaderboard")
+    for user in (alice, bob):
+        assert f"<@{user.id}>: **{net.get(str(user.id), 0):+d}** chips" in board.text
+        stats = await user.slash("stats")
+        assert f"Net chips: **{net.get(str(user.id), 0):+d}**" in stats.text
+    assert "ai:" not in board.text
+    history = await carol.slash("history")
+    assert history.ephemeral and "Insomnia table" in history.text and "(finished)" in history.text
+    assert scanner.versions_checked > 20
+
+
+async def table_id(harness: Harness) -> int:
+    """The last table of the games channel, from storage."""
+    row = await harness.store.last_table(harness.fake.channel("games").id)
+    assert row is not None
+    return row.id
