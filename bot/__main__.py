@@ -10,6 +10,7 @@ import asyncio
 import logging
 import sys
 
+import aiohttp
 import discord
 from pydantic import ValidationError
 
@@ -22,6 +23,7 @@ log = logging.getLogger("bot")
 EXIT_CONFIG = 2  # the settings are missing or invalid
 EXIT_REJECTED = 3  # Discord refused the token or the intents
 EXIT_STORAGE = 4  # the database could not be opened
+EXIT_NETWORK = 5  # Discord could not be reached
 
 
 def _fail(sentence: str, code: int) -> int:
@@ -55,6 +57,8 @@ async def run(settings: Settings, **options: object) -> int:
         return _fail("Discord refused a privileged intent that this bot should not ask for.", EXIT_REJECTED)
     except StoreError as exc:
         return _fail(f"cannot open the database: {exc}.", EXIT_STORAGE)
+    except (aiohttp.ClientConnectionError, discord.GatewayNotFound) as exc:
+        return _fail(f"cannot reach Discord ({exc}): check the network connection.", EXIT_NETWORK)
     return 0
 
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import re
+import socket
 from pathlib import Path
 
 import pytest
+from discord.http import Route
 
-from bot.__main__ import EXIT_REJECTED, run
+from bot.__main__ import EXIT_NETWORK, EXIT_REJECTED, run
 from bot.config import Settings
 from storage import LedgerIn, ResultIn, SeatIn, Store
 from tests.e2e.fake_discord import GUILD_ID, FakeDiscord, FakeDiscordError
@@ -277,3 +279,16 @@ async def test_rejected_token_exits_with_one_sentence(
     assert "not-the-token" not in err and "Traceback" not in err
     assert [c.status for c in fake_server.calls("GET /users/@me")] == [401]
     assert not (tmp_path / "db.sqlite3").exists()
+
+
+async def test_unreachable_discord_exits_with_one_sentence(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    monkeypatch.setattr(Route, "BASE", f"http://127.0.0.1:{port}/api/v10")
+    settings = Settings(_env_file=None, discord_token="a-token", database_path=tmp_path / "db.sqlite3")
+    assert await run(settings) == EXIT_NETWORK
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("cardtable-bot: cannot reach Discord (")
