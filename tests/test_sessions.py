@@ -280,8 +280,8 @@ async def test_timeouts_apply_the_default_and_three_in_a_row_forfeit_malice(stor
                     announcer.log.index(s) >= n and any("ran out of time" in t for t in s.message.texts())
                 )
             )
-    timeouts = [t for t in announcer.public_texts() if "ran out of time" in t]
-    assert len(timeouts) == 3 and all(f"<@{ALICE}>" in t for t in timeouts)
+    timeouts = [t for t in announcer.public_texts() if f"<@{ALICE}> ran out of time" in t]
+    assert len(timeouts) == 3
     assert any("forfeits" in t for t in announcer.public_texts())
     row = await store.get_table(table.id)
     assert row.status == "finished"

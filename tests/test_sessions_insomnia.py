@@ -137,3 +137,37 @@ async def test_lobby_cancel_closes_the_table(store, announcer):
     assert sessions.table_in(CHANNEL) is None
     lobby = announcer.messages[table.meta.table_message_id]
     assert not lobby.rows, "a closed lobby has no buttons left"
+
+
+async def test_three_timeouts_in_a_row_give_the_seat_to_a_computer(store, announcer):
+    sessions = await manager(store, announcer, timeout=0.1)
+    table = await sessions.open_insomnia(GUILD, CHANNEL, ALICE, chips=5, deals=1)
+    await sessions.join(CHANNEL, BOB)
+    await sessions.start(CHANNEL, ALICE)
+    # Bob acts at once whenever it is his turn; Alice never does, so each of her decisions times out.
+    for _ in range(200):
+        if str(ALICE) in table.meta.computer_seats or table.status != "running":
+            break
+        if table.game.current_player == str(BOB):
+            await sessions.act(CHANNEL, BOB, table.game.default_action())
+        else:
+            before = len(announcer.log)
+            await announcer.wait_for(
+                lambda s, n=before: (
+                    announcer.log.index(s) >= n and any("ran out of time" in t for t in s.message.texts())
+                )
+            )
+    assert str(ALICE) in table.meta.computer_seats
+    assert sum(f"<@{ALICE}> ran out of time" in t for t in announcer.public_texts()) == 3
+    assert any("computer player takes the seat" in t for t in announcer.public_texts())
+    # From now on the computer plays Alice's seat; the game still ends with her result stored.
+    for _ in range(200):
+        await sessions.idle()
+        if table.status != "running":
+            break
+        if table.game.current_player == str(BOB):
+            await sessions.act(CHANNEL, BOB, table.game.default_action())
+    await sessions.idle()
+    assert {r.player for r in await store.results(table.id)} == {str(ALICE), str(BOB)}
+    assert (await store.get_table(table.id)).meta["computer_seats"] == [str(ALICE)]
+    await sessions.close()
