@@ -6,7 +6,7 @@ import pytest
 
 from bot.games.base import ChipTransfer, IllegalAction
 from bot.games.cards import JOKER, Rank, standard_deck
-from bot.games.malice import EndGame, EndTurn, Resign, new_game
+from bot.games.malice import EndGame, EndTurn, Resign, new_game, parse_action
 from tests.games.malice_helpers import cards, play, table, total_cards
 
 END = EndTurn()
@@ -548,3 +548,55 @@ def test_the_public_view_has_the_contract_fields():
         assert name in type(view).model_fields
     assert len(view.centre) == 4 and all(len(stacks) == 4 for stacks in view.side.values())
     assert view.current_player in ("p1", "p2") and view.last_play is None
+
+
+def test_a_rank_for_a_card_on_a_side_stack_is_refused():
+    game = table("a hand: JK")
+    with pytest.raises(IllegalAction, match="keeps its own rank"):
+        game.apply(play("JK", to="side1", as_rank="5"))
+
+
+def test_a_joker_may_leave_its_rank_out_and_takes_the_one_the_stack_needs():
+    game = table("centre: A 2 3 4 5 6\na hand: JK 9")
+    (played,) = game.apply(play("JK", to="centre1"))
+    assert played.as_rank == Rank.SEVEN and game.public_view().centre_needs[0] == Rank.EIGHT
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        '{"kind": "play", "source": "hand", "card": "JK", "to": "centre2", "as_rank": "A"}',
+        {"kind": "play", "source": "hand", "card": "🃏", "to": "centre2", "as_rank": "a"},
+    ],
+)
+def test_actions_parse_from_the_action_log(data):
+    action = parse_action(data)
+    assert action == play("JK", to="centre2", as_rank="A")
+    assert action.model_dump_json() == (
+        '{"kind":"play","source":"hand","card":"JK","to":"centre2","as_rank":"A"}'
+    )
+    assert parse_action(action.model_dump_json()) == action
+    assert parse_action({"kind": "resign", "player": "7"}) == Resign(player="7")
+    assert parse_action('{"kind": "end_turn"}') == END and parse_action({"kind": "end_game"}) == EndGame()
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"kind": "fold"},
+        {"kind": "play", "source": "deck", "card": "5S", "to": "centre1"},
+        {"kind": "play", "source": "hand", "card": "5S", "to": "centre5"},
+        {"kind": "play", "source": "hand", "card": "1S", "to": "centre1"},
+        {"kind": "play", "source": "hand", "card": "5S", "to": "centre1", "as_rank": "X"},
+    ],
+)
+def test_malformed_actions_are_refused_by_the_parser(bad):
+    with pytest.raises(ValueError):
+        parse_action(bad)
+
+
+def test_only_the_player_to_move_is_told_to_play_his_ace():
+    game = table("a hand: 5\nb hand: A")
+    assert not game.view("b").must_play_ace and not game.view("a").must_play_ace
+    game.apply(END)
+    assert game.view("b").must_play_ace
