@@ -261,7 +261,7 @@ async def test_closed_dms_are_told_once_and_remembered(store, announcer):
 
 
 async def test_timeouts_apply_the_default_and_three_in_a_row_forfeit_malice(store, announcer):
-    sessions = await manager(store, announcer, timeout=0.2)
+    sessions = await manager(store, announcer, timeout=0.5)
     table = await sessions.challenge(GUILD, CHANNEL, ALICE, BOB)
     await sessions.accept(CHANNEL, BOB)
     # Bob moves at once on each of his turns; Alice never does, so her timer runs out each time.

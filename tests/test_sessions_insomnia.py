@@ -140,7 +140,7 @@ async def test_lobby_cancel_closes_the_table(store, announcer):
 
 
 async def test_three_timeouts_in_a_row_give_the_seat_to_a_computer(store, announcer):
-    sessions = await manager(store, announcer, timeout=0.1)
+    sessions = await manager(store, announcer, timeout=0.5)
     table = await sessions.open_insomnia(GUILD, CHANNEL, ALICE, chips=5, deals=1)
     await sessions.join(CHANNEL, BOB)
     await sessions.start(CHANNEL, ALICE)

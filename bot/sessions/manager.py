@@ -475,16 +475,29 @@ class SessionManager:
                 current = table.game.current_player
                 if current is None or not table.seat_is_computer(current):
                     break
-                choose_seed = f"{table.seed}/{table.seq}"
-                if ai is not None:
-                    action = ai.choose_action(table.game, current, choose_seed)
-                else:
-                    action = table.game.default_action()
                 actor = current if render.is_computer(current) else "ai"
-                events.extend(await self._apply(table, actor, action))
+                action = self._computer_choice(ai, table, current)
+                try:
+                    events.extend(await self._apply(table, actor, action))
+                except NotAllowed:
+                    # A computer move the engine refuses is a bug in the computer player; the game goes on
+                    # with the safe default rather than stalling the table.
+                    log.warning("table %s: computer move %r refused; playing the default", table.id, action)
+                    events.extend(await self._apply(table, actor, table.game.default_action()))
                 steps += 1
             await self._announce(table, [], events)
         await self._after_cycle(table)
+
+    @staticmethod
+    def _computer_choice(ai: Any, table: Table, player: str) -> Any:
+        if ai is None:
+            return table.game.default_action()
+        try:
+            # Seeded by table and sequence: the same position always gets the same move, also after a restart.
+            return ai.choose_action(table.game, player, f"{table.seed}/{table.seq}")
+        except Exception:
+            log.warning("table %s: the computer player failed; playing the default", table.id, exc_info=True)
+            return table.game.default_action()
 
     # ------------------------------------------------------------------ timers
 
