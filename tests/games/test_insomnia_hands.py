@@ -54,7 +54,13 @@ def brute_key(cards: list[Card]) -> tuple:
     """Rule 18, read literally: category, then deciding ranks, then suits card by card in that order."""
     category = brute_category(cards)
     best_first = [
-        "four_of_a_kind", "straight_flush", "three_of_a_kind", "straight", "flush", "two_pair", "pair",
+        "four_of_a_kind",
+        "straight_flush",
+        "three_of_a_kind",
+        "straight",
+        "flush",
+        "two_pair",
+        "pair",
     ]
     cat_rank = len(best_first) - best_first.index(category) if category else 0
     groups: dict[int, list[Card]] = {}
@@ -181,7 +187,11 @@ def test_all_1296_dice_throws():
         tally[result[0]] = tally.get(result[0], 0) + 1
     # 6 quads, 3 sequences x 24 orders, 120 trips, 90 two pairs, 720 pairs, the rest high card
     assert tally == {
-        "four_of_a_kind": 6, "sequence": 72, "three_of_a_kind": 120, "two_pair": 90, "pair": 720,
+        "four_of_a_kind": 6,
+        "sequence": 72,
+        "three_of_a_kind": 120,
+        "two_pair": 90,
+        "pair": 720,
         "high_card": 288,
     }
 

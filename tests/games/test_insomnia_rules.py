@@ -229,9 +229,7 @@ def test_rule_12_two_rethrows_per_chip_one_chosen_die_at_a_time():
             d for i, d in enumerate(before) if i != die - 1
         ]
     events = act(game, "r 4")  # the last one ends the re-throws by itself
-    assert kinds(events)[:3] == ["dice_thrown", "rethrows_ended", "no_match"] or "rethrows_ended" in kinds(
-        events
-    )
+    assert kinds(events)[:2] == ["dice_thrown", "rethrows_ended"]
     assert first(events, "rethrows_ended").unused == 0 and game.phase == "tricks"
 
 

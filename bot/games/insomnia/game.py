@@ -67,6 +67,17 @@ from bot.games.insomnia.models import (
 STAGE2_PAYOUT = 2  # rule 19
 PASS = Pass()
 _RETHROWS = tuple(Rethrow(die=d) for d in (1, 2, 3, 4))
+# Actions are frozen values, so legal_actions() hands out shared instances instead of validating new ones.
+_PLAYS = {c: Play(card=c) for c in deck_for(8)}
+_EXCHANGES = {c: Exchange(card=c) for c in deck_for(8)}
+_BIDS: list[Bid] = []
+
+
+def _bid(amount: int) -> Bid:
+    while len(_BIDS) <= amount:
+        _BIDS.append(Bid(amount=len(_BIDS)))
+    return _BIDS[amount]
+
 
 Events = list[Any]  # list[Event]; Any keeps the hot path free of union validation
 
@@ -127,13 +138,13 @@ class InsomniaGame(SeededGame):
         """Every legal action of the current player, each once (never `end_game`); empty only when over."""
         phase = self.phase
         if phase == "tricks":
-            return [Play(card=c) for c in self._playable(self.turn)]
+            return [_PLAYS[c] for c in self._playable(self.turn)]
         if phase == "auction":
             auction = self.auction
-            bids = [Bid(amount=a) for a in range(auction.high_bid + 1, self.chips[self.turn] + 1)]
+            bids = [_bid(a) for a in range(auction.high_bid + 1, self.chips[self.turn] + 1)]
             return [*bids, PASS]
         if phase == "exchange":
-            return [*(Exchange(card=c) for c in self.hands[self.turn]), PASS]
+            return [*(_EXCHANGES[c] for c in self.hands[self.turn]), PASS]
         if phase == "rethrow":
             return [*_RETHROWS, PASS]
         return []
@@ -141,7 +152,7 @@ class InsomniaGame(SeededGame):
     def default_action(self) -> Action:
         """What a turn timeout applies: no exchange, pass, stop re-throwing, or the lowest legal card."""
         if self.phase == "tricks":
-            return Play(card=min(self._playable(self.turn)))
+            return _PLAYS[min(self._playable(self.turn))]
         if self.is_over:
             raise IllegalAction("The game is over.")
         return PASS
@@ -610,7 +621,9 @@ class InsomniaGame(SeededGame):
             "stock_count": len(self.stock),
             "hand_counts": {p: len(self.hands.get(p, ())) for p in self.players},
             "exchanges": dict(self.exchanges),
-            "auction": self.auction.model_copy(deep=True) if self.auction else None,
+            "auction": self.auction.model_copy(update={"bidders": list(self.auction.bidders)})
+            if self.auction
+            else None,
             "rethrower": self.rethrower,
             "rethrows_left": self.rethrows_left,
             "shown_hand": self.shown_hand,
