@@ -101,6 +101,13 @@ def announcer():
     return RecordingAnnouncer()
 
 
+@pytest.fixture(autouse=True)
+def fixed_seeds(monkeypatch):
+    """Fixed games: the session's seeds come from a counter instead of `secrets`."""
+    counter = iter(range(1, 1000))
+    monkeypatch.setattr("bot.sessions.manager.new_seed", lambda: f"session-test-seed-{next(counter)}")
+
+
 def hidden_cards_of(game, players) -> dict[str, set[str]]:
     """Every player's hidden hand, in the forms a message could show it (pretty and short)."""
     out = {}

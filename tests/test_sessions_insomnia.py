@@ -7,7 +7,16 @@ import pytest
 from bot import render
 from bot.sessions import NotAllowed
 from storage import Store
-from tests.test_sessions import ALICE, BOB, CAROL, CHANNEL, GUILD, RecordingAnnouncer, manager
+from tests.test_sessions import (  # noqa: F401 - fixed_seeds is an autouse fixture
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    GUILD,
+    RecordingAnnouncer,
+    fixed_seeds,
+    manager,
+)
 
 
 @pytest.fixture

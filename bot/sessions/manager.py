@@ -34,6 +34,11 @@ TIMEOUTS_BEFORE_TAKEOVER = 3
 MAX_COMPUTER_STEPS = 2000  # a guard: a computer loop that never yields the turn is a bug, not a hang
 
 
+def new_seed() -> str:
+    """A table's secret seed: drawn by the session, never by the engine (tests replace this to fix games)."""
+    return secrets.token_hex(16)
+
+
 class DMClosed(Exception):
     """The user does not accept DMs from the bot (Discord error 50007)."""
 
@@ -186,7 +191,7 @@ class SessionManager:
                 raise NotAllowed("This channel already has a game: finish it or /cancel it first.")
             options = {k: v for k, v in options.items() if v is not None}
             options.setdefault("timeout", self.default_timeout)
-            seed = secrets.token_hex(16)
+            seed = new_seed()
             try:
                 table_id = await self.store.create_table(
                     guild_id, channel_id, kind, host_id, options, seed, seed_commitment(seed)

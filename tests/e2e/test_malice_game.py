@@ -18,7 +18,8 @@ from tests.e2e.test_game_support import (
 )
 
 
-async def test_a_malice_game_between_two_people_to_the_leaderboard(harness: Harness) -> None:
+async def test_a_malice_game_between_two_people_to_the_leaderboard(harness: Harness, monkeypatch) -> None:
+    monkeypatch.setattr("bot.sessions.manager.new_seed", lambda: "e2e-malice-seed-1")
     fake = harness.fake
     alice, bob, carol = harness.user("alice"), harness.user("bob"), harness.user("carol")
     fake.close_dms(alice)
@@ -101,7 +102,8 @@ async def test_a_malice_game_between_two_people_to_the_leaderboard(harness: Harn
 
 
 @pytest.mark.bot(turn_timeout_seconds=0.3)
-async def test_against_the_computer_a_timeout_plays_the_default(harness: Harness) -> None:
+async def test_against_the_computer_a_timeout_plays_the_default(harness: Harness, monkeypatch) -> None:
+    monkeypatch.setattr("bot.sessions.manager.new_seed", lambda: "e2e-malice-seed-2")
     fake = harness.fake
     alice, erin = harness.user("alice"), harness.user("erin")
     mark = fake.mark()
