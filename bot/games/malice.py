@@ -143,17 +143,23 @@ def parse_action(data: str | bytes | dict[str, Any] | BaseModel) -> Play | EndTu
     return _ACTION.validate_python(data)
 
 
+class _Frozen(BaseModel):
+    """Events and results are values: the game keeps some (`last_play`, `result`) and also hands them out."""
+
+    model_config = ConfigDict(frozen=True)
+
+
 # --- events -------------------------------------------------------------------------------------------------
 
 
-class TurnStarted(BaseModel):
+class TurnStarted(_Frozen):
     kind: Literal["turn_started"] = "turn_started"
     player: str
     turn: int
     drawn: int  # cards drawn to refill the hand (hidden which)
 
 
-class CardPlayed(BaseModel):
+class CardPlayed(_Frozen):
     kind: Literal["card_played"] = "card_played"
     player: str
     card: CardText
@@ -162,7 +168,7 @@ class CardPlayed(BaseModel):
     as_rank: RankName | None = None  # the rank a joker took on a centre stack
 
 
-class PayoffTurned(BaseModel):
+class PayoffTurned(_Frozen):
     """The next payoff card was turned face up."""
 
     kind: Literal["payoff_turned"] = "payoff_turned"
@@ -171,7 +177,7 @@ class PayoffTurned(BaseModel):
     remaining: int  # the payoff pile, the new top included
 
 
-class StackCompleted(BaseModel):
+class StackCompleted(_Frozen):
     """A centre stack reached K; its 13 cards were shuffled into the stock and its slot is free."""
 
     kind: Literal["stack_completed"] = "stack_completed"
@@ -179,7 +185,7 @@ class StackCompleted(BaseModel):
     stock_count: int  # the stock after the shuffle
 
 
-class HandRefilled(BaseModel):
+class HandRefilled(_Frozen):
     """A player emptied his hand mid-turn and drew from the stock (rule 13)."""
 
     kind: Literal["hand_refilled"] = "hand_refilled"
@@ -187,7 +193,7 @@ class HandRefilled(BaseModel):
     drawn: int
 
 
-class TurnEnded(BaseModel):
+class TurnEnded(_Frozen):
     kind: Literal["turn_ended"] = "turn_ended"
     player: str
     turn: int
@@ -195,7 +201,7 @@ class TurnEnded(BaseModel):
     moved: bool  # some card moved during the turn (two idle turns in a row are a stalemate)
 
 
-class GameOver(BaseModel):
+class GameOver(_Frozen):
     kind: Literal["game_over"] = "game_over"
     reason: EndReason
     winner: str | None  # None: a draw
@@ -212,7 +218,7 @@ Event = Annotated[
 ]
 
 
-class MaliceResult(BaseModel):
+class MaliceResult(_Frozen):
     reason: EndReason
     winner: str | None
     loser: str | None
