@@ -4,10 +4,21 @@ through JSON and replay identically. Seeds are fixed, so a failure reproduces.""
 import random
 
 import pytest
+from pydantic import TypeAdapter
 
 from bot.games.base import IllegalAction
 from bot.games.cards import Card
-from bot.games.insomnia import Bid, InsomniaGame, Pass, Play, Rethrow, deck_for, new_game, parse_action
+from bot.games.insomnia import (
+    Bid,
+    Event,
+    InsomniaGame,
+    Pass,
+    Play,
+    Rethrow,
+    deck_for,
+    new_game,
+    parse_action,
+)
 
 GAMES = 2000
 ROUND_TRIP_EVERY = 8  # every 8th game (250 of them) round-trips through JSON at every step
@@ -169,3 +180,28 @@ def test_player_ids_never_look_like_cards():
     for text in ("p0", "ai:1", str(10**17)):
         with pytest.raises(ValueError):
             Card.parse(text)
+
+
+def test_events_round_trip_through_the_event_union():
+    adapter = TypeAdapter(list[Event])
+    rng = random.Random(7)
+    game = new_game([f"p{i}" for i in range(4)], seed="events")
+    seen = set()
+    events = list(game.opening_events)
+    while not game.is_over:
+        # mostly careful play, so the game lasts through tricks and stage 4
+        careful = game.phase != "tricks" and rng.random() < 0.9
+        events += game.apply(game.default_action() if careful else rng.choice(game.legal_actions()))
+    for event in events:
+        seen.add(event.kind)
+    text = adapter.dump_json(events)
+    assert adapter.dump_json(adapter.validate_json(text)) == text
+    assert {
+        "deal_started",
+        "dice_thrown",
+        "chips",
+        "card_played",
+        "trick_won",
+        "pot_split",
+        "deal_ended",
+    } <= seen

@@ -532,6 +532,13 @@ def test_rule_28_only_the_eligible_can_match():
     assert first(events, "no_match").stage == 4 and transfers(events, "stage4_payout") == []
 
 
+def test_rule_27_a_single_eligible_player_wins_the_auction_with_his_bid():
+    game, _ = _after_tricks(P3, DEAL3, TRICKS3)
+    assert game.auction.bidders == ["p1"]
+    events = act(game, "bid 1")
+    assert kinds(events) == ["bid", "auction_won", "chips"] and game.phase == "rethrow"
+
+
 def test_rule_29_the_deal_passes_to_the_left():
     game, _ = _after_tricks(["p0", "p1", "p2", "p3"], DEAL4, TRICKS4)
     game.dice = dice("J J J J")
