@@ -711,3 +711,6 @@ def test_actions_parse_from_json_and_dicts():
     game.apply('{"kind": "exchange", "card": "9S"}')
     game.apply({"kind": "pass"})
     assert game.exchanges["p1"] == 1 and game.current_player == "p2"
+    for garbage in ('{"kind": "bid"}', {"kind": "fold"}, {"kind": "play", "card": "ZZ"}, "not json"):
+        with pytest.raises(IllegalAction, match="choose one of the offered actions"):
+            game.apply(garbage)

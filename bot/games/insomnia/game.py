@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import PrivateAttr
+from pydantic import PrivateAttr, ValidationError
 
 from bot.games.base import POT, ChipTransfer, IllegalAction, SeededGame, Standing
 from bot.games.cards import Card, Rank, Suit, parse_cards
@@ -159,7 +159,10 @@ class InsomniaGame(SeededGame):
 
     def apply(self, action: Action | dict | str) -> Events:
         """Apply the current player's action (or the system's `end_game`); returns the public events."""
-        action = parse_action(action)
+        try:
+            action = parse_action(action)
+        except ValidationError as error:
+            raise IllegalAction("That is not an action here: choose one of the offered actions.") from error
         if self.is_over:
             raise IllegalAction("The game is over.")
         events: Events = []
