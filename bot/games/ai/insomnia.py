@@ -1,0 +1,328 @@
+"""The Insomnia computer player. It decides from the player's view only (its hand, the public table).
+
+- Exchange: keep the hand whose expected worth is highest, averaging exactly over every card it could draw.
+  A hand is worth its dice match (the payout, times the chance of matching after the re-throws it would buy,
+  less the chips that buying costs) plus its stage-2 chance (its percentile among all hands of the deck,
+  to the power of the number of opponents).
+- Auction: bid the amount whose re-throws give the best expected payout net of the bid; pass if no bid
+  beats not bidding. Already matching, it bids just enough to keep anyone else from re-throwing.
+- Re-throws: throw again a die that its hand (stage 4: the best reachable 4 of its won cards) does not need;
+  stop once it matches.
+- Tricks: win as cheaply as it can, otherwise throw its cheapest card; lead a card no unseen card can beat,
+  else a low one; the first lead (which fixes trumps) comes from its longest, strongest suit.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_left
+from collections import Counter
+from functools import lru_cache
+from itertools import combinations, combinations_with_replacement
+
+from bot.games.cards import Card, Rank, Suit
+from bot.games.insomnia import (
+    Bid,
+    Exchange,
+    Pass,
+    Play,
+    PlayerView,
+    PublicView,
+    Rethrow,
+    deck_for,
+    dice_pattern,
+    hand_value,
+    trick_winner,
+)
+from bot.games.insomnia.hands import DICE_FACES
+
+MAX_BID_CONSIDERED = 12  # beyond 24 re-throws the chance of matching no longer moves
+COMPETITION = 0.8  # a hand's match worth is shared with rivals who may win the auction instead
+EXCHANGE_MARGIN = 0.05  # chips: exchange only for a real expected gain
+_FACES = frozenset(DICE_FACES)
+_PASS = Pass()
+
+
+def choose(view: PlayerView, public: PublicView, legal: list, rng: random.Random) -> object:
+    """The action for the player whose view this is; always one of `legal`."""
+    phase = view.phase
+    if phase == "exchange":
+        return _exchange(view, legal, rng)
+    if phase == "auction":
+        return _auction(view, legal)
+    if phase == "rethrow":
+        return _rethrow(view, legal)
+    if phase == "tricks":
+        return _play(view, legal)
+    return legal[0]
+
+
+# --- dice arithmetic ------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=4096)
+def _p_match(need: tuple[int, ...], rethrows: int) -> float:
+    """The chance that `rethrows` single-die re-throws, each of a die not yet needed, bring every rank of
+    `need` (a sorted multiset of ranks still missing from the dice) up. Each throw hits a missing rank with
+    probability (distinct missing ranks) / 6; a hit is kept, a miss is thrown again."""
+    if not need:
+        return 1.0
+    if rethrows <= 0 or any(r not in _FACES for r in need):
+        return 0.0
+    distinct = sorted(set(need))
+    miss = 1.0 - len(distinct) / 6
+    total = miss * _p_match(need, rethrows - 1)
+    for rank in distinct:
+        rest = list(need)
+        rest.remove(rank)
+        total += _p_match(tuple(rest), rethrows - 1) / 6
+    return total
+
+
+def _missing(target: tuple[int, ...], dice: list[Rank]) -> tuple[int, ...]:
+    """The ranks of `target` the dice do not show yet (multiset difference), sorted."""
+    left = Counter(target)
+    left.subtract(Counter(int(d) for d in dice))
+    return tuple(sorted(r for r, k in left.items() for _ in range(max(k, 0))))
+
+
+def _surplus_die(target: tuple[int, ...], dice: list[Rank]) -> int | None:
+    """A die (1-4) whose face `target` does not need, or None when every die is needed."""
+    wanted = Counter(target)
+    surplus = None
+    for i, die in enumerate(dice):
+        if wanted[int(die)] > 0:
+            wanted[int(die)] -= 1
+        elif surplus is None:
+            surplus = i + 1
+    return surplus
+
+
+def _payout_worth(target: tuple[int, ...], payers: list[int]) -> float:
+    """Chips a match on `target` would collect: its rule-14 amount from every payer, capped by their chips."""
+    _pattern, amount = dice_pattern([Rank(r) for r in target])
+    return float(sum(min(amount, chips) for chips in payers))
+
+
+def _best_bid_value(need: tuple[int, ...], worth: float, bids: range, cost: float) -> tuple[float, int]:
+    """The best expected net of a bid in `bids`: (value, amount); (-inf, 0) when `bids` is empty."""
+    best, amount = float("-inf"), 0
+    for b in bids:
+        value = _p_match(need, 2 * b) * worth - b * cost
+        if value > best + 1e-9:
+            best, amount = value, b
+    return best, amount
+
+
+def _bid_cost(n_players: int) -> float:
+    # The bid goes to the pot, which the trick winner takes: on average a 1/n share comes back.
+    return 1.0 - 1.0 / n_players
+
+
+# --- stage 2 percentile ---------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=8)
+def _scores(deck_size: int) -> list[int]:
+    """The sorted stage-2 scores of every 4-card hand of the deck of this size (24, 30 or 32 cards)."""
+    players = {24: 2, 30: 5, 32: 8}[deck_size]
+    return sorted(hand_value(h).score for h in combinations(deck_for(players), 4))
+
+
+def _stage2_worth(hand: list[Card], n_players: int, deck_size: int) -> float:
+    """The stage-2 payout times the chance that no opponent's hand is better (each taken as a random hand)."""
+    value = hand_value(hand)
+    if value.category is None:
+        return 0.0
+    return _percentile_worth(value.score, n_players, deck_size)
+
+
+@lru_cache(maxsize=65536)
+def _percentile_worth(score: int, n_players: int, deck_size: int) -> float:
+    scores = _scores(deck_size)
+    beats = bisect_left(scores, score) / len(scores)
+    return 2.0 * (n_players - 1) * beats ** (n_players - 1)
+
+
+# --- stage 1a: exchange ---------------------------------------------------------------------------
+
+
+class _Worth:
+    """A hand's expected worth before the auction, memoised within one decision (the exchange averages
+    over every unseen card, and many of those hands share their ranks)."""
+
+    def __init__(self, view: PlayerView) -> None:
+        self.view = view
+        self.n = len(view.players)
+        self.deck_size = len(deck_for(self.n))
+        self.cost = _bid_cost(self.n)
+        self.payers = _payers(view)
+        self.top = _bid_cap(view.chips[view.player], 0)
+        self.matches: dict[tuple[int, ...], float] = {}
+
+    def match(self, target: tuple[int, ...]) -> float:
+        cached = self.matches.get(target)
+        if cached is None:
+            cached = 0.0
+            if all(r in _FACES for r in target):
+                worth = _payout_worth(target, self.payers)
+                need = _missing(target, self.view.dice)
+                best, _ = _best_bid_value(need, worth, range(1, self.top + 1), self.cost)
+                cached = COMPETITION * max(worth if not need else 0.0, best, 0.0)
+            self.matches[target] = cached
+        return cached
+
+    def __call__(self, hand: list[Card]) -> float:
+        target = tuple(sorted(int(c.rank) for c in hand))
+        return self.match(target) + _stage2_worth(hand, self.n, self.deck_size)
+
+
+def _exchange(view: PlayerView, legal: list, rng: random.Random) -> object:
+    hand = list(view.hand)
+    worth = _Worth(view)
+    unseen = [c for c in deck_for(worth.n) if c not in hand]
+    best_value = worth(hand) + EXCHANGE_MARGIN
+    best_actions: list[object] = [_PASS]
+    for action in legal:
+        if not isinstance(action, Exchange):
+            continue
+        kept = [c for c in hand if c != action.card]
+        value = sum(worth([*kept, c]) for c in unseen) / len(unseen)
+        if value > best_value + 1e-9:
+            best_value, best_actions = value, [action]
+        elif abs(value - best_value) <= 1e-9:
+            best_actions.append(action)
+    return best_actions[0] if len(best_actions) == 1 else rng.choice(best_actions)
+
+
+def _bid_cap(chips: int, high_bid: int) -> int:
+    """The most it will bid: never more than half its chips (a player at 0 ends the game, and the payouts
+    still to come this deal can cost several chips), and never so much that more re-throws stop helping."""
+    return min(max(1, (chips - 1) // 2), high_bid + MAX_BID_CONSIDERED)
+
+
+# --- stage 1b/4: auctions and re-throws -----------------------------------------------------------
+
+
+def _targets(view: PlayerView) -> list[tuple[int, ...]]:
+    """The rank multisets a match could be on: the hand (stage 1), or any 4 of the won cards (stage 4)."""
+    if view.stage == 1:
+        return [tuple(sorted(int(c.rank) for c in view.hand))]
+    counts = Counter(int(c.rank) for c in view.won_cards.get(view.player, []) if c.rank in _FACES)
+    found = []
+    for combo in combinations_with_replacement(sorted(counts), 4):
+        if all(combo.count(r) <= counts[r] for r in set(combo)):
+            found.append(combo)
+    return found
+
+
+def _payers(view: PlayerView) -> list[int]:
+    return [view.chips[p] for p in view.players if p != view.player]
+
+
+def _auction(view: PlayerView, legal: list) -> object:
+    auction = view.auction
+    me = view.player
+    n = len(view.players)
+    cost = _bid_cost(n)
+    payers = _payers(view)
+    low = auction.high_bid + 1
+    high = min(view.chips[me] - 1, _bid_cap(view.chips[me], auction.high_bid))
+    bids = range(low, high + 1)
+    matched_now = 0.0
+    best, amount = float("-inf"), 0
+    for target in _targets(view):
+        worth = _payout_worth(target, payers)
+        need = _missing(target, view.dice)
+        if not need:
+            matched_now = max(matched_now, worth)
+        value, b = _best_bid_value(need, worth, bids, cost)
+        if value > best + 1e-9:
+            best, amount = value, b
+    # Not bidding: if a rival holds the bid he will re-throw dice we need; with no bid yet, the dice may
+    # stay as they are, but a later rival bid may still come.
+    baseline = 0.0 if auction.high_bidder is not None else matched_now / 2
+    if amount and best > baseline:
+        action = Bid(amount=amount)
+        if action in legal:
+            return action
+    return _PASS
+
+
+def _rethrow(view: PlayerView, legal: list) -> object:
+    payers = _payers(view)
+    best_target, best_value = None, 0.0
+    for target in _targets(view):
+        need = _missing(target, view.dice)
+        if not need:
+            return _PASS  # matching already: another throw could only lose it
+        value = _p_match(need, view.rethrows_left) * _payout_worth(target, payers)
+        if value > best_value:
+            best_target, best_value = target, value
+    if best_target is None:
+        return _PASS
+    die = _surplus_die(best_target, view.dice)
+    return _PASS if die is None else Rethrow(die=die)
+
+
+# --- stage 3: tricks ------------------------------------------------------------------------------
+
+
+def _cost(card: Card, trump: Suit | None) -> int:
+    """What giving up a card costs: its rank, and trumps above every plain card."""
+    return int(card.rank) + (20 if card.suit == trump else 0)
+
+
+def _unseen(view: PlayerView) -> list[Card]:
+    seen = set(view.hand)
+    for cards in view.won_cards.values():
+        seen.update(cards)
+    seen.update(p.card for p in view.trick)
+    return [c for c in deck_for(len(view.players)) if c not in seen]
+
+
+def _sure_winner(card: Card, trump: Suit | None, unseen: list[Card]) -> bool:
+    """No card still out could take this card if it were led now."""
+    for other in unseen:
+        if other.suit == card.suit and other.rank > card.rank:
+            return False
+        if trump is not None and card.suit != trump and other.suit == trump:
+            return False
+    return True
+
+
+def _play(view: PlayerView, legal: list) -> object:
+    cards: list[Card] = [a.card for a in legal]
+    trump = view.trump
+    plays = [p.card for p in view.trick]
+    if not plays:
+        if trump is None:
+            # This lead fixes trumps: the longest suit, then the strongest, and its best card.
+            by_suit: dict[Suit, list[Card]] = {}
+            for c in cards:
+                by_suit.setdefault(c.suit, []).append(c)
+            suit = max(by_suit, key=lambda s: (len(by_suit[s]), sum(int(c.rank) for c in by_suit[s]), s))
+            return Play(card=max(by_suit[suit]))
+        unseen = _unseen(view)
+        winners = [c for c in cards if _sure_winner(c, trump, unseen)]
+        if winners:
+            return Play(card=min(winners, key=lambda c: (_cost(c, trump), c)))
+        return Play(card=min(cards, key=lambda c: (_cost(c, trump), c)))
+    position = len(plays)
+    winning = [c for c in cards if trick_winner([*plays, c], trump) == position]
+    if winning:
+        last = position == len(view.players) - 1
+        if not last:
+            # Others still play: prefer the cheapest card none of the unseen cards could beat.
+            unseen = _unseen(view)
+            safe = [c for c in winning if _holds(plays, c, trump, unseen)]
+            if safe:
+                return Play(card=min(safe, key=lambda c: (_cost(c, trump), c)))
+        return Play(card=min(winning, key=lambda c: (_cost(c, trump), c)))
+    return Play(card=min(cards, key=lambda c: (_cost(c, trump), c)))
+
+
+def _holds(plays: list[Card], card: Card, trump: Suit | None, unseen: list[Card]) -> bool:
+    """This card, winning the trick now, would still win whatever unseen card came after it."""
+    position = len(plays)
+    return all(trick_winner([*plays, card, other], trump) == position for other in unseen)
