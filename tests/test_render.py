@@ -78,3 +78,13 @@ def test_a_running_games_history_hides_exchanged_cards_and_a_finished_one_shows_
     finished = render.history_pages("insomnia", 1, "finished", [Entry()])[0].description
     assert "Q♥" not in running and "exchanges a card" in running
     assert "Q♥" in finished
+
+
+def test_a_rich_players_auction_buttons_keep_the_pass():
+    game = engine("insomnia").new_game(["11", "22"], "render-rich", chips=100)
+    while game.public_view().phase != "auction":
+        game.apply({"kind": "pass"})
+    hand = render.hand_message(info("insomnia", ["11", "22"]), game, game.current_player, dm=False)
+    labels = [b.label for row in hand.rows for b in row]
+    assert len(labels) == 25 and labels[-1] == "Pass" and labels[0] == "Bid 1"
+    assert "/insomnia bid" in hand.content

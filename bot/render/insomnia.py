@@ -300,7 +300,10 @@ def hand(info: TableInfo, game: Any, player: str, *, dm: bool) -> Message:
                 )
                 for a in game.legal_actions()
             ]
-            rows = rows_of(buttons[:25])
+            if len(buttons) > 25:  # many bid amounts: keep the lowest bids and always the pass
+                lines.append("More bids than buttons: use /insomnia bid for higher amounts.")
+                buttons = buttons[:24] + buttons[-1:]
+            rows = rows_of(buttons)
     elif view.current_player:
         lines.append(f"Waiting for {name(view.current_player)}.")
     return Message(content="\n".join(lines), rows=rows)
