@@ -86,4 +86,8 @@ def main() -> int:
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["simulate"]:  # `python -m bot simulate ...`: the headless simulator
+        from bot import simulate
+
+        sys.exit(simulate.main(sys.argv[2:]))
     sys.exit(main())

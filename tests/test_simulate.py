@@ -1,0 +1,72 @@
+"""Smoke test of the headless simulator through its real entry point, `python -m bot simulate`."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from bot.simulate import simulate
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "bot", "simulate", *args], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120)
+
+
+def _figure(out: str, label: str) -> str:
+    match = re.search(rf"^{re.escape(label)}: (.*)$", out, re.MULTILINE)
+    assert match, f"no '{label}' line in:\n{out}"
+    return match.group(1)
+
+
+def _counts(text: str) -> dict[str, int]:
+    return {name.strip(): int(n) for name, n in re.findall(r"([a-z_0-9 ]+?) (\d+) \(", text)}
+
+
+def test_insomnia_simulation_prints_its_figures():
+    done = _run("--game", "insomnia", "--players", "3", "--games", "5", "--seed", "1")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert out.startswith("insomnia: 5 games, 3 players, seed 1")
+    assert float(_figure(out, "games per second")) > 0
+    lengths = _figure(out, "deals per game")
+    mean, _sd, low, high = (float(x) for x in re.findall(r"[\d.]+", lengths))
+    assert 1 <= low <= mean <= high
+    wins = _counts(_figure(out, "wins by seat"))
+    assert list(wins) == ["seat 1", "seat 2", "seat 3"] and sum(wins.values()) >= 5
+    deals = int(_figure(out, "deals"))
+    assert deals >= 5
+    stage1 = _counts(_figure(out, "stage 1 dice payouts per deal"))
+    assert 0 < sum(stage1.values()) <= deals  # a game can end before its last deal's dice are paid
+    assert sum(_counts(_figure(out, "stage 2 best hand per deal")).values()) <= deals
+    assert float(_figure(out, "chips moved per deal")) > 0
+    assert "  stage1_payout: " in out or "  stage2_payout: " in out
+    assert "insomnia x3" in done.stderr  # the progress bar goes to stderr, never into the figures
+
+
+def test_malice_simulation_prints_its_figures():
+    done = _run("--game", "malice", "--games", "5", "--seed", "2")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert out.startswith("malice: 5 games, 2 players, seed 2")
+    wins = _counts(_figure(out, "wins by seat"))
+    assert sum(wins.values()) + int(_figure(out, "draws")) == 5
+    assert sum(_counts(_figure(out, "game ends")).values()) == 5
+    assert float(_figure(out, "turns per game").split(",")[0].removeprefix("mean ")) >= 2
+
+
+def test_wrong_player_count_is_refused_with_a_message():
+    done = _run("--game", "malice", "--players", "3", "--games", "1")
+    assert done.returncode == 2
+    assert "exactly 2 players" in done.stderr
+
+
+def test_the_same_seed_gives_the_same_figures():
+    first = simulate("insomnia", 4, 3, "same", progress=False)
+    second = simulate("insomnia", 4, 3, "same", progress=False)
+    assert first.model_dump(exclude={"seconds"}) == second.model_dump(exclude={"seconds"})
+    assert sum(first.chips_by_reason.values()) > 0
