@@ -1,0 +1,107 @@
+"""Computer-player strength: run `python bench/bench_ai_strength.py` from the repository root.
+
+Against opponents that pick a uniformly random legal action (`bot.games.ai.random_action`), over seeded
+games (1,000 each by default; `--games N`):
+
+- Malice: the computer player's win rate (seats alternate), with a 95% Wilson interval. Aim: at least 90%.
+- Insomnia: the computer player's net chips per game with one computer seat among random players (the seat
+  rotates), for each player count asked (`--players 2 4 8`): mean, standard deviation and the 95% confidence
+  interval of the mean. Aim: the whole interval above 0.
+Figures are printed; nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tqdm import tqdm
+
+from bot.games import insomnia, malice
+from bot.games.ai import choose_action, random_action
+from bot.simulate import play_game
+
+AI = "ai:1"
+
+
+def _choosers(player: str):
+    return choose_action if player == AI else random_action
+
+
+def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def bench_malice(games: int, seed: str) -> None:
+    wins = draws = 0
+    scores = []
+    start = time.perf_counter()
+    for g in tqdm(range(games), desc="malice", unit="game", file=sys.stderr):
+        seats = [AI, "random"] if g % 2 == 0 else ["random", AI]
+        game = malice.new_game(seats, f"{seed}/malice/{g}")
+        play_game(game, _choosers, f"{seed}/malice/{g}")
+        winner = game.result.winner
+        wins += winner == AI
+        draws += winner is None
+        if winner == AI:
+            scores.append(game.result.score)
+    elapsed = time.perf_counter() - start
+    low, high = wilson(wins, games)
+    rate = games / elapsed
+    print(f"Malice, computer vs random moves, {games} games ({elapsed:.0f} s, {rate:.1f} games/s):")
+    print(f"  won {wins} ({100 * wins / games:.1f}%, 95% CI {100 * low:.1f}% to {100 * high:.1f}%), "
+          f"drawn {draws}, lost {games - wins - draws}   aim: at least 90%  "
+          f"{'MET' if wins / games >= 0.9 else 'NOT MET'}")
+    if scores:
+        print(f"  score of a win (cards left in the opponent's pile): mean {statistics.mean(scores):.1f}")
+
+
+def bench_insomnia(games: int, players: int, seed: str) -> None:
+    nets = []
+    wins = 0
+    start = time.perf_counter()
+    for g in tqdm(range(games), desc=f"insomnia x{players}", unit="game", file=sys.stderr):
+        seats = [f"random:{i}" for i in range(players - 1)]
+        seats.insert(g % players, AI)
+        game = insomnia.new_game(seats, f"{seed}/insomnia/{players}/{g}")
+        play_game(game, _choosers, f"{seed}/insomnia/{players}/{g}")
+        mine = next(s for s in game.standings() if s.player == AI)
+        nets.append(mine.net)
+        wins += mine.won
+    elapsed = time.perf_counter() - start
+    mean, sd = statistics.mean(nets), statistics.stdev(nets)
+    half = 1.96 * sd / math.sqrt(games)
+    print(f"Insomnia, computer + {players - 1} random players, {games} games ({elapsed:.0f} s):")
+    print(f"  computer's net chips per game: mean {mean:+.2f}, stddev {sd:.2f}, 95% CI {mean - half:+.2f} to "
+          f"{mean + half:+.2f}   aim: CI above 0  {'MET' if mean - half > 0 else 'NOT MET'}")
+    print(f"  placed first in {wins} games ({100 * wins / games:.1f}%; a random seat's share is "
+          f"{100 / players:.1f}%)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4, 6, 8], help="Insomnia tables")
+    parser.add_argument("--seed", default="strength")
+    parser.add_argument("--skip", choices=["malice", "insomnia"], default=None)
+    args = parser.parse_args()
+    print(f"machine: {platform.platform()}, Python {platform.python_version()}")
+    if args.skip != "malice":
+        bench_malice(args.games, args.seed)
+    if args.skip != "insomnia":
+        for n in args.players:
+            bench_insomnia(args.games, n, args.seed)
+
+
+if __name__ == "__main__":
+    main()
