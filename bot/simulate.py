@@ -150,9 +150,10 @@ def format_report(r: SimulationReport) -> str:
     if r.game == "insomnia":
         lines += [
             f"deals: {r.deals}",
-            f"stage 1 dice payouts per deal: {_shares(r.stage1, sum(r.stage1.values()))}",
-            f"stage 2 best hand per deal: {_shares(r.stage2, sum(r.stage2.values()))}",
-            f"stage 4 dice payouts per deal: {_shares(r.stage4, sum(r.stage4.values()))}",
+            "(each stage's outcomes as a share of the deals that reached it; a game can end mid-deal)",
+            f"stage 1 dice payouts: {_shares(r.stage1, sum(r.stage1.values()))}",
+            f"stage 2 best hand: {_shares(r.stage2, sum(r.stage2.values()))}",
+            f"stage 4 dice payouts: {_shares(r.stage4, sum(r.stage4.values()))}",
         ]
     elif r.malice_scores:
         lines.append(f"score of a decided game (cards): {_spread(r.malice_scores)}")

@@ -40,9 +40,9 @@ def test_insomnia_simulation_prints_its_figures():
     assert list(wins) == ["seat 1", "seat 2", "seat 3"] and sum(wins.values()) >= 5
     deals = int(_figure(out, "deals"))
     assert deals >= 5
-    stage1 = _counts(_figure(out, "stage 1 dice payouts per deal"))
+    stage1 = _counts(_figure(out, "stage 1 dice payouts"))
     assert 0 < sum(stage1.values()) <= deals  # a game can end before its last deal's dice are paid
-    assert sum(_counts(_figure(out, "stage 2 best hand per deal")).values()) <= deals
+    assert sum(_counts(_figure(out, "stage 2 best hand")).values()) <= deals
     assert float(_figure(out, "chips moved per deal")) > 0
     assert "  stage1_payout: " in out or "  stage2_payout: " in out
     assert "insomnia x3" in done.stderr  # the progress bar goes to stderr, never into the figures
