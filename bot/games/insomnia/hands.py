@@ -172,12 +172,12 @@ def _table() -> dict[int, HandValue]:
 
 def hand_value(cards: Iterable[Card]) -> HandValue:
     """The stage-2 value of exactly four cards (rules 17-18)."""
-    cards = list(cards)
+    if type(cards) is not list and type(cards) is not tuple:
+        cards = list(cards)
     if len(cards) == 4:
-        mask = 0
-        for card in cards:
-            mask |= 1 << card.key
-        value = (_TABLE or _table()).get(mask)
+        # The hot path (benchmarked against treys): one lookup by the bit mask of the four card keys.
+        a, b, c, d = cards
+        value = (_TABLE or _table()).get((1 << a._key) | (1 << b._key) | (1 << c._key) | (1 << d._key))
         if value is not None:
             return value
     if len(cards) != 4 or len(set(cards)) != 4 or any(c.is_joker for c in cards):
