@@ -115,7 +115,7 @@ def sessions_of(interaction: discord.Interaction) -> SessionManager:
 
 
 class DiscordAnnouncer:
-    """The session manager's `Announcer` on discord.py: public messages, in-place edits and DMs."""
+    """The session manager's `Announcer` on discord.py: public messages, in-place edits, deletions and DMs."""
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -132,6 +132,12 @@ class DiscordAnnouncer:
         except discord.NotFound:
             return False
         return True
+
+    async def delete(self, channel_id: int, message_id: int) -> None:
+        partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+        # Already gone (someone deleted it by hand): that is what we wanted.
+        with contextlib.suppress(discord.NotFound):
+            await partial.delete()
 
     async def dm(self, user_id: int, message: Message) -> None:
         try:

@@ -25,7 +25,7 @@ BOT = 999
 
 @dataclass
 class Sent:
-    kind: str  # "send", "edit", "dm"
+    kind: str  # "send", "edit", "delete", "dm"
     target: int  # channel id, or user id for a DM
     message_id: int
     message: Message
@@ -54,6 +54,12 @@ class RecordingAnnouncer:
         self.changed.set()
         return True
 
+    async def delete(self, channel_id: int, message_id: int) -> None:
+        gone = self.messages.pop(message_id, None)
+        if gone is not None:  # a missing message is fine, as on Discord's side
+            self.log.append(Sent("delete", channel_id, message_id, gone))
+            self.changed.set()
+
     async def dm(self, user_id: int, message: Message) -> None:
         if user_id in self.closed_dms:
             raise DMClosed(str(user_id))
@@ -61,7 +67,8 @@ class RecordingAnnouncer:
         self.changed.set()
 
     def public(self) -> list[Sent]:
-        return [s for s in self.log if s.kind != "dm"]
+        """What was posted or edited in the channel (deletions are in `log`, but show nothing new)."""
+        return [s for s in self.log if s.kind in ("send", "edit")]
 
     def public_texts(self) -> list[str]:
         return [text for s in self.public() for text in s.message.texts()]

@@ -52,6 +52,9 @@ class Announcer(Protocol):
     async def edit(self, channel_id: int, message_id: int, message: Message) -> bool:
         """Edit a message in place; False when it no longer exists."""
 
+    async def delete(self, channel_id: int, message_id: int) -> None:
+        """Delete a public message; a message that no longer exists is fine."""
+
     async def dm(self, user_id: int, message: Message) -> None:
         """Send a direct message; raises `DMClosed` when the user's DMs are closed."""
 
@@ -633,7 +636,7 @@ class SessionManager:
         if not over:
             for player in self._rules(table).hands_to_send(game, events, started):
                 await self._dm_hand(table, player)
-            await self._turn_message(table)
+        await self._turn_message(table)
         await self._save_meta(table)
 
     async def _edit_table_message(self, table: Table, *, note: str | None = None) -> None:
@@ -647,17 +650,42 @@ class SessionManager:
         await self._edit_table_message(table)
         await self._save_meta(table)
 
-    async def _turn_message(self, table: Table) -> None:
-        current = table.game.current_player
+    async def _turn_message(self, table: Table, *, fresh: bool = False) -> None:
+        """Keep at most one live turn message per table, so the channel never shows stale turns.
+
+        The same person keeps the turn: the message is edited in place (new hint, new deadline). The turn
+        passes to another person (or `fresh`): the old message is deleted first, then a new one is posted, so
+        the mention notifies him. A computer's turn or the end of the game: the old message is deleted.
+        """
+        game = table.game
+        current = None if game is None or game.is_over else game.current_player
         if current is None or table.seat_is_computer(current):
+            await self._drop_turn_message(table)
             return
         deadline = int(self.clock() + table.timeout) if table.timeout > 0 else None
-        message = render.turn_message(table.info(), table.game, deadline)
-        same_turn = table.meta.turn_player == current and table.meta.turn_message_id is not None
-        if same_turn and await self.announcer.edit(table.channel_id, table.meta.turn_message_id, message):
-            return
+        message = render.turn_message(table.info(), game, deadline)
+        message_id = table.meta.turn_message_id
+        if not fresh and message_id is not None and table.meta.turn_player == current:
+            if await self.announcer.edit(table.channel_id, message_id, message):
+                return
+            table.meta.turn_message_id = None  # someone deleted it: post a new one
+        await self._drop_turn_message(table)
         table.meta.turn_message_id = await self.announcer.send(table.channel_id, message)
         table.meta.turn_player = current
+
+    async def _drop_turn_message(self, table: Table) -> None:
+        message_id = table.meta.turn_message_id
+        table.meta.turn_message_id = None
+        table.meta.turn_player = None
+        if message_id is None:
+            return
+        try:
+            await self.announcer.delete(table.channel_id, message_id)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            # A stale turn message left behind is harmless next to a turn message not posted: go on.
+            log.warning("table %s: deleting turn message %s failed", table.id, message_id, exc_info=True)
 
     async def _dm_hand(self, table: Table, player: str) -> None:
         if table.seat_is_computer(player) or player in table.meta.dm_closed:
@@ -772,8 +800,9 @@ class SessionManager:
                 try:
                     await self._edit_table_message(table, note=note)
                     if table.status == "running":
-                        table.meta.turn_player = None  # a fresh turn message with a fresh deadline
-                        await self._turn_message(table)
+                        # The timer restarts, so the deadline is new: a fresh turn message (the mention
+                        # notifies again) replaces the one the old process posted.
+                        await self._turn_message(table, fresh=True)
                     await self._save_meta(table)
                 except Exception:
                     log.exception("resuming table %s: announcing failed", table.id)

@@ -31,6 +31,8 @@ def hidden_cards(game: Any) -> set[str]:
         public = {c for stack in view.centre for c in stack}
         public |= {c for stacks in view.side.values() for stack in stacks for c in stack}
         public |= {c for c in view.payoff_top.values() if c is not None}
+        if view.last_play is not None:  # the card just played, even if it completed a stack that left
+            public.add(view.last_play.card)
         cards -= public
     cards = {c for c in cards if not c.is_joker}  # four jokers: one on the table says nothing of the others
     return {c.pretty for c in cards}
@@ -88,3 +90,51 @@ def ledger_net(entries: list[Any]) -> dict[str, int]:
         net[e.from_account] = net.get(e.from_account, 0) - e.amount
         net[e.to_account] = net.get(e.to_account, 0) + e.amount
     return net
+
+
+TURN_PREFIX = "➡️"
+DELETE_ROUTE = "DELETE /channels/{channel_id}/messages/{message_id}"
+
+
+def turn_messages(fake: FakeDiscord, channel: str = "games") -> list[FakeMessage]:
+    """Every turn message the bot posted in the channel, deleted ones included, oldest first."""
+    cid = fake.channel(channel).id
+    return sorted(
+        (
+            m
+            for m in fake.messages.values()
+            if m.visibility.kind == "public" and m.channel_id == cid and m.history[0].startswith(TURN_PREFIX)
+        ),
+        key=lambda m: m.seq,
+    )
+
+
+def check_turn_messages(
+    fake: FakeDiscord, people: list[UserHandle], channel: str = "games"
+) -> list[FakeMessage]:
+    """The channel's turn messages over the whole game, from what the fake recorded.
+
+    At no moment were two live: replaying posts and deletions in the fake's own order (a request is numbered
+    when it arrives, a message when it is created) never counts more than one. Each message names one person
+    through all its edits and pinged him. Returns them (oldest first)."""
+    turns = turn_messages(fake, channel)
+    ids = {m.id: m for m in turns}
+    timeline = [(m.seq, "post", m.id) for m in turns]
+    for call in fake.calls(DELETE_ROUTE):
+        message_id = int(call.path.rsplit("/", 1)[1])
+        if message_id in ids:
+            timeline.append((call.seq, "delete", message_id))
+    live: set[int] = set()
+    for _, what, message_id in sorted(timeline):
+        if what == "post":
+            live.add(message_id)
+        else:
+            live.discard(message_id)
+        assert len(live) <= 1, f"two turn messages live at once: {sorted(live)}"
+    mentions = {u.id: f"<@{u.id}>, your turn" for u in people}
+    for message in turns:
+        named = [uid for uid, text in mentions.items() if text in message.history[0]]
+        assert len(named) == 1, message.history[0]
+        assert all(mentions[named[0]] in version for version in message.history), "edits keep the player"
+        assert named[0] in message.pinged
+    return turns

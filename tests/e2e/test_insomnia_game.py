@@ -9,6 +9,7 @@ import asyncio
 from tests.e2e.harness import Harness
 from tests.e2e.test_game_support import (
     PublicScanner,
+    check_turn_messages,
     hidden_cards,
     ledger_net,
     live_game,
@@ -121,6 +122,11 @@ async def test_a_three_seat_insomnia_game_from_lobby_to_leaderboard(harness: Har
     scanner.scan(set())
     final = await fake.wait_for_message(channel="games", contains="Game over")
     assert "Seed" in final.text or any("Seed" in m.text for m in fake.channel_messages("games"))
+
+    # One turn message at a time, none left after the game (a computer's turns have none).
+    turns = check_turn_messages(fake, [alice, bob])
+    assert len(turns) >= 3 and all(m.deleted for m in turns)
+    assert not [m for m in fake.channel_messages("games") if m.text.startswith("➡️")]
 
     tid = await table_id(harness)
     net = ledger_net(await harness.store.ledger(tid))
