@@ -1,31 +1,47 @@
 """Malice through the real bot and the fake Discord: a whole game between two people played only with slash
-commands and buttons (a turn cap keeps it short), a restart in the middle, closed DMs, refusals, the
-leaderboard afterwards; and a game against the computer where a timeout plays the default."""
+commands and buttons to its end by the rules (no turn cap), a restart in the middle, closed DMs, refusals, one
+turn message at a time, the leaderboard afterwards; and a game against the computer where a timeout plays the
+default."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from bot.games.ai import choose_action
 from tests.e2e.harness import Harness
 from tests.e2e.test_game_support import (
     PublicScanner,
+    check_turn_messages,
     hidden_cards,
     ledger_net,
     live_game,
-    my_turn,
     own_cards,
     table_message,
 )
 
+# Found offline with the engine and the computer player: with both seats playing the computer player's
+# choices, this deal ends with a payoff pile emptied after 218 moves (62 turns).
+SEED = "e2e-malice-261"
+RULES_ENDINGS = {"payoff_emptied": "played the last payoff card", "stalemate": "stalemate"}
 
-async def test_a_malice_game_between_two_people_to_the_leaderboard(harness: Harness, monkeypatch) -> None:
-    monkeypatch.setattr("bot.sessions.manager.new_seed", lambda: "e2e-malice-seed-1")
+
+def source_value(action) -> str:
+    """What `/malice play card:` takes for this move: the hand card (like 7H), payoff, or side1-side4."""
+    return str(action.card) if action.source == "hand" else action.source
+
+
+async def test_a_malice_game_between_two_people_to_its_end_by_the_rules(
+    harness: Harness, monkeypatch
+) -> None:
+    monkeypatch.setattr("bot.sessions.manager.new_seed", lambda: SEED)
     fake = harness.fake
     alice, bob, carol = harness.user("alice"), harness.user("bob"), harness.user("carol")
     fake.close_dms(alice)
     scanner = PublicScanner(fake)
 
-    await alice.slash("malice challenge", opponent=bob, stake=2, turns=8)
+    await alice.slash("malice challenge", opponent=bob, stake=2)
     challenge = table_message(fake, "challenges")
     assert bob.id in challenge.pinged
     wrong = await alice.click(challenge, "Accept")
@@ -35,18 +51,23 @@ async def test_a_malice_game_between_two_people_to_the_leaderboard(harness: Harn
     told = await fake.wait_for_message(channel="games", contains="use /hand")
     assert f"<@{alice.id}>" in told.content and bob.dms() and not alice.dms()
 
-    people = [alice, bob]
-    plays_this_turn = 0
-    refusals = restarted = False
-    for moves in range(600):
+    people = {str(alice.id): alice, str(bob.id): bob}
+    chosen: list[dict] = []  # every move as the computer player chose it, in order
+    mover = None
+    refusals = False
+    for moves in range(1000):
         game = live_game(harness)
         if game is None:
             break
         scanner.scan(hidden_cards(game))
-        turn = [(u, r) for u in people if (r := await my_turn(u)) is not None]
-        assert len(turn) == 1, "exactly one person has the turn"
-        user, hand = turn[0]
+        player = game.current_player
+        user = people[player]
         other = bob if user is alice else alice
+        hand = await user.slash("hand")
+        assert "It is your turn" in hand.text
+        if player != mover:  # the turn passed: the other one is told it is not his
+            mover = player
+            assert "It is your turn" not in (await other.slash("hand")).text
         if not refusals:
             refusals = True
             assert (await carol.slash("malice end")).text == "You are not playing at this table."
@@ -55,48 +76,60 @@ async def test_a_malice_game_between_two_people_to_the_leaderboard(harness: Harn
             bad = await user.slash("malice play", card="payoff", to="side1")
             assert bad.ephemeral and "payoff card can only go to the centre" in bad.text
 
+        # The person plays what the computer player would, offered by autocomplete, typed as a command.
+        action = choose_action(game, player, f"{SEED}/{moves}")
+        plays = [a for a in game.legal_actions() if a.kind == "play"]
         cards = await user.autocomplete("malice play", "card", "")
         scanner.scan_choices(cards, own_cards(game, user), hidden_cards(game))
-        move = None
-        for card in cards:
-            targets = await user.autocomplete("malice play", "to", "", card=card.value)
-            centre = [t for t in targets if t.value.startswith("centre")]
-            side = [t for t in targets if t.value.startswith("side")]
-            if centre and plays_this_turn < 4:
-                move = (card.value, centre[0].value)
-                break
-            if side and move is None:
-                move = (card.value, side[0].value)
-        if move is not None and (move[1].startswith("centre") or plays_this_turn >= 1 or moves % 2 == 0):
-            reply = await user.slash("malice play", card=move[0], to=move[1])
+        assert sorted(c.value for c in cards) == sorted({source_value(a) for a in plays})
+        chosen.append(action.model_dump(mode="json"))
+        seq = harness.bot.sessions.table_in(fake.channel("games").id).seq
+        if action.kind == "play":
+            card = source_value(action)
+            targets = await user.autocomplete("malice play", "to", "", card=card)
+            assert sorted(t.value for t in targets) == sorted(
+                {a.to for a in plays if source_value(a) == card}
+            )
+            reply = await user.slash("malice play", card=card, to=action.to)
             assert reply.ephemeral
-            plays_this_turn = 0 if move[1].startswith("side") else plays_this_turn + 1
-        elif "End turn" in hand.message.button_labels:
-            await user.click(hand.message, "End turn")
-            plays_this_turn = 0
         else:
-            await user.slash("malice end")
-            plays_this_turn = 0
-        if not restarted and moves == 5:
-            restarted = True
+            reply = await user.click(hand.message, "End turn")
+        table = harness.bot.sessions.table_in(fake.channel("games").id)
+        assert table is None or table.seq == seq + 1, reply.text
+        if moves == 100:
             await harness.restart_bot()
             assert any("resumed" in h for h in table_message(fake, "Malice · table").history)
     else:
         raise AssertionError("the game did not finish")
 
-    assert restarted and harness.bots_started == 2
+    assert harness.bots_started == 2 and refusals
     scanner.scan(set())
     over = await fake.wait_for_message(channel="games", contains="Game over")
     assert "Seed" in over.text
     row = await harness.store.last_table(fake.channel("games").id)
+    stored = [(a.actor, json.loads(a.action)) for a in await harness.store.actions(row.id)]
+    assert [action for _, action in stored] == chosen, "every move was applied once, as chosen"
+    assert {actor for actor, _ in stored} == set(people), "no timeout, no computer: only the two people"
+    final = json.loads(row.snapshot)
+    result = final["result"]
+    assert result["reason"] in RULES_ENDINGS and RULES_ENDINGS[result["reason"]] in over.text
+    assert len(chosen) < 400, "the computer player's choices end the game in a reasonable number of moves"
+
+    # One turn message at a time, each deleted when the turn passed; none left after the game.
+    turns = check_turn_messages(fake, [alice, bob])
+    # A new message per turn (each pings its player), one more after the restart; all deleted by the end.
+    assert final["turn"] <= len(turns) <= final["turn"] + 1 and all(m.deleted for m in turns)
+    assert any(len(m.versions) > 1 for m in turns), "the same player's turn message is edited in place"
+    assert not [m for m in fake.channel_messages("games") if m.text.startswith("➡️")]
+
     net = ledger_net(await harness.store.ledger(row.id))
     results = {r.player: r.net for r in await harness.store.results(row.id)}
-    assert {p: net.get(p, 0) for p in results} == results
+    assert {p: net.get(p, 0) for p in results} == results and set(results) == set(people)
     board = await carol.slash("leaderboard", game="malice")
-    stats = await bob.slash("stats")
-    assert f"Net chips: **{net.get(str(bob.id), 0):+d}**" in stats.text
-    if net.get(str(alice.id)):
-        assert f"<@{alice.id}>: **{net[str(alice.id)]:+d}** chips" in board.text
+    for user in (alice, bob):
+        assert f"<@{user.id}>: **{net.get(str(user.id), 0):+d}** chips" in board.text
+        stats = await user.slash("stats")
+        assert f"Net chips: **{net.get(str(user.id), 0):+d}**" in stats.text
     history = await alice.slash("history", game="malice")
     assert "plays" in history.text and "(finished)" in history.text
 
