@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from tests.e2e.harness import Harness
 from tests.e2e.test_game_support import (
     PublicScanner,
@@ -146,3 +148,70 @@ async def table_id(harness: Harness) -> int:
     row = await harness.store.last_table(harness.fake.channel("games").id)
     assert row is not None
     return row.id
+
+
+@pytest.mark.bot(turn_timeout_seconds=0.6)
+async def test_three_timeouts_in_a_row_give_the_seat_to_a_computer_and_the_result_still_counts(
+    harness: Harness, monkeypatch
+) -> None:
+    monkeypatch.setattr("bot.sessions.manager.new_seed", lambda: "e2e-insomnia-seed-2")
+    fake = harness.fake
+    alice, bob = harness.user("alice"), harness.user("bob")
+    await alice.slash("insomnia new", chips=5, deals=1)
+    lobby = table_message(fake, "Insomnia · table")
+    await bob.click(lobby, "Join")
+    await alice.click(lobby, "Start")
+
+    # Alice never acts; Bob answers each of his decisions at once, through slash commands.
+    def state() -> str | None:
+        game = live_game(harness)
+        # Over as soon as the engine says so: the table is let go after its last message, and nothing on the
+        # fake changes after that to wake this check up.
+        if game is None or game.is_over:
+            return "over"
+        return "bob" if game.current_player == str(bob.id) else None
+
+    def taken_over() -> bool:
+        table = harness.bot.sessions.table_in(fake.channel("games").id)
+        return table is not None and str(alice.id) in table.meta.computer_seats
+
+    bob_moves = 0
+    refused = None
+    while await fake.wait_for(state, what="Bob's turn or the end of the game") == "bob":
+        game = live_game(harness)
+        if refused is None and taken_over():
+            refused = await alice.slash("insomnia pass")
+        if game.public_view().phase == "tricks":
+            choices = await bob.autocomplete("insomnia play", "card", "")
+            await bob.slash("insomnia play", card=choices[0].value)
+        else:
+            await bob.slash("insomnia pass")
+        bob_moves += 1
+
+    public = [m.text for m in fake.channel_messages("games")]
+    timeouts = [i for i, t in enumerate(public) if f"<@{alice.id}> ran out of time" in t]
+    takeover = [i for i, t in enumerate(public) if "a computer player takes the seat" in t]
+    assert len(timeouts) == 3 and len(takeover) == 1, public
+    assert f"<@{alice.id}> timed out three times in a row" in public[takeover[0]]
+    assert timeouts[-1] <= takeover[0], "the seat changes hands with the third timeout"
+    assert bob_moves >= 3
+    assert refused is not None and refused.ephemeral
+    assert refused.text == "A computer player has taken over your seat for the rest of this game."
+
+    # The computer played Alice's seat after the third timeout; the seat's chips are still hers.
+    tid = await table_id(harness)
+    actors = [a.actor for a in await harness.store.actions(tid)]
+    # (Bob answers at once; should a slow machine make him time out too, those are his, not Alice's.)
+    assert "ai" in actors and str(alice.id) not in actors
+    assert actors[: actors.index("ai")].count("timeout") >= 3
+    turns = check_turn_messages(fake, [alice, bob])
+    assert sum(f"<@{alice.id}>, your turn" in m.history[0] for m in turns) == 3
+    assert not [m for m in fake.channel_messages("games") if m.text.startswith("➡️")]
+
+    net = ledger_net(await harness.store.ledger(tid))
+    results = {r.player: r.net for r in await harness.store.results(tid)}
+    assert results == {p: net.get(p, 0) for p in (str(alice.id), str(bob.id))}
+    board = await bob.slash("leaderboard", game="insomnia")
+    assert f"<@{alice.id}>: **{net.get(str(alice.id), 0):+d}** chips · 1 game" in board.text
+    stats = await bob.slash("stats", user=alice)
+    assert f"Net chips: **{net.get(str(alice.id), 0):+d}**" in stats.text and "Games: **1**" in stats.text
