@@ -24,6 +24,9 @@ COLOUR = discord.Colour.teal()
 GAME_NAMES = {"insomnia": "Insomnia", "malice": "Malice"}
 NO_PINGS = discord.AllowedMentions.none()
 Game = Literal["insomnia", "malice"]
+# What the figures are, said plainly: the net is every movement in the chip ledger, so a running game's chips
+# already count; games and wins come from the results of finished games.
+FIGURES = "net chips from the chip ledger, running games included; games and wins count finished games"
 
 
 def player_label(player: str) -> str:
@@ -60,7 +63,7 @@ async def leaderboard_page(
     else:
         description = "No more players on this page."
     embed = discord.Embed(title=title, description=description, colour=COLOUR)
-    embed.set_footer(text=f"Page {page + 1} · net chips won and lost in finished games")
+    embed.set_footer(text=f"Page {page + 1} · {FIGURES}")
     view = discord.ui.View(timeout=None)
     scope = kind or "all"
     view.add_item(LeaderboardPageButton(scope, max(page - 1, 0), "◀ Previous", disabled=page == 0))
@@ -150,6 +153,7 @@ class Ledger(commands.Cog):
         for kind, per_kind in sorted(stats.per_game.items()):
             if per_kind.games:
                 embed.add_field(name=GAME_NAMES.get(kind, kind), value=_kind_lines(per_kind), inline=False)
+        embed.set_footer(text=FIGURES[0].upper() + FIGURES[1:])
         await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NO_PINGS)
 
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
+from cogs.help import help_lines
 from tests.e2e.fake_discord import FakeDiscord, FakeMessage, UserHandle
 from tests.e2e.harness import Harness
 
@@ -138,3 +141,14 @@ def check_turn_messages(
         assert all(mentions[named[0]] in version for version in message.history), "edits keep the player"
         assert named[0] in message.pinged
     return turns
+
+
+async def test_the_readme_commands_table_lists_every_command_with_all_its_options(harness: Harness) -> None:
+    """From the running bot's command tree: each command, required options bare, optional ones in brackets."""
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("\n## Commands\n", 1)[1].split("\n## ", 1)[0]
+    documented = set(re.findall(r"`(/[^`]+)`", section))
+    assert harness.bot is not None
+    usages = [line.split("`")[1] for line in help_lines(harness.bot.tree)]
+    assert len(usages) > 20
+    assert [u for u in usages if u not in documented] == []

@@ -215,3 +215,34 @@ async def test_three_timeouts_in_a_row_give_the_seat_to_a_computer_and_the_resul
     assert f"<@{alice.id}>: **{net.get(str(alice.id), 0):+d}** chips · 1 game" in board.text
     stats = await bob.slash("stats", user=alice)
     assert f"Net chips: **{net.get(str(alice.id), 0):+d}**" in stats.text and "Games: **1**" in stats.text
+
+
+async def test_the_leaderboard_counts_a_running_games_chips_and_says_so(
+    harness: Harness, monkeypatch
+) -> None:
+    monkeypatch.setattr("bot.sessions.manager.new_seed", lambda: "e2e-insomnia-seed-3")
+    fake = harness.fake
+    alice, bob = harness.user("alice"), harness.user("bob")
+    await alice.slash("insomnia new", chips=5)
+    lobby = table_message(fake, "Insomnia · table")
+    await bob.click(lobby, "Join")
+    await alice.click(lobby, "Start")
+    tid = await table_id(harness)
+    people = {str(alice.id): alice, str(bob.id): bob}
+    # Play the safe choices until the first payout has moved chips (the game is still running).
+    while not (entries := await harness.store.ledger(tid)):
+        game = live_game(harness)
+        user = people[game.current_player]
+        if game.public_view().phase == "tricks":
+            choices = await user.autocomplete("insomnia play", "card", "")
+            await user.slash("insomnia play", card=choices[0].value)
+        else:
+            await user.slash("insomnia pass")
+    net = ledger_net(entries)
+    assert net.get(str(alice.id)) and (await harness.store.get_table(tid)).status == "running"
+
+    board = await bob.slash("leaderboard", game="insomnia")
+    assert f"<@{alice.id}>: **{net[str(alice.id)]:+d}** chips · 0 games · 0 wins" in board.text
+    assert board.embeds[0]["footer"]["text"] == (
+        "Page 1 · net chips from the chip ledger, running games included; games and wins count finished games"
+    )
