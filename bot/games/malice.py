@@ -469,8 +469,12 @@ class MaliceGame(SeededGame):
                     raise IllegalAction("A joker on a free centre slot starts the stack as an ace.")
                 raise IllegalAction(f"On centre stack {slot + 1} the joker can only be {_a(need)}.")
             return _RANK_OF_VALUE[need]
-        if as_rank is not None and as_rank.malice_value != value:
-            raise IllegalAction("Only a joker can be played as another rank.")
+        if as_rank is not None:
+            # A rank is the joker's alone: one spelling per move, the one legal_actions() lists.
+            if as_rank.malice_value != value:
+                raise IllegalAction("Only a joker can be played as another rank.")
+            raise IllegalAction(
+                f"Only a joker takes a rank on the centre: leave the rank out for {_a(value)}.")
         if value != need:
             if need == 1:
                 raise IllegalAction("Only an ace, or a joker as an ace, can start a centre stack.")
@@ -480,11 +484,11 @@ class MaliceGame(SeededGame):
 
     def _check_side(self, player: str, action: Play, card: Card) -> None:
         """Rules 9 and 11 (the source is the hand: other sources were refused already)."""
+        value = _VALUE[card]
+        if value == 1:  # the rule broken first, the spelling after
+            raise IllegalAction("An ace can never go on a side stack.")
         if action.as_rank is not None:
             raise IllegalAction("A card on a side stack keeps its own rank: leave the rank out.")
-        value = _VALUE[card]
-        if value == 1:
-            raise IllegalAction("An ace can never go on a side stack.")
         if self._must_play_ace(player):
             raise IllegalAction("You must first play your ace to the centre.")
         stack = self.side[player][_SIDE_INDEX[action.to]]
