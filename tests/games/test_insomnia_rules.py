@@ -197,7 +197,7 @@ def test_rule_10_bid_more_than_the_highest_bid():
 def test_rule_10_bids_are_capped_by_the_bidders_chips():
     game = _auction(chips={"p0": 15, "p1": 15, "p2": 4})
     act(game, "bid 2")
-    with pytest.raises(IllegalAction, match=exactly("You have only 4 chips.")):
+    with pytest.raises(IllegalAction, match=exactly("You have only 4 chips: bid at most 4, or pass.")):
         game.apply(Bid(amount=5))
     assert [a.amount for a in game.legal_actions() if a.kind == "bid"] == [3, 4]
     act(game, "bid 4", "bid 5")

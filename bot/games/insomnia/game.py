@@ -355,15 +355,16 @@ class InsomniaGame(SeededGame):
     def _apply_auction(self, action: Action, events: Events) -> None:
         auction = self.auction
         player = self.turn
+        have = self.chips[player]
         if isinstance(action, Bid):
-            have = self.chips[player]
+            # Rule 10: who cannot outbid the high bid can only pass; tell him that, whatever amount he tried.
+            if auction.high_bid >= have:
+                raise IllegalAction(f"You cannot outbid {auction.high_bid} with {have} chips: pass.")
             if action.amount <= auction.high_bid or action.amount < 1:
-                if auction.high_bid >= have:
-                    raise IllegalAction(f"You cannot outbid {auction.high_bid} with {have} chips: pass.")
                 least = "at least 1 chip" if auction.high_bid == 0 else f"more than {auction.high_bid} chips"
                 raise IllegalAction(f"Bid {least}, or pass.")
             if action.amount > have:
-                raise IllegalAction(f"You have only {have} chips.")
+                raise IllegalAction(f"You have only {have} chips: bid at most {have}, or pass.")
             auction.high_bid = action.amount
             auction.high_bidder = player
             auction.passes = 0
@@ -371,6 +372,11 @@ class InsomniaGame(SeededGame):
         elif isinstance(action, Pass):
             auction.passes += 1
             events.append(Passed(stage=auction.stage, player=player))
+        elif auction.high_bid >= have:
+            raise IllegalAction(
+                "It is the auction for re-throws: "
+                f"you cannot outbid {auction.high_bid} with {have} chips, so pass."
+            )
         else:
             raise IllegalAction(
                 "It is the auction for re-throws: bid more chips than the highest bid, or pass."
