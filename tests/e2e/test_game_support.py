@@ -113,13 +113,17 @@ def turn_messages(fake: FakeDiscord, channel: str = "games") -> list[FakeMessage
 
 
 def check_turn_messages(
-    fake: FakeDiscord, people: list[UserHandle], channel: str = "games"
+    fake: FakeDiscord,
+    people: list[UserHandle],
+    channel: str = "games",
+    by_hand: tuple[tuple[int, int], ...] = (),
 ) -> list[FakeMessage]:
     """The channel's turn messages over the whole game, from what the fake recorded.
 
     At no moment were two live: replaying posts and deletions in the fake's own order (a request is numbered
-    when it arrives, a message when it is created) never counts more than one. Each message names one person
-    through all its edits and pinged him. Returns them (oldest first)."""
+    when it arrives, a message when it is created) never counts more than one; `by_hand` adds deletions the
+    test made itself, as (`fake.mark()`, message id). Each message names one person through all its edits and
+    pinged him. Returns them (oldest first)."""
     turns = turn_messages(fake, channel)
     ids = {m.id: m for m in turns}
     timeline = [(m.seq, "post", m.id) for m in turns]
@@ -127,6 +131,7 @@ def check_turn_messages(
         message_id = int(call.path.rsplit("/", 1)[1])
         if message_id in ids:
             timeline.append((call.seq, "delete", message_id))
+    timeline += [(mark, "delete", message_id) for mark, message_id in by_hand]
     live: set[int] = set()
     for _, what, message_id in sorted(timeline):
         if what == "post":

@@ -12,6 +12,7 @@ import pytest
 from bot.games.ai import choose_action
 from tests.e2e.harness import Harness
 from tests.e2e.test_game_support import (
+    DELETE_ROUTE,
     PublicScanner,
     check_turn_messages,
     hidden_cards,
@@ -153,3 +154,40 @@ async def test_against_the_computer_a_timeout_plays_the_default(harness: Harness
         assert ended.ephemeral
     await fake.wait_for_message(channel="games", contains="Game over")
     assert (await harness.store.get_table(row.id)).status == "finished"
+
+
+async def test_a_turn_message_deleted_by_hand_is_replaced_and_never_missed(
+    harness: Harness, monkeypatch
+) -> None:
+    monkeypatch.setattr("bot.sessions.manager.new_seed", lambda: SEED)
+    fake = harness.fake
+    alice, bob = harness.user("alice"), harness.user("bob")
+    await alice.slash("malice challenge", opponent=bob)
+    await bob.click(table_message(fake, "challenges"), "Accept")
+    people = {str(alice.id): alice, str(bob.id): bob}
+
+    def live_turn() -> list:
+        return [m for m in fake.channel_messages("games") if m.text.startswith("➡️")]
+
+    by_hand = []
+    # A moderator removes the turn message twice: before a centre play (the turn stays, so the edit finds no
+    # message and a new one is posted) and before the end of the turn (the old id is already gone).
+    for passes in (False, True):
+        (first,) = await fake.wait_for(live_turn, what="a turn message")
+        first.deleted = True
+        by_hand.append((fake.mark(), first.id))
+        game = live_game(harness)
+        player = game.current_player
+        legal = game.legal_actions()
+        if passes:
+            assert any(a.kind == "end_turn" for a in legal)
+            await people[player].slash("malice end")
+        else:
+            action = next(a for a in legal if a.kind == "play" and a.to.startswith("centre"))
+            await people[player].slash("malice play", card=source_value(action), to=action.to)
+        assert (live_game(harness).current_player != player) is passes
+        (now,) = live_turn()
+        assert now.id != first.id and f"<@{live_game(harness).current_player}>, your turn" in now.text
+    assert len(check_turn_messages(fake, [alice, bob], by_hand=tuple(by_hand))) == 3
+    # Deleting the already-removed message got Discord's 404, which the bot takes as done (no error logged).
+    assert [c.status for c in fake.calls(DELETE_ROUTE)] == [404]
