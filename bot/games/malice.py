@@ -13,7 +13,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, TypeVar, Union
 
-from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, PlainValidator, TypeAdapter
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    PlainValidator,
+    TypeAdapter,
+    ValidationError,
+)
 
 from bot.games.base import ChipTransfer, IllegalAction, SeededGame, Standing
 from bot.games.cards import JOKER, Card, Rank, standard_deck
@@ -367,7 +375,11 @@ class MaliceGame(SeededGame):
     def apply(self, action: Play | EndTurn | Resign | EndGame | dict[str, Any] | str) -> list[BaseModel]:
         """Apply one action and return the public events it caused; `IllegalAction` if it is not allowed."""
         if not isinstance(action, (Play, EndTurn, Resign, EndGame)):
-            action = parse_action(action)
+            try:
+                action = parse_action(action)
+            except ValidationError as error:  # the contract: every refusal is an IllegalAction (as Insomnia)
+                raise IllegalAction(
+                    "That is not an action here: choose one of the offered actions.") from error
         if self.result is not None:
             raise IllegalAction("The game is over.")
         if isinstance(action, Play):

@@ -315,7 +315,6 @@ def test_rule_8_only_a_joker_is_played_as_a_rank(spec, action, error):
 # --- the contract: apply() refuses with IllegalAction -------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="fixed in the next commit")
 @pytest.mark.parametrize(
     "garbage",
     ['{"kind": "fold"}', {"kind": "play", "source": "deck", "card": "5S", "to": "centre1"},
