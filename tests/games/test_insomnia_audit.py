@@ -34,7 +34,7 @@ from bot.games.insomnia import (
     new_game,
 )
 
-from .insomnia_helpers import act, first, kinds, pass_to, rig, transfers
+from .insomnia_helpers import act, dice, first, kinds, pass_to, rig, transfers
 from .test_insomnia_hands import brute_category, brute_key
 
 FACES = [Rank.NINE, Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE]
@@ -583,6 +583,16 @@ def test_rule_27_a_single_eligible_player_alone_in_the_auction(moves, outcome):
         won = first(events, "auction_won")
         assert (won.stage, won.player, won.amount, won.rethrows) == (4, "p1", outcome, 2 * outcome)
         assert game.phase == "rethrow" and game.rethrows_left == 2 * outcome
+
+
+def test_rules_29_32_at_the_deal_cap_the_last_dealer_stays_the_dealer():
+    game = rig(P4, DEAL4, "9 9 9 9", max_deals=1)
+    pass_to(game, "tricks")
+    act(game, *TRICKS4)
+    game.dice = dice("J J J J")
+    events = act(game, "pass", "pass")
+    assert first(events, "deal_ended").next_dealer is None and game.is_over
+    assert game.public_view().dealer == "p0"  # nobody deals again: the marker stays on the last dealer
 
 
 def test_rule_9_the_card_just_drawn_may_be_exchanged_again():

@@ -584,6 +584,9 @@ class InsomniaGame(SeededGame):
         events.append(
             DealEnded(deal=self.deal, chips=dict(self.chips), pot=self.pot, next_dealer=next_dealer)
         )
+        if capped:
+            self._finish("deal_cap", events)  # rule 32: nobody deals again, the last dealer stays the dealer
+            return
         self.dealer = (self.dealer + 1) % n  # rule 29: the deal passes to the left
         self._begin_deal(events)
 
