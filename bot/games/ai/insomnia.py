@@ -4,8 +4,11 @@
   A hand is worth its dice match (the payout, times the chance of matching after the re-throws it would buy,
   less the chips that buying costs) plus its stage-2 chance (its percentile among all hands of the deck,
   to the power of the number of opponents).
-- Auction: bid the amount whose re-throws give the best expected payout net of the bid; pass if no bid
-  beats not bidding. Already matching, it bids just enough to keep anyone else from re-throwing.
+- Auction: look the auction ahead to its end (`insomnia_auction`), the rivals taken as choosing evenly among
+  their options, and take the action with the best expected outcome: a win is worth the payout the re-throws
+  it buys are likely to bring (from every payer, capped by his chips), less the bid net of its pot share.
+  With many rivals this means a jump bid to all but one chip for a hand that can match (a cheap bid is
+  overtaken at once); against one or two, a cheap bid that can be renewed; never the last chip.
 - Re-throws: throw again a die that its hand (stage 4: the best reachable 4 of its won cards) does not need;
   stop once it matches.
 - Tricks: win as cheaply as it can, otherwise throw its cheapest card; lead a card no unseen card can beat,
@@ -20,6 +23,7 @@ from collections import Counter
 from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
 
+from bot.games.ai.insomnia_auction import NONE, RIVAL, RIVAL_ALL_IN, AuctionModel
 from bot.games.cards import Card, Rank, Suit
 from bot.games.insomnia import (
     Bid,
@@ -36,6 +40,7 @@ from bot.games.insomnia import (
 )
 from bot.games.insomnia.hands import DICE_FACES
 
+MAX_RETHROWS = 40  # more re-throws than this no longer move the chance of matching
 MAX_BID_CONSIDERED = 12  # beyond 24 re-throws the chance of matching no longer moves
 COMPETITION = 0.8  # a hand's match worth is shared with rivals who may win the auction instead
 EXCHANGE_MARGIN = 0.05  # chips: exchange only for a real expected gain
@@ -223,26 +228,25 @@ def _payers(view: PlayerView) -> list[int]:
 def _auction(view: PlayerView, legal: list) -> object:
     auction = view.auction
     me = view.player
-    n = len(view.players)
-    cost = _bid_cost(n)
+    share = 1.0 / len(view.players)  # of the pot the bid feeds: on average the trick winner's
     payers = _payers(view)
-    low = auction.high_bid + 1
-    high = min(view.chips[me] - 1, _bid_cap(view.chips[me], auction.high_bid))
-    bids = range(low, high + 1)
-    matched_now = 0.0
-    best, amount = float("-inf"), 0
-    for target in _targets(view):
-        worth = _payout_worth(target, payers)
-        need = _missing(target, view.dice)
-        if not need:
-            matched_now = max(matched_now, worth)
-        value, b = _best_bid_value(need, worth, bids, cost)
-        if value > best + 1e-9:
-            best, amount = value, b
-    # Not bidding: if a rival holds the bid he will re-throw dice we need; with no bid yet, the dice may
-    # stay as they are, but a later rival bid may still come.
-    baseline = 0.0 if auction.high_bidder is not None else matched_now / 2
-    if amount and best > baseline:
+    targets = [(_missing(t, view.dice), _payout_worth(t, payers)) for t in _targets(view)]
+    matched_now = max((worth for need, worth in targets if not need), default=0.0)
+
+    def win_value(bid: int) -> float:
+        rethrows = min(2 * bid, MAX_RETHROWS)
+        payout = max((_p_match(need, rethrows) * worth for need, worth in targets), default=0.0)
+        return payout - bid * (1.0 - share)
+
+    bidders = auction.bidders
+    seat = bidders.index(me)
+    rivals = [view.chips[bidders[(seat + i) % len(bidders)]] for i in range(1, len(bidders))]
+    holder = NONE
+    if auction.high_bidder is not None:
+        holder = RIVAL_ALL_IN if view.chips[auction.high_bidder] == auction.high_bid else RIVAL
+    model = AuctionModel(auction.high_bid, rivals, view.chips[me], win_value, share, matched_now)
+    _value, amount = model.best(holder, auction.passes)
+    if amount:
         action = Bid(amount=amount)
         if action in legal:
             return action
