@@ -64,10 +64,9 @@ async def test_a_malice_game_between_two_people_to_its_end_by_the_rules(
         player = game.current_player
         user = people[player]
         other = bob if user is alice else alice
-        hand = await user.slash("hand")
-        assert "It is your turn" in hand.text
-        if player != mover:  # the turn passed: the other one is told it is not his
+        if player != mover:  # the turn passed: /hand tells each of them whose it is
             mover = player
+            assert "It is your turn" in (await user.slash("hand")).text
             assert "It is your turn" not in (await other.slash("hand")).text
         if not refusals:
             refusals = True
@@ -93,7 +92,8 @@ async def test_a_malice_game_between_two_people_to_its_end_by_the_rules(
             )
             reply = await user.slash("malice play", card=card, to=action.to)
             assert reply.ephemeral
-        else:
+        else:  # the button of a fresh /hand (it carries the sequence number it was drawn for)
+            hand = await user.slash("hand")
             reply = await user.click(hand.message, "End turn")
         table = harness.bot.sessions.table_in(fake.channel("games").id)
         assert table is None or table.seq == seq + 1, reply.text
