@@ -327,7 +327,7 @@ def turn_hint(game: Any, player: str) -> str:
         return "exchange a card (/insomnia exchange) or keep your hand (/insomnia pass)"
     if view.phase == "auction":
         high = view.auction.high_bid if view.auction else 0
-        return f"bid more than {high} (/insomnia bid) or pass (/insomnia pass)"
+        return f"bid at least {high + 1} (/insomnia bid) or pass (/insomnia pass)"
     if view.phase == "rethrow":
         return f"re-throw a die (/insomnia rethrow, {view.rethrows_left} left) or stop (/insomnia pass)"
     return "play a card (/insomnia play)"
