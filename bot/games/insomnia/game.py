@@ -662,6 +662,9 @@ def new_game(players: list[str], seed: str, *, chips: int = 15, max_deals: int |
         raise ValueError("Insomnia is for 2 to 8 players.")
     if len(set(players)) != len(players):
         raise ValueError("Every player may sit at the table only once.")
+    if any(not p or p.startswith("@") for p in players):
+        # "@..." are ledger accounts (the pot, rule 31): a player id there would blur whose chips are whose
+        raise ValueError("A player id must be non-empty and must not start with '@'.")
     if chips < 1:
         raise ValueError("Each player needs at least 1 chip.")
     if max_deals is not None and max_deals < 1:
