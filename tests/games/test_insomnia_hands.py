@@ -92,15 +92,12 @@ def test_every_hand_has_the_brute_force_category(the_deck):
     assert seen == set(CATEGORIES) | {None}
 
 
-def test_every_24_card_hand_is_ordered_like_the_brute_force_rule():
-    hands = sorted(combinations(DECK24, 4), key=lambda h: brute_key(list(h)))
+def test_every_32_card_hand_is_ordered_like_the_brute_force_rule():
+    # The 32-card deck holds the 24- and 30-card decks, so this orders every hand of every deck (rule 18).
+    hands = sorted(combinations(DECK32, 4), key=lambda h: brute_key(list(h)))
     values = [hand_value(h) for h in hands]
     # strictly increasing: the order agrees, and two different hands are never equal (rule 18)
     assert all(a < b and a != b for a, b in pairwise(values))
-
-
-def test_32_card_hands_are_all_different_values():
-    assert len({hand_value(h).score for h in combinations(DECK32, 4)}) == 35960
 
 
 @pytest.mark.parametrize(
