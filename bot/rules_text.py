@@ -136,7 +136,7 @@ INSOMNIA = RulesSummary(
             "Rule 19",
             _p(
                 """the stage-2 winner, his category and its ranks are announced (e.g. "two pairs, kings and
-                nines"), not his whole hand.
+                nines"; a flush by its top card, a pair by its rank), not his whole hand.
                 """
             ),
         ),

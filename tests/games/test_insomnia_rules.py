@@ -357,20 +357,20 @@ def test_rule_15_equal_ranks_the_first_higher_suit_wins():
             {"p1": "AD QD JD 9D", "p2": "10S 10H 9S 9H", "p0": "AS KH QS 10C"},
             "p1",
             "flush",
-            "flush, ace, queen, jack and nine",
+            "flush, ace high",
         ),
         (
             {"p1": "AS AH KD 9C", "p2": "AD AC QD JC", "p0": "10S 9H KS QH"},
             "p1",
             "pair",
-            "a pair of aces, with king and nine",
+            "a pair of aces",
         ),
         # all ranks equal: suits card by card in deciding order, AS beats AH
         (
             {"p1": "AS AD KD 9C", "p2": "AH AC KS 9D", "p0": "10S 10H QS JH"},
             "p1",
             "pair",
-            "a pair of aces, with king and nine",
+            "a pair of aces",
         ),
     ],
 )

@@ -80,7 +80,11 @@ class HandValue:
 
     @property
     def description(self) -> str:
-        """The category and its deciding ranks, for announcements: "two pairs, kings and nines" (rule 19)."""
+        """The category and its defining ranks, for announcements: "two pairs, kings and nines" (rule 19).
+
+        Only the ranks that make the category are named (a flush by its top card, a pair without its odd
+        cards): the winner leads the tricks next, so naming every rank would show most of a hidden hand.
+        """
         r = self.ranks
         match self.category:
             case "four_of_a_kind":
@@ -92,13 +96,13 @@ class HandValue:
             case "straight":
                 return f"straight, {_SINGULAR[r[0]]} high"
             case "flush":
-                return "flush, " + _and([_SINGULAR[x] for x in r])
+                return f"flush, {_SINGULAR[r[0]]} high"
             case "two_pair":
                 return f"two pairs, {r[0].plural} and {r[2].plural}"
             case "pair":
-                return f"a pair of {r[0].plural}, with {_and([_SINGULAR[x] for x in r[2:]])}"
+                return f"a pair of {r[0].plural}"
             case _:
-                return "no pair, " + _and([_SINGULAR[x] for x in r])
+                return "no pair"
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, HandValue) and self.score == other.score
