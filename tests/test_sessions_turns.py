@@ -4,6 +4,9 @@ ends, and still deleted by a new process after a restart."""
 
 from __future__ import annotations
 
+import asyncio
+from dataclasses import dataclass, field
+
 import pytest
 
 from bot.render.common import Message
@@ -143,3 +146,50 @@ async def test_no_turn_message_stays_while_a_computer_moves_or_after_the_game(st
     posted = assert_never_two_turn_messages(announcer)
     turns = [s.message for s in announcer.log if s.kind == "send" and is_turn(s.message)]
     assert posted == len(turns) and all(m.mentions[0] in (ALICE, BOB) for m in turns)
+
+
+@dataclass
+class HoldingAnnouncer(RecordingAnnouncer):
+    """Holds the first public message that contains `hold` until the test lets it go (it never does here)."""
+
+    hold: str = ""
+    held: asyncio.Event = field(default_factory=asyncio.Event)
+    cancelled: bool = False
+
+    async def _wait_if_held(self, message: Message) -> None:
+        if self.hold and not self.held.is_set() and any(self.hold in t for t in message.texts()):
+            self.held.set()
+            try:
+                await asyncio.Event().wait()
+            except asyncio.CancelledError:
+                self.cancelled = True
+                raise
+
+    async def send(self, channel_id: int, message: Message) -> int:
+        await self._wait_if_held(message)
+        return await super().send(channel_id, message)
+
+    async def edit(self, channel_id: int, message_id: int, message: Message) -> bool:
+        await self._wait_if_held(message)
+        return await super().edit(channel_id, message_id, message)
+
+
+async def test_closing_the_manager_stops_a_timer_that_is_half_way_through_its_cycle(store):
+    """A restart while a timeout is being announced: the old process must not go on posting (or writing to a
+    store about to close) after `close()` returned, next to the new process that resumed the table."""
+    announcer = HoldingAnnouncer(hold="ran out of time")
+    sessions = await manager(store, announcer, timeout=0.05)
+    table = await sessions.challenge(GUILD, CHANNEL, ALICE, BOB)
+    await sessions.accept(CHANNEL, BOB)
+    await asyncio.wait_for(announcer.held.wait(), 10)  # the timer stored the default and is announcing it
+    stored = await store.actions(table.id)
+    assert stored and {a.actor for a in stored} == {"timeout"}
+    await sessions.close()
+    assert announcer.cancelled, "close() stopped the announcement in flight instead of leaving it running"
+    posted = len(announcer.log)
+    # Nothing of the old manager runs any more: a new one resumes from what was stored and finds it intact.
+    later = RecordingAnnouncer(messages=dict(announcer.messages), _next_id=announcer._next_id)
+    resumed = await manager(store, later)
+    assert await resumed.resume_all() == 1
+    assert resumed.table_in(CHANNEL).seq == len(stored) and len(announcer.log) == posted
+    await resumed.close()

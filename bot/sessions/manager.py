@@ -81,7 +81,7 @@ class SessionManager:
         self._tables: dict[int, Table] = {}  # channel id -> open table
         self._by_id: dict[int, int] = {}  # table id -> channel id
         self._locks: dict[int, asyncio.Lock] = {}
-        self._timers: dict[int, asyncio.Task] = {}  # table id -> its one live timer
+        self._timers: dict[int, asyncio.Task] = {}  # table id -> its one live timer (also while it runs)
         self._tasks: set[asyncio.Task] = set()  # computer turns in flight
         self._closed = False
 
@@ -531,8 +531,8 @@ class SessionManager:
                 or table.status != "running"
             ):
                 return
-            if self._timers.get(table.id) is asyncio.current_task():
-                del self._timers[table.id]
+            # The timer stays in `_timers` while it applies and announces, so `close()` (a restart) stops it
+            # half way instead of letting it go on posting next to the new process.
             player = table.game.current_player
             if player is None or table.seat_is_computer(player):
                 return

@@ -112,6 +112,11 @@ def turn_messages(fake: FakeDiscord, channel: str = "games") -> list[FakeMessage
     )
 
 
+def live_turn_messages(fake: FakeDiscord, channel: str = "games") -> list[FakeMessage]:
+    """The turn messages in the channel now (not deleted)."""
+    return [m for m in fake.channel_messages(channel) if m.text.startswith(TURN_PREFIX)]
+
+
 def check_turn_messages(
     fake: FakeDiscord,
     people: list[UserHandle],
