@@ -71,7 +71,17 @@ class RecordingAnnouncer:
         return [s for s in self.log if s.kind in ("send", "edit")]
 
     def public_texts(self) -> list[str]:
+        """Every version of every channel message (an edited log message appears once per edit)."""
         return [text for s in self.public() for text in s.message.texts()]
+
+    def channel_lines(self) -> list[str]:
+        """The lines of the channel's messages as they stand now, oldest message first."""
+        return [
+            line
+            for _, message in sorted(self.messages.items())
+            for text in message.texts()
+            for line in text.splitlines()
+        ]
 
     def dms_to(self, user_id: int) -> list[Message]:
         return [s.message for s in self.log if s.kind == "dm" and s.target == user_id]
@@ -294,7 +304,7 @@ async def test_timeouts_apply_the_default_and_three_in_a_row_forfeit_malice(stor
                     announcer.log.index(s) >= n and any("ran out of time" in t for t in s.message.texts())
                 )
             )
-    timeouts = [t for t in announcer.public_texts() if f"<@{ALICE}> ran out of time" in t]
+    timeouts = [t for t in announcer.channel_lines() if f"<@{ALICE}> ran out of time" in t]
     assert len(timeouts) == 3
     assert any("forfeits" in t for t in announcer.public_texts())
     row = await store.get_table(table.id)

@@ -6,6 +6,7 @@ hand is rendered only into the message for its owner (`hand_message`, sent ephem
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from bot.render import insomnia, malice
@@ -13,6 +14,8 @@ from bot.render.common import (
     Button,
     Embed,
     EmbedField,
+    LogGroup,
+    LogLine,
     Message,
     TableInfo,
     chunk_lines,
@@ -35,6 +38,7 @@ __all__ = [
     "hand_message",
     "history_pages",
     "is_computer",
+    "log_lines",
     "name",
     "parse_token",
     "result_lines",
@@ -68,6 +72,59 @@ def start_line(info: TableInfo, game: Any) -> str:
 
 def event_lines(info: TableInfo, game: Any, events: list[Any]) -> list[str]:
     return _KINDS[info.kind].event_lines(info, game, events)
+
+
+RESULT_GROUP = LogGroup(key="result")
+
+
+def log_lines(
+    info: TableInfo,
+    game: Any,
+    events: list[Any],
+    *,
+    current: LogGroup | None,
+    notes: Sequence[str] = (),
+    lead: Sequence[str] = (),
+) -> list[LogLine]:
+    """What one step adds to the table's public log, line by line, each with its group.
+
+    `current` is the group of the log message now in the channel. A group that starts here is headed by its
+    title. `notes` (a timeout, a takeover, a resignation) go with the group of what they explain: the first
+    group these events name, else the current one. `lead` (the game's first line) comes before the first
+    title. At the end the group of the decision now awaited is opened, so its message is posted before the
+    turn message that asks for that decision; a finished game ends with the result in a group of its own.
+    """
+    module = _KINDS[info.kind]
+    entries: list[LogGroup | str] = list(module.log_entries(info, game, events))
+    if game.is_over:
+        entries.append(RESULT_GROUP)
+        entries.extend(result_lines(info, game))
+    else:
+        awaited = module.state_group(game)
+        if awaited is not None:
+            entries.append(awaited)
+    first = entries[0] if entries and isinstance(entries[0], LogGroup) else None
+    home = first or current or next((e for e in entries if isinstance(e, LogGroup)), None) or RESULT_GROUP
+    out: list[LogLine] = []
+    group = current
+    if lead:
+        group = home
+        out.extend(LogLine(group=home, text=text) for text in lead)
+        if home.title:
+            out.append(LogLine(group=home, text=home.title))
+    if notes:
+        entries = [home, *notes, *entries]
+    for entry in entries:
+        if isinstance(entry, LogGroup):
+            if group is None or entry.key != group.key:
+                group = entry
+                if entry.title:
+                    out.append(LogLine(group=entry, text=entry.title))
+            continue
+        if group is None:
+            group = home
+        out.append(LogLine(group=group, text=entry))
+    return out
 
 
 def result_lines(info: TableInfo, game: Any) -> list[str]:

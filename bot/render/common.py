@@ -116,6 +116,26 @@ def plural(n: int, word: str, words: str | None = None) -> str:
     return f"{n} {word if n == 1 else (words or word + 's')}"
 
 
+# A table's public log message is closed at this length and the group goes on in a new one (Discord's limit
+# is 2,000 characters; the margin keeps a long last line and the "(continued)" heading inside it).
+LOG_LIMIT = 1800
+
+
+class LogGroup(BaseModel):
+    """A group of the public log: every line of one group goes into one log message (or its continuations).
+    `key` tells groups apart (`turn-12`, `deal-1-auction`, `result`); `title` heads its message."""
+
+    key: str
+    title: str = ""
+
+
+class LogLine(BaseModel):
+    """One line of the public log and the group it belongs to."""
+
+    group: LogGroup
+    text: str
+
+
 class TableInfo(BaseModel):
     """What the renderer needs to know about a table besides the game itself."""
 

@@ -9,7 +9,18 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games.cards import Card
-from bot.render.common import Button, Embed, EmbedField, Message, TableInfo, custom_id, name, plural, rows_of
+from bot.render.common import (
+    Button,
+    Embed,
+    EmbedField,
+    LogGroup,
+    Message,
+    TableInfo,
+    custom_id,
+    name,
+    plural,
+    rows_of,
+)
 
 COLOUR = 0x2E86C1
 PATTERNS = {
@@ -171,8 +182,51 @@ def _pass_label(phase: str) -> str:
 
 
 def event_lines(info: TableInfo, game: Any, events: list[Any]) -> list[str]:
-    lines: list[str] = []
+    return [e for e in log_entries(info, game, events) if isinstance(e, str)]
+
+
+# The public log of a deal comes in groups, one log message each (docs/design.md section 3).
+GROUP_TITLES = {
+    "exchange": "exchanges (stage 1)",
+    "auction": "auction (stage 1)",
+    "payouts": "re-throws and payouts (stages 1 and 2)",
+    "tricks": "tricks (stage 3)",
+    "stage4": "second dice round (stage 4)",
+}
+
+
+def _group(deal: int, part: str) -> LogGroup:
+    return LogGroup(key=f"deal-{deal}-{part}", title=f"**Deal {deal} · {GROUP_TITLES[part]}**")
+
+
+def _part_of(event: Any, kind: str | None) -> str | None:
+    """Which group of the deal an event opens or belongs to; None: it goes with the line before it."""
+    stage = getattr(event, "stage", 1)
+    if kind in ("deal_started", "exchanged", "exchange_done"):
+        return "exchange"
+    if kind == "dice_thrown":
+        if stage == 4:
+            return "stage4"
+        return "exchange" if event.rethrown_die is None else "payouts"
+    if kind in ("bid", "passed", "auction_won", "auction_no_winner"):
+        return "auction" if stage == 1 else "stage4"
+    if kind in ("rethrows_ended", "no_match"):
+        return "payouts" if stage == 1 else "stage4"
+    if kind in ("stage1_result", "stage2_winner", "stage2_no_winner"):
+        return "payouts"
+    if kind in ("card_played", "trick_won", "pot_split"):
+        return "tricks"
+    if kind in ("stage4_eligible", "stage4_result"):
+        return "stage4"
+    return None  # deal_ended, game_over: the end of what came before
+
+
+def log_entries(info: TableInfo, game: Any, events: list[Any]) -> list[LogGroup | str]:
+    """The public lines of these events, each group named before its lines."""
+    out: list[LogGroup | str] = []
     transfers: dict[str, list[str]] = {}
+    # Events before a new deal's `deal_started` belong to the deal before it.
+    deal = game.public_view().deal - sum(getattr(e, "kind", None) == "deal_started" for e in events)
     for event in events:
         kind = getattr(event, "kind", None)
         if kind == "chips":
@@ -180,13 +234,31 @@ def event_lines(info: TableInfo, game: Any, events: list[Any]) -> list[str]:
                 f"{name(event.from_account)} → {name(event.to_account)} {event.amount}"
             )
             continue
+        if kind == "deal_started":
+            deal = event.deal
+        part = _part_of(event, kind)
         line = _event_line(event, kind)
-        if line:
+        if line or part:
             # The transfers of one step follow its announcement; a new announcement closes that step.
-            lines.extend(_flush(transfers))
-            lines.append(line)
-    lines.extend(_flush(transfers))
-    return lines
+            out.extend(_flush(transfers))
+        if part:
+            out.append(_group(deal, part))
+        if line:
+            out.append(line)
+    out.extend(_flush(transfers))
+    return out
+
+
+def state_group(game: Any) -> LogGroup | None:
+    """The group of the decision the game waits for now (None when it is over)."""
+    view = game.public_view()
+    if view.is_over:
+        return None
+    if view.phase in ("exchange", "tricks"):
+        return _group(view.deal, view.phase)
+    if view.stage == 4:
+        return _group(view.deal, "stage4")
+    return _group(view.deal, "auction" if view.phase == "auction" else "payouts")
 
 
 def _flush(transfers: dict[str, list[str]]) -> list[str]:

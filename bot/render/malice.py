@@ -9,7 +9,17 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games.cards import Card
-from bot.render.common import Button, Embed, EmbedField, Message, TableInfo, custom_id, name, rows_of
+from bot.render.common import (
+    Button,
+    Embed,
+    EmbedField,
+    LogGroup,
+    Message,
+    TableInfo,
+    custom_id,
+    name,
+    rows_of,
+)
 
 COLOUR = 0x8E44AD
 PLACES = {
@@ -142,6 +152,28 @@ def event_lines(info: TableInfo, game: Any, events: list[Any]) -> list[str]:
         elif kind == "chips":
             lines.append(f"💰 {name(event.from_account)} pays {name(event.to_account)} {event.amount} chips.")
     return lines
+
+
+def _turn_group(turn: int, player: str | None) -> LogGroup:
+    who = f" · {name(player)}" if player else ""
+    return LogGroup(key=f"turn-{turn}", title=f"**Turn {turn}**{who}")
+
+
+def log_entries(info: TableInfo, game: Any, events: list[Any]) -> list[LogGroup | str]:
+    """The public lines of these events; each turn is a group, named when it starts."""
+    out: list[LogGroup | str] = []
+    for event in events:
+        if getattr(event, "kind", None) == "turn_started":
+            out.append(_turn_group(event.turn, event.player))
+        else:
+            out.extend(event_lines(info, game, [event]))
+    return out
+
+
+def state_group(game: Any) -> LogGroup | None:
+    """The turn being played now (None when the game is over)."""
+    view = game.public_view()
+    return None if view.is_over else _turn_group(view.turn, view.current_player)
 
 
 def result_lines(info: TableInfo, game: Any) -> list[str]:

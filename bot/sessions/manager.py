@@ -21,7 +21,7 @@ from typing import Any, Protocol
 from bot import render
 from bot.games import engine
 from bot.games.base import ChipTransfer, IllegalAction, seed_commitment
-from bot.render.common import Message, name
+from bot.render.common import LOG_LIMIT, LogGroup, LogLine, Message, name
 from bot.sessions.errors import NotAllowed
 from bot.sessions.kinds import RULES, KindRules
 from bot.sessions.state import Table, TableMeta
@@ -369,10 +369,10 @@ class SessionManager:
             await self.store.start_table(table.id, game.model_dump_json())
             table.game = game
             table.status = "running"
-            lines = [render.start_line(table.info(), game)]
+            lead = [render.start_line(table.info(), game)]
             # Insomnia's first deal and throw happen inside new_game(); they are announced like any event.
             opening = list(getattr(game, "opening_events", []))
-            await self._announce(table, lines, opening, started=True)
+            await self._announce(table, [], opening, started=True, lead=lead)
         await self._after_cycle(table)
 
     # ------------------------------------------------------------------ the cycle
@@ -606,38 +606,80 @@ class SessionManager:
     async def _announce(
         self,
         table: Table,
-        lines: list[str],
+        notes: list[str],
         events: list[Any],
         *,
         started: bool = False,
+        lead: list[str] | None = None,
         actor: str | None = None,
         note: str | None = None,
     ) -> None:
         """Tell the channel (and DMs) what happened. Failures here are logged: the state is already stored."""
         try:
-            await self._announce_unsafe(table, lines, events, started=started, note=note)
+            await self._announce_unsafe(table, notes, events, started=started, lead=lead or [], note=note)
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("announcing table %s failed", table.id)
 
     async def _announce_unsafe(
-        self, table: Table, lines: list[str], events: list[Any], *, started: bool, note: str | None
+        self,
+        table: Table,
+        notes: list[str],
+        events: list[Any],
+        *,
+        started: bool,
+        lead: list[str],
+        note: str | None,
     ) -> None:
         info = table.info()
         game = table.game
-        all_lines = list(lines) + render.event_lines(info, game, events)
-        over = game.is_over
-        if over:
-            all_lines.extend(render.result_lines(info, game))
+        lines = render.log_lines(info, game, events, current=table.meta.log_group, notes=notes, lead=lead)
         await self._edit_table_message(table, note=note)
-        for text in render.chunk_lines(all_lines):
-            await self.announcer.send(table.channel_id, Message(content=text))
-        if not over:
+        # Anything posted now lands below the turn message, which must stay the last thing in the channel.
+        posted = await self._write_log(table, lines)
+        if not game.is_over:
             for player in self._rules(table).hands_to_send(game, events, started):
-                await self._dm_hand(table, player)
-        await self._turn_message(table)
+                posted = await self._dm_hand(table, player) or posted
+        await self._turn_message(table, fresh=posted)
         await self._save_meta(table)
+
+    async def _write_log(self, table: Table, lines: list[LogLine]) -> bool:
+        """Add lines to the table's public log: the log message of the current group is edited in place; a
+        new group, or a message that would pass `LOG_LIMIT`, starts a new one. Returns whether one was posted.
+
+        The log message's id, group and text are in the table meta, so a new process after a restart goes on
+        editing the same message."""
+        meta = table.meta
+        message_id, text, group = meta.log_message_id, meta.log_text, meta.log_group
+        pages: list[tuple[int | None, str, LogGroup | None]] = []  # log messages to send or edit, in order
+        changed = False
+        for line in lines:
+            add = line.text[:LOG_LIMIT]
+            same = group is not None and line.group.key == group.key
+            if same and text and len(text) + 1 + len(add) <= LOG_LIMIT:
+                text = f"{text}\n{add}"
+                changed = True
+                continue
+            if changed:
+                pages.append((message_id, text, group))
+            message_id, changed = None, True
+            if same and group is not None and group.title:  # the group goes on in a new message
+                text = f"{group.title} (continued)\n{add}"
+            else:
+                text = add
+            group = line.group
+        if changed:
+            pages.append((message_id, text, group))
+        posted = False
+        for page_id, page, page_group in pages:
+            message = Message(content=page)
+            if page_id is None or not await self.announcer.edit(table.channel_id, page_id, message):
+                # A new group, or the log message was deleted by hand: post it (again).
+                page_id = await self.announcer.send(table.channel_id, message)
+                posted = True
+            meta.log_message_id, meta.log_text, meta.log_group = page_id, page, page_group
+        return posted
 
     async def _edit_table_message(self, table: Table, *, note: str | None = None) -> None:
         message = render.table_message(table.info(), table.game, note=note)
@@ -687,12 +729,14 @@ class SessionManager:
             # A stale turn message left behind is harmless next to a turn message not posted: go on.
             log.warning("table %s: deleting turn message %s failed", table.id, message_id, exc_info=True)
 
-    async def _dm_hand(self, table: Table, player: str) -> None:
+    async def _dm_hand(self, table: Table, player: str) -> bool:
+        """DM the player his hand; returns whether a public message had to be posted instead."""
         if table.seat_is_computer(player) or player in table.meta.dm_closed:
-            return
+            return False
         message = render.hand_message(table.info(), table.game, player, dm=True)
         try:
             await self.announcer.dm(int(player), message)
+            return False
         except DMClosed:
             table.meta.dm_closed.append(player)
             await self.announcer.send(
@@ -702,6 +746,7 @@ class SessionManager:
                     mentions=[int(player)],
                 ),
             )
+            return True
 
     # ------------------------------------------------------------------ reading
 

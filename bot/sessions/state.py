@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from bot.render.common import TableInfo, is_computer
+from bot.render.common import LogGroup, TableInfo, is_computer
 
 
 class TableMeta(BaseModel):
@@ -19,6 +19,10 @@ class TableMeta(BaseModel):
     dm_closed: list[str] = []  # players whose DMs failed with 50007: we stopped DMing them
     computer_seats: list[str] = []  # people whose seat a computer player took (resign, three timeouts)
     timeouts: dict[str, int] = {}  # timeouts in a row, per player
+    # The public log message being written (edited in place while its group lasts), its group and its text.
+    log_message_id: int | None = None
+    log_group: LogGroup | None = None
+    log_text: str = ""
 
 
 @dataclass

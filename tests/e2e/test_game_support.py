@@ -53,8 +53,13 @@ class PublicScanner:
     def scan(self, secret: set[str]) -> None:
         for message in self.fake.public_messages():
             start = self.checked.get(message.id, 0)
-            for version in message.versions[start:]:
-                texts = [version.text] + [
+            for number in range(start, len(message.versions)):
+                version = message.versions[number]
+                # An edit is checked for what it adds: a log line kept from the version before was checked
+                # when it appeared (a card played then may since be back in the stock and drawn: no leak).
+                before = set(message.versions[number - 1].text.splitlines()) if number else set()
+                added = [line for line in version.text.splitlines() if line not in before]
+                texts = added + [
                     c.get("label") or "" for row in version.components for c in row.get("components", [])
                 ]
                 for text in texts:
@@ -110,6 +115,38 @@ def turn_messages(fake: FakeDiscord, channel: str = "games") -> list[FakeMessage
         ),
         key=lambda m: m.seq,
     )
+
+
+POST_ROUTE = "POST /channels/{channel_id}/messages"
+EDIT_ROUTE = "PATCH /channels/{channel_id}/messages/{message_id}"
+
+
+def channel_traffic(fake: FakeDiscord, channel: str = "games") -> dict[str, int]:
+    """The bot's REST calls on the channel's messages over the test, from the fake's record (what counts
+    against Discord's per-channel rate limit), and the DMs it sent elsewhere."""
+    prefix = f"/channels/{fake.channel(channel).id}/"
+    counts = {"posts": 0, "edits": 0, "deletes": 0, "dms": 0}
+    for route, key in ((POST_ROUTE, "posts"), (EDIT_ROUTE, "edits"), (DELETE_ROUTE, "deletes")):
+        for call in fake.calls(route):
+            if call.path.startswith(prefix):
+                counts[key] += 1
+            elif route == POST_ROUTE:
+                counts["dms"] += 1
+    return counts
+
+
+LOG_STARTS = ("▶️", "**Deal ", "**Turn ", "🏁")
+
+
+def log_messages(fake: FakeDiscord, channel: str = "games") -> list[FakeMessage]:
+    """The game's public log messages in the channel (the first one opens with the start line, each other one
+    with its group's title; the last one is the result), oldest first."""
+    return [m for m in fake.channel_messages(channel) if m.text.startswith(LOG_STARTS)]
+
+
+def log_titles(messages: list[FakeMessage]) -> list[str]:
+    """The group titles of these log messages, in order."""
+    return [line for m in messages for line in m.text.splitlines() if line.startswith(LOG_STARTS[1:3])]
 
 
 def live_turn_messages(fake: FakeDiscord, channel: str = "games") -> list[FakeMessage]:

@@ -11,11 +11,14 @@ import pytest
 from tests.e2e.harness import Harness
 from tests.e2e.test_game_support import (
     PublicScanner,
+    channel_traffic,
     check_turn_messages,
     hidden_cards,
     ledger_net,
     live_game,
     live_turn_messages,
+    log_messages,
+    log_titles,
     my_turn,
     own_cards,
     table_message,
@@ -131,6 +134,39 @@ async def test_a_three_seat_insomnia_game_from_lobby_to_leaderboard(harness: Har
     assert len(turns) >= 3 and all(m.deleted for m in turns)
     assert not [m for m in fake.channel_messages("games") if m.text.startswith("➡️")]
 
+    # The public log: one message per group of the deal, each edited in place as its events happen (also
+    # across the restart: no group is posted twice), then the result. It holds every announcement.
+    log = log_messages(fake)
+    assert log_titles(log) == [
+        "**Deal 1 · exchanges (stage 1)**",
+        "**Deal 1 · auction (stage 1)**",
+        "**Deal 1 · re-throws and payouts (stages 1 and 2)**",
+        "**Deal 1 · tricks (stage 3)**",
+        "**Deal 1 · second dice round (stage 4)**",
+    ]
+    assert log[-1].text.startswith("🏁 **Game over**") and "Seed: `e2e-insomnia-seed-1`" in log[-1].text
+    assert len(log) == 6 and all(len(m.text) <= 2000 for m in log)
+    assert any(len(m.versions) > 2 for m in log), "a group's log message is edited as its events happen"
+    lines = [line for m in log for line in m.text.splitlines()]
+    for needed in (
+        "Seed commitment",
+        "throws the dice",
+        "exchanges a card",
+        "bids",
+        "wins the auction",
+        "Best hand",
+        "Trick 4",
+        "the pot",
+        "After deal 1",
+        "Stage 4 payout",
+    ):
+        assert any(needed in line for line in lines), needed
+    assert sum(line.startswith("Trick ") for line in lines) == 4
+    # Every message the bot posted in the channel: the table, the log messages, the one note to Bob (closed
+    # DMs) and the turn messages; nothing per action.
+    traffic = channel_traffic(fake)
+    print(f"Discord traffic, 3-seat Insomnia game: {traffic}")
+    assert traffic["posts"] == 1 + len(log) + 1 + len(turns)
     tid = await table_id(harness)
     net = ledger_net(await harness.store.ledger(tid))
     board = await alice.slash("leaderboard")
@@ -195,12 +231,12 @@ async def test_three_timeouts_in_a_row_give_the_seat_to_a_computer_and_the_resul
     await fake.wait_for_message(channel="games", contains="Game over")
     await fake.wait_for(lambda: not live_turn_messages(fake), what="no turn message left")
 
-    public = [m.text for m in fake.channel_messages("games")]
+    public = [line for m in fake.channel_messages("games") for line in m.text.splitlines()]
     timeouts = [i for i, t in enumerate(public) if f"<@{alice.id}> ran out of time" in t]
     takeover = [i for i, t in enumerate(public) if "a computer player takes the seat" in t]
     assert len(timeouts) == 3 and len(takeover) == 1, public
     assert f"<@{alice.id}> timed out three times in a row" in public[takeover[0]]
-    assert timeouts[-1] <= takeover[0], "the seat changes hands with the third timeout"
+    assert takeover[0] == timeouts[-1] + 1, "the seat changes hands with the third timeout"
     assert bob_moves >= 3
     assert refused is not None and refused.ephemeral
     assert refused.text == "A computer player has taken over your seat for the rest of this game."

@@ -14,10 +14,13 @@ from tests.e2e.harness import Harness
 from tests.e2e.test_game_support import (
     DELETE_ROUTE,
     PublicScanner,
+    channel_traffic,
     check_turn_messages,
     hidden_cards,
     ledger_net,
     live_game,
+    log_messages,
+    log_titles,
     own_cards,
     table_message,
 )
@@ -123,6 +126,37 @@ async def test_a_malice_game_between_two_people_to_its_end_by_the_rules(
     assert any(len(m.versions) > 1 for m in turns), "the same player's turn message is edited in place"
     assert not [m for m in fake.channel_messages("games") if m.text.startswith("➡️")]
 
+    # The public log: one message per turn, edited in place as the moves happen (also across the restart: each
+    # turn's title appears once), then the result. Each turn's message holds exactly that turn's moves.
+    log = log_messages(fake)
+    titles = log_titles(log)
+    continued = [t for t in titles if t.endswith("(continued)")]
+    turn_titles = [t for t in titles if t not in continued]
+    assert [t.split("**")[1] for t in turn_titles] == [f"Turn {n}" for n in range(1, final["turn"] + 1)]
+    assert len(log) == final["turn"] + len(continued) + 1 and log[-1].text.startswith("🏁 **Game over**")
+    plays_per_turn = [0]
+    for action in chosen:
+        plays_per_turn[-1] += action["kind"] == "play"
+        if action["kind"] == "end_turn" or action["to"].startswith("side"):
+            plays_per_turn.append(0)
+    logged = []
+    for message in log[:-1]:
+        lines = message.text.splitlines()
+        title = next(line for line in lines if line.startswith("**Turn "))
+        mover = title.split(" · ")[1].removesuffix(" (continued)")
+        plays = [line for line in lines if " plays " in line]
+        assert all(line.startswith(f"{mover} plays ") for line in plays), "a turn's message holds its moves"
+        if title in continued:
+            logged[-1] += len(plays)
+        else:
+            logged.append(len(plays))
+    assert logged == plays_per_turn[: len(logged)] and sum(logged) == sum(plays_per_turn)
+    assert max(logged) >= 5 and any(len(m.versions) > 5 for m in log), "moves are lines of one edited message"
+    # Every message the bot posted in the channel: the table, the log messages, the note to Alice (closed
+    # DMs) and one turn message per turn (one more after the restart); nothing per move.
+    traffic = channel_traffic(fake)
+    print(f"Discord traffic, Malice game ({final['turn']} turns, {len(chosen)} moves): {traffic}")
+    assert traffic["posts"] == 1 + len(log) + 1 + len(turns)
     net = ledger_net(await harness.store.ledger(row.id))
     results = {r.player: r.net for r in await harness.store.results(row.id)}
     assert {p: net.get(p, 0) for p in results} == results and set(results) == set(people)
