@@ -18,7 +18,6 @@ from bot.render.common import (
     LogLine,
     Message,
     TableInfo,
-    chunk_lines,
     custom_id,
     is_computer,
     name,
@@ -32,9 +31,7 @@ __all__ = [
     "TableInfo",
     "action_receipt",
     "choices",
-    "chunk_lines",
     "custom_id",
-    "event_lines",
     "hand_message",
     "history_pages",
     "is_computer",
@@ -68,10 +65,6 @@ def start_line(info: TableInfo, game: Any) -> str:
         f"▶️ **{info.kind.capitalize()}** (table #{info.id}) begins: {who}. Seed commitment "
         f"`{game.seed_commitment}` (the seed is revealed at the end, so anyone can check the deal)."
     )
-
-
-def event_lines(info: TableInfo, game: Any, events: list[Any]) -> list[str]:
-    return _KINDS[info.kind].event_lines(info, game, events)
 
 
 RESULT_GROUP = LogGroup(key="result")

@@ -96,22 +96,6 @@ def rows_of(buttons: list[Button], limit_rows: int = MAX_BUTTON_ROWS) -> list[li
     return rows[:limit_rows]
 
 
-def chunk_lines(lines: list[str], limit: int = MAX_CONTENT - 100) -> list[str]:
-    """Join lines into as few texts as fit Discord's limit, never splitting a line."""
-    chunks: list[str] = []
-    current = ""
-    for line in lines:
-        line = line[:limit]
-        if current and len(current) + 1 + len(line) > limit:
-            chunks.append(current)
-            current = line
-        else:
-            current = f"{current}\n{line}" if current else line
-    if current:
-        chunks.append(current)
-    return chunks
-
-
 def plural(n: int, word: str, words: str | None = None) -> str:
     return f"{n} {word if n == 1 else (words or word + 's')}"
 

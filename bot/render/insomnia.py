@@ -181,10 +181,6 @@ def _pass_label(phase: str) -> str:
     return {"exchange": "No exchange", "auction": "Pass", "rethrow": "Stop re-throwing"}.get(phase, "Pass")
 
 
-def event_lines(info: TableInfo, game: Any, events: list[Any]) -> list[str]:
-    return [e for e in log_entries(info, game, events) if isinstance(e, str)]
-
-
 # The public log of a deal comes in groups, one log message each (docs/design.md section 3).
 GROUP_TITLES = {
     "exchange": "exchanges (stage 1)",

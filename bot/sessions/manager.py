@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import secrets
 import time
@@ -19,7 +20,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from bot import render
-from bot.games import engine
+from bot.games import ai, engine
 from bot.games.base import ChipTransfer, IllegalAction, seed_commitment
 from bot.render.common import LOG_LIMIT, LogGroup, LogLine, Message, name
 from bot.sessions.errors import NotAllowed
@@ -473,7 +474,6 @@ class SessionManager:
             self._schedule_timer(table)
 
     async def _computer_turns(self, table: Table) -> None:
-        ai = _ai_module()
         async with self.lock(table.channel_id):
             if self._tables.get(table.channel_id) is not table or table.status != "running":
                 return
@@ -484,7 +484,7 @@ class SessionManager:
                 if current is None or not table.seat_is_computer(current):
                     break
                 actor = current if render.is_computer(current) else "ai"
-                action = self._computer_choice(ai, table, current)
+                action = self._computer_choice(table, current)
                 try:
                     events.extend(await self._apply(table, actor, action))
                 except NotAllowed:
@@ -497,12 +497,9 @@ class SessionManager:
         await self._after_cycle(table)
 
     @staticmethod
-    def _computer_choice(ai: Any, table: Table, player: str) -> Any:
-        if ai is None:
-            return table.game.default_action()
+    def _computer_choice(table: Table, player: str) -> Any:
         try:
-            # Seeded by table and sequence: the same position always gets the same move, also after a restart.
-            return ai.choose_action(table.game, player, f"{table.seed}/{table.seq}")
+            return ai.choose_action(table.game, player, computer_seed(table.seed, table.seq))
         except Exception:
             log.warning("table %s: the computer player failed; playing the default", table.id, exc_info=True)
             return table.game.default_action()
@@ -877,9 +874,7 @@ class SessionManager:
         return row, await self.store.history(row.id)
 
 
-def _ai_module() -> Any:
-    try:
-        from bot.games import ai
-    except ImportError:  # the computer players are not there yet: play the engine's safe default
-        return None
-    return ai
+def computer_seed(table_seed: str, seq: int) -> str:
+    """The computer player's seed for one decision: the same position always gets the same move (also after a
+    restart), but it is a one-way hash, so the computer never holds the table's secret seed."""
+    return hashlib.sha256(f"computer/{table_seed}/{seq}".encode()).hexdigest()
