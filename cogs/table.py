@@ -12,7 +12,7 @@ import contextlib
 import logging
 import re
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -293,5 +293,3 @@ async def teardown(bot: CardBot) -> None:
         await sessions.close()
     bot.sessions = None  # type: ignore[attr-defined]
 
-
-Game = Literal["insomnia", "malice"]

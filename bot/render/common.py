@@ -14,9 +14,7 @@ from pydantic import BaseModel, Field
 ButtonStyle = Literal["primary", "secondary", "success", "danger"]
 
 CUSTOM_ID_PREFIX = "cardtable"
-# Discord limits we page and trim against.
-MAX_CONTENT = 2000
-MAX_EMBED_DESCRIPTION = 4096
+# Discord limits we lay buttons out against.
 MAX_BUTTON_ROWS = 5
 MAX_BUTTONS_PER_ROW = 5
 MAX_LABEL = 80
@@ -84,10 +82,6 @@ def name(player: str) -> str:
     if player.startswith("@"):  # a ledger account such as the pot
         return f"the {player[1:]}"
     return f"<@{player}>"
-
-
-def user_ids(players: list[str]) -> list[int]:
-    return [int(p) for p in players if not is_computer(p)]
 
 
 def rows_of(buttons: list[Button], limit_rows: int = MAX_BUTTON_ROWS) -> list[list[Button]]:

@@ -94,9 +94,6 @@ class SessionManager:
     def table_in(self, channel_id: int) -> Table | None:
         return self._tables.get(channel_id)
 
-    def channel_of(self, table_id: int) -> int | None:
-        return self._by_id.get(table_id)
-
     def _require_table(self, channel_id: int) -> Table:
         table = self._tables.get(channel_id)
         if table is None:
@@ -454,7 +451,7 @@ class SessionManager:
                 action = engine(table.kind).parse_action(action)
             events = await self._apply(table, player, action)
             table.meta.timeouts.pop(player, None)
-            await self._announce(table, [], events, actor=player)
+            await self._announce(table, [], events)
             answer = render.action_receipt(table.info(), table.game, player, action)
         await self._after_cycle(table)
         return answer
@@ -608,7 +605,6 @@ class SessionManager:
         *,
         started: bool = False,
         lead: list[str] | None = None,
-        actor: str | None = None,
         note: str | None = None,
     ) -> None:
         """Tell the channel (and DMs) what happened. Failures here are logged: the state is already stored."""

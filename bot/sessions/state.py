@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel
@@ -40,8 +40,6 @@ class Table:
     seq: int
     meta: TableMeta
     game: Any = None  # the engine's Game while running or finished
-    finished_note: str | None = None
-    extra: dict = field(default_factory=dict)
 
     @property
     def timeout(self) -> float:
@@ -49,9 +47,6 @@ class Table:
 
     def seat_is_computer(self, player: str) -> bool:
         return is_computer(player) or player in self.meta.computer_seats
-
-    def humans(self) -> list[str]:
-        return [p for p in self.players if not is_computer(p)]
 
     def info(self) -> TableInfo:
         over = self.game is not None and self.game.is_over

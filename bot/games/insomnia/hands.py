@@ -57,10 +57,6 @@ _SINGULAR = {
 }
 
 
-def _and(words: Sequence[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
 class HandValue:
     """The stage-2 value of four cards. Totally ordered by `score`; two different hands never compare equal.
 
