@@ -2,12 +2,12 @@
 
 Start-up order (`setup_hook`), each step relying on the ones before it:
 1. open the store (this migrates the database);
-2. EXTENSION POINT `_create_services()`: services the cogs use (e.g. `self.sessions`, the session manager);
-3. load every module of the `cogs` package (each has `async def setup(bot)`), plus `extra_extensions`;
-4. EXTENSION POINT `_after_cogs_loaded()`: register persistent buttons (`add_dynamic_items`) and resume the
-   games still running in the store; cogs are loaded, so their announcers and views exist;
-5. sync the command tree: to `DEV_GUILD_ID` if set (instant), else globally.
-`close()` undoes it in reverse: the services first, then the store.
+2. load every module of the `cogs` package (each has `async def setup(bot)`), plus `extra_extensions`;
+   `cogs.table` creates the session manager (`self.sessions`), registers the persistent buttons and resumes
+   the games still open in the store;
+3. sync the command tree: to `DEV_GUILD_ID` if set (instant), else globally.
+`close()` undoes it in reverse: discord.py unloads the extensions (`cogs.table` stops every timer), then the
+store closes.
 """
 
 from __future__ import annotations
@@ -60,23 +60,11 @@ class CardBot(commands.Bot):
         self.extra_extensions = tuple(extra_extensions)
 
     async def setup_hook(self) -> None:
-        path = self.settings.database_path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self.store = await Store.open(str(path))
-        await self._create_services()
+        # Store.open creates the file and its folder.
+        self.store = await Store.open(str(self.settings.database_path))
         for extension in [*cog_extensions(), *self.extra_extensions]:
             await self.load_extension(extension)
-        await self._after_cogs_loaded()
         await self.sync_commands()
-
-    async def _create_services(self) -> None:
-        """Extension point: create services the cogs need at load time (e.g. `self.sessions`)."""
-
-    async def _after_cogs_loaded(self) -> None:
-        """Extension point: register persistent buttons and resume the games running in the store."""
-
-    async def _close_services(self) -> None:
-        """Extension point: stop what `_create_services` started (timers), before the store closes."""
 
     async def sync_commands(self) -> None:
         guild_id = self.settings.dev_guild_id
@@ -101,12 +89,9 @@ class CardBot(commands.Bot):
 
     async def close(self) -> None:
         try:
-            await self._close_services()
+            await super().close()
         finally:
-            try:
-                await super().close()
-            finally:
-                # Popped so that a second close() (discord.py may call it again) does not close twice.
-                store = self.__dict__.pop("store", None)
-                if store is not None:
-                    await store.close()
+            # Popped so that a second close() (discord.py may call it again) does not close twice.
+            store = self.__dict__.pop("store", None)
+            if store is not None:
+                await store.close()
