@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.table import answer, choices_for, user_errors
+from cogs.table import choices_for, game_command, respond, where
 
 if TYPE_CHECKING:
     from bot.client import CardBot
@@ -25,18 +25,7 @@ class Insomnia(commands.GroupCog, group_name="insomnia"):
         super().__init__()
 
     async def _act(self, interaction: discord.Interaction, command: str, **params: object) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        async with user_errors():
-            reply = await self.bot.sessions.command(
-                interaction.channel_id or 0, interaction.user.id, KIND, command, params
-            )
-        await answer(interaction, reply)
-
-    async def _lobby(self, interaction: discord.Interaction, method: str) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        async with user_errors():
-            text = await getattr(self.bot.sessions, method)(interaction.channel_id or 0, interaction.user.id)
-        await answer(interaction, text)
+        await game_command(interaction, KIND, command, params)
 
     @app_commands.command(name="new")
     @app_commands.describe(
@@ -52,41 +41,37 @@ class Insomnia(commands.GroupCog, group_name="insomnia"):
         timeout: app_commands.Range[int, 10, 86400] | None = None,
     ) -> None:
         """Open an Insomnia table in this channel (you are the host)."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        async with user_errors():
+
+        async def open_table() -> str:
             table = await self.bot.sessions.open_insomnia(
-                interaction.guild_id or 0,
-                interaction.channel_id or 0,
-                interaction.user.id,
-                chips=chips,
-                deals=deals,
-                timeout=timeout,
+                interaction.guild_id or 0, *where(interaction), chips=chips, deals=deals, timeout=timeout
             )
-        await answer(
-            interaction,
-            f"Table #{table.id} is open: players join with the Join button or "
-            "/insomnia join; you start it with Start or /insomnia start.",
-        )
+            return (
+                f"Table #{table.id} is open: players join with the Join button or "
+                "/insomnia join; you start it with Start or /insomnia start."
+            )
+
+        await respond(interaction, open_table)
 
     @app_commands.command(name="join")
     async def join(self, interaction: discord.Interaction) -> None:
         """Take a seat at the open table."""
-        await self._lobby(interaction, "join")
+        await respond(interaction, lambda: self.bot.sessions.join(*where(interaction)))
 
     @app_commands.command(name="leave")
     async def leave(self, interaction: discord.Interaction) -> None:
         """Leave the open table before it starts."""
-        await self._lobby(interaction, "leave")
+        await respond(interaction, lambda: self.bot.sessions.leave(*where(interaction)))
 
     @app_commands.command(name="addbot")
     async def addbot(self, interaction: discord.Interaction) -> None:
         """Seat a computer player (the host)."""
-        await self._lobby(interaction, "add_computer")
+        await respond(interaction, lambda: self.bot.sessions.add_computer(*where(interaction)))
 
     @app_commands.command(name="start")
     async def start(self, interaction: discord.Interaction) -> None:
         """Start the game (the host; 2 to 8 seats)."""
-        await self._lobby(interaction, "start")
+        await respond(interaction, lambda: self.bot.sessions.start(*where(interaction)))
 
     @app_commands.command(name="exchange")
     @app_commands.describe(card="the card to discard (you draw from the stock)")

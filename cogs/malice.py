@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.table import answer, choices_for, user_errors
+from cogs.table import choices_for, game_command, respond, where
 
 if TYPE_CHECKING:
     from bot.client import CardBot
@@ -23,6 +23,9 @@ class Malice(commands.GroupCog, group_name="malice"):
     def __init__(self, bot: CardBot) -> None:
         self.bot = bot
         super().__init__()
+
+    async def _act(self, interaction: discord.Interaction, command: str, **params: object) -> None:
+        await game_command(interaction, KIND, command, params)
 
     @app_commands.command(name="challenge")
     @app_commands.describe(
@@ -40,38 +43,32 @@ class Malice(commands.GroupCog, group_name="malice"):
         turns: app_commands.Range[int, 1, 500] | None = None,
     ) -> None:
         """Challenge someone to Malice in this channel."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        async with user_errors():
+
+        async def challenge() -> str:
             table = await self.bot.sessions.challenge(
                 interaction.guild_id or 0,
-                interaction.channel_id or 0,
-                interaction.user.id,
+                *where(interaction),
                 opponent.id,
                 stake=stake,
                 timeout=timeout,
                 turns=turns,
                 opponent_is_bot=opponent.bot,
             )
-        if table.status == "running":
-            await answer(interaction, f"Table #{table.id}: the game against the computer started. Use /hand.")
-        else:
-            await answer(interaction, f"Table #{table.id}: challenge sent; waiting for {opponent.mention}.")
+            if table.status == "running":
+                return f"Table #{table.id}: the game against the computer started. Use /hand."
+            return f"Table #{table.id}: challenge sent; waiting for {opponent.mention}."
+
+        await respond(interaction, challenge)
 
     @app_commands.command(name="accept")
     async def accept(self, interaction: discord.Interaction) -> None:
         """Accept the challenge in this channel."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        async with user_errors():
-            text = await self.bot.sessions.accept(interaction.channel_id or 0, interaction.user.id)
-        await answer(interaction, text)
+        await respond(interaction, lambda: self.bot.sessions.accept(*where(interaction)))
 
     @app_commands.command(name="decline")
     async def decline(self, interaction: discord.Interaction) -> None:
         """Decline the challenge in this channel."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        async with user_errors():
-            text = await self.bot.sessions.decline(interaction.channel_id or 0, interaction.user.id)
-        await answer(interaction, text)
+        await respond(interaction, lambda: self.bot.sessions.decline(*where(interaction)))
 
     @app_commands.command(name="play")
     @app_commands.describe(
@@ -80,22 +77,12 @@ class Malice(commands.GroupCog, group_name="malice"):
     )
     async def play(self, interaction: discord.Interaction, card: str, to: str) -> None:
         """Move one card: to the centre, or from your hand to a side stack (that ends your turn)."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        async with user_errors():
-            reply = await self.bot.sessions.command(
-                interaction.channel_id or 0, interaction.user.id, KIND, "play", {"card": card, "to": to}
-            )
-        await answer(interaction, reply)
+        await self._act(interaction, "play", card=card, to=to)
 
     @app_commands.command(name="end")
     async def end(self, interaction: discord.Interaction) -> None:
         """End your turn without a side play."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        async with user_errors():
-            reply = await self.bot.sessions.command(
-                interaction.channel_id or 0, interaction.user.id, KIND, "end", {}
-            )
-        await answer(interaction, reply)
+        await self._act(interaction, "end")
 
     @play.autocomplete("card")
     async def _card(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:

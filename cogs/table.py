@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -114,6 +114,33 @@ def sessions_of(interaction: discord.Interaction) -> SessionManager:
     return interaction.client.sessions  # type: ignore[attr-defined]
 
 
+def where(interaction: discord.Interaction) -> tuple[int, int]:
+    """The channel and the user of an interaction, the first two arguments of most session calls."""
+    return interaction.channel_id or 0, interaction.user.id
+
+
+def can_manage(interaction: discord.Interaction) -> bool:
+    """Whether the user has Manage Server here (he may /cancel any table)."""
+    return bool(interaction.permissions and interaction.permissions.manage_guild)
+
+
+async def respond(
+    interaction: discord.Interaction, call: Callable[[], Awaitable[Message | str | None]]
+) -> None:
+    """Defer (the session stores and posts before it answers), run the session call, answer privately; a
+    `NotAllowed` becomes its one sentence."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    async with user_errors():
+        reply = await call()
+    await answer(interaction, reply)
+
+
+async def game_command(interaction: discord.Interaction, kind: str, command: str, params: dict) -> None:
+    """A move by slash command: the session checks who may act, the engine whether the move is legal."""
+    sessions = sessions_of(interaction)
+    await respond(interaction, lambda: sessions.command(*where(interaction), kind, command, params))
+
+
 class DiscordAnnouncer:
     """The session manager's `Announcer` on discord.py: public messages, in-place edits, deletions and DMs."""
 
@@ -170,17 +197,11 @@ class TableButton(
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        sessions = sessions_of(interaction)
-        if self.action in ("hand", "table"):
-            async with user_errors():
-                result = await sessions.click(self.table_id, interaction.user.id, self.action, self.seq)
-            await answer(interaction, result)
-            return
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        can_manage = bool(interaction.permissions and interaction.permissions.manage_guild)
+        if self.action not in ("hand", "table"):  # reading needs no defer; anything else stores and posts
+            await interaction.response.defer(ephemeral=True, thinking=True)
         async with user_errors():
-            result = await sessions.click(
-                self.table_id, interaction.user.id, self.action, self.seq, can_manage=can_manage
+            result = await sessions_of(interaction).click(
+                self.table_id, interaction.user.id, self.action, self.seq, can_manage=can_manage(interaction)
             )
         await answer(interaction, result)
 
@@ -221,7 +242,7 @@ class Table(commands.Cog):
     async def hand(self, interaction: discord.Interaction) -> None:
         """Your hand and what you can do now (only you see it)."""
         async with user_errors():
-            message = self.bot.sessions.hand(interaction.channel_id or 0, interaction.user.id)
+            message = self.bot.sessions.hand(*where(interaction))
         await answer(interaction, message)
 
     @app_commands.command(name="table")
@@ -236,22 +257,16 @@ class Table(commands.Cog):
     @app_commands.guild_only()
     async def resign(self, interaction: discord.Interaction) -> None:
         """Give up: in Insomnia a computer plays your seat (the result still counts); in Malice you lose."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        async with user_errors():
-            text = await self.bot.sessions.resign(interaction.channel_id or 0, interaction.user.id)
-        await answer(interaction, text)
+        await respond(interaction, lambda: self.bot.sessions.resign(*where(interaction)))
 
     @app_commands.command(name="cancel")
     @app_commands.guild_only()
     async def cancel(self, interaction: discord.Interaction) -> None:
         """End this channel's game now and settle it (the host or a server manager)."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        can_manage = bool(interaction.permissions and interaction.permissions.manage_guild)
-        async with user_errors():
-            text = await self.bot.sessions.cancel(
-                interaction.channel_id or 0, interaction.user.id, can_manage=can_manage
-            )
-        await answer(interaction, text)
+        await respond(
+            interaction,
+            lambda: self.bot.sessions.cancel(*where(interaction), can_manage=can_manage(interaction)),
+        )
 
     @app_commands.command(name="history")
     @app_commands.guild_only()
