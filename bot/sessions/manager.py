@@ -159,6 +159,7 @@ class SessionManager:
             players=row.players,
             seq=row.next_seq,
             meta=TableMeta.model_validate(row.meta or {}),
+            snapshot=row.snapshot,
         )
         if row.snapshot is not None:
             table.game = engine(row.kind).Game.model_validate_json(row.snapshot)
@@ -364,8 +365,9 @@ class SessionManager:
             game = module.new_game(
                 list(table.players), table.seed, **self._rules(table).engine_options(table.options)
             )
-            await self.store.start_table(table.id, game.model_dump_json())
-            table.game = game
+            snapshot = game.model_dump_json()
+            await self.store.start_table(table.id, snapshot)
+            table.game, table.snapshot = game, snapshot
             table.status = "running"
             lead = [render.start_line(table.info(), game)]
             # Insomnia's first deal and throw happen inside new_game(); they are announced like any event.
@@ -393,7 +395,7 @@ class SessionManager:
     async def _apply(self, table: Table, actor: str, action: Any) -> list[Any]:
         """Apply one action; store it with its ledger entries and snapshot before anything is announced."""
         module = engine(table.kind)
-        before = table.game.model_dump_json()
+        before = table.snapshot if table.snapshot is not None else table.game.model_dump_json()
         try:
             events = table.game.apply(action)
         except IllegalAction as exc:
@@ -412,15 +414,10 @@ class SessionManager:
                 )
                 for s in table.game.standings()
             ]
+        after = table.game.model_dump_json()
         try:
             await self.store.append_action(
-                table.id,
-                table.seq,
-                actor,
-                action.model_dump_json(),
-                ledger,
-                table.game.model_dump_json(),
-                finish,
+                table.id, table.seq, actor, action.model_dump_json(), ledger, after, finish
             )
         except SequenceConflict:
             # Another writer got there first (it cannot happen inside one process): reload the truth.
@@ -430,6 +427,7 @@ class SessionManager:
         except BaseException:
             table.game = module.Game.model_validate_json(before)
             raise
+        table.snapshot = after
         table.seq += 1
         if table.game.is_over:
             table.status = "finished"
@@ -438,7 +436,8 @@ class SessionManager:
     async def _reload(self, table: Table) -> None:
         row = await self.store.get_table(table.id)
         fresh = self._from_row(row)
-        table.game, table.seq, table.status = fresh.game, fresh.seq, fresh.status
+        table.game, table.snapshot = fresh.game, fresh.snapshot
+        table.seq, table.status = fresh.seq, fresh.status
 
     async def act(self, channel_id: int, user_id: int, action: Any, *, seq: int | None = None) -> Message:
         """A player's own action (command or button). Returns the ephemeral answer for him."""

@@ -40,6 +40,9 @@ class Table:
     seq: int
     meta: TableMeta
     game: Any = None  # the engine's Game while running or finished
+    # The game's JSON as last stored: equal to `game` between actions (only `_apply` mutates it), so a refused
+    # or unstored action rolls back to it without dumping the game a second time per action.
+    snapshot: str | None = None
 
     @property
     def timeout(self) -> float:
