@@ -136,9 +136,7 @@ class SessionManager:
         if self._tables.get(table.channel_id) is table:
             del self._tables[table.channel_id]
         self._by_id.pop(table.id, None)
-        timer = self._timers.pop(table.id, None)
-        if timer is not None and timer is not asyncio.current_task():
-            timer.cancel()
+        self._cancel_timer(table)
 
     def _remember(self, table: Table) -> None:
         self._tables[table.channel_id] = table
@@ -194,9 +192,10 @@ class SessionManager:
             options = {k: v for k, v in options.items() if v is not None}
             options.setdefault("timeout", self.default_timeout)
             seed = new_seed()
+            commitment = seed_commitment(seed)
             try:
                 table_id = await self.store.create_table(
-                    guild_id, channel_id, kind, host_id, options, seed, seed_commitment(seed)
+                    guild_id, channel_id, kind, host_id, options, seed, commitment
                 )
             except ChannelBusy as exc:
                 raise NotAllowed("This channel already has a game: finish it or /cancel it first.") from exc
@@ -208,7 +207,7 @@ class SessionManager:
                 host_id=host_id,
                 options=options,
                 seed=seed,
-                commitment=seed_commitment(seed),
+                commitment=commitment,
                 status="lobby",
                 players=players or [str(host_id)],
                 seq=0,
@@ -765,23 +764,15 @@ class SessionManager:
             return []
         return render.choices(table.kind, table.game, player, command, option, namespace)
 
-    def action_for(self, channel_id: int, user_id: int, kind: str, command: str, params: dict) -> Any:
-        """Turn a command's options into the engine's action (the engine still validates it)."""
-        table = self._require_table(channel_id)
-        if table.kind != kind:
-            raise NotAllowed(f"This channel's game is {table.kind.capitalize()}.")
-        if table.status != "running":
-            raise NotAllowed("The game has not started yet.")
-        return self._rules(table).build_action(table.game, command, params, str(user_id))
-
     async def command(self, channel_id: int, user_id: int, kind: str, command: str, params: dict) -> Message:
-        """A slash command's action: who may act is checked under the lock, before the options are read."""
+        """A slash command's action: who may act is checked under the lock, before the options are read and
+        turned into the engine's action (which the engine still validates)."""
         async with self.lock(channel_id):
             table = self._require_table(channel_id)
             if table.kind != kind:
                 raise NotAllowed(f"This channel's game is {table.kind.capitalize()}.")
-            self._check_actor(table, user_id)
-        action = self.action_for(channel_id, user_id, kind, command, params)
+            player = self._check_actor(table, user_id)
+            action = self._rules(table).build_action(table.game, command, params, player)
         return await self.act(channel_id, user_id, action)
 
     # ------------------------------------------------------------------ buttons
