@@ -446,7 +446,12 @@ class SessionManager:
                 raise NotAllowed("That button is stale: use the newest message.")
             player = self._check_actor(table, user_id)
             if isinstance(action, dict | str):
-                action = engine(table.kind).parse_action(action)
+                try:
+                    action = engine(table.kind).parse_action(action)
+                except ValueError:  # pydantic's ValidationError too
+                    # Buttons are the only source of raw actions: one the engine cannot read was not drawn
+                    # for this game as it stands (or was edited): one sentence, not "something went wrong".
+                    raise NotAllowed("That button is stale: use the newest message.") from None
             events = await self._apply(table, player, action)
             table.meta.timeouts.pop(player, None)
             await self._announce(table, [], events)
@@ -738,6 +743,11 @@ class SessionManager:
                 ),
             )
             return True
+        except Exception:
+            # Any other failure (Discord unwell, another 403): the hand stays available by /hand, and the rest
+            # of the announcement (other DMs, the turn message, the meta) must still happen.
+            log.warning("table %s: DMing the hand to %s failed", table.id, player, exc_info=True)
+            return False
 
     # ------------------------------------------------------------------ reading
 
