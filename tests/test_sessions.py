@@ -1,21 +1,20 @@
-"""The session layer with the real engines and a real Store on a tmp file, seen through a recording Announcer.
+"""The session layer with the real engines and a real Store on a tmp file, seen through a recording Announcer
+(`tests.recording`; the `store` and `announcer` fixtures are in tests/conftest.py).
 
-`RecordingAnnouncer` is a real implementation of the `Announcer` protocol that keeps what the bot would post,
-edit and DM; other session tests import it from here.
+Other session tests import the ids, `manager` and the `fixed_seeds` autouse fixture from here.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from dataclasses import dataclass, field
 
 import pytest
 
 from bot.games import engine
-from bot.render.common import Message
-from bot.sessions import DMClosed, NotAllowed, SessionManager
+from bot.sessions import NotAllowed, SessionManager
 from storage import Store
+from tests.recording import RecordingAnnouncer
 
 CHANNEL = 500
 GUILD = 1
@@ -23,99 +22,8 @@ ALICE, BOB, CAROL = 101, 102, 103
 BOT = 999
 
 
-@dataclass
-class Sent:
-    kind: str  # "send", "edit", "delete", "dm"
-    target: int  # channel id, or user id for a DM
-    message_id: int
-    message: Message
-
-
-@dataclass
-class RecordingAnnouncer:
-    closed_dms: set[int] = field(default_factory=set)
-    log: list[Sent] = field(default_factory=list)
-    messages: dict[int, Message] = field(default_factory=dict)  # the current text of every channel message
-    _next_id: int = 1000
-    changed: asyncio.Event = field(default_factory=asyncio.Event)
-
-    async def send(self, channel_id: int, message: Message) -> int:
-        self._next_id += 1
-        self.messages[self._next_id] = message
-        self.log.append(Sent("send", channel_id, self._next_id, message))
-        self.changed.set()
-        return self._next_id
-
-    async def edit(self, channel_id: int, message_id: int, message: Message) -> bool:
-        if message_id not in self.messages:
-            return False
-        self.messages[message_id] = message
-        self.log.append(Sent("edit", channel_id, message_id, message))
-        self.changed.set()
-        return True
-
-    async def delete(self, channel_id: int, message_id: int) -> None:
-        gone = self.messages.pop(message_id, None)
-        if gone is not None:  # a missing message is fine, as on Discord's side
-            self.log.append(Sent("delete", channel_id, message_id, gone))
-            self.changed.set()
-
-    async def dm(self, user_id: int, message: Message) -> None:
-        if user_id in self.closed_dms:
-            raise DMClosed(str(user_id))
-        self.log.append(Sent("dm", user_id, 0, message))
-        self.changed.set()
-
-    def public(self) -> list[Sent]:
-        """What was posted or edited in the channel (deletions are in `log`, but show nothing new)."""
-        return [s for s in self.log if s.kind in ("send", "edit")]
-
-    def public_texts(self) -> list[str]:
-        """Every version of every channel message (an edited log message appears once per edit)."""
-        return [text for s in self.public() for text in s.message.texts()]
-
-    def channel_lines(self) -> list[str]:
-        """The lines of the channel's messages as they stand now, oldest message first."""
-        return [
-            line
-            for _, message in sorted(self.messages.items())
-            for text in message.texts()
-            for line in text.splitlines()
-        ]
-
-    def dms_to(self, user_id: int) -> list[Message]:
-        return [s.message for s in self.log if s.kind == "dm" and s.target == user_id]
-
-    async def wait_for(self, predicate, timeout: float = 10.0) -> Sent:
-        """The first recorded message (old or new) that satisfies `predicate`; waits on new recordings."""
-
-        async def scan() -> Sent:
-            seen = 0
-            while True:
-                for sent in self.log[seen:]:
-                    if predicate(sent):
-                        return sent
-                seen = len(self.log)
-                self.changed.clear()
-                await self.changed.wait()
-
-        return await asyncio.wait_for(scan(), timeout)
-
-
 async def manager(store: Store, announcer: RecordingAnnouncer, timeout: float = 300.0) -> SessionManager:
     return SessionManager(store, announcer, default_timeout=timeout, bot_user_id=BOT)
-
-
-@pytest.fixture
-async def store(tmp_path):
-    store = await Store.open(str(tmp_path / "cards.sqlite3"))
-    yield store
-    await store.close()
-
-
-@pytest.fixture
-def announcer():
-    return RecordingAnnouncer()
 
 
 @pytest.fixture(autouse=True)

@@ -6,7 +6,6 @@ import pytest
 
 from bot import render
 from bot.sessions import NotAllowed
-from storage import Store
 from tests.test_sessions import (  # noqa: F401 - fixed_seeds is an autouse fixture
     ALICE,
     BOB,
@@ -17,18 +16,6 @@ from tests.test_sessions import (  # noqa: F401 - fixed_seeds is an autouse fixt
     fixed_seeds,
     manager,
 )
-
-
-@pytest.fixture
-async def store(tmp_path):
-    store = await Store.open(str(tmp_path / "cards.sqlite3"))
-    yield store
-    await store.close()
-
-
-@pytest.fixture
-def announcer():
-    return RecordingAnnouncer()
 
 
 def hidden(game) -> set[str]:

@@ -4,12 +4,9 @@ the limit; always above the turn message; the same message edited on after a res
 
 from __future__ import annotations
 
-import pytest
-
 from bot.games.ai import choose_action
 from bot.render.common import LOG_LIMIT
 from bot.sessions import SessionManager
-from storage import Store
 from tests.test_sessions import (  # noqa: F401 - fixed_seeds is an autouse fixture
     ALICE,
     BOB,
@@ -21,18 +18,6 @@ from tests.test_sessions import (  # noqa: F401 - fixed_seeds is an autouse fixt
     manager,
 )
 from tests.test_sessions_turns import is_turn
-
-
-@pytest.fixture
-async def store(tmp_path):
-    store = await Store.open(str(tmp_path / "cards.sqlite3"))
-    yield store
-    await store.close()
-
-
-@pytest.fixture
-def announcer():
-    return RecordingAnnouncer()
 
 
 def is_log(content: str | None) -> bool:

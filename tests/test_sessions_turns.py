@@ -7,11 +7,8 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 
-import pytest
-
 from bot.render.common import Message
 from bot.sessions import SessionManager
-from storage import Store
 from tests.test_sessions import (  # noqa: F401 - fixed_seeds is an autouse fixture
     ALICE,
     BOB,
@@ -22,18 +19,6 @@ from tests.test_sessions import (  # noqa: F401 - fixed_seeds is an autouse fixt
     fixed_seeds,
     manager,
 )
-
-
-@pytest.fixture
-async def store(tmp_path):
-    store = await Store.open(str(tmp_path / "cards.sqlite3"))
-    yield store
-    await store.close()
-
-
-@pytest.fixture
-def announcer():
-    return RecordingAnnouncer()
 
 
 def is_turn(message: Message) -> bool:
