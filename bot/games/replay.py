@@ -1,7 +1,7 @@
 """Rebuild a game from its seed and its action log: the log is the truth, the stored snapshot only a cache.
 
-Pure (no storage import): the session resumes games with it and the storage tests check that replaying a
-stored log reproduces the stored snapshot exactly.
+Pure (no storage import). The session resumes a game from its stored snapshot; the storage tests replay the
+stored log with this and check that it reproduces that snapshot exactly.
 """
 
 from __future__ import annotations
@@ -29,6 +29,10 @@ def replay(
     actions: Iterable[str | Mapping[str, Any]],
 ) -> Any:
     """The game after `new_game(players, seed, **options)` and every action of the log applied in order.
+
+    `options` are the engine's keyword options (`chips`, `max_deals`; `stake`, `max_turns`); others are
+    dropped, so a session table's stored options must be mapped first (`deals` -> `max_deals`, `turns` ->
+    `max_turns`: `bot.sessions.kinds`).
 
     `actions` are the logged actions as JSON text or dicts, in seq order. Raises IllegalAction if the log does
     not fit the rules (a corrupt log, or rules that changed since the game was played).
