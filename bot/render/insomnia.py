@@ -394,8 +394,11 @@ def turn_hint(game: Any, player: str) -> str:
     if view.phase == "exchange":
         return "exchange a card (/insomnia exchange) or keep your hand (/insomnia pass)"
     if view.phase == "auction":
-        high = view.auction.high_bid if view.auction else 0
-        return f"bid at least {high + 1} (/insomnia bid) or pass (/insomnia pass)"
+        # The lowest bid is the engine's to say (it refuses what it does not list).
+        bids = [a.amount for a in game.legal_actions() if a.kind == "bid"]
+        if not bids:
+            return "pass (/insomnia pass): you have too few chips to outbid the highest bid"
+        return f"bid at least {min(bids)} (/insomnia bid) or pass (/insomnia pass)"
     if view.phase == "rethrow":
         return f"re-throw a die (/insomnia rethrow, {view.rethrows_left} left) or stop (/insomnia pass)"
     return "play a card (/insomnia play)"
