@@ -11,7 +11,7 @@ DESCRIPTION_LIMIT = 4096
 
 
 def usage(command: app_commands.Command) -> str:
-    """`/malice challenge opponent [stake] [timeout]`: required options bare, optional ones in brackets."""
+    """`/malice challenge opponent [stake] [timeout] [turns]`: required options bare, optional in brackets."""
     parts = [f"/{command.qualified_name}"]
     for p in command.parameters:
         parts.append(p.display_name if p.required else f"[{p.display_name}]")

@@ -6,6 +6,7 @@ hand is rendered only into the message for its owner (`hand_message`, sent ephem
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -173,8 +174,6 @@ def parse_token(kind: str, text: str) -> dict | None:
 
 def history_pages(kind: str, table_id: int, status: str, entries: list[Any]) -> list[Embed]:
     """The action log with its chip movements, paged into embeds; a running game never shows a discard."""
-    import json
-
     module = _KINDS[kind]
     hide = status != "finished"
     lines: list[str] = []

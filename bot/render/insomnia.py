@@ -138,20 +138,11 @@ def table(info: TableInfo, game: Any, note: str | None) -> Message:
         )
     if view.trump is not None:
         fields.append(EmbedField(name="Trumps", value=view.trump.symbol))
-    if view.trick:
+    title, plays = ("This trick", view.trick) if view.trick else ("Last trick", view.last_trick)
+    if plays:
         fields.append(
             EmbedField(
-                name="This trick",
-                value=", ".join(f"{t.card.pretty} {name(t.player)}" for t in view.trick),
-                inline=False,
-            )
-        )
-    elif view.last_trick:
-        fields.append(
-            EmbedField(
-                name="Last trick",
-                value=", ".join(f"{t.card.pretty} {name(t.player)}" for t in view.last_trick),
-                inline=False,
+                name=title, value=", ".join(f"{t.card.pretty} {name(t.player)}" for t in plays), inline=False
             )
         )
     if view.eligible and view.stage == 4:
@@ -444,7 +435,7 @@ def choices(game: Any, player: str, command: str, option: str, namespace: dict) 
         if wanted in ("exchange", "play"):
             out.append((a.card.pretty, str(a.card)))
         elif wanted == "bid":
-            out.append((f"{a.amount} chip{'s' if a.amount != 1 else ''}", a.amount))
+            out.append((plural(a.amount, "chip"), a.amount))
         else:
             out.append((f"die {a.die} (showing {view.dice[a.die - 1].short})", a.die))
     return out

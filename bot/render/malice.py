@@ -17,7 +17,9 @@ from bot.render.common import (
     Message,
     TableInfo,
     custom_id,
+    is_computer,
     name,
+    plural,
     rows_of,
 )
 
@@ -51,8 +53,8 @@ def lobby(info: TableInfo) -> Message:
     host, opponent = info.players[0], info.players[1]
     stake = info.options.get("stake", 1)
     text = (
-        f"⚔️ {name(host)} challenges {name(opponent)} to **Malice** (table #{info.id}): stake {stake} "
-        f"chip{'s' if stake != 1 else ''} per card, {int(info.timeout)} s per move."
+        f"⚔️ {name(host)} challenges {name(opponent)} to **Malice** (table #{info.id}): stake "
+        f"{plural(stake, 'chip')} per card, {int(info.timeout)} s per move."
     )
     if info.status == "lobby":
         buttons = [
@@ -62,7 +64,7 @@ def lobby(info: TableInfo) -> Message:
         return Message(
             content=f"{text}\n{name(opponent)}: accept or decline.",
             rows=rows_of(buttons),
-            mentions=[int(opponent)] if not opponent.startswith("ai:") else [],
+            mentions=[] if is_computer(opponent) else [int(opponent)],
         )
     return Message(content=text)
 
@@ -116,8 +118,8 @@ def _result_sentence(result: Any) -> str:
     if result.winner is None:
         return f"a draw ({why})."
     return (
-        f"{name(result.winner)} wins ({why}), scoring {result.score} card{'s' if result.score != 1 else ''}"
-        f" = {result.chips} chip{'s' if result.chips != 1 else ''}."
+        f"{name(result.winner)} wins ({why}), scoring {plural(result.score, 'card')}"
+        f" = {plural(result.chips, 'chip')}."
     )
 
 
