@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import UserFacingError, guarded
+from bot.render.common import plural
 
 if TYPE_CHECKING:
     from bot.client import CardBot
@@ -37,14 +38,10 @@ def signed(n: int) -> str:
     return f"{n:+d}"
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 def leaderboard_line(row: LeaderboardRow) -> str:
     return (
         f"**{row.rank}.** {player_label(row.player)}: **{signed(row.net)}** chips · "
-        f"{_plural(row.games, 'game')} · {_plural(row.wins, 'win')}"
+        f"{plural(row.games, 'game')} · {plural(row.wins, 'win')}"
     )
 
 
