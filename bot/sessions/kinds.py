@@ -115,8 +115,7 @@ class MaliceRules(KindRules):
         if command != "play":
             raise NotAllowed(f"Unknown Malice action {command}.")
         raw = str(params.get("card") or "").strip().lower()
-        to = str(params.get("to") or "").strip().lower().replace(" ", "")
-        to = {"center": "centre"}.get(to, to).replace("center", "centre")
+        to = str(params.get("to") or "").strip().lower().replace(" ", "").replace("center", "centre")
         if to not in (*CENTRE, *SIDES, "centre"):
             raise NotAllowed("Say where the card goes: centre, centre1-centre4 or side1-side4.")
         if raw in ("payoff", *SIDES):
