@@ -295,7 +295,6 @@ Event = Annotated[
     | GameOver,
     Field(discriminator="kind"),
 ]
-EVENT_ADAPTER = TypeAdapter(list[Event])
 
 
 # --- views ----------------------------------------------------------------------------------------
