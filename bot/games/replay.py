@@ -1,7 +1,7 @@
 """Rebuild a game from its seed and its action log: the log is the truth, the stored snapshot only a cache.
 
-Pure (no storage import). The session resumes a game from its stored snapshot; the storage tests replay the
-stored log with this and check that it reproduces that snapshot exactly.
+Pure (no storage import). On a restart the session rebuilds every running game with this and checks it
+against the stored snapshot (the log wins); the storage tests check that replays reproduce snapshots exactly.
 """
 
 from __future__ import annotations

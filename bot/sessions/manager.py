@@ -22,6 +22,7 @@ from typing import Any, Protocol
 from bot import render
 from bot.games import ai, engine
 from bot.games.base import ChipTransfer, IllegalAction, seed_commitment
+from bot.games.replay import replay
 from bot.render.common import LOG_LIMIT, LogGroup, LogLine, Message, name
 from bot.sessions.errors import NotAllowed
 from bot.sessions.kinds import RULES, KindRules
@@ -160,7 +161,10 @@ class SessionManager:
             snapshot=row.snapshot,
         )
         if row.snapshot is not None:
-            table.game = engine(row.kind).Game.model_validate_json(row.snapshot)
+            try:
+                table.game = engine(row.kind).Game.model_validate_json(row.snapshot)
+            except ValueError:
+                table.snapshot = None  # unreadable: resume_all rebuilds the game from the action log
         return table
 
     async def _save_meta(self, table: Table) -> None:
@@ -820,12 +824,32 @@ class SessionManager:
 
     # ------------------------------------------------------------------ restart
 
+    async def _check_against_log(self, table: Table) -> bool:
+        """The action log is the truth, the snapshot only a cache: rebuild the game from its seed and log, and
+        should the stored snapshot disagree (or be unreadable), play on from the rebuilt game. False when the
+        table cannot be resumed at all (no readable snapshot and a log the rules no longer accept)."""
+        log_actions = [row.action for row in await self.store.actions(table.id)]
+        options = self._rules(table).engine_options(table.options)
+        try:
+            rebuilt = replay(table.kind, table.players, table.seed, options, log_actions)
+        except ValueError:
+            log.exception("table %s: its action log no longer replays under these rules", table.id)
+            return table.game is not None
+        rebuilt_json = rebuilt.model_dump_json()
+        if rebuilt_json != table.snapshot:
+            log.error("table %s: the stored snapshot differs from its action log; resuming from the log",
+                      table.id)
+            table.game, table.snapshot = rebuilt, rebuilt_json
+        return True
+
     async def resume_all(self) -> int:
         """After a restart: every open table back in memory, its message saying so, timers restarted."""
         count = 0
         for row in await self.store.open_tables():
             table = self._from_row(row)
             if table.channel_id in self._tables:
+                continue
+            if table.status == "running" and not await self._check_against_log(table):
                 continue
             self._remember(table)
             count += 1
