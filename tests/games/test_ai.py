@@ -180,6 +180,21 @@ def test_insomnia_exchanges_away_a_card_that_can_never_match():
     assert action == insomnia.Exchange(card="7H")
 
 
+@pytest.mark.parametrize(("rival_chips", "keeps"), [(15, False), (2, True)])
+def test_insomnia_exchange_keeps_a_standing_match_only_if_the_auction_will_let_it_stand(rival_chips, keeps):
+    # ai:1's hand matches the dice already (high card: 2 chips from its one payer), with no pair for stage 2.
+    # The exchange values it by the auction it will face: a rival with 15 chips outbids whatever a 2-chip
+    # payout justifies bidding (and would re-throw the dice), so ai:1 draws for a stage-2 pair instead; a
+    # rival with 2 chips cannot outbid a bid of 2, so ai:1 keeps its match.
+    hands = {"ai:1": "9C 10C QD AS", "b": "JS JH KC KD"}
+    game = rig(list(hands), hands, "A Q 9 10", dealer=1, chips={"ai:1": 15, "b": rival_chips})
+    assert game.current_player == "ai:1"
+    action = choose_action(game, "ai:1", "x")
+    assert (action == Pass()) == keeps
+    if not keeps:
+        assert isinstance(action, insomnia.Exchange)
+
+
 def _to_tricks(hands: dict[str, str], dice: str = "9 9 9 9", dealer: int = 1):
     game = rig(list(hands), hands, dice, dealer=dealer)
     pass_to(game, "tricks")

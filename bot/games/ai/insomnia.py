@@ -1,9 +1,10 @@
 """The Insomnia computer player. It decides from the player's view only (its hand, the public table).
 
 - Exchange: keep the hand whose expected worth is highest, averaging exactly over every card it could draw.
-  A hand is worth its dice match (the payout, times the chance of matching after the re-throws it would buy,
-  less the chips that buying costs) plus its stage-2 chance (its percentile among all hands of the deck,
-  to the power of the number of opponents).
+  A hand is worth what the stage-1 auction it will face is worth with it, by the same look-ahead the bidding
+  uses (a win worth the payout the bought re-throws are likely to bring), plus its stage-2 chance (its
+  percentile among all hands of the deck, to the power of the number of opponents) times the chance that
+  the game outlives that auction.
 - Auction: look the auction ahead to its end (`insomnia_auction`), the rivals taken as choosing evenly among
   their options, and take the action with the best expected outcome: a win is worth the payout the re-throws
   it buys are likely to bring (from every payer, capped by his chips), less the bid net of its pot share.
@@ -41,8 +42,6 @@ from bot.games.insomnia import (
 from bot.games.insomnia.hands import DICE_FACES
 
 MAX_RETHROWS = 40  # more re-throws than this no longer move the chance of matching
-MAX_BID_CONSIDERED = 12  # beyond 24 re-throws the chance of matching no longer moves
-COMPETITION = 0.8  # a hand's match worth is shared with rivals who may win the auction instead
 EXCHANGE_MARGIN = 0.05  # chips: exchange only for a real expected gain
 _FACES = frozenset(DICE_FACES)
 _PASS = Pass()
@@ -109,19 +108,26 @@ def _payout_worth(target: tuple[int, ...], payers: list[int]) -> float:
     return float(sum(min(amount, chips) for chips in payers))
 
 
-def _best_bid_value(need: tuple[int, ...], worth: float, bids: range, cost: float) -> tuple[float, int]:
-    """The best expected net of a bid in `bids`: (value, amount); (-inf, 0) when `bids` is empty."""
-    best, amount = float("-inf"), 0
-    for b in bids:
-        value = _p_match(need, 2 * b) * worth - b * cost
-        if value > best + 1e-9:
-            best, amount = value, b
-    return best, amount
+def _shape(need: tuple[int, ...]) -> tuple[int, ...]:
+    """`need` with its ranks renamed in order of multiplicity: every face is equally likely, so the chance of
+    matching depends only on how many of each rank are missing. A rank no die shows maps to (0,)."""
+    if any(r not in _FACES for r in need):
+        return (0,)
+    counts = sorted(Counter(need).values(), reverse=True)
+    return tuple(int(DICE_FACES[i]) for i, k in enumerate(counts) for _ in range(k))
 
 
-def _bid_cost(n_players: int) -> float:
-    # The bid goes to the pot, which the trick winner takes: on average a 1/n share comes back.
-    return 1.0 - 1.0 / n_players
+def _win_value(targets: list[tuple[tuple[int, ...], float]], share: float):
+    """What winning the auction at each bid is worth (the `AuctionModel`'s `win_value`): the payout the
+    re-throws it buys are likely to bring, for the best of `targets` ((missing ranks, payout) pairs), less the
+    bid net of its pot share."""
+
+    def value(bid: int) -> float:
+        rethrows = min(2 * bid, MAX_RETHROWS)
+        payout = max((_p_match(need, rethrows) * worth for need, worth in targets), default=0.0)
+        return payout - bid * (1.0 - share)
+
+    return value
 
 
 # --- stage 2 percentile ---------------------------------------------------------------------------
@@ -153,33 +159,50 @@ def _percentile_worth(score: int, n_players: int, deck_size: int) -> float:
 
 
 class _Worth:
-    """A hand's expected worth before the auction, memoised within one decision (the exchange averages
-    over every unseen card, and many of those hands share their ranks)."""
+    """A hand's expected worth before the auction: what the auction it will face is worth with it, looked
+    ahead to its end by the same model the bidding uses (`_auction_worth`), plus its stage-2 chance.
+    Memoised within one decision: the exchange averages over every unseen card, and many of those hands
+    share their ranks."""
 
     def __init__(self, view: PlayerView) -> None:
         self.view = view
         self.n = len(view.players)
         self.deck_size = len(deck_for(self.n))
-        self.cost = _bid_cost(self.n)
         self.payers = _payers(view)
-        self.top = _bid_cap(view.chips[view.player], 0)
-        self.matches: dict[tuple[int, ...], float] = {}
+        me = view.players.index(view.player)
+        dealer = view.players.index(view.dealer)
+        order = [view.players[(dealer + 1 + i) % self.n] for i in range(self.n)]  # stage-1 bidders (rule 10)
+        self.seat = order.index(view.player)
+        self.rivals = tuple(view.chips[view.players[(me + i) % self.n]] for i in range(1, self.n))
+        self.chips = view.chips[view.player]
+        self.matches: dict[tuple[int, ...], tuple[float, float]] = {}
 
-    def match(self, target: tuple[int, ...]) -> float:
+    def match(self, target: tuple[int, ...]) -> tuple[float, float]:
+        """The auction's expected value with a hand on these ranks, and the chance the game outlives it."""
         cached = self.matches.get(target)
         if cached is None:
-            cached = 0.0
-            if all(r in _FACES for r in target):
-                worth = _payout_worth(target, self.payers)
-                need = _missing(target, self.view.dice)
-                best, _ = _best_bid_value(need, worth, range(1, self.top + 1), self.cost)
-                cached = COMPETITION * max(worth if not need else 0.0, best, 0.0)
-            self.matches[target] = cached
+            need = _shape(_missing(target, self.view.dice))
+            worth = _payout_worth(target, self.payers) if need != (0,) else 0.0
+            cached = self.matches[target] = _auction_worth(need, worth, self.rivals, self.chips, self.seat)
         return cached
 
     def __call__(self, hand: list[Card]) -> float:
         target = tuple(sorted(int(c.rank) for c in hand))
-        return self.match(target) + _stage2_worth(hand, self.n, self.deck_size)
+        auction, goes_on = self.match(target)
+        return auction + goes_on * _stage2_worth(hand, self.n, self.deck_size)
+
+
+@lru_cache(maxsize=4096)
+def _auction_worth(need: tuple[int, ...], worth: float, rivals: tuple[int, ...], chips: int, seat: int,
+                   ) -> tuple[float, float]:
+    """The stage-1 auction's expected value, from before anyone bids, to a computer player whose hand misses
+    `need` from the dice for a match worth `worth` (`need` is `_shape`d: hands alike in this share the
+    look-ahead), and the chance that the game goes on after it (the stage-2 payout is worth only that)."""
+    share = 1.0 / (len(rivals) + 1)
+    win = _win_value([(need, worth)], share)
+    stand = worth if not need else 0.0
+    model = AuctionModel(0, list(rivals), chips, win, share, stand)
+    return model.opening(seat), model.goes_on(seat)
 
 
 def _exchange(view: PlayerView, legal: list, rng: random.Random) -> object:
@@ -198,12 +221,6 @@ def _exchange(view: PlayerView, legal: list, rng: random.Random) -> object:
         elif abs(value - best_value) <= 1e-9:
             best_actions.append(action)
     return best_actions[0] if len(best_actions) == 1 else rng.choice(best_actions)
-
-
-def _bid_cap(chips: int, high_bid: int) -> int:
-    """The most it will bid: never more than half its chips (a player at 0 ends the game, and the payouts
-    still to come this deal can cost several chips), and never so much that more re-throws stop helping."""
-    return min(max(1, (chips - 1) // 2), high_bid + MAX_BID_CONSIDERED)
 
 
 # --- stage 1b/4: auctions and re-throws -----------------------------------------------------------
@@ -233,17 +250,13 @@ def _auction(view: PlayerView, legal: list) -> object:
     targets = [(_missing(t, view.dice), _payout_worth(t, payers)) for t in _targets(view)]
     matched_now = max((worth for need, worth in targets if not need), default=0.0)
 
-    def win_value(bid: int) -> float:
-        rethrows = min(2 * bid, MAX_RETHROWS)
-        payout = max((_p_match(need, rethrows) * worth for need, worth in targets), default=0.0)
-        return payout - bid * (1.0 - share)
-
     bidders = auction.bidders
     seat = bidders.index(me)
     rivals = [view.chips[bidders[(seat + i) % len(bidders)]] for i in range(1, len(bidders))]
     holder = NONE
     if auction.high_bidder is not None:
         holder = RIVAL_ALL_IN if view.chips[auction.high_bidder] == auction.high_bid else RIVAL
+    win_value = _win_value(targets, share)
     model = AuctionModel(auction.high_bid, rivals, view.chips[me], win_value, share, matched_now)
     _value, amount = model.best(holder, auction.passes)
     if amount:

@@ -62,6 +62,38 @@ class AuctionModel:
         """(expected value, bid) of the computer's best action now; bid 0 means pass."""
         return self._my_turn(self.high_bid, holder, passes)
 
+    def opening(self, seat: int) -> float:
+        """The expected value of the whole auction before anyone has acted, the computer being the bidder at
+        `seat` in turn order (0: the first to bid; the rivals before it are the last of `rivals`)."""
+        return self._next(len(self.rivals) - seat, self.high_bid, NONE, 0)
+
+    def goes_on(self, seat: int) -> float:
+        """The chance that the game outlives the auction of `opening(seat)` (no rival stakes his whole stack,
+        rule 31), the computer acting as `opening` found best: what later stages of the deal are worth to it
+        is worth only that share. Call `opening(seat)` first (this walks the decisions it memoised)."""
+        self._going: dict[tuple[int, int, int, int], float] = {}
+        return self._goes_on(len(self.rivals) - seat, self.high_bid, NONE, 0)
+
+    def _goes_on(self, index: int, high_bid: int, holder: int, passes: int) -> float:
+        if (holder != NONE and passes >= self.k - 1) or (holder == NONE and passes >= self.k):
+            return 0.0 if holder == RIVAL_ALL_IN else 1.0
+        key = (index, high_bid, holder, passes)
+        found = self._going.get(key)
+        if found is not None:
+            return found
+        if index == len(self.rivals):
+            bid = self._mine[(high_bid, holder, passes)][1]
+            found = self._goes_on(0, bid, ME, 0) if bid else self._goes_on(0, high_bid, holder, passes + 1)
+        else:
+            chips = self.rivals[index]
+            found = self._goes_on(index + 1, high_bid, holder, passes + 1)
+            if chips > high_bid:
+                found += sum(self._goes_on(index + 1, bid, RIVAL, 0) for bid in range(high_bid + 1, chips))
+                found += self._goes_on(index + 1, chips, RIVAL_ALL_IN if self.all_in[index] else RIVAL, 0)
+                found /= chips - high_bid + 1
+        self._going[key] = found
+        return found
+
     # --- outcomes ----------------------------------------------------------------------------------
 
     def _won(self, bid: int) -> float:
