@@ -178,3 +178,29 @@ async def test_closing_the_manager_stops_a_timer_that_is_half_way_through_its_cy
     assert await resumed.resume_all() == 1
     assert resumed.table_in(CHANNEL).seq == len(stored) and len(announcer.log) == posted
     await resumed.close()
+
+
+
+async def test_a_turn_message_posted_again_for_the_same_player_does_not_ping_him_twice(store, announcer):
+    """When something lands below the turn message (a new log message, the closed-DMs note) it is posted again
+    to stay last; the player was told already, so only the first post pings him, unless the bot restarted
+    (the deadline is new then)."""
+    sessions = await manager(store, announcer)
+    table = await sessions.open_insomnia(GUILD, CHANNEL, ALICE, chips=10, timeout=300)
+    await sessions.join(CHANNEL, BOB)
+    await sessions.start(CHANNEL, ALICE)
+    player = int(table.game.current_player)
+
+    def turn_posts():
+        return [s.message for s in announcer.log if s.kind == "send" and is_turn(s.message)]
+
+    assert turn_posts()[-1].mentions == [player]
+    await sessions._turn_message(table, fresh=True)  # what the log does when its new message lands below
+    again = turn_posts()[-1]
+    assert f"<@{player}>, your turn" in again.content and again.mentions == []
+    await sessions._turn_message(table, fresh=True, restarted=True)
+    assert turn_posts()[-1].mentions == [player]
+    await sessions.act(CHANNEL, player, {"kind": "pass"})  # the turn passes: the next player is pinged
+    nxt = int(table.game.current_player)
+    assert nxt != player and turn_posts()[-1].mentions == [nxt]
+    await sessions.close()

@@ -692,12 +692,14 @@ class SessionManager:
         await self._edit_table_message(table)
         await self._save_meta(table)
 
-    async def _turn_message(self, table: Table, *, fresh: bool = False) -> None:
+    async def _turn_message(self, table: Table, *, fresh: bool = False, restarted: bool = False) -> None:
         """Keep at most one live turn message per table, so the channel never shows stale turns.
 
         The same person keeps the turn: the message is edited in place (new hint, new deadline). The turn
         passes to another person (or `fresh`): the old message is deleted first, then a new one is posted, so
-        the mention notifies him. A computer's turn or the end of the game: the old message is deleted.
+        the mention notifies him (only once per turn: a message posted again for the same person, to stay
+        below the log, does not ping him again; after a restart it does, the deadline being new). A computer's
+        turn or the end of the game: the old message is deleted.
         """
         game = table.game
         current = None if game is None or game.is_over else game.current_player
@@ -711,6 +713,9 @@ class SessionManager:
             if await self.announcer.edit(table.channel_id, message_id, message):
                 return
             table.meta.turn_message_id = None  # someone deleted it: post a new one
+        if table.meta.turn_player == current and not restarted:
+            # Posted again only to stay below new log lines: the player was already told, so no second ping.
+            message.mentions = []
         await self._drop_turn_message(table)
         table.meta.turn_message_id = await self.announcer.send(table.channel_id, message)
         table.meta.turn_player = current
@@ -864,7 +869,7 @@ class SessionManager:
                     if table.status == "running":
                         # The timer restarts, so the deadline is new: a fresh turn message (the mention
                         # notifies again) replaces the one the old process posted.
-                        await self._turn_message(table, fresh=True)
+                        await self._turn_message(table, fresh=True, restarted=True)
                     await self._save_meta(table)
                 except Exception:
                     log.exception("resuming table %s: announcing failed", table.id)
