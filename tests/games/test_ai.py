@@ -163,6 +163,17 @@ def test_insomnia_at_a_full_table_bids_all_but_one_chip_for_a_hand_that_can_matc
     assert choose_action(game, "ai:1", "x") == Bid(amount=14)
 
 
+def test_insomnia_never_bids_more_than_the_payout_the_bid_is_expected_to_bring():
+    # ai:1 needs one ace for a high-card match: 2 chips from its one payer. A bid of b buys 2b re-throws, and
+    # no b makes 2 chips times the chance of the ace worth b (bid 1: 2 re-throws, a 31% chance, 0.6 chips),
+    # even where the pot share of the bid would make a bid look cheap: it passes, also after a rival's bid.
+    game = rig(["ai:1", "b"], {"ai:1": "9S 10H QC AC", "b": "JS JH KC KD"}, "9 10 Q K", dealer=1)
+    pass_to(game, "auction")
+    assert choose_action(game, "ai:1", "x") == Pass()
+    act(game, "pass", "bid 1")
+    assert choose_action(game, "ai:1", "x") == Pass()
+
+
 def test_insomnia_does_not_bid_for_a_hand_that_can_never_match():
     # A seven can never show on the dice (faces 9 to A): no number of re-throws helps.
     game = rig(_EIGHT, dict(zip(_EIGHT, ["7S 10H JD QC", "9S 7H 7D 7C", *_OTHERS[1:]], strict=True)),

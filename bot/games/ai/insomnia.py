@@ -120,11 +120,15 @@ def _shape(need: tuple[int, ...]) -> tuple[int, ...]:
 def _win_value(targets: list[tuple[tuple[int, ...], float]], share: float):
     """What winning the auction at each bid is worth (the `AuctionModel`'s `win_value`): the payout the
     re-throws it buys are likely to bring, for the best of `targets` ((missing ranks, payout) pairs), less the
-    bid net of its pot share."""
+    bid net of its pot share. A bid above that expected payout is ruled out (-inf): the pot share may come
+    back, but only if the computer also takes the tricks, and bidders more cautious than the model's rivals
+    would let it overpay for its re-throws."""
 
     def value(bid: int) -> float:
         rethrows = min(2 * bid, MAX_RETHROWS)
         payout = max((_p_match(need, rethrows) * worth for need, worth in targets), default=0.0)
+        if bid > payout:
+            return float("-inf")
         return payout - bid * (1.0 - share)
 
     return value
