@@ -10,6 +10,9 @@ games (1,000 each by default; `--games N`):
   interval above 0. At 6-8 players nearly every game ends in the first auction with nothing won or lost (a
   random bidder stakes his whole stack, rule 31), so the mean is small next to its spread and those counts
   play more games by default (`EXTRA_GAMES`, fixed in advance, not extended until the figure looks good).
+- Decision time: computer-against-computer Insomnia games at 2, 4, 6 and 8 players (`--timing-games`, 20
+  by default), the mean and the longest `choose_action` call by phase. Aim: single-digit milliseconds on
+  average (live sessions call it on every computer turn).
 Figures are printed; nothing is asserted.
 """
 
@@ -102,6 +105,29 @@ def bench_insomnia(games: int, players: int, seed: str, why_more: str = "") -> l
     return nets
 
 
+def bench_decision_time(games: int, seed: str) -> None:
+    """Time every `choose_action` call of whole computer-vs-computer games, by player count and phase. The
+    caches warm up as in a live bot process (the first exchange builds the stage-2 table, about 0.15 s)."""
+    times: dict[tuple[int, str], list[float]] = {}
+    for players in (2, 4, 6, 8):
+        for g in range(games):
+            game = insomnia.new_game([f"ai:{i}" for i in range(players)], f"{seed}/timing/{players}/{g}")
+            step = 0
+            while not game.is_over:
+                player = game.current_player
+                phase = game.phase
+                start = time.perf_counter()
+                action = choose_action(game, player, f"{seed}/timing/{g}/{step}")
+                times.setdefault((players, phase), []).append(time.perf_counter() - start)
+                game.apply(action)
+                step += 1
+    print(f"Insomnia decision time, computer against computer, {games} games per count (mean / longest, ms):")
+    for players in (2, 4, 6, 8):
+        cells = [f"{phase} {1000 * statistics.mean(t):.2f} / {1000 * max(t):.1f} ({len(t)})"
+                 for (n, phase), t in times.items() if n == players]
+        print(f"  {players} players: " + ", ".join(cells))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
@@ -109,6 +135,7 @@ def main() -> None:
     parser.add_argument("--no-extra", action="store_true", help="--games at every count, no EXTRA_GAMES")
     parser.add_argument("--seed", default="strength")
     parser.add_argument("--skip", choices=["malice", "insomnia"], default=None)
+    parser.add_argument("--timing-games", type=int, default=20, help="0: no decision timing")
     args = parser.parse_args()
     print(f"machine: {platform.platform()}, Python {platform.python_version()}")
     if args.skip != "malice":
@@ -125,6 +152,8 @@ def main() -> None:
             print(f"Insomnia, pooled over {len(pooled)} games at {counts} players: "
                   f"net chips per game mean {mean:+.3f}, stddev {sd:.2f}, 95% CI {low:+.3f} to {high:+.3f}  "
                   f"{'MET' if low > 0 else 'NOT MET'}")
+    if args.timing_games:
+        bench_decision_time(args.timing_games, args.seed)
 
 
 if __name__ == "__main__":
