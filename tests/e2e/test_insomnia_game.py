@@ -26,7 +26,7 @@ from tests.e2e.test_game_support import (
 
 
 async def test_a_three_seat_insomnia_game_from_lobby_to_leaderboard(harness: Harness, monkeypatch) -> None:
-    monkeypatch.setattr("bot.sessions.manager.new_seed", lambda: "e2e-insomnia-seed-1")
+    monkeypatch.setattr("bot.sessions.manager.new_seed", lambda: "e2e-insomnia-seed-7")
     fake = harness.fake
     alice, bob, carol = harness.user("alice"), harness.user("bob"), harness.user("carol")
     fake.close_dms(bob)
@@ -144,7 +144,7 @@ async def test_a_three_seat_insomnia_game_from_lobby_to_leaderboard(harness: Har
         "**Deal 1 · tricks (stage 3)**",
         "**Deal 1 · second dice round (stage 4)**",
     ]
-    assert log[-1].text.startswith("🏁 **Game over**") and "Seed: `e2e-insomnia-seed-1`" in log[-1].text
+    assert log[-1].text.startswith("🏁 **Game over**") and "Seed: `e2e-insomnia-seed-7`" in log[-1].text
     assert len(log) == 6 and all(len(m.text) <= 2000 for m in log)
     assert any(len(m.versions) > 2 for m in log), "a group's log message is edited as its events happen"
     lines = [line for m in log for line in m.text.splitlines()]
