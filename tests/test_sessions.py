@@ -26,6 +26,17 @@ async def manager(store: Store, announcer: RecordingAnnouncer, timeout: float = 
     return SessionManager(store, announcer, default_timeout=timeout, bot_user_id=BOT)
 
 
+async def started_insomnia(sessions: SessionManager, *, computer: bool = False, **options):
+    """Alice's Insomnia table with Bob seated (and a computer seat if asked), started; computer moves done."""
+    table = await sessions.open_insomnia(GUILD, CHANNEL, ALICE, **options)
+    await sessions.join(CHANNEL, BOB)
+    if computer:
+        await sessions.add_computer(CHANNEL, ALICE)
+    await sessions.start(CHANNEL, ALICE)
+    await sessions.idle()
+    return table
+
+
 @pytest.fixture(autouse=True)
 def fixed_seeds(monkeypatch):
     """Fixed games: the session's seeds come from a counter instead of `secrets`."""

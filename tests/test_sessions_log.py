@@ -16,6 +16,7 @@ from tests.test_sessions import (  # noqa: F401 - fixed_seeds is an autouse fixt
     best_malice_move,
     fixed_seeds,
     manager,
+    started_insomnia,
 )
 from tests.test_sessions_turns import is_turn
 
@@ -134,11 +135,7 @@ async def test_a_restarted_manager_edits_the_same_log_message_and_reposts_one_de
 
 async def test_an_insomnia_deal_is_one_log_message_per_stage(store, announcer):
     sessions = await manager(store, announcer)
-    table = await sessions.open_insomnia(GUILD, CHANNEL, ALICE, chips=30, deals=2, timeout=300)
-    await sessions.join(CHANNEL, BOB)
-    await sessions.add_computer(CHANNEL, ALICE)
-    await sessions.start(CHANNEL, ALICE)
-    await sessions.idle()
+    table = await started_insomnia(sessions, computer=True, chips=30, deals=2, timeout=300)
     actions = 0
     while table.status == "running":
         assert_turn_message_is_last(announcer, table)

@@ -8,7 +8,7 @@ import sqlite3
 from bot.games.replay import replay
 from bot.sessions.kinds import RULES
 from tests.recording import RecordingAnnouncer
-from tests.test_sessions import ALICE, BOB, CHANNEL, GUILD, fixed_seeds, manager  # noqa: F401
+from tests.test_sessions import CHANNEL, fixed_seeds, manager, started_insomnia  # noqa: F401
 
 
 async def play_a_few(sessions, table, moves: int) -> None:
@@ -19,9 +19,7 @@ async def play_a_few(sessions, table, moves: int) -> None:
 
 async def test_a_damaged_snapshot_is_rebuilt_from_the_log_on_resume(store, announcer, tmp_path):
     sessions = await manager(store, announcer)
-    table = await sessions.open_insomnia(GUILD, CHANNEL, ALICE, chips=6, deals=2, timeout=300)
-    await sessions.join(CHANNEL, BOB)
-    await sessions.start(CHANNEL, ALICE)
+    table = await started_insomnia(sessions, chips=6, deals=2, timeout=300)
     await play_a_few(sessions, table, 5)
     truth = table.game.model_dump_json()
     seq = table.seq

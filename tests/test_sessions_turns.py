@@ -18,6 +18,7 @@ from tests.test_sessions import (  # noqa: F401 - fixed_seeds is an autouse fixt
     best_malice_move,
     fixed_seeds,
     manager,
+    started_insomnia,
 )
 
 
@@ -107,11 +108,7 @@ async def test_a_restarted_manager_deletes_the_old_turn_message_and_posts_a_fres
 
 async def test_no_turn_message_stays_while_a_computer_moves_or_after_the_game(store, announcer):
     sessions = await manager(store, announcer)
-    table = await sessions.open_insomnia(GUILD, CHANNEL, ALICE, chips=5, deals=1, timeout=300)
-    await sessions.join(CHANNEL, BOB)
-    await sessions.add_computer(CHANNEL, ALICE)
-    await sessions.start(CHANNEL, ALICE)
-    await sessions.idle()
+    table = await started_insomnia(sessions, computer=True, chips=5, deals=1, timeout=300)
     computer_turns = 0
     for _ in range(500):
         if table.status != "running":
@@ -186,9 +183,7 @@ async def test_a_turn_message_posted_again_for_the_same_player_does_not_ping_him
     to stay last; the player was told already, so only the first post pings him, unless the bot restarted
     (the deadline is new then)."""
     sessions = await manager(store, announcer)
-    table = await sessions.open_insomnia(GUILD, CHANNEL, ALICE, chips=10, timeout=300)
-    await sessions.join(CHANNEL, BOB)
-    await sessions.start(CHANNEL, ALICE)
+    table = await started_insomnia(sessions, chips=10, timeout=300)
     player = int(table.game.current_player)
 
     def turn_posts():
