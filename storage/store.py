@@ -167,11 +167,13 @@ class Store:
         ledger: Sequence[LedgerIn],
         snapshot_json: str,
         finish: Sequence[ResultIn] | None = None,
+        meta: dict | None = None,
     ) -> int:
         """Store one applied action in one transaction and return its seq (== expected_seq).
 
-        Written together or not at all: the action row, its ledger entries (in order), the new snapshot and,
-        if `finish` is given, the results with status `finished` and the finished time. The first action of a
+        Written together or not at all: the action row, its ledger entries (in order), the new snapshot,
+        the table's meta if given (seat control, timeout counts, presentation state: what the move changed
+        besides the game) and, if `finish` is given, the results with status `finished` and the finished time. The first action of a
         table has seq 0. Raises SequenceConflict if `expected_seq` is not the table's next seq (a stale
         writer), TableStateError if the table is not running; nothing is written then.
         """
@@ -213,6 +215,8 @@ class Store:
                         for e in ledger
                     ],
                 )
+            if meta is not None:
+                await db.execute("UPDATE game_tables SET meta = ? WHERE id = ?", (_dumps(meta), table_id))
             if finish is None:
                 await db.execute(
                     "UPDATE game_tables SET snapshot = ? WHERE id = ?", (snapshot_json, table_id)

@@ -153,3 +153,12 @@ async def test_two_stores_on_one_file_wait_for_each_other_instead_of_failing(sto
             await other.append_action(a, 24, "12", "{}", [], "{}")
     finally:
         await other.close()
+
+
+async def test_the_meta_is_written_in_the_moves_transaction_or_not_at_all(store):
+    table = await running_table(store, 5, ["11", "12"])
+    await store.append_action(table, 0, "11", '{"a":0}', [], '{"s":0}', meta={"computer_seats": ["11"]})
+    assert (await store.get_table(table)).meta == {"computer_seats": ["11"]}
+    with pytest.raises(SequenceConflict):
+        await store.append_action(table, 0, "12", '{"a":1}', [], '{"s":1}', meta={"computer_seats": []})
+    assert (await store.get_table(table)).meta == {"computer_seats": ["11"]}
