@@ -42,22 +42,56 @@ __all__ = [
     "result_lines",
     "start_line",
     "table_message",
-    "turn_message",
+    "turn_line",
 ]
 
 _KINDS = {"insomnia": insomnia, "malice": malice}
 HISTORY_LINES_PER_PAGE = 30
 
 
-def table_message(info: TableInfo, game: Any, note: str | None = None) -> Message:
-    """The one public table message: the lobby before the game, the public state during and after it."""
+RECENT_FIELD_LIMIT = 1024  # Discord's limit for an embed field's value
+
+
+def table_message(
+    info: TableInfo,
+    game: Any,
+    note: str | None = None,
+    *,
+    recent: Sequence[str] = (),
+    deadline: int | None = None,
+) -> Message:
+    """The one public table message: the lobby before the game; during and after it the public state, the
+    newest lines of the game's log (`recent`) and whose turn it is, with the deadline."""
     module = _KINDS[info.kind]
     if game is None:
         message = module.lobby(info)
         if note:
             message.content = f"{note}\n{message.content or ''}".strip()
         return message
-    return module.table(info, game, note)
+    message = module.table(info, game, note)
+    shown: list[str] = []
+    size = 0
+    for line in reversed(recent):  # the newest lines that fit
+        if size + len(line) + 1 > RECENT_FIELD_LIMIT:
+            break
+        shown.insert(0, line)
+        size += len(line) + 1
+    if shown and message.embeds:
+        message.embeds[0].fields.append(
+            EmbedField(name="Recent moves (all of them: /history)", value="\n".join(shown), inline=False)
+        )
+    if not game.is_over and game.current_player is not None:
+        message.content = turn_line(info, game, deadline)
+    return message
+
+
+def turn_line(info: TableInfo, game: Any, deadline: int | None) -> str:
+    player = game.current_player
+    if is_computer(player) or player in info.computer_seats:
+        return f"➡️ {name(player)} (computer) is playing."
+    hint = _KINDS[info.kind].turn_hint(game, player)
+    when = f" Time runs out <t:{deadline}:R>." if deadline else ""
+    return f"➡️ {name(player)}, your turn: {hint}.{when}"
 
 
 def start_line(info: TableInfo, game: Any) -> str:
@@ -136,13 +170,6 @@ def action_receipt(info: TableInfo, game: Any, player: str, action: Any) -> Mess
     if game.is_over:
         return Message(content="Done: the game is over.")
     return hand_message(info, game, player, dm=False)
-
-
-def turn_message(info: TableInfo, game: Any, deadline: int | None) -> Message:
-    player = game.current_player
-    hint = _KINDS[info.kind].turn_hint(game, player)
-    when = f" Time runs out <t:{deadline}:R>." if deadline else ""
-    return Message(content=f"➡️ {name(player)}, your turn: {hint}.{when}", mentions=[int(player)])
 
 
 def timeout_text(kind: str) -> str:

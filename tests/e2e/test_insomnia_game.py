@@ -26,7 +26,7 @@ from tests.e2e.test_game_support import (
 
 
 async def test_a_three_seat_insomnia_game_from_lobby_to_leaderboard(harness: Harness, monkeypatch) -> None:
-    monkeypatch.setattr("bot.sessions.manager.new_seed", lambda: "e2e-insomnia-seed-7")
+    monkeypatch.setattr("bot.sessions.service.new_seed", lambda: "e2e-insomnia-seed-7")
     fake = harness.fake
     alice, bob, carol = harness.user("alice"), harness.user("bob"), harness.user("carol")
     fake.close_dms(bob)
@@ -191,7 +191,7 @@ async def table_id(harness: Harness) -> int:
 async def test_three_timeouts_in_a_row_give_the_seat_to_a_computer_and_the_result_still_counts(
     harness: Harness, monkeypatch
 ) -> None:
-    monkeypatch.setattr("bot.sessions.manager.new_seed", lambda: "e2e-insomnia-seed-2")
+    monkeypatch.setattr("bot.sessions.service.new_seed", lambda: "e2e-insomnia-seed-2")
     fake = harness.fake
     alice, bob = harness.user("alice"), harness.user("bob")
     await alice.slash("insomnia new", chips=5, deals=1)
@@ -263,7 +263,7 @@ async def test_three_timeouts_in_a_row_give_the_seat_to_a_computer_and_the_resul
 async def test_the_leaderboard_counts_a_running_games_chips_and_says_so(
     harness: Harness, monkeypatch
 ) -> None:
-    monkeypatch.setattr("bot.sessions.manager.new_seed", lambda: "e2e-insomnia-seed-3")
+    monkeypatch.setattr("bot.sessions.service.new_seed", lambda: "e2e-insomnia-seed-3")
     fake = harness.fake
     alice, bob = harness.user("alice"), harness.user("bob")
     await alice.slash("insomnia new", chips=5)

@@ -39,7 +39,7 @@ def source_value(action) -> str:
 async def test_a_malice_game_between_two_people_to_its_end_by_the_rules(
     harness: Harness, monkeypatch
 ) -> None:
-    monkeypatch.setattr("bot.sessions.manager.new_seed", lambda: SEED)
+    monkeypatch.setattr("bot.sessions.service.new_seed", lambda: SEED)
     fake = harness.fake
     alice, bob, carol = harness.user("alice"), harness.user("bob"), harness.user("carol")
     fake.close_dms(alice)
@@ -171,7 +171,7 @@ async def test_a_malice_game_between_two_people_to_its_end_by_the_rules(
 
 @pytest.mark.bot(turn_timeout_seconds=0.3)
 async def test_against_the_computer_a_timeout_plays_the_default(harness: Harness, monkeypatch) -> None:
-    monkeypatch.setattr("bot.sessions.manager.new_seed", lambda: "e2e-malice-seed-2")
+    monkeypatch.setattr("bot.sessions.service.new_seed", lambda: "e2e-malice-seed-2")
     fake = harness.fake
     alice, erin = harness.user("alice"), harness.user("erin")
     mark = fake.mark()
@@ -193,7 +193,7 @@ async def test_against_the_computer_a_timeout_plays_the_default(harness: Harness
 async def test_a_turn_message_deleted_by_hand_is_replaced_and_never_missed(
     harness: Harness, monkeypatch
 ) -> None:
-    monkeypatch.setattr("bot.sessions.manager.new_seed", lambda: SEED)
+    monkeypatch.setattr("bot.sessions.service.new_seed", lambda: SEED)
     fake = harness.fake
     alice, bob = harness.user("alice"), harness.user("bob")
     await alice.slash("malice challenge", opponent=bob)
