@@ -176,7 +176,8 @@ class Store:
 
         Written together or not at all: the action row, its ledger entries (in order), the new snapshot,
         the table's meta if given (seat control, timeout counts, presentation state: what the move changed
-        besides the game) and, if `finish` is given, the results with status `finished` and the finished time. The first action of a
+        besides the game) and, if `finish` is given, the results with status `finished` and the finished
+        time. The first action of a
         table has seq 0. Raises SequenceConflict if `expected_seq` is not the table's next seq (a stale
         writer), TableStateError if the table is not running; nothing is written then.
         """

@@ -1,5 +1,5 @@
-"""What the channel shows and when: the answer first, the presenter's pace, its catching up after failures and
-restarts, Discord's errors, the turn ping, and how little a game leaves behind. Real engines, a real Store on a
+"""What the channel shows and when: the answer first, the presenter's pace, its catching up after failures
+and restarts, Discord's errors, the turn ping, and how little a game leaves behind. Real engines, a real Store on a
 tmp file, a recording Announcer (some of them failing on purpose)."""
 
 from __future__ import annotations
@@ -282,7 +282,6 @@ async def test_a_finished_game_leaves_only_its_table_message(store):
     assert table.status == "finished"
     assert list(announcer.messages) == [table.meta.table_message_id]
     assert "Game over" in table_text(announcer, table)
-    assert not [s for s in announcer.log if s.kind == "send" and "it is your turn" in (s.message.content or "")], (
-        "against the computer the turn never passes to another person: no ping"
-    )
+    pings = [s for s in announcer.log if s.kind == "send" and "it is your turn" in (s.message.content or "")]
+    assert not pings, "against the computer the turn never passes to another person: no ping"
     await sessions.close()
