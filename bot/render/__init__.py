@@ -49,7 +49,8 @@ _KINDS = {"insomnia": insomnia, "malice": malice}
 HISTORY_LINES_PER_PAGE = 30
 
 
-RECENT_FIELD_LIMIT = 1024  # Discord's limit for an embed field's value
+RECENT_LIMIT = 3500  # characters of recent lines: with the board's embed inside Discord's 6,000 per message
+RECENT_AT_LEAST = 6  # lines shown even when fewer are new, so the message always tells what just happened
 
 
 def table_message(
@@ -58,10 +59,14 @@ def table_message(
     note: str | None = None,
     *,
     recent: Sequence[str] = (),
+    new: int = 0,
     deadline: int | None = None,
 ) -> Message:
     """The one public table message: the lobby before the game; during and after it the public state, the
-    newest lines of the game's log (`recent`) and whose turn it is, with the deadline."""
+    game's newest log lines and whose turn it is, with the deadline.
+
+    `recent` are the newest lines of the log, of which the last `new` were never shown: those all go in (as
+    far as Discord's limits allow), and at least the last `RECENT_AT_LEAST`."""
     module = _KINDS[info.kind]
     if game is None:
         message = module.lobby(info)
@@ -69,17 +74,17 @@ def table_message(
             message.content = f"{note}\n{message.content or ''}".strip()
         return message
     message = module.table(info, game, note)
+    wanted = max(new, RECENT_AT_LEAST)
     shown: list[str] = []
     size = 0
-    for line in reversed(recent):  # the newest lines that fit
-        if size + len(line) + 1 > RECENT_FIELD_LIMIT:
+    for line in reversed(recent[-wanted:]):
+        if size + len(line) + 1 > RECENT_LIMIT:
+            shown.insert(0, "… (earlier lines: /history)")
             break
         shown.insert(0, line)
         size += len(line) + 1
-    if shown and message.embeds:
-        message.embeds[0].fields.append(
-            EmbedField(name="Recent moves (all of them: /history)", value="\n".join(shown), inline=False)
-        )
+    if shown:
+        message.embeds.append(Embed(description="\n".join(shown), colour=message.embeds[0].colour))
     if not game.is_over and game.current_player is not None:
         message.content = turn_line(info, game, deadline)
     return message

@@ -309,7 +309,7 @@ class SessionManager:
 
     def table_view(self, channel_id: int) -> Message:
         table = self.service.require_table(channel_id)
-        message = table_view(table)
+        message = table_view(table, table.seq)
         message.rows = [[b for b in row if b.custom_id.endswith(":hand")] for row in message.rows]
         message.rows = [row for row in message.rows if row]
         return message

@@ -30,7 +30,6 @@ from bot.sessions.state import Table
 
 log = logging.getLogger(__name__)
 
-RECENT_SHOWN = 12  # recent lines in the table message at most (they must also fit in one embed field)
 RETRY_PAUSES = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0)  # after a failed write; the last one repeats
 
 
@@ -57,6 +56,7 @@ class Announcer(Protocol):
 class _Job:
     table: Table
     shown: int = 0  # the table version the table message shows
+    shown_seq: int = -1  # the action count it shows: later log lines are new to the channel
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one write of this table's messages at a time
     task: asyncio.Task | None = None
@@ -66,12 +66,15 @@ class _Job:
     busy: bool = False  # between a wake-up and the end of its step
 
 
-def table_view(table: Table, clock: Callable[[], float] = time.time) -> Message:
-    """The table message for the table as it stands (also what /table shows)."""
-    recent = [line.text for line in table.meta.recent[-RECENT_SHOWN:]]
+def table_view(table: Table, shown_seq: int | None = None) -> Message:
+    """The table message for the table as it stands (also what /table shows). Lines of actions after
+    `shown_seq` are new to the channel: all of them are shown."""
+    recent = [line.text for line in table.meta.recent]
+    new = len(recent) if shown_seq is None else sum(line.seq > shown_seq for line in table.meta.recent)
     deadline = int(table.deadline) if table.deadline else None
-    message = render.table_message(table.info(), table.game, note=table.meta.note, recent=recent,
-                                   deadline=deadline)
+    message = render.table_message(
+        table.info(), table.game, note=table.meta.note, recent=recent, new=new, deadline=deadline
+    )
     message.mentions = []  # the table message never pings: it is edited all game long
     return message
 
@@ -148,9 +151,9 @@ class Presenter:
         job = self._job(table)
         await self._write_slot(table.channel_id)
         async with job.lock:
-            version = table.version
+            version, seq = table.version, table.seq
             table.meta.table_message_id = await self.announcer.send(table.channel_id, table_view(table))
-            job.shown = max(job.shown, version)
+            job.shown, job.shown_seq = max(job.shown, version), seq
         await self._save(table)
 
     @contextlib.asynccontextmanager
@@ -158,9 +161,9 @@ class Presenter:
         """The newest table message for a click's own response (type 7); shown once the block succeeds."""
         job = self._job(table)
         async with job.lock:
-            version = table.version
-            yield table_view(table, self.clock)
-            job.shown = max(job.shown, version)
+            version, seq = table.version, table.seq
+            yield table_view(table, job.shown_seq)
+            job.shown, job.shown_seq = max(job.shown, version), seq
 
     # ---------------------------------------------------------------- the worker
 
@@ -251,10 +254,10 @@ class Presenter:
         table = job.table
         await self._write_slot(table.channel_id)
         async with job.lock:
-            version = table.version
+            version, seq = table.version, table.seq
             if job.shown >= version:
                 return  # a click's response showed it meanwhile: the write slot is simply unused
-            message = table_view(table, self.clock)
+            message = table_view(table, job.shown_seq)
             message_id = table.meta.table_message_id
             posted = False
             if message_id is None:
@@ -271,7 +274,7 @@ class Presenter:
             if posted:
                 table.meta.table_message_id = await self.announcer.send(table.channel_id, message)
                 await self._save(table)
-            job.shown = max(job.shown, version)
+            job.shown, job.shown_seq = max(job.shown, version), seq
 
     async def _send_hands(self, table: Table) -> None:
         for player in list(table.meta.dm_pending):
