@@ -74,7 +74,8 @@ def table_message(
             message.content = f"{note}\n{message.content or ''}".strip()
         return message
     message = module.table(info, game, note)
-    wanted = max(new, RECENT_AT_LEAST)
+    # One line already shown goes with the new ones: a reader (and a test) sees where they continue.
+    wanted = max(new + 1, RECENT_AT_LEAST)
     shown: list[str] = []
     size = 0
     for line in reversed(recent[-wanted:]):

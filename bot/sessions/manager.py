@@ -10,6 +10,7 @@ ever waits for a public message. No discord.py here: the Discord side is the pre
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import time
@@ -85,9 +86,13 @@ class SessionManager:
             if not self.scheduler._tasks:
                 return
 
-    async def close(self) -> None:
-        """Stop timers, computer turns and writes; the stored state is already complete."""
+    async def close(self, flush: float = 5.0) -> None:
+        """Stop timers and computer turns, give the channel up to `flush` seconds to show the last state
+        (a graceful stop), then stop writing. The stored state is already complete: what is not shown by
+        then is shown by the next process."""
         await self.scheduler.close()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.presenter.idle(), flush)
         await self.presenter.close()
 
     # ------------------------------------------------------------------ lobby

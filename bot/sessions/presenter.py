@@ -75,7 +75,8 @@ def table_view(table: Table, shown_seq: int | None = None) -> Message:
     message = render.table_message(
         table.info(), table.game, note=table.meta.note, recent=recent, new=new, deadline=deadline
     )
-    message.mentions = []  # the table message never pings: it is edited all game long
+    if table.game is not None:
+        message.mentions = []  # only the challenge pings (when posted); the game's edits never do
     return message
 
 

@@ -13,7 +13,7 @@ from pydantic import BaseModel
 
 from bot.render.common import LogGroup, TableInfo, is_computer
 
-RECENT_KEPT = 60  # public lines kept in the meta: the table message shows those not shown yet (and a few more)
+RECENT_KEPT = 60  # public lines kept in the meta: the table message shows those not shown yet, and more
 
 
 class RecentLine(BaseModel):
