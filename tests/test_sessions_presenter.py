@@ -1,6 +1,6 @@
 """What the channel shows and when: the answer first, the presenter's pace, its catching up after failures
-and restarts, Discord's errors, the turn ping, and how little a game leaves behind. Real engines, a real Store on a
-tmp file, a recording Announcer (some of them failing on purpose)."""
+and restarts, Discord's errors, the turn ping, and how little a game leaves behind. Real engines, a real
+Store on a tmp file, a recording Announcer (some of them failing on purpose)."""
 
 from __future__ import annotations
 
