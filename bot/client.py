@@ -23,7 +23,8 @@ from discord.ext import commands
 
 import cogs
 from bot.config import Settings
-from bot.errors import report_error
+from bot.errors import UserFacingError, report_error
+from bot.input_checks import check_command_input
 from storage import Store
 
 log = logging.getLogger(__name__)
@@ -31,6 +32,17 @@ log = logging.getLogger(__name__)
 
 class CardTree(app_commands.CommandTree):
     """The command tree; every command failure ends here and becomes one ephemeral sentence."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Every command's input is checked against what the command declares, before it runs."""
+        if interaction.type is not discord.InteractionType.application_command:
+            return True
+        try:
+            check_command_input(interaction)
+        except UserFacingError as error:
+            await report_error(interaction, error)
+            return False
+        return True
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         await report_error(interaction, error)

@@ -81,7 +81,7 @@ class Insomnia(commands.GroupCog, group_name="insomnia"):
 
     @app_commands.command(name="bid")
     @app_commands.describe(amount="chips to bid: more than the highest bid, at most your chips")
-    async def bid(self, interaction: discord.Interaction, amount: int) -> None:
+    async def bid(self, interaction: discord.Interaction, amount: app_commands.Range[str, 1, 20]) -> None:
         """Bid for re-throws in an auction."""
         await self._act(interaction, "bid", amount=amount)
 
@@ -92,7 +92,7 @@ class Insomnia(commands.GroupCog, group_name="insomnia"):
 
     @app_commands.command(name="rethrow")
     @app_commands.describe(die="which die to throw again (1-4, left to right)")
-    async def rethrow(self, interaction: discord.Interaction, die: app_commands.Range[int, 1, 4]) -> None:
+    async def rethrow(self, interaction: discord.Interaction, die: app_commands.Range[str, 1, 20]) -> None:
         """Throw one die again (the auction winner)."""
         await self._act(interaction, "rethrow", die=die)
 
