@@ -62,8 +62,12 @@ class Catalogue:
         self._singular = {str(m.id) for m in self.catalogs[DEFAULT] if m.id and not m.pluralizable}
         self._plural = {m.id[0] for m in self.catalogs[DEFAULT] if m.id and m.pluralizable}
 
-    def keys(self) -> set[str]:
+    def ids(self) -> set[str]:
+        """Every message key (singular and plural)."""
         return self._singular | self._plural
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._singular or key in self._plural
 
     def plural_keys(self) -> set[str]:
         return set(self._plural)
@@ -71,8 +75,10 @@ class Catalogue:
     def t(self, locale: object, key: str, **params: Any) -> str:
         """The message `key` in the language of `locale`, its `{placeholders}` filled from `params`."""
         if key not in self._singular:
-            raise KeyError(f"no message {key!r} in the catalogue" + (" (it is plural: use tn)" if key in
-                                                                       self._plural else ""))
+            raise KeyError(
+                f"no message {key!r} in the catalogue"
+                + (" (it is plural: use tn)" if key in self._plural else "")
+            )
         lang = resolve_locale(locale)
         return self._translations[lang].gettext(key).format(**params)
 
