@@ -69,3 +69,34 @@ class CommandTranslator(app_commands.Translator):
         if key is None or key not in self.messages:
             return None
         return self.messages.t(locale, key)
+
+
+def _text(locale: object, key: str, default: str) -> str:
+    messages = catalogue()
+    return messages.t(locale, key) if key in messages else default
+
+
+def command_path(command: app_commands.Command | app_commands.Group, locale: object) -> str:
+    """`insomnia play` / `insomnia ausspielen`: the command as a client in that language types it."""
+    names = []
+    node: app_commands.Command | app_commands.Group | None = command
+    while node is not None:
+        names.insert(0, _text(locale, f"{command_key(node)}.name", node.name))
+        node = node.parent
+    return " ".join(names)
+
+
+def usage(command: app_commands.Command, locale: object) -> str:
+    """`/malice herausfordern gegner [einsatz] [bedenkzeit] [züge]`: required options bare, optional ones in
+    brackets, every name in the reader's language (what /help shows)."""
+    parts = [f"/{command_path(command, locale)}"]
+    for p in command.parameters:
+        name = _text(locale, f"{option_key(command, p.name)}.name", p.display_name)
+        parts.append(name if p.required else f"[{name}]")
+    return " ".join(parts)
+
+
+def help_line(command: app_commands.Command, locale: object) -> str:
+    """One line of /help: "`/hand`: Deine Hand und was du jetzt tun kannst (nur du siehst es)."."""
+    description = _text(locale, f"{command_key(command)}.description", command.description)
+    return f"`{usage(command, locale)}`: {description}"

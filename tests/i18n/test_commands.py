@@ -12,7 +12,7 @@ import pytest
 from bot.client import CardBot, cog_extensions
 from bot.config import Settings
 from bot.i18n import catalogue, t
-from bot.i18n.commands import CommandTranslator, command_key, option_key
+from bot.i18n.commands import CommandTranslator, command_key, help_line, option_key
 from storage import Store
 
 # Discord's rule for a command or option name: lowercase, 1-32 letters, digits, "-" or "_" (any script).
@@ -144,3 +144,18 @@ async def test_commands_named_in_texts_exist_in_that_language(bot):
 def test_locale_enum_resolves_like_its_string():
     assert t(discord.Locale.german, "table.full") == "Der Tisch ist voll."
     assert t(discord.Locale.british_english, "table.full") == "The table is full."
+
+
+async def test_help_in_german_names_every_command_as_a_german_client_types_it(bot):
+    from cogs.help import help_lines, walk
+
+    commands = walk(list(bot.tree.get_commands()))
+    assert [help_line(c, "en-US") for c in commands] == help_lines(bot.tree)  # English: today's /help
+    german = {c.qualified_name: help_line(c, "de") for c in commands}
+    assert german["malice challenge"] == (
+        "`/malice herausfordern gegner [einsatz] [bedenkzeit] [züge]`: "
+        "Fordere jemanden in diesem Kanal zu Malice heraus."
+    )
+    assert german["hand"] == "`/hand`: Deine Hand und was du jetzt tun kannst (nur du siehst es)."
+    assert german["history"].startswith("`/verlauf [spiel] [seite]`: ")
+    assert t("de", "help.title") == "Cardtable-Befehle"
