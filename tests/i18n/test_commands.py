@@ -4,15 +4,17 @@ the payload discord.py syncs, built with our translator."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import discord
 import pytest
+from discord import app_commands
 
 from bot.client import CardBot, cog_extensions
 from bot.config import Settings
 from bot.i18n import catalogue, t
-from bot.i18n.commands import CommandTranslator, command_key, help_line, option_key
+from bot.i18n.commands import CommandTranslator, command_key, help_line, option_key, usage
 from storage import Store
 
 # Discord's rule for a command or option name: lowercase, 1-32 letters, digits, "-" or "_" (any script).
@@ -159,3 +161,15 @@ async def test_help_in_german_names_every_command_as_a_german_client_types_it(bo
     assert german["hand"] == "`/hand`: Deine Hand und was du jetzt tun kannst (nur du siehst es)."
     assert german["history"].startswith("`/verlauf [spiel] [seite]`: ")
     assert t("de", "help.title") == "Cardtable-Befehle"
+
+
+async def test_the_german_readme_names_german_commands_and_options(bot):
+    """docs/README.de.md teaches German players what to type: every `/command option` in it must exist."""
+    readme = (Path(__file__).resolve().parents[2] / "docs" / "README.de.md").read_text(encoding="utf-8")
+    usages = {usage(c, "de").replace("[", "").replace("]", "") for c in bot.tree.walk_commands()
+              if isinstance(c, app_commands.Command)}  # fmt: skip
+    typed = re.findall(r"`(/[^`]+)`", readme)
+    assert len(typed) > 10
+    for text in typed:
+        words = text.removesuffix(":").split()
+        assert any(u.split()[: len(words)] == words or set(words) <= set(u.split()) for u in usages), text
