@@ -313,16 +313,29 @@ class Postgres:
     async def database(self) -> str:
         return await pg.create_database(self.admin)
 
+    async def describe(self) -> str:
+        conn = await asyncpg.connect(self.admin)
+        try:
+            version = await conn.fetchval("SHOW server_version")
+            fsync = await conn.fetchval("SHOW fsync")
+        finally:
+            await conn.close()
+        where = "a throwaway server on 127.0.0.1" if self.server else "the server of TEST_DATABASE_URL"
+        return f"PostgreSQL {version.split()[0]} ({where}, fsync {fsync}), asyncpg {asyncpg.__version__}"
+
 
 async def run_backend(name: str, args, tmp: str, postgres: Postgres | None) -> dict:
     async def target(label: str) -> str:
         return await postgres.database() if postgres else os.path.join(tmp, f"{label}.sqlite3")
 
+    server = (
+        await postgres.describe() if postgres else f"SQLite {sqlite3.sqlite_version}, WAL, synchronous=NORMAL"
+    )
     store_rate, bare_rate = await measure_writes(
         await target("writes"), args.actions, args.tables, args.rounds
     )
     reads = await measure_reads(await target("reads"), args.sizes, args.players, args.repeats)
-    return {"store": store_rate, "bare": bare_rate, "reads": reads}
+    return {"store": store_rate, "bare": bare_rate, "reads": reads, "server": server}
 
 
 def markdown(results: dict, args) -> str:
@@ -356,7 +369,7 @@ def markdown(results: dict, args) -> str:
         for q in names:
             cells = " | ".join(f"{r['reads'][n][q]:.2f}" for n in sizes)
             lines.append(f"| {backend} | {q} | {cells} |")
-    lines += ["", NOTES]
+    lines += ["", NOTES, "", "Databases: " + "; ".join(r["server"] for r in results.values()) + "."]
     return "\n".join(lines)
 
 
