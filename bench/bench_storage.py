@@ -151,9 +151,11 @@ async def measure_writes(target: str, actions: int, tables: int, rounds: int) ->
     async with await open_store(target) as store:
         ours = await running_tables(store, tables, 0)
         theirs = await running_tables(store, tables, 10_000)
-        per_round = actions // rounds
+        # Whole sweeps over the tables, so each round's sequence numbers start where the last one's ended.
+        sweeps = max(1, actions // rounds // tables)
+        per_round = sweeps * tables
         for r in range(rounds):
-            first_seq = r * (per_round // tables)
+            first_seq = r * sweeps
             if target.startswith("postgres"):
                 bare_rates.append(await pg_bare_appends(target, theirs, per_round, first_seq))
             else:
