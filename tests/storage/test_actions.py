@@ -151,6 +151,16 @@ async def test_two_stores_on_one_database_wait_for_each_other_instead_of_failing
             assert len(await s.actions(t)) == 25 and len(await s.ledger(t)) == 25
         with pytest.raises(SequenceConflict):
             await other.append_action(a, 24, "12", "{}", [], "{}")
+        # Both stores race for the same next action, many times: each time exactly one of them writes it.
+        for seq in range(25, 45):
+            outcomes = await asyncio.gather(
+                store.append_action(a, seq, "11", '"mine"', [mv("11", "12", 1)], "{}"),
+                other.append_action(a, seq, "12", '"theirs"', [mv("12", "11", 1)], "{}"),
+                return_exceptions=True,
+            )
+            assert sorted(type(o).__name__ for o in outcomes) == ["SequenceConflict", "int"]
+        assert [x.seq for x in await other.actions(a)] == list(range(45))
+        assert len(await store.ledger(a)) == 45
     finally:
         await other.close()
 
