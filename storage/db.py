@@ -9,6 +9,8 @@ see the last committed state and never wait for the writer.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -20,12 +22,18 @@ BUSY_TIMEOUT_MS = 5000
 async def connect(path: str) -> aiosqlite.Connection:
     """A connection with the project's settings. `isolation_level=None`: we issue BEGIN/COMMIT ourselves."""
     conn = await aiosqlite.connect(path, isolation_level=None)
-    conn.row_factory = aiosqlite.Row
-    # busy_timeout first: setting WAL itself needs a lock another process may hold.
-    await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-    await conn.execute("PRAGMA journal_mode = WAL")
-    await conn.execute("PRAGMA synchronous = NORMAL")
-    await conn.execute("PRAGMA foreign_keys = ON")
+    try:
+        conn.row_factory = aiosqlite.Row
+        # busy_timeout first: setting WAL itself needs a lock another process may hold.
+        await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        await conn.execute("PRAGMA journal_mode = WAL")
+        await conn.execute("PRAGMA synchronous = NORMAL")
+        await conn.execute("PRAGMA foreign_keys = ON")
+    except BaseException:
+        # A file that is not a database fails here; aiosqlite's thread would keep the process alive forever
+        # unless the connection is closed.
+        await conn.close()
+        raise
     return conn
 
 
@@ -53,6 +61,9 @@ class Database:
 
     async def close(self) -> None:
         async with self._write_lock:
+            # Fold the WAL back into the database file, so a copy of the file alone holds everything.
+            with contextlib.suppress(sqlite3.Error):
+                await self._writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             await self._writer.close()
         async with self._read_lock:
             await self._reader.close()
