@@ -4,6 +4,7 @@ the bot runs (`backup`). Every failure becomes `DatabaseUnusable`, one sentence 
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sqlite3
 from pathlib import Path
@@ -32,11 +33,26 @@ def _reason(path: Path, exc: BaseException) -> str:
     return f"{path}: {text}"
 
 
+def _probe_write(path: Path) -> None:
+    """Write to the file and roll back: SQLite opens a file it may not write read-only without a word, and
+    the bot would only find out at the first move. Raises sqlite3.Error when the file cannot be written."""
+    conn = sqlite3.connect(path, timeout=10, isolation_level=None)
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        (version,) = conn.execute("PRAGMA user_version").fetchone()
+        conn.execute(f"PRAGMA user_version = {int(version)}")  # the same value: a write that changes nothing
+        conn.execute("ROLLBACK")
+    finally:
+        conn.close()
+
+
 async def open_store(path: Path) -> Store:
     """Open (creating the file and its folder) and migrate the database, as the bot does before connecting."""
     if path.is_dir():
         raise DatabaseUnusable(f"cannot use the database {path}: it is a folder, not a database file")
     try:
+        if path.is_file():
+            await asyncio.to_thread(_probe_write, path)
         return await Store.open(str(path))
     except (OSError, sqlite3.Error, NewerDatabaseError) as exc:
         raise DatabaseUnusable(f"cannot use the database {path}: {_reason(path, exc)}") from None
