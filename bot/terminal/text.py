@@ -7,7 +7,7 @@ import re
 from bot.render.common import Embed, Message
 
 _SLASH = re.compile(r"/(insomnia|malice) \w+(, )?")
-_TABLE_NO = re.compile(r",? table #\d+")
+_TABLE_NO = re.compile(r"(,| ·)? table #\d+")
 
 
 def plain(text: str, names: dict[str, str]) -> str:
