@@ -85,6 +85,7 @@ class CardBot(commands.Bot):
         self.settings = settings
         self.extra_extensions = tuple(extra_extensions)
         self.stopping = False
+        self._closing: asyncio.Future[None] | None = None
         if store is not None:
             self.store = store
 
@@ -140,10 +141,16 @@ class CardBot(commands.Bot):
         await self.close()
 
     async def close(self) -> None:
+        """Close Discord, then the store. Every caller (the stop, `async with`, discord.py itself) waits for
+        the same one closing, so the process never ends while the store is still being closed."""
+        if self._closing is None:
+            self._closing = asyncio.ensure_future(self._close_once())
+        await asyncio.shield(self._closing)
+
+    async def _close_once(self) -> None:
         try:
             await super().close()
         finally:
-            # Popped so that a second close() (discord.py may call it again) does not close twice.
             store = self.__dict__.pop("store", None)
             if store is not None:
                 await store.close()
