@@ -229,6 +229,7 @@ def main() -> None:
             "Random games are short: a uniformly random bid is often all of a player's chips, and a player "
             "at 0 chips ends the game (rule 31). So full deals are also measured on their own: 4 players, "
             "15 chips, random play with bids of at most 3, a new game whenever one ends:",
+            "",
             deals,
             "",
             f"**Malice**, random players: {malice_text}.",
