@@ -33,7 +33,12 @@ log = logging.getLogger(__name__)
 STOP_GRACE_SECONDS = 10.0
 # discord.py runs each command and each button press in a task of its own, named with these prefixes; a
 # graceful stop waits for them (it has no public way to list the interactions in flight).
-_HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-")
+_HANDLER_TASKS = (
+    "CommandTree-invoker",
+    "discord-ui-view-dispatch-",
+    "discord-ui-dynamic-item-",
+    "discord-ui-modal-dispatch-",
+)
 STOPPING_TEXT = "The bot is restarting: try again in a minute."
 
 
