@@ -5,12 +5,16 @@ against the fake Discord of the end-to-end tests, started in the same process. S
 environment like the real command's; DISCORD_TOKEN is the fake's. Once alice has a Malice game against the
 computer with moves stored, it prints `GAME RUNNING <table id> <actions>` on stderr and serves until a
 signal stops the bot; then it exits with the bot's exit code. The bot's log goes to stdout, as in production.
+
+`--wrong-token` and `--unreachable` start the bot with a token the fake rejects, or with Discord's address on
+a port nobody listens on, and print nothing themselves: stderr is then whatever the bot prints on its way out.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+import socket
 import sqlite3
 import sys
 
@@ -59,14 +63,28 @@ async def play_some_moves(fake: FakeDiscord, path: str) -> tuple[int, int]:
     return table, count
 
 
-async def main() -> int:
+def closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+async def main(mode: str) -> int:
     fake = FakeDiscord()
     await fake.start()
     Route.BASE = fake.api_base
     DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)
     os.environ["DISCORD_TOKEN"] = fake.token
+    if mode == "--wrong-token":
+        os.environ["DISCORD_TOKEN"] = "not-the-token"
+    elif mode == "--unreachable":
+        Route.BASE = f"http://127.0.0.1:{closed_port()}/api/v10"
     settings = Settings()
     setup_logging(settings.log_level, settings.log_format)
+    if mode:
+        code = await run(settings, guild_ready_timeout=0.05)
+        await fake.stop()
+        return code
     bot = asyncio.create_task(run(settings, guild_ready_timeout=0.05))
     game = asyncio.create_task(play_some_moves(fake, str(settings.database_path)))
     done, _ = await asyncio.wait({bot, game}, return_when=asyncio.FIRST_COMPLETED)
@@ -79,4 +97,4 @@ async def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(asyncio.run(main()))
+    sys.exit(asyncio.run(main(sys.argv[1] if len(sys.argv) > 1 else "")))

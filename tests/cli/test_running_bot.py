@@ -122,3 +122,23 @@ def test_backup_while_a_game_runs_gives_a_database_check_accepts(
     records = [json.loads(line) for line in out.splitlines()]  # LOG_FORMAT=json: one object per line
     assert {"time", "level", "logger", "message"} <= set(records[0])
     assert records[-1]["message"] == "stopped on SIGTERM: running moves finished, database closed"
+
+
+@pytest.mark.parametrize(
+    ("mode", "code", "sentence"),
+    [
+        ("--wrong-token", 3, "cardtable-bot: Discord rejected DISCORD_TOKEN (401 Unauthorized): copy a"),
+        ("--unreachable", 5, "cardtable-bot: cannot reach Discord ("),
+    ],
+)
+def test_a_failed_start_prints_exactly_one_sentence_on_stderr(
+    tmp_path: Path, mode: str, code: int, sentence: str
+) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.cli.bot_process", mode], cwd=ROOT, text=True, capture_output=True,
+        timeout=60, env=clean_env(DATABASE_PATH=str(tmp_path / "cardbot.sqlite3")),
+    )
+    assert done.returncode == code
+    # At the default level: no voice-support warning, no thread's traceback, nothing but the sentence.
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith(sentence), done.stderr
+    assert "not-the-token" not in done.stderr + done.stdout
