@@ -18,7 +18,10 @@ import sys
 from collections.abc import Callable, Sequence
 from importlib import metadata
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
+
+if TYPE_CHECKING:
+    from bot.config import Settings
 
 PROG = "cardtable-bot"
 EXIT_USAGE = 2
@@ -99,8 +102,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
-def _settings() -> tuple[object | None, int]:
-    """The settings, or the exit code of the one sentence that said why not."""
+def _settings(*, need_token: bool = True) -> Settings:
+    """The settings; when they are invalid (or the token is missing and needed), the one sentence that says
+    why is printed and the process exits 2."""
     from pydantic import ValidationError
 
     from bot.cli.serve import EXIT_CONFIG, NO_TOKEN, fail
@@ -112,32 +116,28 @@ def _settings() -> tuple[object | None, int]:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in err['loc']).upper()}: {err['msg']}" for err in exc.errors()
         )
-        return None, fail(f"invalid settings ({problems}).", EXIT_CONFIG)
-    if settings.token() is None:
-        return None, fail(NO_TOKEN, EXIT_CONFIG)
-    return settings, 0
+        raise SystemExit(fail(f"invalid settings ({problems}).", EXIT_CONFIG)) from None
+    if need_token and settings.token() is None:
+        raise SystemExit(fail(NO_TOKEN, EXIT_CONFIG))
+    return settings
 
 
 def _run(args: argparse.Namespace, parser: Parser) -> int:
-    settings, code = _settings()
-    if settings is None:
-        return code
+    settings = _settings()
     from bot.cli.logs import setup_logging
     from bot.cli.serve import run
 
-    setup_logging(settings.log_level, settings.log_format)  # type: ignore[attr-defined]
-    return asyncio.run(run(settings))  # type: ignore[arg-type]
+    setup_logging(settings.log_level, settings.log_format)
+    return asyncio.run(run(settings))
 
 
 def _check(args: argparse.Namespace, parser: Parser) -> int:
-    settings, code = _settings()
-    if settings is None:
-        return code
+    settings = _settings()
     from bot.cli.database import DatabaseUnusable, describe, open_store
     from bot.cli.serve import EXIT_STORAGE, fail
 
     async def check() -> str:
-        store = await open_store(settings.database_path)  # type: ignore[attr-defined]
+        store = await open_store(settings.database_path)
         try:
             return await describe(store)
         finally:
@@ -147,21 +147,15 @@ def _check(args: argparse.Namespace, parser: Parser) -> int:
         found = asyncio.run(check())
     except DatabaseUnusable as exc:
         return fail(f"{exc}.", EXIT_STORAGE)
-    print(f"{PROG}: settings are valid; database {settings.database_path}: {found}. Ready to run.")  # type: ignore[attr-defined]
+    print(f"{PROG}: settings are valid; database {settings.database_path}: {found}. Ready to run.")
     return 0
 
 
 def _backup(args: argparse.Namespace, parser: Parser) -> int:
-    from pydantic import ValidationError
-
+    source = _settings(need_token=False).database_path  # copying the database needs no token
     from bot.cli.database import DatabaseUnusable, backup
-    from bot.cli.serve import EXIT_CONFIG, EXIT_STORAGE, fail
-    from bot.config import Settings
+    from bot.cli.serve import EXIT_STORAGE, fail
 
-    try:  # the token is not needed to copy the database
-        source = Settings().database_path
-    except ValidationError as exc:
-        return fail(f"invalid settings ({exc.errors()[0]['msg']}).", EXIT_CONFIG)
     try:
         size = backup(source, args.file)
     except DatabaseUnusable as exc:
