@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import limits
 from cogs.table import choices_for, game_command, respond, where
 
 if TYPE_CHECKING:
@@ -36,9 +37,9 @@ class Insomnia(commands.GroupCog, group_name="insomnia"):
     async def new(
         self,
         interaction: discord.Interaction,
-        chips: app_commands.Range[int, 1, 1000] | None = None,
-        deals: app_commands.Range[int, 1, 100] | None = None,
-        timeout: app_commands.Range[int, 10, 86400] | None = None,
+        chips: app_commands.Range[int, limits.CHIPS.min, limits.CHIPS.max] | None = None,
+        deals: app_commands.Range[int, limits.DEALS.min, limits.DEALS.max] | None = None,
+        timeout: app_commands.Range[int, limits.TURN_TIMEOUT.min, limits.TURN_TIMEOUT.max] | None = None,
     ) -> None:
         """Open an Insomnia table in this channel (you are the host)."""
 
