@@ -6,17 +6,20 @@ the exchange, the auctions, the re-throws and the tricks wait for a player; ever
 inside the `apply()` that completed the previous decision, and its events are returned by that call.
 
 The whole state is pydantic fields (hidden cards included), so `model_dump_json()` is the complete game and a
-round trip continues identically. Chance comes only from `SeededGame._rng()`.
+round trip continues identically. Chance comes only from the game's `Chance` (`SeededGame._shuffle()`,
+`_throw_dice()`, `_draw_index()`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from pydantic import PrivateAttr, ValidationError
 
-from bot.games.base import POT, ChipTransfer, IllegalAction, SeededGame, Standing
-from bot.games.cards import Card, Rank, Suit, parse_cards
+from bot.games.base import POT, ChipTransfer, GameEvent, IllegalAction, SeededGame, Standing
+from bot.games.cards import Card, Rank, Suit
+from bot.games.chance import Chance
 from bot.games.insomnia.hands import (
     DICE_FACES,
     best_match,
@@ -79,7 +82,9 @@ def _bid(amount: int) -> Bid:
     return _BIDS[amount]
 
 
-Events = list[Any]  # list[Event]; Any keeps the hot path free of union validation
+# Plain lists of event models: typing them as the `Event` union would only matter to pydantic, and the hot
+# path never validates them.
+Events = list[GameEvent]
 
 
 class InsomniaGame(SeededGame):
@@ -117,7 +122,7 @@ class InsomniaGame(SeededGame):
     tricks_won: dict[str, int] = {}
     won_cards: dict[str, list[Card]] = {}
     eligible: list[str] = []
-    _opening: list[Any] = PrivateAttr(default_factory=list)
+    _opening: Events = PrivateAttr(default_factory=list)
 
     # --- the API --------------------------------------------------------------------------------------
 
@@ -149,12 +154,13 @@ class InsomniaGame(SeededGame):
             return [*_RETHROWS, PASS]
         return []
 
-    def default_action(self) -> Action:
-        """What a turn timeout applies: no exchange, pass, stop re-throwing, or the lowest legal card."""
+    def default_action(self) -> Action | None:
+        """What a turn timeout applies: no exchange, pass, stop re-throwing, or the lowest legal card; None
+        once the game is over."""
         if self.phase == "tricks":
             return _PLAYS[min(self._playable(self.turn))]
         if self.is_over:
-            raise IllegalAction("The game is over.")
+            return None
         return PASS
 
     def apply(self, action: Action | dict | str) -> Events:
@@ -204,50 +210,6 @@ class InsomniaGame(SeededGame):
             )
         return result
 
-    # --- test helper ----------------------------------------------------------------------------------
-
-    @classmethod
-    def rig(
-        cls,
-        players: list[str],
-        hands: dict[str, str | list[Card]],
-        dice: str | list[Rank],
-        *,
-        dealer: int = 0,
-        stock: str | list[Card] | None = None,
-        chips: int | dict[str, int] = 15,
-        pot: int = 0,
-        seed: str = "rig",
-        max_deals: int | None = None,
-    ) -> InsomniaGame:
-        """A game at the start of its first deal with hand-picked hands, dice and stock (top card first).
-
-        For table-driven rule tests. The stock defaults to the rest of the deck in its fixed order. `chips` is
-        everyone's starting count, or a dict with each player's.
-        """
-        n = len(players)
-        chip_map = dict(chips) if isinstance(chips, dict) else {p: chips for p in players}
-        game = cls(
-            seed=seed,
-            players=list(players),
-            starting_chips={p: chip_map[p] for p in players},
-            max_deals=max_deals,
-            chips={p: chip_map[p] for p in players},
-            pot=pot,
-            dealer=dealer,
-        )
-        game.hands = {p: sorted(_cards(hands[p])) for p in players}
-        dealt = {c for h in game.hands.values() for c in h}
-        if len(dealt) != 4 * n or any(len(h) != 4 for h in game.hands.values()):
-            raise ValueError("rig: every player needs 4 cards, all different")
-        game.stock = _cards(stock) if stock is not None else [c for c in deck_for(n) if c not in dealt]
-        events: Events = []
-        game._reset_deal()
-        game.deal = 1
-        game.dice = [Rank.parse(x) for x in dice.split()] if isinstance(dice, str) else list(dice)
-        game._start_exchange(events)
-        return game
-
     # --- the state machine: a deal --------------------------------------------------------------------
 
     def _seat_order(self, first: int) -> list[str]:
@@ -287,7 +249,7 @@ class InsomniaGame(SeededGame):
         self.deal += 1
         self._reset_deal()
         cards = deck_for(len(self.players))
-        self._rng().shuffle(cards)
+        self._shuffle(cards)
         order = self._left_of_dealer()
         dealt = {p: sorted(cards[4 * i : 4 * i + 4]) for i, p in enumerate(order)}
         self.hands = {p: dealt[p] for p in self.players}
@@ -298,8 +260,7 @@ class InsomniaGame(SeededGame):
         self._start_exchange(events)
 
     def _throw(self, stage: DiceStage, events: Events) -> None:
-        rng = self._rng()
-        self.dice = [rng.choice(DICE_FACES) for _ in range(4)]
+        self.dice = self._throw_dice(DICE_FACES, 4)
         events.append(DiceThrown(stage=stage, player=self.players[self.dealer], dice=list(self.dice)))
 
     # stage 1a: exchange (rule 9)
@@ -420,7 +381,7 @@ class InsomniaGame(SeededGame):
         if isinstance(action, Rethrow):
             if action.die not in (1, 2, 3, 4):
                 raise IllegalAction("Choose a die from 1 to 4 to throw again, or pass to stop.")
-            self.dice[action.die - 1] = self._rng().choice(DICE_FACES)
+            self.dice[action.die - 1] = self._throw_dice(DICE_FACES, 1)[0]
             self.rethrows_left -= 1
             events.append(
                 DiceThrown(
@@ -652,12 +613,18 @@ class InsomniaGame(SeededGame):
         }
 
 
-def _cards(cards: str | list[Card]) -> list[Card]:
-    return parse_cards(cards) if isinstance(cards, str) else list(cards)
+def new_game(
+    players: Sequence[str],
+    seed: str,
+    *,
+    chips: int = 15,
+    max_deals: int | None = None,
+    chance: Chance | None = None,
+) -> InsomniaGame:
+    """A game for 2-8 player ids in seat order: the first dealer is drawn by lot, the deal begins.
 
-
-def new_game(players: list[str], seed: str, *, chips: int = 15, max_deals: int | None = None) -> InsomniaGame:
-    """A game for 2-8 player ids in seat order: the first dealer is drawn from the seed, the deal begins."""
+    Chance (the dealer, shuffles, throws) comes from `chance`, by default seeded from `seed`.
+    """
     if not 2 <= len(players) <= 8:
         raise ValueError("Insomnia is for 2 to 8 players.")
     if len(set(players)) != len(players):
@@ -676,6 +643,7 @@ def new_game(players: list[str], seed: str, *, chips: int = 15, max_deals: int |
         max_deals=max_deals,
         chips={p: chips for p in players},
     )
-    game.dealer = game._rng().randrange(len(players))
+    game._use_chance(chance)
+    game.dealer = game._draw_index(len(players))
     game._begin_deal(game._opening)
     return game

@@ -23,7 +23,8 @@ from __future__ import annotations
 import random
 
 from bot.games.cards import JOKER, Card
-from bot.games.malice import CENTRE_NAMES, SIDE_NAMES, EndTurn, MalicePublicView, MaliceView, Play
+from bot.games.malice.models import EndTurn, MalicePublicView, MaliceView, Play
+from bot.games.malice.piles import CENTRE_NAMES, SIDE_NAMES
 
 PAYOFF = 100.0
 WIN = 100_000.0

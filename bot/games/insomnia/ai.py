@@ -5,7 +5,7 @@
   uses (a win worth the payout the bought re-throws are likely to bring), plus its stage-2 chance (its
   percentile among all hands of the deck, to the power of the number of opponents) times the chance that
   the game outlives that auction.
-- Auction: look the auction ahead to its end (`insomnia_auction`), the rivals taken as choosing evenly among
+- Auction: look the auction ahead to its end (`ai_auction`), the rivals taken as choosing evenly among
   their options, and take the action with the best expected outcome: a win is worth the payout the re-throws
   it buys are likely to bring (from every payer, capped by his chips), less the bid net of its pot share.
   With many rivals this means a jump bid to all but one chip for a hand that can match (a cheap bid is
@@ -24,22 +24,10 @@ from collections import Counter
 from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
 
-from bot.games.ai.insomnia_auction import NONE, RIVAL, RIVAL_ALL_IN, AuctionModel
 from bot.games.cards import Card, Rank, Suit
-from bot.games.insomnia import (
-    Bid,
-    Exchange,
-    Pass,
-    Play,
-    PlayerView,
-    PublicView,
-    Rethrow,
-    deck_for,
-    dice_pattern,
-    hand_value,
-    trick_winner,
-)
-from bot.games.insomnia.hands import DICE_FACES
+from bot.games.insomnia.ai_auction import NONE, RIVAL, RIVAL_ALL_IN, AuctionModel
+from bot.games.insomnia.hands import DICE_FACES, deck_for, dice_pattern, hand_value, trick_winner
+from bot.games.insomnia.models import Bid, Exchange, Pass, Play, PlayerView, PublicView, Rethrow
 
 MAX_RETHROWS = 40  # more re-throws than this no longer move the chance of matching
 EXCHANGE_MARGIN = 0.05  # chips: exchange only for a real expected gain
