@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
-from typing import Literal, Protocol, TypeVar
+from typing import Literal, Protocol, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
@@ -92,10 +92,6 @@ class SeededGame(BaseModel):
 
 # --- the seam: what the layers above may rely on, whatever the game ---------------------------------------
 
-ActionInput = BaseModel | Mapping[str, object] | str | bytes
-"""What `apply()` and `parse_action()` take: an action model, or its dict or JSON text from the action log."""
-
-
 class GameAction(Protocol):
     """An action: a frozen pydantic model whose `kind` names it (the action log stores its JSON)."""
 
@@ -103,6 +99,11 @@ class GameAction(Protocol):
     def kind(self) -> str: ...
 
     def model_dump_json(self) -> str: ...
+
+
+ActionInput = GameAction | BaseModel | Mapping[str, object] | str | bytes
+"""What `apply()` and `parse_action()` take: an action model, or its dict or JSON text from the action log
+(anything else is refused: `parse_action` with pydantic's ValidationError, `apply` with IllegalAction)."""
 
 
 class GameEvent(Protocol):
@@ -185,3 +186,8 @@ class GameState(Protocol):
         ...
 
     def model_dump_json(self) -> str: ...
+
+    @classmethod
+    def model_validate_json(cls, json_data: str | bytes | bytearray) -> Self:
+        """The game from its `model_dump_json()`, exactly as it was."""
+        ...

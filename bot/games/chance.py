@@ -47,5 +47,3 @@ class SeededChance:
     def index(self, key: str, n: int) -> int:
         return random.Random(key).randrange(n)
 
-
-SEEDED = SeededChance()

@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import PrivateAttr, ValidationError
 
-from bot.games.base import POT, ChipTransfer, GameEvent, IllegalAction, SeededGame, Standing
+from bot.games.base import POT, ActionInput, ChipTransfer, GameEvent, IllegalAction, SeededGame, Standing
 from bot.games.cards import Card, Rank, Suit
 from bot.games.chance import Chance
 from bot.games.insomnia.hands import (
@@ -47,6 +47,7 @@ from bot.games.insomnia.models import (
     ExchangeDone,
     GameOver,
     NoMatch,
+    OverReason,
     Pass,
     Passed,
     Phase,
@@ -143,13 +144,12 @@ class InsomniaGame(SeededGame):
         """Every legal action of the current player, each once (never `end_game`); empty only when over."""
         phase = self.phase
         if phase == "tricks":
-            return [_PLAYS[c] for c in self._playable(self.turn)]
+            return [_PLAYS[c] for c in self._playable(self._mover())]
         if phase == "auction":
-            auction = self.auction
-            bids = [_bid(a) for a in range(auction.high_bid + 1, self.chips[self.turn] + 1)]
+            bids = [_bid(a) for a in range(self._auction().high_bid + 1, self.chips[self._mover()] + 1)]
             return [*bids, PASS]
         if phase == "exchange":
-            return [*(_EXCHANGES[c] for c in self.hands[self.turn]), PASS]
+            return [*(_EXCHANGES[c] for c in self.hands[self._mover()]), PASS]
         if phase == "rethrow":
             return [*_RETHROWS, PASS]
         return []
@@ -158,12 +158,12 @@ class InsomniaGame(SeededGame):
         """What a turn timeout applies: no exchange, pass, stop re-throwing, or the lowest legal card; None
         once the game is over."""
         if self.phase == "tricks":
-            return _PLAYS[min(self._playable(self.turn))]
+            return _PLAYS[min(self._playable(self._mover()))]
         if self.is_over:
             return None
         return PASS
 
-    def apply(self, action: Action | dict | str) -> Events:
+    def apply(self, action: ActionInput) -> Events:
         """Apply the current player's action (or the system's `end_game`); returns the public events."""
         try:
             action = parse_action(action)
@@ -211,6 +211,18 @@ class InsomniaGame(SeededGame):
         return result
 
     # --- the state machine: a deal --------------------------------------------------------------------
+
+    def _mover(self) -> str:
+        """The player whose decision is awaited (the phases that wait for one always set it)."""
+        if self.turn is None:
+            raise IllegalAction("The game is over.")
+        return self.turn
+
+    def _auction(self) -> Auction:
+        """The running auction (the auction phase always has one)."""
+        if self.auction is None:
+            raise IllegalAction("There is no auction now.")
+        return self.auction
 
     def _seat_order(self, first: int) -> list[str]:
         n = len(self.players)
@@ -285,7 +297,7 @@ class InsomniaGame(SeededGame):
         self._start_auction(1, order, events)
 
     def _apply_exchange(self, action: Action, events: Events) -> None:
-        player = self.turn
+        player = self._mover()
         if isinstance(action, Pass):
             events.append(ExchangeDone(player=player, exchanges=self.exchanges[player], stock_empty=False))
             self.exchange_index += 1
@@ -314,8 +326,8 @@ class InsomniaGame(SeededGame):
         self.turn = bidders[0]
 
     def _apply_auction(self, action: Action, events: Events) -> None:
-        auction = self.auction
-        player = self.turn
+        auction = self._auction()
+        player = self._mover()
         have = self.chips[player]
         if isinstance(action, Bid):
             # Rule 10: who cannot outbid the high bid can only pass; tell him that, whatever amount he tried.
@@ -354,8 +366,10 @@ class InsomniaGame(SeededGame):
             self.turn = auction.bidders[auction.turn]
 
     def _auction_won(self, events: Events) -> None:
-        auction = self.auction
+        auction = self._auction()
         winner, amount, stage = auction.high_bidder, auction.high_bid, auction.stage
+        if winner is None:
+            raise IllegalAction("Nobody has bid in this auction.")
         self.auction = None
         events.append(AuctionWon(stage=stage, player=winner, amount=amount, rethrows=2 * amount))
         self.chips[winner] -= amount
@@ -376,7 +390,7 @@ class InsomniaGame(SeededGame):
         self.turn = winner
 
     def _apply_rethrow(self, action: Action, events: Events) -> None:
-        player = self.turn
+        player = self._mover()
         stage: DiceStage = 1 if self.stage == 1 else 4
         if isinstance(action, Rethrow):
             if action.die not in (1, 2, 3, 4):
@@ -465,19 +479,20 @@ class InsomniaGame(SeededGame):
     def _apply_play(self, action: Action, events: Events) -> None:
         if not isinstance(action, Play):
             raise IllegalAction("It is your turn in the tricks: play a card.")
-        player, card = self.turn, action.card
+        player, card = self._mover(), action.card
         hand = self.hands[player]
-        if card not in hand:
+        if card not in hand or card.suit is None:  # Insomnia's decks have no joker
             raise IllegalAction(f"You do not hold {card}: play a card from your hand.")
         if self.trick:
             led = self.trick[0].card.suit
-            if card.suit != led and any(c.suit == led for c in hand):
+            if led is not None and card.suit != led and any(c.suit == led for c in hand):
                 raise IllegalAction(f"You must follow suit: you hold a {led.singular}.")
         hand.remove(card)
-        if self.trump is None:
-            self.trump = card.suit  # rule 22: the first card led in this stage fixes trumps
+        trump = self.trump
+        if trump is None:
+            trump = self.trump = card.suit  # rule 22: the first card led in this stage fixes trumps
         self.trick.append(TrickPlay(player=player, card=card))
-        events.append(CardPlayed(player=player, card=card, trick=self.tricks_played + 1, trump=self.trump))
+        events.append(CardPlayed(player=player, card=card, trick=self.tricks_played + 1, trump=trump))
         if len(self.trick) < len(self.players):
             self.turn = self._left_of(player)
             return
@@ -523,8 +538,8 @@ class InsomniaGame(SeededGame):
 
     def _stage4_payout(self, events: Events) -> None:
         pattern, amount = dice_pattern(self.dice)
-        sets = {p: best_match(self.won_cards[p], self.dice) for p in self.eligible}
-        matching = [p for p in self.eligible if sets[p] is not None]
+        sets = {p: m for p in self.eligible if (m := best_match(self.won_cards[p], self.dice)) is not None}
+        matching = list(sets)  # in the order of the eligible: the first of equal keys wins, as in max()
         if not matching:
             events.append(NoMatch(stage=4, dice=list(self.dice), pattern=pattern))
         else:
@@ -570,7 +585,7 @@ class InsomniaGame(SeededGame):
         self._finish("out_of_chips", events)
         return True
 
-    def _finish(self, reason: str, events: Events) -> None:
+    def _finish(self, reason: OverReason, events: Events) -> None:
         self.phase = "over"
         self.turn = None
         self.auction = None

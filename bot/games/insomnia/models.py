@@ -16,6 +16,7 @@ from bot.games.spec import TableOptions
 
 Phase = Literal["exchange", "auction", "rethrow", "tricks", "over"]
 DiceStage = Literal[1, 4]
+OverReason = Literal["out_of_chips", "deal_cap", "ended"]
 
 
 class _Frozen(BaseModel):
@@ -279,7 +280,7 @@ class DealEnded(_Frozen):
 
 class GameOver(_Frozen):
     kind: Literal["game_over"] = "game_over"
-    reason: Literal["out_of_chips", "deal_cap", "ended"]
+    reason: OverReason
     standings: list[Standing]
     chips: dict[str, int]
     pot: int  # chips left in the pot stay on the table's pot account (rule 31)

@@ -33,6 +33,7 @@ from bot.games.malice.models import (
     PayoffTurned,
     Play,
     Resign,
+    Source,
     StackCompleted,
     TurnEnded,
     TurnStarted,
@@ -56,6 +57,10 @@ from bot.games.malice.piles import (
 )
 
 Events = list[GameEvent]
+
+
+def _free_centre() -> list[list[Card]]:
+    return [[] for _ in range(STACKS)]
 
 
 def _name(value: int) -> str:
@@ -93,7 +98,7 @@ class MaliceGame(SeededGame):
     stock: list[CardText] = []
     hands: dict[str, list[CardText]] = {}
     payoff: dict[str, list[CardText]] = {}
-    centre: list[list[CardText]] = Field(default_factory=lambda: [[] for _ in range(STACKS)])
+    centre: list[list[CardText]] = Field(default_factory=lambda: _free_centre())
     side: dict[str, list[list[CardText]]] = {}
     seat: int = 0  # whose turn: an index into players
     turn: int = 1
@@ -146,7 +151,7 @@ class MaliceGame(SeededGame):
         for slot, stack in enumerate(self.centre):
             slots_by_need.setdefault(len(stack) + 1, []).append(slot)
         needs = [len(stack) + 1 for stack in self.centre]
-        sources: list[tuple[str, Card]] = [("hand", card) for card in distinct]
+        sources: list[tuple[Source, Card]] = [("hand", card) for card in distinct]
         if payoff:
             sources.append(("payoff", payoff[-1]))
         for slot, stack in enumerate(sides):
@@ -380,7 +385,7 @@ class MaliceGame(SeededGame):
             reason=reason, winner=winner, loser=loser, score=score, chips=chips,
             payoff_counts={p: len(self.payoff[p]) for p in self.players},
         )]
-        if chips > 0:
+        if chips > 0 and winner is not None and loser is not None:
             events.append(ChipTransfer(from_account=loser, to_account=winner, amount=chips,
                                        reason="malice_score"))
         return events
@@ -428,7 +433,7 @@ class MaliceGame(SeededGame):
         result = self.result
         if result is None:
             raise ValueError("The game is not over yet.")
-        if result.winner is None:
+        if result.winner is None or result.loser is None:
             return [Standing(player=p, placement=1, net=0, won=False) for p in self.players]
         return [
             Standing(player=result.winner, placement=1, net=result.chips, won=True),
@@ -438,11 +443,12 @@ class MaliceGame(SeededGame):
 
 # Every play there can be, built once: legal_actions() only picks from these tables.
 _END_TURN = EndTurn()
-_CENTRE_PLAYS: dict[str, dict[Card, list[Play]]] = {
+_SOURCES: tuple[Source, ...] = ("hand", "payoff", *SIDE_NAMES)
+_CENTRE_PLAYS: dict[Source, dict[Card, list[Play]]] = {
     source: {card: [Play(source=source, card=card, to=to) for to in CENTRE_NAMES] for card in CARDS}
-    for source in ("hand", "payoff", *SIDE_NAMES)
+    for source in _SOURCES
 }
-_JOKER_PLAYS: dict[str, list[dict[int, Play]]] = {
+_JOKER_PLAYS: dict[Source, list[dict[int, Play]]] = {
     source: [{value: Play(source=source, card=JOKER, to=to, as_rank=rank)
               for value, rank in RANK_OF_VALUE.items()} for to in CENTRE_NAMES]
     for source in _CENTRE_PLAYS

@@ -4,6 +4,8 @@ a side stack accepts. No state here: `game.py` holds the piles and applies the r
 
 from __future__ import annotations
 
+from typing import Literal
+
 from bot.games.cards import JOKER, Card, Rank, standard_deck
 
 HAND_SIZE = 5
@@ -11,10 +13,13 @@ STACKS = 4  # centre slots, and side stacks per player
 FULL_STACK = 13  # A to K
 PAYOFF_SIZE = 26
 
-CENTRE_NAMES = ("centre1", "centre2", "centre3", "centre4")
-SIDE_NAMES = ("side1", "side2", "side3", "side4")
-CENTRE_INDEX = {name: i for i, name in enumerate(CENTRE_NAMES)}
-SIDE_INDEX = {name: i for i, name in enumerate(SIDE_NAMES)}
+CentreName = Literal["centre1", "centre2", "centre3", "centre4"]
+SideName = Literal["side1", "side2", "side3", "side4"]
+CENTRE_NAMES: tuple[CentreName, ...] = ("centre1", "centre2", "centre3", "centre4")
+SIDE_NAMES: tuple[SideName, ...] = ("side1", "side2", "side3", "side4")
+# By any name (a source or target): `name in CENTRE_INDEX` is how the game tells centre from side.
+CENTRE_INDEX: dict[str, int] = {name: i for i, name in enumerate(CENTRE_NAMES)}
+SIDE_INDEX: dict[str, int] = {name: i for i, name in enumerate(SIDE_NAMES)}
 
 # Malice value of every card: A=1 ... K=13; the joker has none (0).
 VALUE: dict[Card, int] = {card: card.rank.malice_value for card in standard_deck() if card.rank} | {JOKER: 0}
