@@ -82,11 +82,12 @@ class GameSpec:
     # --- starting, loading, replaying ----------------------------------------------------------------
 
     def make_options(self, options: TableOptions | Mapping[str, object] | None = None) -> TableOptions:
-        """The table's options, checked against the game's model (pydantic's ValidationError if not valid)."""
+        """The table's options, checked against the game's model (pydantic's ValidationError if not valid).
+        An option given as None counts as not given: it takes its default (a command's unset option)."""
         if isinstance(options, self.options):
             return options
         data = options.model_dump() if isinstance(options, BaseModel) else dict(options or {})
-        return self.options.model_validate(data)
+        return self.options.model_validate({k: v for k, v in data.items() if v is not None})
 
     def new_game(
         self,

@@ -100,6 +100,8 @@ def test_the_spec_and_the_engine_module_describe_the_same_game(spec):
     assert issubclass(spec.options, TableOptions) and "timeout" in spec.options.model_fields
     assert spec.table in ("lobby", "challenge") and 1 <= spec.min_players <= spec.max_players
     assert spec.make_options() == spec.options()  # every option has a default
+    unset = dict.fromkeys(spec.options.model_fields)
+    assert spec.make_options(unset) == spec.options()  # a command's unset options take their defaults
 
 
 def test_player_counts_outside_the_spec_are_refused(spec):
