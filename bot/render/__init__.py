@@ -10,7 +10,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from bot.render import insomnia, malice
+from bot.games.insomnia import render as insomnia
+from bot.games.malice import render as malice
 from bot.render.common import (
     Button,
     Embed,
