@@ -390,6 +390,7 @@ async def setup(bot: CardBot) -> None:
             default_timeout=bot.settings.turn_timeout_seconds,
             bot_user_id=bot.user.id if bot.user else None,
             present_now=False,
+            owns_guild=bot.settings.owns_guild,
         )
     bot.add_dynamic_items(TableButton)
     await bot.add_cog(Table(bot))
