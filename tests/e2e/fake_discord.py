@@ -15,24 +15,47 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import itertools
 import json
+import math
 import re
 import secrets
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any, Literal, TypeVar
 from urllib.parse import unquote
 
 from aiohttp import WSMsgType, web
+from jsonschema import Draft202012Validator, ValidationError
 
 API_VERSION = 10
 GUILD_ID = 800000000000000001
 APPLICATION_ID = 900000000000000001
 DISCORD_EPOCH_MS = 1420070400000
 DEFAULT_TIMEOUT = 10.0  # generous: a wait only lasts this long when the bot never answers
+
+# Discord's limits (https://discord.com/developers/docs/topics/rate-limits and the interaction docs).
+MESSAGE_WRITES_PER_CHANNEL = 5  # POST, PATCH and DELETE of a channel's messages share one bucket ...
+MESSAGE_WRITES_PERIOD = 5.0  # ... per 5 seconds; a DM channel or a thread is a channel of its own
+GLOBAL_REQUESTS_PER_SECOND = 50  # every bot-token request; interaction callbacks and webhooks are outside
+ROUTE_REQUESTS_PER_SECOND = 50  # every other route: a bucket of its own that the global limit reaches first
+INTERACTION_DEADLINE = 3.0  # seconds from dispatch to the first callback, else 10062 Unknown interaction
+INTERACTION_TOKEN_LIFETIME = 15 * 60.0  # followups and edits through the token, else 50027
+OLD_MESSAGE_AGE = 3600.0  # a message older than this ...
+OLD_MESSAGE_EDIT_ALLOWANCE = 3  # ... takes this many more edits, then 30046
+MESSAGE_WRITE_ROUTES = frozenset(
+    {
+        "POST /channels/{channel_id}/messages",
+        "PATCH /channels/{channel_id}/messages/{message_id}",
+        "DELETE /channels/{channel_id}/messages/{message_id}",
+    }
+)
+SCHEMAS_PATH = Path(__file__).with_name("discord_api") / "request_schemas.json"
 
 # Permission bits (https://discord.com/developers/docs/topics/permissions).
 VIEW_CHANNEL = 1 << 10
@@ -229,6 +252,7 @@ class FakeMessage:
     webhook: bool = False  # sent through an interaction webhook
     deleted: bool = False
     loading: bool = False  # a deferred response that has not been completed yet ("… is thinking")
+    old_edits: int = 0  # edits made once the message was more than an hour old (Discord allows a few)
 
     # The current state.
     @property
@@ -382,6 +406,83 @@ class RecordedRequest:
     status: int = 0
 
 
+@dataclass(frozen=True)
+class RestCall:
+    """One rate-limited REST call (everything but interaction callbacks and webhook followups)."""
+
+    at: float  # the fake's clock (`fake.now()`), seconds since the epoch
+    route: str  # the route template, e.g. "POST /channels/{channel_id}/messages"
+    status: int
+    bucket: str  # the bucket it counted against, e.g. "message writes 700000000000000002"
+
+
+@dataclass
+class RestStats:
+    """What the bot spent against Discord's limits (`fake.rest_stats()`), whether the limits are on or not."""
+
+    calls: list[RestCall]  # every rate-limited REST call, in order, 429s included
+    answers_429: list[RestCall]  # every 429 the fake answered (rate limits, fail_next; callbacks included)
+    error_codes: Counter[int]  # Discord error codes answered (10062, 30046, 50035, ...) and how often
+
+    @property
+    def total(self) -> int:
+        return len(self.calls)
+
+    @property
+    def sent_429(self) -> int:
+        return len(self.answers_429)
+
+    @property
+    def global_429(self) -> int:
+        return sum(1 for c in self.answers_429 if c.bucket == "global")
+
+    def by_route(self) -> Counter[str]:
+        return Counter(c.route for c in self.calls)
+
+    def times(self, route: str) -> list[float]:
+        """When each call of one route template was made (the fake's clock)."""
+        return [c.at for c in self.calls if c.route == route]
+
+    def peak(self, window: float = 1.0) -> int:
+        """The most calls made within any `window` seconds."""
+        times = sorted(c.at for c in self.calls)
+        best, start = 0, 0
+        for end, t in enumerate(times):
+            while t - times[start] >= window:
+                start += 1
+            best = max(best, end - start + 1)
+        return best
+
+
+@dataclass
+class _Bucket:
+    """A Discord rate-limit bucket: `limit` requests in a window that starts with the first request after the
+    previous window ended (what the X-RateLimit-Reset-After header promises discord.py)."""
+
+    key: str  # which resource it limits, e.g. "message writes 700000000000000002"
+    hash: str  # the X-RateLimit-Bucket value: one per kind of bucket, so discord.py shares it between routes
+    limit: int
+    period: float
+    count: int = 0
+    reset_at: float = 0.0
+
+    def roll(self, now: float) -> None:
+        if now >= self.reset_at:
+            self.count = 0
+            self.reset_at = now + self.period
+
+    def headers(self, now: float) -> dict[str, str]:
+        reset_after = max(0.0, self.reset_at - now)
+        return {
+            "X-RateLimit-Limit": str(self.limit),
+            "X-RateLimit-Remaining": str(max(0, self.limit - self.count)),
+            # Reset is wall-clock epoch seconds (a client compares it with its own clock).
+            "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
+            "X-RateLimit-Reset-After": f"{reset_after:.3f}",
+            "X-RateLimit-Bucket": self.hash,
+        }
+
+
 @dataclass
 class Failure:
     route: str
@@ -414,6 +515,8 @@ class InteractionState:
     followup_ids: list[int] = field(default_factory=list)
     choices: list[Choice] | None = None
     modal: dict[str, Any] | None = None
+    dispatched_at: float = 0.0  # the fake's clock when the bot was sent the interaction
+    refused: str | None = None  # why Discord refused the bot's answer (10062 for a late first callback)
     _waiting_for_deferred: bool = False
 
     @property
@@ -588,6 +691,124 @@ def _check_commands(commands: list[dict[str, Any]]) -> list[str]:
 
 
 # ----------------------------------------------------------------------------------------------------
+# Request bodies against Discord's own OpenAPI schemas (tests/e2e/discord_api, extracted by
+# scripts/extract_discord_schema.py)
+
+
+def _strict(node: Any) -> Any:
+    """Discord's schemas as the fake applies them: an object takes only the fields Discord describes (the spec
+    leaves `additionalProperties` open, but a field Discord does not know is a bug in the bot), and an integer
+    is accepted wherever Discord types a snowflake id as a decimal string (discord.py sends ints, Discord
+    takes both)."""
+    if isinstance(node, list):
+        return [_strict(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out = {key: _strict(value) for key, value in node.items()}
+    types = out.get("type")
+    is_object = types == "object" or (isinstance(types, list) and "object" in types)
+    if is_object and "properties" in out and "additionalProperties" not in out:
+        out["additionalProperties"] = False
+    if out.get("format") == "snowflake" and out.get("type") == "string":
+        out = {"anyOf": [out, {"type": "integer", "minimum": 0}]}
+    return out
+
+
+@functools.cache
+def _request_schemas() -> dict[str, Any]:
+    return json.loads(SCHEMAS_PATH.read_text())
+
+
+@functools.cache
+def _body_validator(route: str) -> Draft202012Validator | None:
+    """The validator of a route's request body, or None when Discord's route takes no body."""
+    document = _request_schemas()
+    schema = document["routes"][route]["schema"]
+    if schema is None:
+        return None
+    # The route's schema and the components it points into, as one document, so "#/components/..." resolves.
+    return Draft202012Validator({**_strict(schema), "components": _strict_components()})
+
+
+# Fields discord.py sends in every such body that Discord's (preview) OpenAPI description leaves out, while
+# Discord takes them: without these the strict check would refuse every bot built on discord.py, not a bug of
+# this one. Each entry says why it is safe; anything else unknown stays a violation.
+SPEC_GAPS: dict[str, dict[str, Any]] = {
+    # Documented on the application command object ("nsfw?: boolean", age-restricted command).
+    "ApplicationCommandUpdateRequest": {"nsfw": {"type": ["boolean", "null"]}},
+    # Embed flags, sent back by Embed.to_dict() as Discord delivered them (0 for a new embed).
+    "RichEmbed": {"flags": {"type": ["integer", "null"]}},
+    # handle_message_parameters() puts "tts" in every message body, edits included, where Discord ignores it.
+    "MessageEditRequestPartial": {"tts": {"type": ["boolean", "null"]}},
+    "IncomingWebhookUpdateRequestPartial": {"tts": {"type": ["boolean", "null"]}},
+    "IncomingWebhookUpdateForInteractionCallbackRequestPartial": {"tts": {"type": ["boolean", "null"]}},
+}
+
+
+@functools.cache
+def _strict_components() -> dict[str, Any]:
+    components = json.loads(json.dumps(_request_schemas()["components"]))
+    for name, fields in SPEC_GAPS.items():
+        components["schemas"][name]["properties"].update(fields)
+    return _strict(components)
+
+
+def body_routes() -> set[str]:
+    """The route templates whose request bodies are checked against Discord's schemas."""
+    return set(_request_schemas()["routes"])
+
+
+def _describe(error: ValidationError) -> str:
+    where = "/".join(str(p) for p in error.absolute_path) or "the body"
+    if error.validator in ("maxLength", "minLength") and isinstance(error.instance, str):
+        bound = "max" if error.validator == "maxLength" else "min"
+        return f"{where} is {len(error.instance)} characters ({bound} {error.validator_value})"
+    if error.validator in ("maxItems", "minItems") and isinstance(error.instance, list):
+        bound = "max" if error.validator == "maxItems" else "min"
+        return f"{where} has {len(error.instance)} items ({bound} {error.validator_value})"
+    message = error.message if len(error.message) <= 200 else error.message[:200] + "…"
+    return f"{where}: {message}"
+
+
+def _is_other_branch(errors: list[ValidationError]) -> bool:
+    """Whether a union branch failed only because the value is of another kind (null where an object is,
+    a button where the branch is for selects): its `type` or discriminator does not match."""
+    return any(
+        (e.validator == "type" and not e.relative_path)
+        or (e.validator in ("enum", "const") and list(e.relative_path) == ["type"])
+        for e in errors
+    )
+
+
+def _explain(error: ValidationError) -> list[ValidationError]:
+    """The errors that say what is wrong: inside a union (a component is one of seven kinds, a field null or
+    an object), the errors of the branch the value was meant for."""
+    if error.validator not in ("anyOf", "oneOf") or not error.context:
+        return [error]
+    branches: dict[Any, list[ValidationError]] = {}
+    for sub in error.context:
+        branches.setdefault(sub.relative_schema_path[0], []).append(sub)
+    meant = [errs for errs in branches.values() if not _is_other_branch(errs)]
+    if len(meant) != 1:
+        return [error]
+    return [leaf for sub in meant[0] for leaf in _explain(sub)]
+
+
+def check_body(route: str, body: Any) -> list[str]:
+    """What Discord's schema for `route` refuses in `body` (the JSON body, or a multipart's payload_json)."""
+    if route not in body_routes():
+        return []
+    validator = _body_validator(route)
+    if validator is None:
+        return [] if body is None else ["this route takes no body"]
+    if body is None:
+        required = _request_schemas()["routes"][route]["required"]
+        return ["a body is required"] if required else []
+    found = [leaf for error in validator.iter_errors(body) for leaf in _explain(error)]
+    return list(dict.fromkeys(_describe(e) for e in found))[:5]
+
+
+# ----------------------------------------------------------------------------------------------------
 # The server
 
 
@@ -597,8 +818,20 @@ Handler = Callable[[web.Request, dict[str, str], Any], Awaitable[web.StreamRespo
 class FakeDiscord:
     """One fake Discord with one guild. Start with `await fake.start()`; stop with `await fake.stop()`."""
 
-    def __init__(self, *, token: str = "fake-bot-token", member_names: Iterable[str] = ()) -> None:
+    def __init__(
+        self, *, token: str = "fake-bot-token", member_names: Iterable[str] = (), rate_limits: bool = False
+    ) -> None:
         self.token = token
+        # Discord's rate limits: off by default, so a bot that does not pace itself yet still runs; the
+        # interaction deadlines, the old-message edit allowance and the body schemas always apply.
+        self.rate_limits = rate_limits
+        self.old_message_edit_allowance = OLD_MESSAGE_EDIT_ALLOWANCE
+        self._clock_offset = 0.0
+        self._buckets: dict[str, _Bucket] = {}
+        self._global_bucket = _Bucket("global", "global", GLOBAL_REQUESTS_PER_SECOND, 1.0)
+        self._rest_calls: list[RestCall] = []
+        self._answers_429: list[RestCall] = []
+        self._error_codes: list[tuple[float, int]] = []  # (when, Discord error code) of each error answered
         self._ids = itertools.count(1)
         self._seq = itertools.count(1)
         self.application_id = APPLICATION_ID
@@ -637,6 +870,31 @@ class FakeDiscord:
         self.port = 0
         self._routes: list[tuple[str, re.Pattern[str], str, Handler]] = []
         self._install_routes()
+
+    # ---- the clock (time the bot cannot see pass: message ages, interaction deadlines, rate-limit windows)
+
+    def now(self) -> float:
+        """The fake's clock: wall-clock seconds since the epoch, plus every `advance()`."""
+        return time.time() + self._clock_offset
+
+    def advance(self, seconds: float) -> None:
+        """Move the fake's clock on: messages grow older, interactions and tokens closer to expiry, rate-limit
+        windows closer to their reset. The bot's own clock is untouched."""
+        if seconds < 0:
+            raise FakeDiscordError("the fake's clock only moves forward")
+        self._clock_offset += seconds
+        self._notify()
+
+    # ---- what the bot spent against the limits
+
+    def rest_stats(self, since: float | None = None) -> RestStats:
+        """Rate-limited REST calls and 429s so far (or since `since`, a `fake.now()` value)."""
+        start = since if since is not None else -math.inf
+        return RestStats(
+            calls=[c for c in self._rest_calls if c.at >= start],
+            answers_429=[c for c in self._answers_429 if c.at >= start],
+            error_codes=Counter(code for at, code in self._error_codes if at >= start),
+        )
 
     # ---- people and places
 
@@ -993,40 +1251,50 @@ class FakeDiscord:
 
     # ---- REST plumbing
 
+    # (method, template, handler name): the REST API this fake serves.
+    ROUTES: tuple[tuple[str, str, str], ...] = (
+        ("GET", "/users/@me", "_get_me"),
+        ("GET", "/oauth2/applications/@me", "_get_application"),
+        ("GET", "/applications/@me", "_get_application"),
+        ("GET", "/gateway", "_get_gateway"),
+        ("GET", "/gateway/bot", "_get_gateway"),
+        ("PUT", "/applications/{application_id}/commands", "_put_commands"),
+        ("GET", "/applications/{application_id}/commands", "_get_commands"),
+        ("PUT", "/applications/{application_id}/guilds/{guild_id}/commands", "_put_commands"),
+        ("GET", "/applications/{application_id}/guilds/{guild_id}/commands", "_get_commands"),
+        ("POST", "/interactions/{interaction_id}/{token}/callback", "_callback"),
+        ("POST", "/webhooks/{application_id}/{token}", "_followup"),
+        ("GET", "/webhooks/{application_id}/{token}/messages/{message_id}", "_webhook_get"),
+        ("PATCH", "/webhooks/{application_id}/{token}/messages/{message_id}", "_webhook_edit"),
+        ("DELETE", "/webhooks/{application_id}/{token}/messages/{message_id}", "_webhook_delete"),
+        ("POST", "/channels/{channel_id}/messages", "_post_message"),
+        ("GET", "/channels/{channel_id}/messages", "_get_history"),
+        ("GET", "/channels/{channel_id}/messages/{message_id}", "_get_message"),
+        ("PATCH", "/channels/{channel_id}/messages/{message_id}", "_edit_message"),
+        ("DELETE", "/channels/{channel_id}/messages/{message_id}", "_delete_message"),
+        ("PUT", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me", "_react"),
+        ("DELETE", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me", "_unreact"),
+        ("POST", "/channels/{channel_id}/typing", "_typing"),
+        ("GET", "/channels/{channel_id}", "_get_channel"),
+        ("POST", "/users/@me/channels", "_open_dm"),
+        ("GET", "/users/{user_id}", "_get_user"),
+        ("GET", "/guilds/{guild_id}", "_get_guild"),
+        ("GET", "/guilds/{guild_id}/channels", "_get_guild_channels"),
+        ("GET", "/guilds/{guild_id}/members/{user_id}", "_get_member"),
+    )
+
+    @classmethod
+    def route_templates(cls) -> list[str]:
+        """Every route template the fake serves, as "METHOD /path/{param}" (scripts/extract_discord_schema.py
+        extracts Discord's request schemas for exactly these)."""
+        return [f"{method} {template}" for method, template, _ in cls.ROUTES]
+
     def _install_routes(self) -> None:
-        table: list[tuple[str, str, Handler]] = [
-            ("GET", "/users/@me", self._get_me),
-            ("GET", "/oauth2/applications/@me", self._get_application),
-            ("GET", "/applications/@me", self._get_application),
-            ("GET", "/gateway", self._get_gateway),
-            ("GET", "/gateway/bot", self._get_gateway),
-            ("PUT", "/applications/{application_id}/commands", self._put_commands),
-            ("GET", "/applications/{application_id}/commands", self._get_commands),
-            ("PUT", "/applications/{application_id}/guilds/{guild_id}/commands", self._put_commands),
-            ("GET", "/applications/{application_id}/guilds/{guild_id}/commands", self._get_commands),
-            ("POST", "/interactions/{interaction_id}/{token}/callback", self._callback),
-            ("POST", "/webhooks/{application_id}/{token}", self._followup),
-            ("GET", "/webhooks/{application_id}/{token}/messages/{message_id}", self._webhook_get),
-            ("PATCH", "/webhooks/{application_id}/{token}/messages/{message_id}", self._webhook_edit),
-            ("DELETE", "/webhooks/{application_id}/{token}/messages/{message_id}", self._webhook_delete),
-            ("POST", "/channels/{channel_id}/messages", self._post_message),
-            ("GET", "/channels/{channel_id}/messages", self._get_history),
-            ("GET", "/channels/{channel_id}/messages/{message_id}", self._get_message),
-            ("PATCH", "/channels/{channel_id}/messages/{message_id}", self._edit_message),
-            ("DELETE", "/channels/{channel_id}/messages/{message_id}", self._delete_message),
-            ("PUT", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me", self._react),
-            ("DELETE", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me", self._unreact),
-            ("POST", "/channels/{channel_id}/typing", self._typing),
-            ("GET", "/channels/{channel_id}", self._get_channel),
-            ("POST", "/users/@me/channels", self._open_dm),
-            ("GET", "/users/{user_id}", self._get_user),
-            ("GET", "/guilds/{guild_id}", self._get_guild),
-            ("GET", "/guilds/{guild_id}/channels", self._get_guild_channels),
-            ("GET", "/guilds/{guild_id}/members/{user_id}", self._get_member),
-        ]
-        for method, template, handler in table:
+        for method, template, handler in self.ROUTES:
             pattern = re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>[^/]+)", re.escape(template))
-            self._routes.append((method, re.compile(f"^{pattern}$"), f"{method} {template}", handler))
+            self._routes.append(
+                (method, re.compile(f"^{pattern}$"), f"{method} {template}", getattr(self, handler))
+            )
 
     async def _rest(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info["tail"]
@@ -1038,22 +1306,93 @@ class FakeDiscord:
             body, attachments = await self._read_multipart(request)
         record = RecordedRequest(next(self._seq), request.method, path, "?", dict(request.query), body)
         self.requests.append(record)
-        for method, pattern, template, handler in self._routes:
+        template, handler, params = f"{request.method} {path}", None, {}
+        for method, pattern, route, route_handler in self._routes:
             match = pattern.match(path)
             if match and method == request.method:
+                template, handler, params = route, route_handler, match.groupdict()
+                break
+        now = self.now()
+        bucket = self._bucket(template, params)
+        limited = "{token}" not in template  # interaction callbacks and followups are outside these limits
+        response = self._rate_limited(bucket, limited, now) if self.rate_limits else None
+        if response is None:
+            if handler is None:
+                self.unknown_routes.append(f"{request.method} {path}")
+                response = _error(404, 0, f"404: Not Found (the fake Discord has no route {template})")
+            else:
                 record.route = template
                 response = self._injected_failure(template) or self._auth_failure(request, template)
                 if response is None:
+                    response = self._check_body(template, params, body)
+                if response is None:
                     if attachments and isinstance(body, dict):
                         body["__attachments__"] = attachments
-                    response = await handler(request, match.groupdict(), body)
-                record.status = response.status
-                self._notify()
-                return response
-        self.unknown_routes.append(f"{request.method} {path}")
-        record.status = 404
+                    response = await handler(request, params, body)
+        elif handler is not None:
+            record.route = template
+        record.status = response.status
+        self._count(template if handler is not None else "?", bucket, limited, now, response)
+        if self.rate_limits:
+            response.headers.update(bucket.headers(now))
         self._notify()
-        return _error(404, 0, f"404: Not Found (the fake Discord has no route {request.method} {path})")
+        return response
+
+    def _bucket(self, template: str, params: dict[str, str]) -> _Bucket:
+        """The rate-limit bucket of a request: a channel's message writes, or the route's own."""
+        if template in MESSAGE_WRITE_ROUTES:
+            key, hash_, limit, period = (
+                f"message writes {params['channel_id']}",
+                "channel-message-writes",
+                MESSAGE_WRITES_PER_CHANNEL,
+                MESSAGE_WRITES_PERIOD,
+            )
+        else:
+            # discord.py's "major parameters": one bucket per channel, guild or webhook token of a route.
+            major = next((params[p] for p in ("channel_id", "guild_id", "token") if p in params), "")
+            key = f"{template} {major}".strip()
+            hash_ = "route-" + re.sub(r"[^a-z0-9]+", "-", template.lower()).strip("-")
+            limit, period = ROUTE_REQUESTS_PER_SECOND, 1.0
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            bucket = self._buckets[key] = _Bucket(key, hash_, limit, period)
+        return bucket
+
+    def _rate_limited(self, bucket: _Bucket, limited: bool, now: float) -> web.Response | None:
+        """A 429 when the request is past the global limit or its bucket's; else count it and answer None."""
+        if limited:
+            glob = self._global_bucket
+            glob.roll(now)
+            if glob.count >= glob.limit:
+                return _too_many(glob.reset_at - now, scope="global")
+        bucket.roll(now)
+        if bucket.count >= bucket.limit:
+            return _too_many(bucket.reset_at - now, scope="user")
+        bucket.count += 1
+        if limited:
+            self._global_bucket.count += 1
+        return None
+
+    def _count(self, route: str, bucket: _Bucket, limited: bool, now: float, response: web.Response) -> None:
+        is_global = response.headers.get("X-RateLimit-Global") == "true"
+        call = RestCall(now, route, response.status, "global" if is_global else bucket.key)
+        if limited:
+            self._rest_calls.append(call)
+        if response.status == 429:
+            self._answers_429.append(call)
+        elif response.status >= 400 and response.body:
+            with contextlib.suppress(ValueError, TypeError, AttributeError):
+                code = json.loads(response.body).get("code")  # type: ignore[arg-type]
+                if code:
+                    self._error_codes.append((now, int(code)))
+
+    def _check_body(self, template: str, params: dict[str, str], body: Any) -> web.Response | None:
+        problems = check_body(template, body)
+        if not problems:
+            return None
+        state = self._by_token.get(params.get("token", ""))
+        what = f"{state.description}: {template}" if state is not None else template
+        return self._violation(f"{what} (Discord's schema)", problems)
 
     async def _read_multipart(self, request: web.Request) -> tuple[Any, list[dict[str, Any]]]:
         body: Any = None
@@ -1081,20 +1420,7 @@ class FakeDiscord:
             if failure.route == template and failure.times > 0:
                 failure.times -= 1
                 if failure.status == 429:
-                    # discord.py only trusts a 429 that came through Discord's proxy (the Via header).
-                    return _json(
-                        {
-                            "message": "You are being rate limited.",
-                            "retry_after": failure.retry_after,
-                            "global": False,
-                        },
-                        status=429,
-                        headers={
-                            "Via": "1.1 google",
-                            "Retry-After": str(failure.retry_after),
-                            "X-RateLimit-Scope": "user",
-                        },
-                    )
+                    return _too_many(failure.retry_after, scope="user")
                 return _error(failure.status, failure.code, f"{failure.status}: injected failure")
         return None
 
@@ -1107,7 +1433,7 @@ class FakeDiscord:
         return None
 
     def _snowflake(self) -> int:
-        return ((int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22) | (next(self._ids) & 0x3FFFFF)
+        return ((int(self.now() * 1000) - DISCORD_EPOCH_MS) << 22) | (next(self._ids) & 0x3FFFFF)
 
     def _violation(self, what: str, problems: list[str]) -> web.Response:
         self.violations.append(f"{what}: {'; '.join(problems)}")
@@ -1219,7 +1545,7 @@ class FakeDiscord:
                     list(body.get("embeds") or []),
                     list(body.get("components") or []),
                     flags,
-                    time.time(),
+                    self.now(),
                 )
             ],
             seq=next(self._seq),
@@ -1254,7 +1580,7 @@ class FakeDiscord:
             if "components" in body and body["components"] is not None
             else old.components,
             flags,
-            time.time(),
+            self.now(),
         )
         if "__attachments__" in body:
             message.attachments = list(body["__attachments__"])
@@ -1270,6 +1596,11 @@ class FakeDiscord:
     async def _callback(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
         state = self.interactions.get(int(p["interaction_id"]))
         if state is None or state.token != p["token"]:
+            return _error(404, 10062, "Unknown interaction")
+        late = self.now() - state.dispatched_at
+        if state.callback_type is None and late > INTERACTION_DEADLINE:
+            # Discord forgets an interaction nobody acknowledged within 3 s; the user saw "did not respond".
+            state.refused = f"first callback {late:.1f} s after dispatch: 404 Unknown interaction (10062)"
             return _error(404, 10062, "Unknown interaction")
         if state.callback_type is not None:
             self.violations.append(f"{state.description}: a second response to one interaction")
@@ -1361,7 +1692,16 @@ class FakeDiscord:
             return None
         return state
 
+    def _token_expired(self, p: dict[str, str]) -> web.Response | None:
+        state = self._by_token.get(p["token"])
+        if state is not None and self.now() - state.dispatched_at > INTERACTION_TOKEN_LIFETIME:
+            return _error(401, 50027, "Invalid Webhook Token")
+        return None
+
     async def _followup(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
+        expired = self._token_expired(p)
+        if expired is not None:
+            return expired
         state = self._state_for(p)
         if state is None:
             return _error(401, 50027, "Invalid Webhook Token")
@@ -1398,6 +1738,9 @@ class FakeDiscord:
         return None if message is None or message.deleted else message
 
     async def _webhook_get(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
+        expired = self._token_expired(p)
+        if expired is not None:
+            return expired
         state = self._state_for(p)
         message = self._webhook_message(state, p["message_id"]) if state else None
         if message is None:
@@ -1405,6 +1748,9 @@ class FakeDiscord:
         return _json(message.payload(self))
 
     async def _webhook_edit(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
+        expired = self._token_expired(p)
+        if expired is not None:
+            return expired
         state = self._state_for(p)
         message = self._webhook_message(state, p["message_id"]) if state else None
         if state is None or message is None:
@@ -1418,6 +1764,9 @@ class FakeDiscord:
         return _json(message.payload(self))
 
     async def _webhook_delete(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
+        expired = self._token_expired(p)
+        if expired is not None:
+            return expired
         state = self._state_for(p)
         message = self._webhook_message(state, p["message_id"]) if state else None
         if state is None or message is None:
@@ -1492,6 +1841,10 @@ class FakeDiscord:
         problems = _check_message(body, edit=True)
         if problems:
             return self._violation(f"edit of message {message.id}", problems)
+        if self.now() - message.versions[0].at > OLD_MESSAGE_AGE:
+            if message.old_edits >= self.old_message_edit_allowance:
+                return _error(400, 30046, "Maximum number of edits to messages older than 1 hour reached.")
+            message.old_edits += 1
         self._edit(message, body)
         return _json(message.payload(self))
 
@@ -1643,6 +1996,7 @@ class FakeDiscord:
             description=description,
             source_message_id=source_message_id,
         )
+        state.dispatched_at = self.now()
         self.interactions[state.id] = state
         self._by_token[state.token] = state
         return state
@@ -1739,12 +2093,15 @@ class FakeDiscord:
     async def run_interaction(
         self, state: InteractionState, payload: dict[str, Any], timeout: float | None
     ) -> Reply:
+        state.dispatched_at = self.now()
         await self.dispatch("INTERACTION_CREATE", payload)
         await self.wait_for(
-            lambda: state.finished,
+            lambda: state.finished or state.refused,
             timeout=timeout,
             what=f"the bot's answer to {state.user.name}'s {state.description}",
         )
+        if state.refused is not None:
+            raise FakeDiscordError(f"Discord refused the answer to {state.description}: {state.refused}")
         return Reply(self, state)
 
 
@@ -1759,6 +2116,18 @@ def _json(data: Any, *, status: int = 200, headers: dict[str, str] | None = None
 
 def _error(status: int, code: int, message: str) -> web.Response:
     return _json({"message": message, "code": code}, status=status)
+
+
+def _too_many(retry_after: float, *, scope: Literal["user", "global", "shared"]) -> web.Response:
+    """A 429 as Discord sends it. discord.py only trusts a 429 that came through Discord's proxy (Via)."""
+    retry_after = max(round(retry_after, 3), 0.001)
+    headers = {"Via": "1.1 google", "Retry-After": str(math.ceil(retry_after)), "X-RateLimit-Scope": scope}
+    if scope == "global":
+        headers["X-RateLimit-Global"] = "true"
+    body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": scope == "global"}
+    if scope == "global":
+        body["code"] = 0
+    return _json(body, status=429, headers=headers)
 
 
 class UserHandle:

@@ -75,9 +75,12 @@ class Harness:
         tmp_path: Path,
         *,
         extra_extensions: Sequence[str] = (),
+        rate_limits: bool | None = None,
         **settings: Any,
     ) -> None:
         self.fake = fake
+        if rate_limits is not None:
+            fake.rate_limits = rate_limits
         self.tmp_path = tmp_path
         self.extra_extensions = tuple(extra_extensions)
         self.settings = self._settings(**settings)
