@@ -6,9 +6,19 @@ saw each message (`Visibility`). Tests drive it through `UserHandle`s (`fake.use
 `click`, `select`, `autocomplete`. The module docstring of tests/e2e/harness.py is the guide.
 
 Discord's rules that a bot can break are checked here (message and embed limits, one response per
-interaction, the right response type for the interaction type): a breach answers 400 like Discord does and is
-recorded in `violations`, which fails the test at teardown. So is any REST route this fake does not know
+interaction, the right response type for the interaction type, and every request body against Discord's own
+OpenAPI schema in tests/e2e/discord_api): a breach answers 400 like Discord does and is recorded in
+`violations`, which fails the test at teardown. So is any REST route this fake does not know
 (`unknown_routes`).
+
+Discord's limits, which answer like Discord but are no violation (a bot must live with them):
+- rate limits, only with `rate_limits=True`: 5 message writes per 5 s per channel (POST, PATCH and DELETE of
+  its messages share the bucket; a DM channel is a channel), 50 requests/s in all (interaction callbacks and
+  webhook followups excluded), `X-RateLimit-*` headers on every answer, 429 past them;
+- always: a first interaction callback later than 3 s gets 404 / 10062, an interaction token older than 15 min
+  401 / 50027, a message older than an hour takes `old_message_edit_allowance` (3) more edits, then 400 /
+  30046. Time is the fake's clock (`now()`), which `advance(seconds)` moves on.
+`rest_stats()` counts what the bot spent against the limits (on or off).
 """
 
 from __future__ import annotations
@@ -533,6 +543,11 @@ class Reply:
         self._state = state
 
     @property
+    def interaction(self) -> InteractionState:
+        """The fake's record of the interaction (its id, token, when it was dispatched)."""
+        return self._state
+
+    @property
     def kind(self) -> str:
         """`message`, `deferred`, `deferred_update`, `update`, `autocomplete` or `modal`."""
         return CALLBACK_NAMES.get(self._state.callback_type or 0, "none")
@@ -826,6 +841,7 @@ class FakeDiscord:
         # interaction deadlines, the old-message edit allowance and the body schemas always apply.
         self.rate_limits = rate_limits
         self.old_message_edit_allowance = OLD_MESSAGE_EDIT_ALLOWANCE
+        self.interaction_deadline = INTERACTION_DEADLINE
         self._clock_offset = 0.0
         self._buckets: dict[str, _Bucket] = {}
         self._global_bucket = _Bucket("global", "global", GLOBAL_REQUESTS_PER_SECOND, 1.0)
@@ -1598,7 +1614,7 @@ class FakeDiscord:
         if state is None or state.token != p["token"]:
             return _error(404, 10062, "Unknown interaction")
         late = self.now() - state.dispatched_at
-        if state.callback_type is None and late > INTERACTION_DEADLINE:
+        if state.callback_type is None and late > self.interaction_deadline:
             # Discord forgets an interaction nobody acknowledged within 3 s; the user saw "did not respond".
             state.refused = f"first callback {late:.1f} s after dispatch: 404 Unknown interaction (10062)"
             return _error(404, 10062, "Unknown interaction")
