@@ -720,6 +720,15 @@ def _strict(node: Any) -> Any:
     if not isinstance(node, dict):
         return node
     out = {key: _strict(value) for key, value in node.items()}
+    if "oneOf" in out:
+        # Discord's unions are told apart by a `type` (or null against an object), so "one of" and "any of"
+        # accept the same bodies; any-of stops at the first match instead of trying all seven component kinds,
+        # which makes a message body about ten times cheaper to check (the fake runs in the bot's event loop).
+        branches = out.pop("oneOf")
+        if "anyOf" in out:
+            out["allOf"] = [*out.get("allOf", []), {"anyOf": branches}]
+        else:
+            out["anyOf"] = branches
     types = out.get("type")
     is_object = types == "object" or (isinstance(types, list) and "object" in types)
     if is_object and "properties" in out and "additionalProperties" not in out:
@@ -768,9 +777,10 @@ def _strict_components() -> dict[str, Any]:
     return _strict(components)
 
 
-def body_routes() -> set[str]:
+@functools.cache
+def body_routes() -> frozenset[str]:
     """The route templates whose request bodies are checked against Discord's schemas."""
-    return set(_request_schemas()["routes"])
+    return frozenset(_request_schemas()["routes"])
 
 
 def _describe(error: ValidationError) -> str:
@@ -781,6 +791,9 @@ def _describe(error: ValidationError) -> str:
     if error.validator in ("maxItems", "minItems") and isinstance(error.instance, list):
         bound = "max" if error.validator == "maxItems" else "min"
         return f"{where} has {len(error.instance)} items ({bound} {error.validator_value})"
+    if error.validator in ("anyOf", "oneOf"):
+        kind = f" (type {error.instance['type']!r})" if isinstance(error.instance, dict) else ""
+        return f"{where}{kind} is none of the {len(error.validator_value)} forms Discord accepts there"
     message = error.message if len(error.message) <= 200 else error.message[:200] + "…"
     return f"{where}: {message}"
 

@@ -231,11 +231,18 @@ async def test_unknown_field_and_too_long_content_are_violations(api: Client) ->
     embed = {"title": "t" * 257}
     status, _, _ = await api.call("POST", f"/channels/{games}/messages", {"embeds": [embed]})
     assert status == 400
+    # Deep inside a union (a row holds buttons or selects) the answer still names the field.
+    button = {"type": 2, "style": 1, "label": "Join", "custom_id": "join", "colour": "red"}
+    row = {"type": 1, "components": [button]}
+    status, _, _ = await api.call("POST", f"/channels/{games}/messages", {"components": [row]})
+    assert status == 400
     assert fake.violations == [
         f"{CREATE} (Discord's schema): the body: "
         "Additional properties are not allowed ('colour' was unexpected)",
         "message to games: content is 2001 characters (max 2000)",
         f"{CREATE} (Discord's schema): embeds/0/title is 257 characters (max 256)",
+        f"{CREATE} (Discord's schema): components/0/components/0: "
+        "Additional properties are not allowed ('colour' was unexpected)",
     ]
     assert fake.channel_messages("games") == []
     fake.violations.clear()
