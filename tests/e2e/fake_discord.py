@@ -157,10 +157,21 @@ class FakeChannel:
     guild_id: int | None  # None for a DM channel
     recipient_id: int | None = None  # the user of a DM channel
     position: int = 0
+    # A thread (type 11 public, 12 private) is a channel of its own under a parent text channel.
+    type: int = 0
+    parent_id: int | None = None
+    owner_id: int | None = None
+    archived: bool = False
+    locked: bool = False
+    created_at: float = 0.0
 
     @property
     def is_dm(self) -> bool:
         return self.guild_id is None
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in (11, 12)
 
     @property
     def mention(self) -> str:
@@ -175,6 +186,28 @@ class FakeChannel:
                 "last_message_id": None,
                 "recipients": [recipient.payload()],
                 "flags": 0,
+            }
+        if self.is_thread:
+            return {
+                "id": str(self.id),
+                "type": self.type,
+                "guild_id": str(self.guild_id),
+                "parent_id": str(self.parent_id),
+                "owner_id": str(self.owner_id),
+                "name": self.name,
+                "last_message_id": None,
+                "rate_limit_per_user": 0,
+                "message_count": 0,
+                "member_count": 1,
+                "total_message_sent": 0,
+                "flags": 0,
+                "thread_metadata": {
+                    "archived": self.archived,
+                    "auto_archive_duration": 1440,
+                    "archive_timestamp": _iso(self.created_at),
+                    "locked": self.locked,
+                    "create_timestamp": _iso(self.created_at),
+                },
             }
         return {
             "id": str(self.id),
@@ -878,6 +911,7 @@ class FakeDiscord:
             cid = 700000000000000001 + position
             self.channels[name] = FakeChannel(cid, name, self.guild_id, position=position)
         self.dm_channels: dict[int, FakeChannel] = {}  # user id -> DM channel
+        self.threads: dict[int, FakeChannel] = {}  # thread id -> thread, in creation order
         self.messages: dict[int, FakeMessage] = {}
         self.global_commands: list[dict[str, Any]] = []
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
@@ -951,7 +985,7 @@ class FakeDiscord:
     def channel(self, name_or_id: str | int | FakeChannel) -> FakeChannel:
         if isinstance(name_or_id, FakeChannel):
             return name_or_id
-        for c in [*self.channels.values(), *self.dm_channels.values()]:
+        for c in [*self.channels.values(), *self.threads.values(), *self.dm_channels.values()]:
             if name_or_id in (c.name, c.id):
                 return c
         raise FakeDiscordError(f"no channel {name_or_id!r}; the guild has {sorted(self.channels)}")
@@ -1242,7 +1276,7 @@ class FakeDiscord:
             "voice_states": [],
             "members": [self.member_payload(self.bot_user)],
             "channels": [c.payload(self) for c in self.channels.values()],
-            "threads": [],
+            "threads": [t.payload(self) for t in self.threads.values() if not t.archived],
             "presences": [],
             "stage_instances": [],
             "guild_scheduled_events": [],
@@ -1304,7 +1338,10 @@ class FakeDiscord:
         ("PUT", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me", "_react"),
         ("DELETE", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me", "_unreact"),
         ("POST", "/channels/{channel_id}/typing", "_typing"),
+        ("POST", "/channels/{channel_id}/threads", "_start_thread"),
+        ("POST", "/channels/{channel_id}/messages/{message_id}/threads", "_start_thread"),
         ("GET", "/channels/{channel_id}", "_get_channel"),
+        ("PATCH", "/channels/{channel_id}", "_edit_channel"),
         ("POST", "/users/@me/channels", "_open_dm"),
         ("GET", "/users/{user_id}", "_get_user"),
         ("GET", "/guilds/{guild_id}", "_get_guild"),
@@ -1819,6 +1856,8 @@ class FakeDiscord:
             return _error(404, 10003, "Unknown Channel")
         if channel.is_dm and self.user_by_id(channel.recipient_id or 0).dms_closed:
             return _error(403, 50007, "Cannot send messages to this user")
+        if channel.is_thread and channel.locked:
+            return _error(400, 50083, "Thread is locked")
         problems = _check_message(body)
         if problems:
             return self._violation(f"message to {channel.name or channel.id}", problems)
@@ -1827,6 +1866,9 @@ class FakeDiscord:
         else:
             visibility = Visibility("public", channel.id)
         message = self._new_message(channel, body, visibility)
+        if channel.is_thread and channel.archived:
+            channel.archived = False  # a message to an archived, unlocked thread revives it, as on Discord
+            await self._dispatch_if_connected("THREAD_UPDATE", channel.payload(self))
         return _json(message.payload(self))
 
     def _message_or_none(self, p: dict[str, str]) -> FakeMessage | None:
@@ -1902,6 +1944,46 @@ class FakeDiscord:
 
     async def _typing(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
         return web.Response(status=204)
+
+    async def _start_thread(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
+        parent = self._channel_or_404(p["channel_id"])
+        if parent is None or parent.is_dm or parent.is_thread:
+            return _error(404, 10003, "Unknown Channel")
+        if "message_id" in p and self._message_or_none(p) is None:
+            return _error(404, 10008, "Unknown Message")
+        thread = FakeChannel(
+            self._snowflake(),
+            body["name"],
+            self.guild_id,
+            type=11 if "message_id" in p else int(body.get("type") or 12),
+            parent_id=parent.id,
+            owner_id=self.bot_user.id,
+            created_at=self.now(),
+        )
+        self.threads[thread.id] = thread
+        # Discord tells the bot's gateway too, so discord.py caches the thread (get_channel finds it).
+        await self._dispatch_if_connected("THREAD_CREATE", {**thread.payload(self), "newly_created": True})
+        return _json(thread.payload(self))
+
+    async def _edit_channel(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
+        channel = self._channel_or_404(p["channel_id"])
+        if channel is None:
+            return _error(404, 10003, "Unknown Channel")
+        if not channel.is_thread:
+            # The bot lacks Manage Channels; only its own threads (archive, lock, rename) are its to edit.
+            return _error(403, 50013, "Missing Permissions")
+        if body.get("name"):
+            channel.name = body["name"]
+        if body.get("archived") is not None:
+            channel.archived = bool(body["archived"])
+        if body.get("locked") is not None:
+            channel.locked = bool(body["locked"])
+        await self._dispatch_if_connected("THREAD_UPDATE", channel.payload(self))
+        return _json(channel.payload(self))
+
+    async def _dispatch_if_connected(self, event: str, data: dict[str, Any]) -> None:
+        if self.connected:
+            await self.dispatch(event, data)
 
     async def _get_channel(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
         channel = self._channel_or_404(p["channel_id"])

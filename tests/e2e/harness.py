@@ -10,7 +10,10 @@ Fixtures (tests/e2e/conftest.py):
 - `discord_fake`: the `FakeDiscord` of that harness (same object as `harness.fake`).
 
 Users (`UserHandle`): `alice = harness.user("alice")` (members: alice, bob, carol, dave, erin, frank; erin
-owns the guild and has Manage Server). Channels: "general", "games" (the default), "lounge".
+owns the guild and has Manage Server). Channels: "general", "games" (the default), "lounge". Threads the
+bot opens (`channel.create_thread`, `message.create_thread`; archive or lock with `thread.edit`) are in
+`fake.threads` and are channels like any other: `fake.channel_messages("thread name")`,
+`alice.slash(..., channel="thread name")`; a locked thread refuses messages (50083).
 - `reply = await alice.slash("insomnia new", chips=10)`; options are checked against the synced definitions
   as Discord would (unknown option, missing required option, choices, min/max all raise `FakeDiscordError`);
   user options take a handle: `await alice.slash("malice challenge", opponent=bob)`; `channel="lounge"`.

@@ -291,3 +291,54 @@ async def test_the_bots_own_http_client_is_held_to_the_schema(harness: Harness) 
 def test_the_extract_covers_every_route_of_the_fake_that_takes_a_body() -> None:
     takes_body = {r for r in FakeDiscord.route_templates() if r.split(" ", 1)[0] in ("POST", "PUT", "PATCH")}
     assert body_routes() == takes_body
+
+
+# ---- threads: channels of their own
+
+
+async def test_a_thread_has_its_own_message_bucket(api: Client) -> None:
+    fake = api.fake
+    fake.rate_limits = True
+    games = api.channel("games")
+    for i in range(5):
+        assert (await api.call("POST", f"/channels/{games}/messages", {"content": f"table {i}"}))[0] == 200
+    status, thread, _ = await api.call("POST", f"/channels/{games}/threads", {"name": "moves", "type": 11})
+    assert status == 200 and thread["parent_id"] == str(games)
+    statuses = [
+        (await api.call("POST", f"/channels/{thread['id']}/messages", {"content": f"move {i}"}))[0]
+        for i in range(6)
+    ]
+    assert statuses == [200] * 5 + [429]
+    assert (await api.call("POST", f"/channels/{games}/messages", {"content": "table 5"}))[0] == 429
+    assert [m.text for m in fake.channel_messages("moves")] == [f"move {i}" for i in range(5)]
+    assert len(fake.channel_messages("games")) == 5
+
+
+@pytest.mark.bot(extra_extensions=[PROBE])
+async def test_the_bot_can_open_write_and_close_threads(harness: Harness) -> None:
+    fake = harness.fake
+    bot = harness.bot
+    assert bot is not None
+    games = bot.get_channel(fake.channel("games").id)
+    assert isinstance(games, discord.TextChannel)
+    table = await games.send("table")
+    log = await table.create_thread(name="Insomnia 1 log")
+    side = await games.create_thread(name="Insomnia 1 talk", type=discord.ChannelType.public_thread)
+    await log.send("Deal 1: alice exchanges one card.")
+    # Discord announced the threads on the gateway, so the bot knows them without asking.
+    assert await fake.wait_for(lambda: bot.get_channel(log.id) and bot.get_channel(side.id))
+    assert [m.text for m in fake.channel_messages("Insomnia 1 log")] == ["Deal 1: alice exchanges one card."]
+    assert [m.text for m in fake.channel_messages("games")] == ["table"]
+    # People use commands inside a thread like anywhere else.
+    reply = await harness.user("alice").slash("probe say", text="in the thread", channel="Insomnia 1 talk")
+    assert reply.message is not None and reply.message.channel_id == side.id
+
+    await log.edit(archived=True, locked=True)
+    assert fake.threads[log.id].archived and fake.threads[log.id].locked
+    with pytest.raises(discord.HTTPException) as refused:
+        await log.send("too late")
+    assert refused.value.code == 50083
+    await harness.restart_bot()
+    assert harness.bot is not None
+    assert harness.bot.get_channel(side.id) is not None  # an active thread comes back with the guild
+    assert harness.bot.get_channel(log.id) is None  # an archived one does not
