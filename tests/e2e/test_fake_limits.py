@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+from collections import Counter
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -18,6 +19,8 @@ from discord.http import Route
 from tests.e2e.fake_discord import (
     FakeDiscord,
     FakeDiscordError,
+    RestCall,
+    RestStats,
     body_routes,
 )
 from tests.e2e.harness import Harness
@@ -87,8 +90,10 @@ async def test_sixth_message_write_in_a_window_is_refused_while_another_channel_
     assert status == 200 and headers["X-RateLimit-Remaining"] == "4"
 
     fake.advance(body["retry_after"])  # the window is over: the channel takes writes again
+    later = fake.now()
     status, _, headers = await api.call("POST", f"/channels/{games}/messages", {"content": "later"})
     assert status == 200 and headers["X-RateLimit-Remaining"] == "4"
+    assert [c.route for c in fake.rest_stats(since=later).calls] == [CREATE]
 
     stats = fake.rest_stats()
     assert stats.sent_429 == 1 and stats.global_429 == 0
@@ -286,6 +291,13 @@ async def test_the_bots_own_http_client_is_held_to_the_schema(harness: Harness) 
         f"{CREATE} (Discord's schema): allowed_mentions/users/0: 'bob' does not match '^(0|[1-9][0-9]*)$'"
     ]
     harness.fake.violations.clear()
+
+
+def test_peak_counts_the_busiest_window() -> None:
+    calls = [RestCall(at, CREATE, 200, "b") for at in (0.0, 0.2, 0.5, 0.9, 1.0, 1.95, 3.0)]
+    stats = RestStats(calls=calls, answers_429=[], error_codes=Counter())
+    assert stats.peak(1.0) == 4  # 0.0-0.9; 1.0 already starts the next second
+    assert stats.peak(2.0) == 6 and stats.total == 7
 
 
 def test_the_extract_covers_every_route_of_the_fake_that_takes_a_body() -> None:
