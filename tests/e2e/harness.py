@@ -10,10 +10,7 @@ Fixtures (tests/e2e/conftest.py):
 - `discord_fake`: the `FakeDiscord` of that harness (same object as `harness.fake`).
 
 Users (`UserHandle`): `alice = harness.user("alice")` (members: alice, bob, carol, dave, erin, frank; erin
-owns the guild and has Manage Server). Channels: "general", "games" (the default), "lounge". Threads the
-bot opens (`channel.create_thread`, `message.create_thread`; archive or lock with `thread.edit`) are in
-`fake.threads` and are channels like any other: `fake.channel_messages("thread name")`,
-`alice.slash(..., channel="thread name")`; a locked thread refuses messages (50083).
+owns the guild and has Manage Server). Channels: "general", "games" (the default), "lounge".
 - `reply = await alice.slash("insomnia new", chips=10)`; options are checked against the synced definitions
   as Discord would (unknown option, missing required option, choices, min/max all raise `FakeDiscordError`);
   user options take a handle: `await alice.slash("malice challenge", opponent=bob)`; `channel="lounge"`.
@@ -28,6 +25,10 @@ Who saw what (`FakeMessage.visibility` is public in a channel, ephemeral to a us
   the text of every version (edits), `message.text` the current one, `message.buttons` / `.button_labels`.
 - `alice.ephemerals()`, `alice.dms()`, `alice.seen()` (everything she can see), `fake.public_messages()`.
 - `message.pinged`: the users a message notified (allowed_mentions applied).
+
+Threads the bot opens (`channel.create_thread`, `message.create_thread`; archive, lock or rename with
+`thread.edit`) are in `fake.threads` and are channels like any other: `fake.channel_messages("thread name")`,
+`alice.slash(..., channel="thread name")`, a bucket of their own; a locked thread refuses messages (50083).
 
 Waiting (never sleep): `await fake.wait_for_message(channel="games", contains="Stage 2", since=mark)` with
 `mark = fake.mark()` taken before the action; `await fake.wait_for(lambda: <truthy when done>)`.
@@ -59,7 +60,8 @@ Discord's limits (tests/e2e/fake_discord.py; each answers as Discord does, the b
   `stats.by_route()` (a Counter), `stats.times(route)`, `stats.peak(window=1.0)` (most calls in any window),
   `stats.sent_429` / `stats.answers_429` / `stats.global_429`, `stats.error_codes` (Counter of Discord error
   codes answered: 10062, 30046, 50035, ...). Counted whether the limits are on or off.
-- `reply.interaction` is the fake's record of an interaction (`.token`, `.dispatched_at`).
+- `reply.interaction` is the fake's record of an interaction (`.token`, `.dispatched_at`);
+  `fake.interaction_deadline` (3.0) and `fake.old_message_edit_allowance` (3) are plain attributes.
 
 Restart: `await harness.restart_bot()` stops the bot (closing its store) and starts a NEW `CardBot` on the
 same database file; the fake keeps its messages, so old buttons can be clicked on the new bot. Settings can
