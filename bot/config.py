@@ -85,7 +85,8 @@ class Settings(BaseSettings):
         return self
 
     def database(self) -> str:
-        """Where the store lives: the PostgreSQL URL (in clear text: keep it out of logs) or the SQLite path."""
+        """Where the store lives: the PostgreSQL URL (in clear text: keep it out of logs) or the SQLite
+        path."""
         if self.database_url is not None:
             return self.database_url.get_secret_value()
         return str(self.database_path)

@@ -48,7 +48,11 @@ class SessionManager:
         owns_guild: Callable[[int], bool] = lambda guild_id: True,
     ) -> None:
         self.service = TableService(
-            store, default_timeout=default_timeout, bot_user_id=bot_user_id, clock=clock, owns_guild=owns_guild
+            store,
+            default_timeout=default_timeout,
+            bot_user_id=bot_user_id,
+            clock=clock,
+            owns_guild=owns_guild,
         )
         self.scheduler = Scheduler(self.service, clock=clock)
         self.presenter = Presenter(
