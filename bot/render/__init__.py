@@ -7,10 +7,11 @@ hand is rendered only into the message for its owner (`hand_message`, sent ephem
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import logging
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from bot.render import insomnia, malice
+from bot.render import insomnia, malice, pictures
 from bot.render.common import (
     Button,
     Embed,
@@ -18,6 +19,7 @@ from bot.render.common import (
     LogGroup,
     LogLine,
     Message,
+    Picture,
     TableInfo,
     custom_id,
     is_computer,
@@ -29,6 +31,7 @@ __all__ = [
     "Embed",
     "EmbedField",
     "Message",
+    "Picture",
     "TableInfo",
     "action_receipt",
     "choices",
@@ -47,6 +50,24 @@ __all__ = [
 
 _KINDS = {"insomnia": insomnia, "malice": malice}
 HISTORY_LINES_PER_PAGE = 30
+log = logging.getLogger(__name__)
+
+
+def _with_picture(message: Message, info: TableInfo, draw: Callable[[], Picture | None]) -> Message:
+    """Attach a picture (unless the table turned them off) and show it inside the embed, if there is one.
+    A picture is a view of what the text already says: if drawing it fails, the text still goes out."""
+    if not info.pictures:
+        return message
+    try:
+        picture = draw()
+    except Exception:
+        log.exception("drawing a %s picture of table %s failed; sending the text alone", info.kind, info.id)
+        return message
+    if picture is not None:
+        message.picture = picture
+        if message.embeds:
+            message.embeds[0].image = f"attachment://{picture.filename}"
+    return message
 
 
 def table_message(info: TableInfo, game: Any, note: str | None = None) -> Message:
@@ -57,7 +78,7 @@ def table_message(info: TableInfo, game: Any, note: str | None = None) -> Messag
         if note:
             message.content = f"{note}\n{message.content or ''}".strip()
         return message
-    return module.table(info, game, note)
+    return _with_picture(module.table(info, game, note), info, lambda: pictures.table_picture(info, game))
 
 
 def start_line(info: TableInfo, game: Any) -> str:
@@ -128,7 +149,8 @@ def result_lines(info: TableInfo, game: Any) -> list[str]:
 
 
 def hand_message(info: TableInfo, game: Any, player: str, *, dm: bool) -> Message:
-    return _KINDS[info.kind].hand(info, game, player, dm=dm)
+    message = _KINDS[info.kind].hand(info, game, player, dm=dm)
+    return _with_picture(message, info, lambda: pictures.hand_picture(info, game, player))
 
 
 def action_receipt(info: TableInfo, game: Any, player: str, action: Any) -> Message:

@@ -39,6 +39,15 @@ class Embed(BaseModel):
     fields: list[EmbedField] = []
     footer: str | None = None
     colour: int | None = None
+    image: str | None = None  # `attachment://<filename>`: shows the message's picture inside the embed
+
+
+class Picture(BaseModel):
+    """A PNG attached to a message (bot.render.pictures); `alt` is its description for screen readers."""
+
+    filename: str
+    data: bytes
+    alt: str
 
 
 class Message(BaseModel):
@@ -48,6 +57,7 @@ class Message(BaseModel):
     embeds: list[Embed] = []
     rows: list[list[Button]] = []
     mentions: list[int] = []
+    picture: Picture | None = None
 
     def texts(self) -> Iterator[str]:
         """Every string a reader would see: for tests that check what is public."""
@@ -60,6 +70,8 @@ class Message(BaseModel):
             for field in embed.fields:
                 yield field.name
                 yield field.value
+        if self.picture is not None:
+            yield self.picture.alt
         for row in self.rows:
             for button in row:
                 yield button.label
@@ -128,3 +140,4 @@ class TableInfo(BaseModel):
     seed: str | None = None  # set only once the game is over (the reveal)
     computer_seats: list[str] = []  # people whose seat a computer player took over
     timeout: float = 0
+    pictures: bool = True  # attach pictures of the table and hands (off: text only)
