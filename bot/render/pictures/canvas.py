@@ -27,7 +27,7 @@ def new_canvas(height: int, width: int = WIDTH) -> Image.Image:
 def png(canvas: Image.Image) -> bytes:
     small = canvas.quantize(COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     out = io.BytesIO()
-    small.save(out, "PNG", compress_level=6)
+    small.save(out, "PNG", compress_level=3)  # level 6 is 1 ms slower for a file a fifth smaller
     return out.getvalue()
 
 
