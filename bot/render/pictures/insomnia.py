@@ -29,17 +29,19 @@ OVER = {
 
 
 def _stage(view: Any, label: Any) -> str:
+    """The stage and whose decision it is, in words (the gold seat is not the only sign)."""
     if view.is_over:
         return "Game over"
+    who = f"{label(view.current_player)} to act"
     if view.phase == "exchange":
-        return "Stage 1 · exchanges"
+        return f"Stage 1 · exchanges · {who}"
     if view.phase == "auction":
         a = view.auction
         high = f"high bid {a.high_bid} by {label(a.high_bidder)}" if a and a.high_bidder else "no bid yet"
-        return f"Stage {a.stage if a else view.stage} · auction for re-throws · {high}"
+        return f"Stage {a.stage if a else view.stage} · re-throw auction · {high} · {who}"
     if view.phase == "rethrow":
         return f"Stage {view.stage} · {label(view.rethrower)} re-throws · {view.rethrows_left} left"
-    return "Stage 3 · tricks for the pot"
+    return f"Stage 3 · tricks for the pot · {label(view.current_player)} to play"
 
 
 def _dice_row(
@@ -52,7 +54,7 @@ def _dice_row(
         sp.paste(canvas, sp.die(rank, size), (x, y))
         if marked:
             colour = sp.GOLD if i + 1 in marked else sp.MUTED
-            sp.draw_text(canvas, (x + size // 2, y + size + 4), str(i + 1), 16, colour, anchor="m")
+            sp.draw_text(canvas, (x + size // 2, y + size + 4), str(i + 1), sp.SMALL, colour, anchor="m")
         x += size + GAP
     return x
 
@@ -99,15 +101,16 @@ def _plays_row(canvas: Image.Image, view: Any, y: int, label: Any) -> int:
             sp.paste(canvas, sp.ring(TRICK_CARD, sp.card_height(TRICK_CARD), 3), (x - 3, y - 3))
         sp.paste(canvas, sp.card(c, TRICK_CARD), (x, y))
         if plays:
-            name = sp.fit_text(label(plays[i].player), 15, step - 2)
+            name = sp.fit_text(label(plays[i].player), sp.SMALL, step - 2)
             below = y + sp.card_height(TRICK_CARD) + 4
-            sp.draw_text(canvas, (x + TRICK_CARD // 2, below), name, 15, anchor="m")
+            sp.draw_text(canvas, (x + TRICK_CARD // 2, below), name, sp.SMALL, anchor="m")
         x += step
     if view.stage2_winner and view.stage2_description and WIDTH - MARGIN - x >= 180:
         room = WIDTH - MARGIN - x - 10
-        sp.draw_text(canvas, (x + 10, y), "Best hand", 16, sp.MUTED)
-        sp.draw_text(canvas, (x + 10, y + 22), sp.fit_text(label(view.stage2_winner), 18, room), 18)
-        sp.draw_text(canvas, (x + 10, y + 46), sp.fit_text(view.stage2_description, 16, room), 16, sp.MUTED)
+        sp.draw_text(canvas, (x + 10, y), "Best hand", sp.SMALL, sp.MUTED)
+        sp.draw_text(canvas, (x + 10, y + 24), sp.fit_text(label(view.stage2_winner), 20, room), 20)
+        what = sp.fit_text(view.stage2_description, sp.SMALL, room)
+        sp.draw_text(canvas, (x + 10, y + 50), what, sp.SMALL, sp.MUTED)
     return y + sp.card_height(TRICK_CARD) + 28
 
 
@@ -143,8 +146,8 @@ def _tile(canvas: Image.Image, view: Any, info: Any, player: str, x: int, y: int
     if note:
         facts.append(note)
     if facts:
-        text = sp.fit_text(" · ".join(facts), 16, x + w - 10 - lx)
-        sp.draw_text(canvas, (lx, line + 2), text, 16, sp.MUTED)
+        text = sp.fit_text(" · ".join(facts), sp.SMALL, x + w - 10 - lx)
+        sp.draw_text(canvas, (lx, line + 2), text, sp.SMALL, sp.MUTED)
 
 
 def _seats(canvas: Image.Image, view: Any, info: Any, y: int, label: Any, order: list[str],

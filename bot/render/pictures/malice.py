@@ -127,14 +127,14 @@ def _centre(canvas: Image.Image, view: Any, y: int, words: list[str]) -> int:
     y += 32
     parts = []
     for i, stack in enumerate(view.centre):
-        x = MARGIN + 6 + i * (STEP + 22)
+        x = MARGIN + 6 + i * (STEP + 32)
         _pile(canvas, stack[-1] if stack else None, len(stack), x, y,
               ringed=_just_played(view, f"centre{i + 1}", stack))
         if not stack:
-            sp.draw_text(canvas, (x + CARD // 2, y + 34), "free", 16, sp.MUTED, anchor="m")
+            sp.draw_text(canvas, (x + CARD // 2, y + 34), "free", sp.SMALL, sp.MUTED, anchor="m")
         need = view.centre_needs[i].short
         below = y + sp.card_height(CARD) + 6
-        sp.draw_text(canvas, (x + CARD // 2, below), f"C{i + 1} needs {need}", 17, sp.GOLD, anchor="m")
+        sp.draw_text(canvas, (x + CARD // 2, below), f"C{i + 1} needs {need}", sp.SMALL, sp.GOLD, anchor="m")
         if stack:
             parts.append(f"{i + 1}: {card_words(stack[-1])}, {len(stack)} cards, needs {need}")
         else:
@@ -165,8 +165,8 @@ def _player(canvas: Image.Image, info: Any, view: Any, player: str, y: int, labe
         sp.paste(canvas, sp.back(20), (bx + i * 12, y + 4))
     y += 34
     count = view.payoff_counts.get(player, 0)
-    sp.draw_text(canvas, (x0, y), "Payoff", 16, sp.MUTED)
-    sp.draw_text(canvas, (x0 + CARD + 30, y), "Side stacks", 16, sp.MUTED)
+    sp.draw_text(canvas, (x0, y), "Payoff", sp.SMALL, sp.MUTED)
+    sp.draw_text(canvas, (x0 + CARD + 30, y), "Side stacks", sp.SMALL, sp.MUTED)
     y += 24
     top = view.payoff_top.get(player)
     _pile(canvas, top, count, x0, y)
@@ -197,7 +197,7 @@ def _targets(moves: list[Any]) -> list[str]:
 
 def hand_height() -> int:
     row = 22 + sp.card_height(PILE) + 28
-    return MARGIN + 40 + sp.card_height(HAND_CARD) + 56 + 2 * row + 30 + MARGIN
+    return MARGIN + 40 + sp.card_height(HAND_CARD) + 56 + 2 * row + 20 + 30 + MARGIN
 
 
 def hand(info: Any, view: Any, legal: list[Any], names: Mapping[str, str] | None) -> tuple[Image.Image, str]:
@@ -230,7 +230,7 @@ def hand(info: Any, view: Any, legal: list[Any], names: Mapping[str, str] | None
         sp.draw_text(canvas, (MARGIN, y + 50), "No cards in your hand", 22, sp.MUTED)
     y += height + 56
     # His piles: the payoff top and the top of each side stack, marked when they may move now.
-    sp.draw_text(canvas, (MARGIN, y), "Your payoff and side stacks", 16, sp.MUTED)
+    sp.draw_text(canvas, (MARGIN, y), "Your payoff and side stacks", sp.SMALL, sp.MUTED)
     y += 22
     piles = [("payoff", view.payoff_top.get(view.player), view.payoff_counts.get(view.player, 0))]
     piles += [(f"side{i + 1}", s[-1] if s else None, len(s)) for i, s in enumerate(view.side[view.player])]
@@ -239,18 +239,19 @@ def hand(info: Any, view: Any, legal: list[Any], names: Mapping[str, str] | None
         moves = [m for m in plays if m.source == source]
         _pile(canvas, top, count, px, y, ringed=bool(moves), width=PILE)
         name = "payoff" if source == "payoff" else f"side {source[-1]}"
-        under = " · ".join(_targets(moves)) if moves else name
-        below = (px + PILE // 2, y + sp.card_height(PILE) + 5)
-        colour = sp.GOLD if moves else sp.MUTED
-        sp.draw_text(canvas, below, sp.fit_text(under, 16, PILE + 28), 16, colour, anchor="m")
-    y += sp.card_height(PILE) + 28
-    sp.draw_text(canvas, (MARGIN, y), "Centre", 16, sp.MUTED)
+        for n, line in enumerate(_targets(moves) if moves else [name]):
+            below = (px + PILE // 2, y + sp.card_height(PILE) + 5 + 20 * n)
+            colour = sp.GOLD if moves else sp.MUTED
+            sp.draw_text(canvas, below, sp.fit_text(line, sp.SMALL, PILE + 40), sp.SMALL, colour, anchor="m")
+    y += sp.card_height(PILE) + 48
+    sp.draw_text(canvas, (MARGIN, y), "Centre", sp.SMALL, sp.MUTED)
     y += 22
     for i, stack in enumerate(view.centre):
-        px = MARGIN + 10 + i * (PILE + 44)
+        px = MARGIN + 10 + i * (PILE + 56)
         _pile(canvas, stack[-1] if stack else None, len(stack), px, y, width=PILE)
         text = f"C{i + 1} needs {view.centre_needs[i].short}"
-        sp.draw_text(canvas, (px + PILE // 2, y + sp.card_height(PILE) + 5), text, 16, sp.MUTED, anchor="m")
+        below = (px + PILE // 2, y + sp.card_height(PILE) + 5)
+        sp.draw_text(canvas, below, text, sp.SMALL, sp.MUTED, anchor="m")
     y += sp.card_height(PILE) + 30
     hint = _hint(view, legal, label)
     sp.draw_text(canvas, (MARGIN, y), sp.fit_text(hint, 20, WIDTH - 2 * MARGIN), 20,

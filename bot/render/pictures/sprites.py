@@ -33,6 +33,7 @@ SUIT_COLOURS: dict[Suit | None, RGB] = {
     None: (128, 36, 160),  # the joker
 }
 BACK: RGB = (150, 32, 44)
+SMALL = 18  # the smallest text: about 12 px when Discord shows a picture 400 px wide on a phone
 OVERSAMPLE = 4  # shapes are drawn this much larger, then scaled down: Pillow's polygons are not antialiased
 
 
