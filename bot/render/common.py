@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 ButtonStyle = Literal["primary", "secondary", "success", "danger"]
 
@@ -45,6 +45,7 @@ class Embed(BaseModel):
 class Picture(BaseModel):
     """A PNG attached to a message (bot.render.pictures); `alt` is its description for screen readers."""
 
+    model_config = ConfigDict(ser_json_bytes="base64", val_json_bytes="base64")  # PNG bytes are not UTF-8
     filename: str
     data: bytes
     alt: str

@@ -26,7 +26,6 @@ CACHE = PictureCache()
 def _facts(info: TableInfo, names: Mapping[str, str] | None) -> dict:
     """The table facts a picture shows besides the view (part of its cache key)."""
     return {
-        "id": info.id,
         "kind": info.kind,
         "players": info.players,
         "computer_seats": info.computer_seats,

@@ -6,7 +6,7 @@ actions (which depend on nothing but his own hand and the public state).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from PIL import Image
@@ -45,7 +45,7 @@ def _stage(view: Any, label: Any) -> str:
 
 
 def _dice_row(
-    canvas: Image.Image, view: Any, x: int, y: int, size: int, marked: set[int] = frozenset()
+    canvas: Image.Image, view: Any, x: int, y: int, size: int, marked: Collection[int] = ()
 ) -> int:
     """The four dice from `x`; returns the x after them. `marked` dice (1-4) get a gold ring and a number."""
     for i, rank in enumerate(view.dice):
