@@ -8,6 +8,7 @@ from `cardtable:<table_id>:<action>[:<seq>]`, so they keep working on a new bot 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import io
 import logging
@@ -22,7 +23,14 @@ from discord.ext import commands
 from bot import render
 from bot.errors import UserFacingError, guarded
 from bot.render.common import Message
-from bot.sessions import DMClosed, NotAllowed, SessionManager
+from bot.sessions import (
+    ChannelGone,
+    DMClosed,
+    EditExpired,
+    MissingPermission,
+    NotAllowed,
+    SessionManager,
+)
 
 if TYPE_CHECKING:
     from bot.client import CardBot
@@ -36,6 +44,10 @@ STYLES = {
     "danger": discord.ButtonStyle.danger,
 }
 DM_CLOSED = 50007
+UNKNOWN_CHANNEL = 10003
+MISSING_ACCESS = 50001
+MISSING_PERMISSIONS = 50013
+EDIT_TOO_OLD = 30046
 
 
 @contextlib.asynccontextmanager
@@ -138,14 +150,23 @@ def can_manage(interaction: discord.Interaction) -> bool:
     return bool(interaction.permissions and interaction.permissions.manage_guild)
 
 
+ANSWER_WITHIN = 2.0  # seconds: a session call slower than this is deferred first (Discord allows 3)
+
+
 async def respond(
     interaction: discord.Interaction, call: Callable[[], Awaitable[Message | str | None]]
 ) -> None:
-    """Defer (the session stores and posts before it answers), run the session call, answer privately; a
-    `NotAllowed` becomes its one sentence."""
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    """Run the session call and answer privately; a `NotAllowed` becomes its one sentence.
+
+    The answer goes straight into the interaction's response (one call): the session answers from what it
+    stored, without waiting for public messages, so this is normally a few milliseconds. Should it take
+    longer (a busy database), the interaction is deferred before Discord's 3 s run out."""
+    task = asyncio.ensure_future(call())
+    done, _ = await asyncio.wait({task}, timeout=ANSWER_WITHIN)
+    if not done:
+        await interaction.response.defer(ephemeral=True, thinking=True)
     async with user_errors():
-        reply = await call()
+        reply = await task
     await answer(interaction, reply)
 
 
@@ -155,30 +176,54 @@ async def game_command(interaction: discord.Interaction, kind: str, command: str
     await respond(interaction, lambda: sessions.command(*where(interaction), kind, command, params))
 
 
+def _http_failure(exc: discord.HTTPException, *, sending_files: bool = False) -> Exception:
+    """Discord's error codes as the session layer's exceptions (others stay as they are: retried later)."""
+    if exc.code == UNKNOWN_CHANNEL:
+        return ChannelGone(str(exc))
+    if exc.code == MISSING_ACCESS:
+        return MissingPermission("View Channel")
+    if exc.code == MISSING_PERMISSIONS:
+        return MissingPermission("Attach Files" if sending_files else "Send Messages")
+    if exc.code == EDIT_TOO_OLD:
+        return EditExpired(str(exc))
+    return exc
+
+
 class DiscordAnnouncer:
-    """The session manager's `Announcer` on discord.py: public messages, in-place edits, deletions and DMs."""
+    """The presenter's `Announcer` on discord.py: public messages, in-place edits, deletions and DMs, with
+    Discord's error codes turned into the session layer's exceptions."""
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
     async def send(self, channel_id: int, message: Message) -> int:
         channel = self.bot.get_partial_messageable(channel_id)
-        sent = await channel.send(**discord_kwargs(message))
+        try:
+            sent = await channel.send(**discord_kwargs(message))
+        except discord.HTTPException as exc:
+            raise _http_failure(exc, sending_files=bool(getattr(message, "picture", None))) from exc
         return sent.id
 
     async def edit(self, channel_id: int, message_id: int, message: Message) -> bool:
         partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
         try:
             await partial.edit(**discord_kwargs(message, edit=True))
-        except discord.NotFound:
+        except discord.NotFound as exc:
+            if exc.code == UNKNOWN_CHANNEL:
+                raise ChannelGone(str(exc)) from exc
             return False
+        except discord.HTTPException as exc:
+            raise _http_failure(exc, sending_files=bool(getattr(message, "picture", None))) from exc
         return True
 
     async def delete(self, channel_id: int, message_id: int) -> None:
         partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
-        # Already gone (someone deleted it by hand): that is what we wanted.
-        with contextlib.suppress(discord.NotFound):
+        try:
             await partial.delete()
+        except discord.NotFound:
+            return  # already gone (someone deleted it by hand, or the channel): that is what we wanted
+        except discord.HTTPException as exc:
+            raise _http_failure(exc) from exc
 
     async def dm(self, user_id: int, message: Message) -> None:
         try:
@@ -211,13 +256,27 @@ class TableButton(
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        if self.action not in ("hand", "table"):  # reading needs no defer; anything else stores and posts
-            await interaction.response.defer(ephemeral=True, thinking=True)
-        async with user_errors():
-            result = await sessions_of(interaction).click(
+        sessions = sessions_of(interaction)
+        task = asyncio.ensure_future(
+            sessions.click(
                 self.table_id, interaction.user.id, self.action, self.seq, can_manage=can_manage(interaction)
             )
-        await answer(interaction, result)
+        )
+        done, _ = await asyncio.wait({task}, timeout=ANSWER_WITHIN)
+        if not done:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        async with user_errors():
+            result = await task
+        if self.action in ("hand", "table") or interaction.response.is_done() or interaction.message is None:
+            await answer(interaction, result)
+            return
+        # A click on the table message itself: its own response updates it (type 7), which costs no channel
+        # write; the clicker's private answer follows as a followup.
+        async with sessions.table_update(self.table_id, interaction.message.id) as update:
+            if update is not None:
+                await interaction.response.edit_message(**discord_kwargs(update, edit=True))
+        if update is None or isinstance(result, Message):
+            await answer(interaction, result)
 
 
 def choices_for(
@@ -247,6 +306,13 @@ class Table(commands.Cog):
         resumed = await self.bot.sessions.resume_all()
         if resumed:
             log.info("resumed %d open tables", resumed)
+        if self.bot.is_ready():  # loaded again on a running bot
+            self.bot.sessions.start_presenting()
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        # No public write before the gateway is ready: resumed tables are refreshed from here, paced.
+        self.bot.sessions.start_presenting()
 
     async def cog_unload(self) -> None:
         await self.bot.sessions.close()
@@ -310,6 +376,7 @@ async def setup(bot: CardBot) -> None:
             DiscordAnnouncer(bot),
             default_timeout=bot.settings.turn_timeout_seconds,
             bot_user_id=bot.user.id if bot.user else None,
+            present_now=False,
         )
     bot.add_dynamic_items(TableButton)
     await bot.add_cog(Table(bot))

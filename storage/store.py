@@ -149,14 +149,17 @@ class Store:
                         (table_id, s.seat, s.player, s.user_id, now),
                     )
 
-    async def start_table(self, table_id: int, snapshot_json: str) -> None:
-        """Lobby -> running: the started time and the first snapshot (the new game's JSON)."""
+    async def start_table(self, table_id: int, snapshot_json: str, meta: dict | None = None) -> None:
+        """Lobby -> running: the started time, the first snapshot (the new game's JSON) and, if given, the
+        table's meta (the hands to DM, the opening lines), in one transaction."""
         async with self._db.write() as db:
             await self._require_status(db, table_id, ("lobby",), "start")
             await db.execute(
                 "UPDATE game_tables SET status = 'running', started_at = ?, snapshot = ? WHERE id = ?",
                 (self._clock(), snapshot_json, table_id),
             )
+            if meta is not None:
+                await db.execute("UPDATE game_tables SET meta = ? WHERE id = ?", (_dumps(meta), table_id))
 
     async def append_action(
         self,
@@ -173,7 +176,8 @@ class Store:
 
         Written together or not at all: the action row, its ledger entries (in order), the new snapshot,
         the table's meta if given (seat control, timeout counts, presentation state: what the move changed
-        besides the game) and, if `finish` is given, the results with status `finished` and the finished time. The first action of a
+        besides the game) and, if `finish` is given, the results with status `finished` and the finished
+        time. The first action of a
         table has seq 0. Raises SequenceConflict if `expected_seq` is not the table's next seq (a stale
         writer), TableStateError if the table is not running; nothing is written then.
         """

@@ -64,8 +64,7 @@ def test_the_insomnia_table_message_never_shows_a_hidden_card():
         view = game.public_view()
         shown = set(view.shown_hand.cards) if view.shown_hand else set()
         hidden = {c.pretty for p in players for c in game.view(p).hand if c not in shown}
-        texts = list(render.table_message(info("insomnia", players), game).texts())
-        texts += list(render.turn_message(info("insomnia", players), game, 1_700_000_000).texts())
+        texts = list(render.table_message(info("insomnia", players), game, deadline=1_700_000_000).texts())
         for text in texts:
             assert not [c for c in hidden if c in text], text
 

@@ -154,7 +154,7 @@ async def test_three_timeouts_in_a_row_give_the_seat_to_a_computer(store, announ
                 )
             )
     assert str(ALICE) in table.meta.computer_seats
-    assert sum(f"<@{ALICE}> ran out of time" in t for t in announcer.channel_lines()) == 3
+    assert sum(f"<@{ALICE}> ran out of time" in line.text for line in table.meta.recent) == 3
     assert any("computer player takes the seat" in t for t in announcer.public_texts())
     # From now on the computer plays Alice's seat; the game still ends with her result stored.
     for _ in range(200):

@@ -45,7 +45,7 @@ __all__ = [
     "result_lines",
     "start_line",
     "table_message",
-    "turn_message",
+    "turn_line",
 ]
 
 _KINDS = {"insomnia": insomnia, "malice": malice}
@@ -70,15 +70,55 @@ def _with_picture(message: Message, info: TableInfo, draw: Callable[[], Picture 
     return message
 
 
-def table_message(info: TableInfo, game: Any, note: str | None = None) -> Message:
-    """The one public table message: the lobby before the game, the public state during and after it."""
+RECENT_LIMIT = 3500  # characters of recent lines: with the board's embed inside Discord's 6,000 per message
+RECENT_AT_LEAST = 6  # lines shown even when fewer are new, so the message always tells what just happened
+
+
+def table_message(
+    info: TableInfo,
+    game: Any,
+    note: str | None = None,
+    *,
+    recent: Sequence[str] = (),
+    new: int = 0,
+    deadline: int | None = None,
+) -> Message:
+    """The one public table message: the lobby before the game; during and after it the public state, the
+    game's newest log lines and whose turn it is, with the deadline.
+
+    `recent` are the newest lines of the log, of which the last `new` were never shown: those all go in (as
+    far as Discord's limits allow), and at least the last `RECENT_AT_LEAST`."""
     module = _KINDS[info.kind]
     if game is None:
         message = module.lobby(info)
         if note:
             message.content = f"{note}\n{message.content or ''}".strip()
         return message
-    return _with_picture(module.table(info, game, note), info, lambda: pictures.table_picture(info, game))
+    message = module.table(info, game, note)
+    # One line already shown goes with the new ones: a reader (and a test) sees where they continue.
+    wanted = max(new + 1, RECENT_AT_LEAST)
+    shown: list[str] = []
+    size = 0
+    for line in reversed(recent[-wanted:]):
+        if size + len(line) + 1 > RECENT_LIMIT:
+            shown.insert(0, "… (earlier lines: /history)")
+            break
+        shown.insert(0, line)
+        size += len(line) + 1
+    if shown:
+        message.embeds.append(Embed(description="\n".join(shown), colour=message.embeds[0].colour))
+    if not game.is_over and game.current_player is not None:
+        message.content = turn_line(info, game, deadline)
+    return _with_picture(message, info, lambda: pictures.table_picture(info, game))
+
+
+def turn_line(info: TableInfo, game: Any, deadline: int | None) -> str:
+    player = game.current_player
+    if is_computer(player) or player in info.computer_seats:
+        return f"➡️ {name(player)} (computer) is playing."
+    hint = _KINDS[info.kind].turn_hint(game, player)
+    when = f" Time runs out <t:{deadline}:R>." if deadline else ""
+    return f"➡️ {name(player)}, your turn: {hint}.{when}"
 
 
 def start_line(info: TableInfo, game: Any) -> str:
@@ -158,13 +198,6 @@ def action_receipt(info: TableInfo, game: Any, player: str, action: Any) -> Mess
     if game.is_over:
         return Message(content="Done: the game is over.")
     return hand_message(info, game, player, dm=False)
-
-
-def turn_message(info: TableInfo, game: Any, deadline: int | None) -> Message:
-    player = game.current_player
-    hint = _KINDS[info.kind].turn_hint(game, player)
-    when = f" Time runs out <t:{deadline}:R>." if deadline else ""
-    return Message(content=f"➡️ {name(player)}, your turn: {hint}.{when}", mentions=[int(player)])
 
 
 def timeout_text(kind: str) -> str:

@@ -91,12 +91,9 @@ class MaliceRules(KindRules):
         return out
 
     def hands_to_send(self, game: Any, events: list[Any], started: bool) -> list[str]:
-        view = game.public_view()
-        if started:
-            return list(view.players)
-        # At the start of each turn (after the draw) and after a mid-turn refill, the mover gets his hand.
-        players = [e.player for e in events if getattr(e, "kind", None) in ("turn_started", "hand_refilled")]
-        return [p for p in dict.fromkeys(players) if p == view.current_player]
+        # Only the first hand goes by DM: the hand changes every turn, and a DM per turn would spend Discord's
+        # budget on what the answer to each move, the "My hand" button and /hand already show.
+        return list(game.public_view().players) if started else []
 
     def timeout_actions(self, game: Any, player: str) -> Iterator[Any]:
         # Forced aces first, then the end of the turn: apply the default until the turn passes.

@@ -1,4 +1,8 @@
-"""A table as the session layer holds it in memory, and the presentation state kept in its meta."""
+"""A table as the session layer holds it in memory, and the state kept in its meta.
+
+The meta is stored in the same transaction as each move (see `TableService`), so seat control, timeout counts
+and what the channel should show (the recent lines, the hands to DM) are never out of step with the game.
+"""
 
 from __future__ import annotations
 
@@ -9,20 +13,31 @@ from pydantic import BaseModel
 
 from bot.render.common import LogGroup, TableInfo, is_computer
 
+RECENT_KEPT = 60  # public lines kept in the meta: the table message shows those not shown yet, and more
+
+
+class RecentLine(BaseModel):
+    """One public line of the game's log, with the number of actions stored when it was written."""
+
+    seq: int
+    text: str
+
 
 class TableMeta(BaseModel):
-    """Presentation state the session owns, stored with the table so it survives a restart."""
+    """What the session owns besides the game, stored with the table so it survives a restart."""
 
     table_message_id: int | None = None
-    turn_message_id: int | None = None
-    turn_player: str | None = None  # whose turn the last turn message announced
     dm_closed: list[str] = []  # players whose DMs failed with 50007: we stopped DMing them
     computer_seats: list[str] = []  # people whose seat a computer player took (resign, three timeouts)
     timeouts: dict[str, int] = {}  # timeouts in a row, per player
-    # The public log message being written (edited in place while its group lasts), its group and its text.
-    log_message_id: int | None = None
+    # The game's public log as the channel shows it: the newest lines (the table message shows the last few,
+    # /history has them all) and the group of the last line, so a new group gets its title line.
+    recent: list[RecentLine] = []
     log_group: LogGroup | None = None
-    log_text: str = ""
+    note: str | None = None  # a banner over the table (cancelled, restarted, pictures off...)
+    dm_pending: list[str] = []  # players whose new hand is still to be DMed
+    ping_message_id: int | None = None  # the live "your turn" ping, deleted when the turn moves on
+    ping_player: str | None = None
 
 
 @dataclass
@@ -40,9 +55,16 @@ class Table:
     seq: int
     meta: TableMeta
     game: Any = None  # the engine's Game while running or finished
-    # The game's JSON as last stored: equal to `game` between actions (only `_apply` mutates it), so a refused
-    # or unstored action rolls back to it without dumping the game a second time per action.
+    # The game's JSON as last stored: equal to `game` between actions (only the service mutates it), so a
+    # refused or unstored action rolls back to it without dumping the game a second time per action.
     snapshot: str | None = None
+    # In memory only: what the presenter compares against (bumped on every change the channel should see),
+    # the deadline of the running turn timer, and since when the current person holds the turn.
+    version: int = 1
+    deadline: float | None = None
+    turn_holder: str | None = None
+    turn_since: float = 0.0
+    ping_wanted: bool = False  # the turn passed from one person to another: ping him if he stays quiet
 
     @property
     def timeout(self) -> float:

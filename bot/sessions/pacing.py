@@ -1,0 +1,50 @@
+"""Pacing under Discord's rate limits, so the bot waits on its own instead of collecting 429s.
+
+Discord allows about 5 message writes (send, edit, delete) per 5 s per channel and 50 requests per second in
+all. A `Window` is a sliding window: at most `limit` events in any `period` seconds. A sliding window is at
+least as strict as Discord's bucket (which resets a fixed time after its first request); the margin in the
+periods below covers the latency between our clock and Discord's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from collections.abc import Callable
+
+CHANNEL_WRITES, CHANNEL_PERIOD = 5, 5.4  # Discord: 5 per 5 s per channel (a DM channel too)
+GLOBAL_REQUESTS, GLOBAL_PERIOD = 40, 1.0  # Discord: 50 per second; commands' own calls need the rest
+
+
+class Window:
+    def __init__(self, limit: int, period: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.limit = limit
+        self.period = period
+        self.clock = clock
+        self._times: deque[float] = deque()
+
+    def _trim(self, now: float) -> None:
+        while self._times and now - self._times[0] >= self.period:
+            self._times.popleft()
+
+    def wait_time(self) -> float:
+        """Seconds until one more event fits (0 when it fits now)."""
+        now = self.clock()
+        self._trim(now)
+        if len(self._times) < self.limit:
+            return 0.0
+        return self._times[0] + self.period - now
+
+    def take(self) -> None:
+        self._times.append(self.clock())
+
+    async def acquire(self) -> None:
+        """Wait until one more event fits, then count it."""
+        while (delay := self.wait_time()) > 0:
+            await asyncio.sleep(delay)
+        self.take()
+
+    def used(self) -> int:
+        self._trim(self.clock())
+        return len(self._times)

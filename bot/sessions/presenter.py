@@ -1,0 +1,360 @@
+"""The presenter: turns stored table state into Discord messages at Discord's pace.
+
+One worker per table. The service tells it `changed(table)` after every stored change and goes on; the worker
+waits a moment (several moves in that moment become one write), waits until the channel's bucket and the
+global budget allow a write (it never provokes a 429), then writes the newest state: the table message
+(edited in place; it carries the board, the recent moves and whose turn it is), the hands to DM, a "your
+turn" ping for a person who has not moved for a while (deleted when the turn moves on). A failed write is
+retried after a pause; what to show is always derived from the table as stored, so after a failure or a
+restart the channel catches up instead of losing lines.
+
+A click on the table message's own buttons can update it through the interaction's response, which costs no
+channel write: `interaction_update()` renders under the same per-table lock and marks that state shown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from bot import render
+from bot.render.common import Message, name
+from bot.sessions.errors import ChannelGone, DMClosed, EditExpired, MissingPermission
+from bot.sessions.pacing import CHANNEL_PERIOD, CHANNEL_WRITES, GLOBAL_PERIOD, GLOBAL_REQUESTS, Window
+from bot.sessions.state import Table
+
+log = logging.getLogger(__name__)
+
+RETRY_PAUSES = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0)  # after a failed write; the last one repeats
+
+
+class Announcer(Protocol):
+    """The Discord side of the presenter, implemented in the cogs (and by a recorder in tests).
+
+    Failures are the exceptions of `bot.sessions.errors` (`EditExpired`, `ChannelGone`, `MissingPermission`,
+    `DMClosed`); anything else is taken as Discord being unwell and retried later."""
+
+    async def send(self, channel_id: int, message: Message) -> int:
+        """Post a public message in the channel; returns its id."""
+
+    async def edit(self, channel_id: int, message_id: int, message: Message) -> bool:
+        """Edit a message in place; False when it no longer exists."""
+
+    async def delete(self, channel_id: int, message_id: int) -> None:
+        """Delete a public message; a message that no longer exists is fine."""
+
+    async def dm(self, user_id: int, message: Message) -> None:
+        """Send a direct message; raises `DMClosed` when the user's DMs are closed."""
+
+
+@dataclass
+class _Job:
+    table: Table
+    shown: int = 0  # the table version the table message shows
+    shown_seq: int = -1  # the action count it shows: later log lines are new to the channel
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one write of this table's messages at a time
+    task: asyncio.Task | None = None
+    failures: int = 0
+    stale_messages: list[int] = field(default_factory=list)  # old table messages to delete (after 30046)
+    silenced: bool = False  # the bot may not write here (permission missing): wait for the next change
+    busy: bool = False  # between a wake-up and the end of its step
+
+
+def table_view(table: Table, shown_seq: int | None = None) -> Message:
+    """The table message for the table as it stands (also what /table shows). Lines of actions after
+    `shown_seq` are new to the channel: all of them are shown."""
+    recent = [line.text for line in table.meta.recent]
+    new = len(recent) if shown_seq is None else sum(line.seq > shown_seq for line in table.meta.recent)
+    deadline = int(table.deadline) if table.deadline else None
+    message = render.table_message(
+        table.info(), table.game, note=table.meta.note, recent=recent, new=new, deadline=deadline
+    )
+    if table.game is not None:
+        message.mentions = []  # only the challenge pings (when posted); the game's edits never do
+    return message
+
+
+class Presenter:
+    def __init__(
+        self,
+        announcer: Announcer,
+        *,
+        save: Callable[[Table], Awaitable[None]],
+        channel_gone: Callable[[Table], Awaitable[None]],
+        clock: Callable[[], float] = time.time,
+        coalesce: float = 0.15,
+        ping_after: float = 15.0,
+        pacing: bool = True,
+    ) -> None:
+        self.announcer = announcer
+        self.pacing = pacing  # off only in tests that count what is written, not when
+        self._save = save
+        self._channel_gone = channel_gone
+        self.clock = clock
+        self.coalesce = coalesce
+        self.ping_after = ping_after
+        self._jobs: dict[int, _Job] = {}
+        self._channels: dict[int, Window] = {}
+        self._global = Window(GLOBAL_REQUESTS, GLOBAL_PERIOD)
+        self._started = asyncio.Event()
+        self._closed = False
+        self.writes = 0  # rate-limited calls made (send, edit, delete, DM): for tests and benchmarks
+
+    # ---------------------------------------------------------------- control
+
+    def start(self) -> None:
+        """Begin writing (after the gateway is ready: nothing is sent before)."""
+        self._started.set()
+
+    def changed(self, table: Table) -> None:
+        """The table changed: show its newest state when the channel allows. Never blocks."""
+        if self._closed:
+            return
+        job = self._job(table)
+        job.silenced = False
+        job.wake.set()
+        if job.task is None or job.task.done():
+            job.task = asyncio.ensure_future(self._run(job))
+
+    async def idle(self) -> None:
+        """Wait until every table shows its newest state (tests and shutdown use this); a ping still to
+        come later does not count."""
+        while not self._closed and self._started.is_set() and any(
+            j.busy or j.wake.is_set() for j in self._jobs.values() if j.task and not j.task.done()
+        ):
+            await asyncio.sleep(0.005)
+
+    async def close(self) -> None:
+        self._closed = True
+        tasks = [j.task for j in self._jobs.values() if j.task]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        self._jobs.clear()
+
+    def _job(self, table: Table) -> _Job:
+        job = self._jobs.get(table.id)
+        if job is None or job.table is not table:
+            job = self._jobs[table.id] = _Job(table)
+        return job
+
+    async def post_now(self, table: Table) -> None:
+        """Post a new table's message at once (a lobby): the caller learns whether the bot may write here.
+        Raises `MissingPermission`, `ChannelGone`, or whatever else Discord answered."""
+        job = self._job(table)
+        await self._write_slot(table.channel_id)
+        async with job.lock:
+            version, seq = table.version, table.seq
+            table.meta.table_message_id = await self.announcer.send(table.channel_id, table_view(table))
+            job.shown, job.shown_seq = max(job.shown, version), seq
+        await self._save(table)
+
+    @contextlib.asynccontextmanager
+    async def interaction_update(self, table: Table) -> AsyncIterator[Message]:
+        """The newest table message for a click's own response (type 7); shown once the block succeeds."""
+        job = self._job(table)
+        async with job.lock:
+            version, seq = table.version, table.seq
+            yield table_view(table, job.shown_seq)
+            job.shown, job.shown_seq = max(job.shown, version), seq
+
+    # ---------------------------------------------------------------- the worker
+
+    def _window(self, channel_id: int) -> Window:
+        window = self._channels.get(channel_id)
+        if window is None:
+            window = self._channels[channel_id] = Window(CHANNEL_WRITES, CHANNEL_PERIOD)
+        return window
+
+    async def _write_slot(self, channel_id: int) -> None:
+        if self.pacing:
+            await self._window(channel_id).acquire()
+            await self._global.acquire()
+        self.writes += 1
+
+    async def _run(self, job: _Job) -> None:
+        try:
+            while not self._closed:
+                job.busy = False
+                await job.wake.wait()
+                job.busy = True
+                await self._started.wait()
+                if self.coalesce:
+                    await asyncio.sleep(self.coalesce)
+                job.wake.clear()
+                try:
+                    more = await self._step(job)
+                    job.failures = 0
+                except asyncio.CancelledError:
+                    raise
+                except ChannelGone:
+                    log.warning("table %s: its channel is gone; ending the game", job.table.id)
+                    job.silenced = True
+                    await self._channel_gone(job.table)
+                    more = False
+                except MissingPermission as exc:
+                    log.warning("table %s: missing the %s permission; waiting for the next change",
+                                job.table.id, exc.permission)
+                    job.silenced = True
+                    more = False
+                except Exception:
+                    pause = RETRY_PAUSES[min(job.failures, len(RETRY_PAUSES) - 1)]
+                    job.failures += 1
+                    log.warning("table %s: writing to Discord failed; retrying in %.1f s",
+                                job.table.id, pause, exc_info=True)
+                    await asyncio.sleep(pause)
+                    more = True
+                if more:
+                    job.wake.set()
+                elif self._over(job):
+                    if self._jobs.get(job.table.id) is job:
+                        del self._jobs[job.table.id]
+                    return
+        finally:
+            job.busy = False
+
+    @staticmethod
+    def _over(job: _Job) -> bool:
+        """A finished or cancelled table whose last state is shown: its worker can end."""
+        table = job.table
+        if table.status not in ("finished", "cancelled") or job.wake.is_set():
+            return False
+        settled = job.silenced or (job.shown >= table.version and not table.meta.dm_pending)
+        return settled and table.meta.ping_message_id is None and not job.stale_messages
+
+    async def _step(self, job: _Job) -> bool:
+        """At most one channel write (plus pending DMs); True when more is left to do now."""
+        table = job.table
+        if table.meta.dm_pending:
+            await self._send_hands(table)
+        if job.silenced:
+            return False
+        if job.shown < table.version:
+            await self._write_table(job)
+            return True
+        if await self._update_ping(job):
+            return True
+        if job.stale_messages:
+            await self._write_slot(table.channel_id)
+            await self.announcer.delete(table.channel_id, job.stale_messages.pop())
+            return True
+        due = self._ping_due_at(table)
+        if due is not None:
+            self._wake_at(job, due)
+        return False
+
+    async def _write_table(self, job: _Job) -> None:
+        table = job.table
+        await self._write_slot(table.channel_id)
+        async with job.lock:
+            version, seq = table.version, table.seq
+            if job.shown >= version:
+                return  # a click's response showed it meanwhile: the write slot is simply unused
+            message = table_view(table, job.shown_seq)
+            message_id = table.meta.table_message_id
+            posted = False
+            if message_id is None:
+                posted = True
+            else:
+                try:
+                    posted = not await self.announcer.edit(table.channel_id, message_id, message)
+                except EditExpired:
+                    # Discord no longer lets us edit it (an old message): a fresh one, the old one goes.
+                    job.stale_messages.append(message_id)
+                    posted = True
+                if posted:
+                    await self._write_slot(table.channel_id)
+            if posted:
+                table.meta.table_message_id = await self.announcer.send(table.channel_id, message)
+                await self._save(table)
+            job.shown, job.shown_seq = max(job.shown, version), seq
+
+    async def _send_hands(self, table: Table) -> None:
+        for player in list(table.meta.dm_pending):
+            if player in table.meta.dm_closed or table.seat_is_computer(player) or table.game is None:
+                table.meta.dm_pending.remove(player)
+                continue
+            if self.pacing:
+                await self._global.acquire()
+            self.writes += 1
+            message = render.hand_message(table.info(), table.game, player, dm=True)
+            try:
+                await self.announcer.dm(int(player), message)
+            except DMClosed:
+                table.meta.dm_closed.append(player)
+                # Told once, on the table message (no message of its own): /hand always works.
+                table.meta.note = f"📪 {name(player)}, I cannot DM you: use /hand to see your cards."
+                table.version += 1
+            except Exception:
+                # Discord unwell, another 403: the hand stays available by /hand; no retry storm.
+                log.warning("table %s: DMing the hand to %s failed", table.id, player, exc_info=True)
+            table.meta.dm_pending.remove(player)
+        await self._save(table)
+
+    # ---------------------------------------------------------------- pings
+
+    def _ping_target(self, table: Table) -> str | None:
+        """Who should hold a ping now: the person whose turn it is, once he has had it for `ping_after`."""
+        if table.status != "running" or table.game is None or table.game.is_over:
+            return None
+        current = table.game.current_player
+        if current is None or table.seat_is_computer(current) or table.turn_holder != current:
+            return None
+        if not table.ping_wanted:
+            return None
+        return current if self.clock() - table.turn_since >= self.ping_after else None
+
+    def _ping_due_at(self, table: Table) -> float | None:
+        """When the current person's ping falls due, if it is still to come."""
+        if table.status != "running" or table.game is None or table.game.is_over:
+            return None
+        current = table.game.current_player
+        if current is None or table.seat_is_computer(current) or table.meta.ping_player == current:
+            return None
+        if table.turn_holder != current or not table.ping_wanted:
+            return None
+        due = table.turn_since + self.ping_after
+        return due if due > self.clock() else None
+
+    def _wake_at(self, job: _Job, when: float) -> None:
+        def wake() -> None:
+            if self._jobs.get(job.table.id) is job:
+                job.wake.set()
+                if job.task is None or job.task.done():
+                    job.task = asyncio.ensure_future(self._run(job))
+
+        asyncio.get_running_loop().call_later(max(0.0, when - self.clock()), wake)
+
+    async def _update_ping(self, job: _Job) -> bool:
+        table = job.table
+        target = self._ping_target(table)
+        meta = table.meta
+        if meta.ping_player == target:
+            return False
+        if meta.ping_message_id is not None:
+            await self._write_slot(table.channel_id)
+            message_id, meta.ping_message_id, meta.ping_player = meta.ping_message_id, None, None
+            await self.announcer.delete(table.channel_id, message_id)
+            await self._save(table)
+            return True
+        if target is None:
+            meta.ping_player = None
+            return False
+        await self._write_slot(table.channel_id)
+        deadline = f" Time runs out <t:{int(table.deadline)}:R>." if table.deadline else ""
+        ping = Message(
+            content=f"🔔 {name(target)}, it is your turn at table #{table.id}.{deadline}",
+            mentions=[int(target)],
+        )
+        meta.ping_message_id = await self.announcer.send(table.channel_id, ping)
+        meta.ping_player = target
+        await self._save(table)
+        return True

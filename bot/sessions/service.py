@@ -1,0 +1,586 @@
+"""Applying and storing: every lobby change and every move, one table at a time, each in one transaction.
+
+A move goes: the table's lock -> who may act -> `game.apply` -> one `store.append_action` transaction (the
+action, its ledger entries, the snapshot, the results at the end, and the meta: seat control, timeout counts,
+the public lines and hands to DM) -> release. The player's answer is built from what was stored; the channel
+is told afterwards by the presenter (`on_change`), and the scheduler (`on_stored`) sets the next timer or
+lets a computer move. Nothing here waits for Discord, so a move never waits behind a public message.
+No discord.py here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import secrets
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from bot import render
+from bot.games import ai, engine
+from bot.games.base import ChipTransfer, IllegalAction, seed_commitment
+from bot.games.replay import replay
+from bot.render.common import name
+from bot.sessions.errors import NotAllowed
+from bot.sessions.kinds import RULES, KindRules
+from bot.sessions.state import RECENT_KEPT, RecentLine, Table, TableMeta
+from storage.errors import ChannelBusy, SequenceConflict
+from storage.models import LedgerIn, ResultIn, SeatIn, TableRow
+
+log = logging.getLogger(__name__)
+
+TIMEOUTS_BEFORE_TAKEOVER = 3
+MAX_COMPUTER_STEPS = 2000  # a guard: a computer loop that never yields the turn is a bug, not a hang
+NO_TABLE = "There is no game in this channel: start one with /insomnia new or /malice challenge."
+BUSY = "This channel already has a game: finish it or /cancel it first."
+
+
+def new_seed() -> str:
+    """A table's secret seed: drawn by the session, never by the engine (tests replace this to fix games)."""
+    return secrets.token_hex(16)
+
+
+def computer_seed(table_seed: str, seq: int) -> str:
+    """The computer player's seed for one decision: the same position always gets the same move (also after a
+    restart), but it is a one-way hash, so the computer never holds the table's secret seed."""
+    return hashlib.sha256(f"computer/{table_seed}/{seq}".encode()).hexdigest()
+
+
+def _ignore(table: Table) -> None:
+    return None
+
+
+class TableService:
+    def __init__(
+        self,
+        store: Any,
+        *,
+        default_timeout: float,
+        bot_user_id: int | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store
+        self.default_timeout = default_timeout
+        self.bot_user_id = bot_user_id
+        self.clock = clock
+        self.on_change: Callable[[Table], None] = _ignore  # the presenter: show the newest state
+        self.on_stored: Callable[[Table], None] = _ignore  # the scheduler: next timer, computer turns
+        self._tables: dict[int, Table] = {}  # channel id -> open table
+        self._by_id: dict[int, int] = {}  # table id -> channel id
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    # ------------------------------------------------------------------ plumbing
+
+    def lock(self, channel_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(channel_id, asyncio.Lock())
+
+    def table_in(self, channel_id: int) -> Table | None:
+        return self._tables.get(channel_id)
+
+    def table_by_id(self, table_id: int) -> Table | None:
+        channel_id = self._by_id.get(table_id)
+        return None if channel_id is None else self._tables.get(channel_id)
+
+    def open_tables(self) -> list[Table]:
+        return list(self._tables.values())
+
+    def require_table(self, channel_id: int) -> Table:
+        table = self._tables.get(channel_id)
+        if table is None:
+            raise NotAllowed(NO_TABLE)
+        return table
+
+    @staticmethod
+    def rules(table: Table) -> KindRules:
+        return RULES[table.kind]
+
+    def is_current(self, table: Table) -> bool:
+        return self._tables.get(table.channel_id) is table
+
+    def _forget(self, table: Table) -> None:
+        if self._tables.get(table.channel_id) is table:
+            del self._tables[table.channel_id]
+        self._by_id.pop(table.id, None)
+
+    def _remember(self, table: Table) -> None:
+        self._tables[table.channel_id] = table
+        self._by_id[table.id] = table.channel_id
+
+    def _changed(self, table: Table) -> None:
+        """After a stored change: the scheduler first (the deadline the message shows), then the presenter."""
+        table.version += 1
+        if table.status in ("finished", "cancelled"):
+            self._forget(table)
+        self.on_stored(table)
+        self.on_change(table)
+
+    async def save_meta(self, table: Table) -> None:
+        """Store the meta alone (the presenter's message ids, DMs sent); under the lock, so it never
+        interleaves with a move's transaction."""
+        async with self.lock(table.channel_id):
+            await self.store.update_meta(table.id, table.meta.model_dump())
+
+    @staticmethod
+    def from_row(row: TableRow) -> Table:
+        table = Table(
+            id=row.id,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            kind=row.kind,
+            host_id=row.host_id,
+            options=dict(row.options),
+            seed=row.seed,
+            commitment=row.commitment,
+            status=row.status,
+            players=row.players,
+            seq=row.next_seq,
+            meta=TableMeta.model_validate(row.meta or {}),
+            snapshot=row.snapshot,
+        )
+        if row.snapshot is not None:
+            try:
+                table.game = engine(row.kind).Game.model_validate_json(row.snapshot)
+            except ValueError:
+                table.snapshot = None  # unreadable: resume rebuilds the game from the action log
+        return table
+
+    async def _seat(self, table: Table) -> None:
+        seats = [
+            SeatIn(seat=i, player=p, user_id=None if render.is_computer(p) else int(p))
+            for i, p in enumerate(table.players)
+        ]
+        await self.store.set_seats(table.id, seats)
+
+    def _add_lines(self, table: Table, texts: Iterable[str]) -> None:
+        meta = table.meta
+        meta.recent.extend(RecentLine(seq=table.seq, text=t) for t in texts)
+        del meta.recent[:-RECENT_KEPT]
+
+    def _log_events(
+        self, table: Table, events: list[Any], notes: Iterable[str] = (), lead: Iterable[str] = ()
+    ) -> None:
+        lines = render.log_lines(
+            table.info(), table.game, events, current=table.meta.log_group, notes=list(notes), lead=list(lead)
+        )
+        self._add_lines(table, (line.text for line in lines))
+        if lines:
+            table.meta.log_group = lines[-1].group
+
+    def _track_turn(self, table: Table, actor: str | None) -> None:
+        """Who holds the turn, and since when he is idle: the presenter pings a person who has had the
+        turn passed to him and not moved for a while."""
+        game = table.game
+        current = None if game is None or game.is_over else game.current_player
+        now = self.clock()
+        if actor is not None and actor == table.turn_holder:
+            table.turn_since = now  # he is here and moving: no ping
+        if current is not None and not table.seat_is_computer(current) and current != table.turn_holder:
+            # A ping only when the turn passes between two people: not at the start, not after a restart,
+            # never for a turn that comes back after the computer's.
+            table.ping_wanted = table.turn_holder is not None
+            table.turn_holder, table.turn_since = current, now
+
+    # ------------------------------------------------------------------ lobby
+
+    async def open_table(
+        self,
+        *,
+        kind: str,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        options: dict,
+        players: list[str] | None = None,
+    ) -> Table:
+        """A new lobby in the channel (its message is the presenter's). The seed is drawn here."""
+        async with self.lock(channel_id):
+            if channel_id in self._tables:
+                raise NotAllowed(BUSY)
+            options = {k: v for k, v in options.items() if v is not None}
+            options.setdefault("timeout", self.default_timeout)
+            seed = new_seed()
+            commitment = seed_commitment(seed)
+            try:
+                table_id = await self.store.create_table(
+                    guild_id, channel_id, kind, host_id, options, seed, commitment
+                )
+            except ChannelBusy as exc:
+                raise NotAllowed(BUSY) from exc
+            table = Table(
+                id=table_id,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                kind=kind,
+                host_id=host_id,
+                options=options,
+                seed=seed,
+                commitment=commitment,
+                status="lobby",
+                players=players or [str(host_id)],
+                seq=0,
+                meta=TableMeta(),
+            )
+            await self._seat(table)
+            self._remember(table)
+            return table
+
+    async def abandon_lobby(self, table: Table) -> None:
+        """Close a lobby whose message could not be posted (the bot may not write in the channel)."""
+        async with self.lock(table.channel_id):
+            if table.status == "lobby":
+                await self.store.cancel_table(table.id)
+                table.status = "cancelled"
+                self._forget(table)
+
+    def lobby(self, channel_id: int, kind: str) -> Table:
+        table = self.require_table(channel_id)
+        if table.kind != kind:
+            raise NotAllowed(f"This channel's table is a {table.kind.capitalize()} game.")
+        if table.status != "lobby":
+            raise NotAllowed("The game has already started.")
+        return table
+
+    async def change_seats(self, table: Table, players: list[str]) -> None:
+        """Caller holds the lock. The seats are stored before anyone is told."""
+        old = table.players
+        table.players = players
+        try:
+            await self._seat(table)
+        except BaseException:
+            table.players = old
+            raise
+        self._changed(table)
+
+    async def close_lobby(self, table: Table, note: str) -> None:
+        """Caller holds the lock."""
+        await self.store.cancel_table(table.id)
+        table.status = "cancelled"
+        table.meta.note = note
+        self._changed(table)
+
+    async def start(self, table: Table) -> None:
+        """Lobby -> running: deal and store the first snapshot with the opening lines and the hands to DM,
+        in one transaction."""
+        async with self.lock(table.channel_id):
+            if table.status != "lobby":
+                raise NotAllowed("The game has already started.")
+            game = engine(table.kind).new_game(
+                list(table.players), table.seed, **self.rules(table).engine_options(table.options)
+            )
+            meta_before = table.meta.model_copy(deep=True)
+            table.game = game
+            lead = [render.start_line(table.info(), game)]
+            # Insomnia's first deal and throw happen inside new_game(); they are announced like any event.
+            self._log_events(table, list(getattr(game, "opening_events", [])), lead=lead)
+            table.meta.dm_pending = self.rules(table).hands_to_send(game, [], True)
+            table.meta.note = None
+            snapshot = game.model_dump_json()
+            try:
+                await self.store.start_table(table.id, snapshot, table.meta.model_dump())
+            except BaseException:
+                table.game, table.meta = None, meta_before
+                raise
+            table.snapshot = snapshot
+            table.status = "running"
+            self._track_turn(table, None)
+            self._changed(table)
+
+    # ------------------------------------------------------------------ moves
+
+    def check_actor(self, table: Table, user_id: int) -> str:
+        player = str(user_id)
+        if table.status == "lobby":
+            raise NotAllowed("The game has not started yet.")
+        if player not in table.players:
+            raise NotAllowed("You are not playing at this table.")
+        if player in table.meta.computer_seats:
+            raise NotAllowed("A computer player has taken over your seat for the rest of this game.")
+        current = table.game.current_player
+        if current != player:
+            raise NotAllowed(
+                f"It is not your turn: {name(current)} is to play." if current else "The game is over."
+            )
+        return player
+
+    async def commit(
+        self, table: Table, actor: str, action: Any, *, notes: Iterable[str] = ()
+    ) -> list[Any]:
+        """Apply one action and store it, with everything it changed, in one transaction. Caller holds the
+        lock; the meta changes the caller made before (timeouts, seat control) are stored with it."""
+        module = engine(table.kind)
+        before = table.snapshot if table.snapshot is not None else table.game.model_dump_json()
+        meta_before = table.meta.model_copy(deep=True)
+        try:
+            events = table.game.apply(action)
+        except IllegalAction as exc:
+            table.game = module.Game.model_validate_json(before)
+            raise NotAllowed(str(exc)) from exc
+        ledger = [
+            LedgerIn(from_account=e.from_account, to_account=e.to_account, amount=e.amount, reason=e.reason)
+            for e in events
+            if isinstance(e, ChipTransfer)
+        ]
+        finish = None
+        if table.game.is_over:
+            finish = [
+                ResultIn(
+                    player=s.player, final_chips=s.final_chips, net=s.net, placement=s.placement, won=s.won
+                )
+                for s in table.game.standings()
+            ]
+        table.seq += 1
+        self._log_events(table, events, notes=notes)
+        if not table.game.is_over:
+            table.meta.dm_pending.extend(
+                p for p in self.rules(table).hands_to_send(table.game, events, False)
+                if p not in table.meta.dm_pending
+            )
+        table.meta.note = None
+        after = table.game.model_dump_json()
+        try:
+            await self.store.append_action(
+                table.id, table.seq - 1, actor, action.model_dump_json(), ledger, after, finish,
+                meta=table.meta.model_dump(),
+            )
+        except SequenceConflict:
+            # Another writer got there first (another process, after a kill): reload the truth.
+            await self._reload(table)
+            raise NotAllowed("The table changed while you acted: look again and retry.") from None
+        except BaseException:
+            table.game = module.Game.model_validate_json(before)
+            table.meta, table.seq = meta_before, table.seq - 1
+            raise
+        table.snapshot = after
+        if table.game.is_over:
+            table.status = "finished"
+        self._track_turn(table, actor)
+        return events
+
+    async def _reload(self, table: Table) -> None:
+        row = await self.store.get_table(table.id)
+        fresh = self.from_row(row)
+        table.game, table.snapshot, table.meta = fresh.game, fresh.snapshot, fresh.meta
+        table.seq, table.status = fresh.seq, fresh.status
+        self._changed(table)
+
+    async def act(self, channel_id: int, user_id: int, action: Any, *, seq: int | None = None) -> Any:
+        """A player's own action (command or button); returns his answer, built from what was stored."""
+        async with self.lock(channel_id):
+            table = self.require_table(channel_id)
+            if seq is not None and seq != table.seq:
+                raise NotAllowed("That button is stale: use the newest message.")
+            player = self.check_actor(table, user_id)
+            if isinstance(action, dict | str):
+                try:
+                    action = engine(table.kind).parse_action(action)
+                except ValueError:  # pydantic's ValidationError too
+                    # Buttons are the only source of raw actions: one the engine cannot read was not drawn
+                    # for this game as it stands (or was edited): one sentence, not "something went wrong".
+                    raise NotAllowed("That button is stale: use the newest message.") from None
+            table.meta.timeouts.pop(player, None)
+            await self.commit(table, player, action)
+            answer = render.action_receipt(table.info(), table.game, player, action)
+            self._changed(table)
+        return answer
+
+    async def command(self, channel_id: int, user_id: int, kind: str, command: str, params: dict) -> Any:
+        """A slash command's action: who may act is checked under the lock, before the options are read and
+        turned into the engine's action (which the engine still validates)."""
+        async with self.lock(channel_id):
+            table = self.require_table(channel_id)
+            if table.kind != kind:
+                raise NotAllowed(f"This channel's game is {table.kind.capitalize()}.")
+            player = self.check_actor(table, user_id)
+            action = self.rules(table).build_action(table.game, command, params, player)
+        return await self.act(channel_id, user_id, action)
+
+    async def computer_moves(self, table: Table) -> None:
+        """Every move of the computer seats holding the turn, each stored in its own transaction."""
+        async with self.lock(table.channel_id):
+            steps = 0
+            while self.is_current(table) and table.status == "running" and steps < MAX_COMPUTER_STEPS:
+                current = table.game.current_player
+                if current is None or not table.seat_is_computer(current):
+                    break
+                actor = current if render.is_computer(current) else "ai"
+                action = self._computer_choice(table, current)
+                try:
+                    await self.commit(table, actor, action)
+                except NotAllowed:
+                    # A computer move the engine refuses is a bug in the computer player; the game goes on
+                    # with the safe default rather than stalling the table.
+                    log.warning("table %s: computer move %r refused; playing the default", table.id, action)
+                    await self.commit(table, actor, table.game.default_action())
+                steps += 1
+                table.version += 1
+                self.on_change(table)  # the presenter coalesces the streak into few writes
+            if steps:
+                if table.status in ("finished", "cancelled"):
+                    self._forget(table)
+                self.on_stored(table)
+
+    @staticmethod
+    def _computer_choice(table: Table, player: str) -> Any:
+        try:
+            return ai.choose_action(table.game, player, computer_seed(table.seed, table.seq))
+        except Exception:
+            log.warning("table %s: the computer player failed; playing the default", table.id, exc_info=True)
+            return table.game.default_action()
+
+    async def time_out(self, table: Table, seq: int) -> None:
+        """The turn timer ran out (keyed by the action count: any action since makes it stale)."""
+        async with self.lock(table.channel_id):
+            if not self.is_current(table) or table.seq != seq or table.status != "running":
+                return
+            player = table.game.current_player
+            if player is None or table.seat_is_computer(player):
+                return
+            count = table.meta.timeouts.get(player, 0) + 1
+            table.meta.timeouts[player] = count
+            notes = [f"⏰ {name(player)} ran out of time: {render.timeout_text(table.kind)}."]
+            takeover = count >= TIMEOUTS_BEFORE_TAKEOVER
+            if takeover and self.rules(table).takeover == "computer":
+                notes.extend(self._seat_to_computer(table, player, "timed out three times in a row"))
+            for action in self.rules(table).timeout_actions(table.game, player):
+                await self.commit(table, "timeout", action, notes=notes)
+                notes = []
+                if table.status != "running" or table.game.current_player != player:
+                    break
+            if takeover and table.status == "running" and self.rules(table).takeover == "forfeit":
+                await self._forfeit(table, player, "timed out three times in a row", actor="timeout")
+            self._changed(table)
+
+    def _seat_to_computer(self, table: Table, player: str, reason: str) -> list[str]:
+        if player not in table.meta.computer_seats:
+            table.meta.computer_seats.append(player)
+        table.meta.timeouts.pop(player, None)
+        return [
+            f"🤖 {name(player)} {reason}: a computer player takes the seat "
+            f"(the seat's result still counts for {name(player)})."
+        ]
+
+    async def _forfeit(self, table: Table, player: str, reason: str, *, actor: str) -> None:
+        action = engine(table.kind).parse_action({"kind": "resign", "player": player})
+        await self.commit(table, actor, action, notes=[f"🏳️ {name(player)} {reason} and forfeits the game."])
+
+    async def resign(self, channel_id: int, user_id: int) -> str:
+        async with self.lock(channel_id):
+            table = self.require_table(channel_id)
+            player = str(user_id)
+            if table.status != "running":
+                raise NotAllowed("The game has not started yet: use Leave, or /cancel if you are the host.")
+            if player not in table.players:
+                raise NotAllowed("You are not playing at this table.")
+            if player in table.meta.computer_seats:
+                raise NotAllowed("A computer player already plays your seat.")
+            if self.rules(table).takeover == "computer":
+                # No engine action: the seat's new controller is the stored change, in one transaction.
+                meta_before = table.meta.model_copy(deep=True)
+                self._add_lines(table, self._seat_to_computer(table, player, "resigned"))
+                try:
+                    await self.store.update_meta(table.id, table.meta.model_dump())
+                except BaseException:
+                    table.meta = meta_before
+                    raise
+            else:
+                await self._forfeit(table, player, "resigned", actor=player)
+            self._changed(table)
+        return "You resigned."
+
+    async def cancel(self, channel_id: int, user_id: int, *, can_manage: bool) -> str:
+        async with self.lock(channel_id):
+            table = self.require_table(channel_id)
+            if user_id != table.host_id and not can_manage:
+                raise NotAllowed(
+                    f"Only the host, {name(str(table.host_id))}, or a server manager can cancel."
+                )
+            if table.status == "lobby":
+                await self.close_lobby(table, f"The table was cancelled by {name(str(user_id))}.")
+                return "The table was cancelled."
+            await self.end(table, str(user_id), f"🛑 {name(str(user_id))} ended the game")
+        return "The game was ended and settled."
+
+    async def end(self, table: Table, actor: str | None, why: str) -> None:
+        """End a running game by the rules (`end_game`: settled as the game kind says). Caller holds the
+        lock."""
+        action = engine(table.kind).parse_action({"kind": "end_game"})
+        await self.commit(table, actor, action, notes=[f"{why}: {render.cancel_text(table.kind)}."])
+        self._changed(table)
+
+    async def channel_gone(self, table: Table) -> None:
+        """The channel was deleted: a lobby closes, a game ends and is settled by the rules."""
+        async with self.lock(table.channel_id):
+            if not self.is_current(table):
+                return
+            if table.status == "lobby":
+                await self.store.cancel_table(table.id)
+                table.status = "cancelled"
+                self._forget(table)
+            elif table.status == "running":
+                action = engine(table.kind).parse_action({"kind": "end_game"})
+                await self.commit(table, None, action, notes=["The channel was deleted."])
+                self._forget(table)
+                self.on_stored(table)
+
+    # ------------------------------------------------------------------ restart
+
+    async def _check_against_log(self, table: Table) -> bool:
+        """The action log is the truth, the snapshot only a cache: rebuild the game from its seed and log, and
+        should the stored snapshot disagree (or be unreadable), play on from the rebuilt game. False when the
+        table cannot be resumed at all (no readable snapshot and a log the rules no longer accept)."""
+        log_actions = [row.action for row in await self.store.actions(table.id)]
+        options = self.rules(table).engine_options(table.options)
+        try:
+            rebuilt = replay(table.kind, table.players, table.seed, options, log_actions)
+        except ValueError:
+            log.exception("table %s: its action log no longer replays under these rules", table.id)
+            return table.game is not None
+        rebuilt_json = rebuilt.model_dump_json()
+        if rebuilt_json != table.snapshot:
+            log.error("table %s: the stored snapshot differs from its action log; resuming from the log",
+                      table.id)
+            table.game, table.snapshot = rebuilt, rebuilt_json
+        return True
+
+    async def resume_all(self) -> list[Table]:
+        """After a restart: every open table back in memory from the store alone (no Discord call here: the
+        presenter refreshes the messages once the gateway is ready, at its own pace)."""
+        resumed = []
+        for row in await self.store.open_tables():
+            table = self.from_row(row)
+            if table.channel_id in self._tables:
+                continue
+            if table.status == "running" and not await self._check_against_log(table):
+                continue
+            self._remember(table)
+            table.meta.note = (
+                "♻️ The bot restarted: this game resumed."
+                if table.status == "running"
+                else "♻️ The bot restarted: this table is open again."
+            )
+            self._track_turn(table, None)
+            resumed.append(table)
+        return resumed
+
+    async def history(self, channel_id: int, game: str | None = None) -> tuple[TableRow, list]:
+        kind = None
+        table_id = None
+        if game:
+            text = game.strip().lstrip("#").lower()
+            if text.isascii() and text.isdigit() and len(text) <= 18:
+                table_id = int(text)
+            elif text in RULES:
+                kind = text
+            else:
+                raise NotAllowed("Name a game as insomnia, malice or a table number like #12.")
+        if table_id is not None:
+            row = await self.store.get_table(table_id)
+            if row is None or row.channel_id != channel_id:
+                raise NotAllowed(f"There is no table #{table_id} in this channel.")
+        else:
+            row = await self.store.last_table(channel_id, kind)
+            if row is None:
+                raise NotAllowed("No game has been played in this channel yet.")
+        return row, await self.store.history(row.id)
