@@ -4,6 +4,7 @@ message carries the table picture, and `/hand` answers privately with the hand p
 from __future__ import annotations
 
 import io
+import json
 import sys
 
 from PIL import Image
@@ -58,7 +59,8 @@ async def test_every_table_message_write_carries_a_png_and_hand_answers_with_one
         if (r.method == "PATCH" and r.path.endswith(f"/messages/{lobby.id}"))
         or (r.route.endswith("/callback") and r.body.get("type") == 7)
     ]
-    assert len(writes) >= 3
+    # How many writes a game takes depends on the presenter's pacing; the start and the result always come.
+    assert len(writes) >= 2 and "Game over" in json.dumps(writes[-1].body)
     pictures = {p.data for p in sent}
     sizes = {len(data) for data in pictures}
     for write in writes:
@@ -74,4 +76,5 @@ async def test_every_table_message_write_carries_a_png_and_hand_answers_with_one
     (callback,) = [r for r in fake.requests if r.path.startswith(f"/interactions/{hand._state.id}/")]
     assert [a["filename"] for a in callback.body["__attachments__"]] == ["insomnia-hand.png"]
     assert callback.body["data"]["flags"] & 64  # ephemeral: only the caller sees it
+    assert [a["filename"] for a in lobby.attachments] == ["insomnia-table.png"]  # the picture replaced
     assert not any(m.attachments for m in fake.channel_messages("games") if m.id != lobby.id)
