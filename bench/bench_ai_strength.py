@@ -13,7 +13,8 @@ games (1,000 each by default; `--games N`):
 - Decision time: computer-against-computer Insomnia games at 2, 4, 6 and 8 players (`--timing-games`, 20
   by default), the mean and the longest `choose_action` call by phase. Aim: single-digit milliseconds on
   average (live sessions call it on every computer turn).
-Figures are printed; nothing is asserted.
+Figures are printed; nothing is asserted. `--write` also puts them in docs/benchmarks.md (section
+"ai-strength").
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tqdm import tqdm
 
+from bench.report import write_section
 from bot.games import insomnia, malice
 from bot.games.ai import choose_action, random_action
 from bot.simulate import play_game
@@ -50,7 +52,8 @@ def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def bench_malice(games: int, seed: str) -> None:
+def bench_malice(games: int, seed: str) -> str:
+    """Prints the figures; returns them as one markdown paragraph."""
     wins = draws = 0
     scores = []
     start = time.perf_counter()
@@ -72,6 +75,13 @@ def bench_malice(games: int, seed: str) -> None:
           f"{'MET' if wins / games >= 0.9 else 'NOT MET'}")
     if scores:
         print(f"  score of a win (cards left in the opponent's pile): mean {statistics.mean(scores):.1f}")
+    aim = "met" if wins / games >= 0.9 else "NOT met"
+    return (
+        f"**Malice**, {games:,} games, seats alternating: the computer won **{wins}** "
+        f"({100 * wins / games:.1f}%, 95% Wilson interval {100 * low:.1f}% to {100 * high:.1f}%), "
+        f"drew {draws} and lost {games - wins - draws} (aim: at least 90%; {aim}); {rate:.1f} games/s"
+        + (f"; a win scores {statistics.mean(scores):.1f} cards on average." if scores else ".")
+    )
 
 
 def _mean_ci(nets: list[int]) -> tuple[float, float, float, float]:
@@ -81,7 +91,8 @@ def _mean_ci(nets: list[int]) -> tuple[float, float, float, float]:
     return mean, sd, mean - half, mean + half
 
 
-def bench_insomnia(games: int, players: int, seed: str, why_more: str = "") -> list[int]:
+def bench_insomnia(games: int, players: int, seed: str, why_more: str = "") -> tuple[list[int], str]:
+    """The computer's net chips per game, and the markdown table row of this player count."""
     nets = []
     wins = 0
     start = time.perf_counter()
@@ -102,10 +113,12 @@ def bench_insomnia(games: int, players: int, seed: str, why_more: str = "") -> l
     zero = sum(1 for n in nets if n == 0)
     print(f"  placed first in {wins} games ({100 * wins / games:.1f}%; a random seat's share is "
           f"{100 / players:.1f}%); net exactly 0 in {100 * zero / games:.1f}%")
-    return nets
+    row = (f"| {players} | {games:,} | {mean:+.3f} | {sd:.2f} | {low:+.3f} to {high:+.3f} | "
+           f"{100 * zero / games:.1f}% | {100 * wins / games:.1f}% | {'met' if low > 0 else 'NOT met'} |")
+    return nets, row
 
 
-def bench_decision_time(games: int, seed: str) -> None:
+def bench_decision_time(games: int, seed: str) -> list[str]:
     """Time every `choose_action` call of whole computer-vs-computer games, by player count and phase. The
     caches warm up as in a live bot process (the first exchange builds the stage-2 table, about 0.15 s)."""
     times: dict[tuple[int, str], list[float]] = {}
@@ -122,10 +135,26 @@ def bench_decision_time(games: int, seed: str) -> None:
                 game.apply(action)
                 step += 1
     print(f"Insomnia decision time, computer against computer, {games} games per count (mean / longest, ms):")
+    phases = ("exchange", "auction", "rethrow", "tricks")
+    rows = [
+        f"**Decision time**: {games} computer-against-computer Insomnia games per player count, mean / "
+        "longest `choose_action` call in ms (caches warming up as in a live process; the first exchange of a "
+        "process builds the stage-2 table):",
+        "",
+        "| players | " + " | ".join(phases) + " |",
+        "|---" * (len(phases) + 1) + "|",
+    ]
     for players in (2, 4, 6, 8):
         cells = [f"{phase} {1000 * statistics.mean(t):.2f} / {1000 * max(t):.1f} ({len(t)})"
                  for (n, phase), t in times.items() if n == players]
         print(f"  {players} players: " + ", ".join(cells))
+        row = [
+            f"{1000 * statistics.mean(t):.2f} / {1000 * max(t):.1f}" if (t := times.get((players, phase)))
+            else "–"
+            for phase in phases
+        ]
+        rows.append(f"| {players} | " + " | ".join(row) + " |")
+    return rows
 
 
 def main() -> None:
@@ -136,24 +165,49 @@ def main() -> None:
     parser.add_argument("--seed", default="strength")
     parser.add_argument("--skip", choices=["malice", "insomnia"], default=None)
     parser.add_argument("--timing-games", type=int, default=20, help="0: no decision timing")
+    parser.add_argument("--write", action="store_true", help="also write the figures into docs/benchmarks.md")
     args = parser.parse_args()
     print(f"machine: {platform.platform()}, Python {platform.python_version()}")
+    section = [
+        "## Computer players",
+        "",
+        "Opponents choose a uniformly random legal action (`bot.games.ai.random_action`); every game is "
+        f"seeded from `{args.seed}`.",
+    ]
     if args.skip != "malice":
-        bench_malice(args.games, args.seed)
+        section += ["", bench_malice(args.games, args.seed)]
     if args.skip != "insomnia":
         pooled: list[int] = []
+        rows: list[str] = []
         for n in args.players:
             games = args.games if args.no_extra else max(args.games, EXTRA_GAMES.get(n, 0))
             why = f" (more than {args.games}: a small mean next to its spread)" if games > args.games else ""
-            pooled += bench_insomnia(games, n, args.seed, why)
+            nets, row = bench_insomnia(games, n, args.seed, why)
+            pooled += nets
+            rows.append(row)
+        section += [
+            "",
+            "**Insomnia**, one computer seat (rotating) among random players, 15 chips each, the "
+            "computer's net chips per game; the 95% interval is the mean ± 1.96 standard errors (aim: the "
+            "interval above 0). At 6-8 players nearly every game ends in the first auction with nothing won "
+            "or lost, so those counts play more games, fixed in the script beforehand (`EXTRA_GAMES`):",
+            "",
+            "| players | games | mean | stddev | 95% CI of the mean | net exactly 0 | placed first | aim |",
+            "|---|---|---|---|---|---|---|---|",
+            *rows,
+        ]
         if len(args.players) > 1:
             mean, sd, low, high = _mean_ci(pooled)
             counts = ", ".join(map(str, args.players))
             print(f"Insomnia, pooled over {len(pooled)} games at {counts} players: "
                   f"net chips per game mean {mean:+.3f}, stddev {sd:.2f}, 95% CI {low:+.3f} to {high:+.3f}  "
                   f"{'MET' if low > 0 else 'NOT MET'}")
+            section.append(f"| pooled | {len(pooled):,} | {mean:+.3f} | {sd:.2f} | {low:+.3f} to {high:+.3f} "
+                           f"| | | {'met' if low > 0 else 'NOT met'} |")
     if args.timing_games:
-        bench_decision_time(args.timing_games, args.seed)
+        section += ["", *bench_decision_time(args.timing_games, args.seed)]
+    if args.write:
+        write_section("ai-strength", "\n".join(section))
 
 
 if __name__ == "__main__":

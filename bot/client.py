@@ -7,11 +7,13 @@ Start-up order (`setup_hook`), each step relying on the ones before it:
    the games still open in the store;
 3. sync the command tree: to `DEV_GUILD_ID` if set (instant), else globally.
 `close()` undoes it in reverse: discord.py unloads the extensions (`cogs.table` stops every timer), then the
-store closes.
+store closes. `stop()` is the graceful way there (SIGTERM, SIGINT): new commands are refused, the commands
+and button presses already running get `STOP_GRACE_SECONDS` to finish, then `close()`.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import pkgutil
 from collections.abc import Sequence
@@ -23,10 +25,22 @@ from discord.ext import commands
 
 import cogs
 from bot.config import Settings
-from bot.errors import report_error
+from bot.errors import UserFacingError, report_error
+from bot.input_checks import check_command_input
 from storage import Store
 
 log = logging.getLogger(__name__)
+
+STOP_GRACE_SECONDS = 10.0
+# discord.py runs each command and each button press in a task of its own, named with these prefixes; a
+# graceful stop waits for them (it has no public way to list the interactions in flight).
+_HANDLER_TASKS = (
+    "CommandTree-invoker",
+    "discord-ui-view-dispatch-",
+    "discord-ui-dynamic-item-",
+    "discord-ui-modal-dispatch-",
+)
+STOPPING_TEXT = "The bot is restarting: try again in a minute."
 
 
 class CardTree(app_commands.CommandTree):
@@ -35,6 +49,24 @@ class CardTree(app_commands.CommandTree):
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         await report_error(interaction, error)
 
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """While the bot stops, a new command gets one sentence instead of starting a move; otherwise every
+        command's input is checked against what the command declares, before it runs."""
+        if getattr(self.client, "stopping", False):
+            if interaction.type is discord.InteractionType.autocomplete:
+                await interaction.response.autocomplete([])
+            else:
+                await interaction.response.send_message(STOPPING_TEXT, ephemeral=True)
+            return False
+        if interaction.type is not discord.InteractionType.application_command:
+            return True
+        try:
+            check_command_input(interaction)
+        except UserFacingError as error:
+            await report_error(interaction, error)
+            return False
+        return True
+
 
 def cog_extensions() -> list[str]:
     """Every module of the `cogs` package, found on disk so a new cog needs no registration."""
@@ -42,12 +74,20 @@ def cog_extensions() -> list[str]:
 
 
 class CardBot(commands.Bot):
-    """The Cardtable bot. `extra_extensions` loads more cog modules (tests use it for test-only commands);
-    other keyword arguments go to `commands.Bot`."""
+    """The Cardtable bot. `store`: an already opened store (`cardtable-bot run` opens it before connecting),
+    else `setup_hook` opens one. `extra_extensions` loads more cog modules (tests use it for test-only
+    commands); other keyword arguments go to `commands.Bot`."""
 
     store: Store
 
-    def __init__(self, settings: Settings, *, extra_extensions: Sequence[str] = (), **options: Any) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        store: Store | None = None,
+        extra_extensions: Sequence[str] = (),
+        **options: Any,
+    ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,  # slash commands only; no message content needed
             intents=discord.Intents.default(),
@@ -58,10 +98,15 @@ class CardBot(commands.Bot):
         )
         self.settings = settings
         self.extra_extensions = tuple(extra_extensions)
+        self.stopping = False
+        self._closing: asyncio.Future[None] | None = None
+        if store is not None:
+            self.store = store
 
     async def setup_hook(self) -> None:
-        # Store.open creates the file and its folder.
-        self.store = await Store.open(str(self.settings.database_path))
+        if "store" not in self.__dict__:
+            # Store.open creates the file and its folder.
+            self.store = await Store.open(str(self.settings.database_path))
         for extension in [*cog_extensions(), *self.extra_extensions]:
             await self.load_extension(extension)
         await self.sync_commands()
@@ -87,11 +132,39 @@ class CardBot(commands.Bot):
             len(self.guilds),
         )
 
+    async def stop(self) -> None:
+        """The graceful stop: refuse new commands, let running ones finish (at most STOP_GRACE_SECONDS),
+        then close. Every move is stored before it is announced, so nothing a player saw is lost."""
+        if self.stopping:
+            return
+        self.stopping = True
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + STOP_GRACE_SECONDS
+        while (left := deadline - loop.time()) > 0:
+            me = asyncio.current_task()
+            running = [
+                t for t in asyncio.all_tasks() if t is not me and t.get_name().startswith(_HANDLER_TASKS)
+            ]
+            if not running:
+                break
+            await asyncio.wait(running, timeout=left)
+        # Computer turns started by those moves run in the session manager's own tasks: let them finish too.
+        idle = getattr(getattr(self, "sessions", None), "idle", None)
+        if idle is not None and (left := deadline - loop.time()) > 0:
+            await asyncio.wait([asyncio.ensure_future(idle())], timeout=left)
+        await self.close()
+
     async def close(self) -> None:
+        """Close Discord, then the store. Every caller (the stop, `async with`, discord.py itself) waits for
+        the same one closing, so the process never ends while the store is still being closed."""
+        if self._closing is None:
+            self._closing = asyncio.ensure_future(self._close_once())
+        await asyncio.shield(self._closing)
+
+    async def _close_once(self) -> None:
         try:
             await super().close()
         finally:
-            # Popped so that a second close() (discord.py may call it again) does not close twice.
             store = self.__dict__.pop("store", None)
             if store is not None:
                 await store.close()

@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from bot import limits
 
 
 class Settings(BaseSettings):
@@ -23,8 +26,12 @@ class Settings(BaseSettings):
     # When set, commands are synced to this guild only (instant updates while developing).
     dev_guild_id: int | None = Field(default=None, gt=0)
     log_level: str = "INFO"
-    # The default turn timeout of a new table; a table option may override it.
-    turn_timeout_seconds: float = Field(default=120.0, gt=0)
+    # `text` for people (colour only on a terminal), `json` (one object per line) for log collectors.
+    log_format: Literal["text", "json"] = "text"
+    # The default turn timeout of a new table; a table option may override it, within the same limits.
+    turn_timeout_seconds: float = Field(
+        default=float(limits.DEFAULT_TURN_TIMEOUT), ge=limits.TURN_TIMEOUT.min, le=limits.TURN_TIMEOUT.max
+    )
 
     @field_validator("log_level")
     @classmethod
@@ -33,6 +40,11 @@ class Settings(BaseSettings):
         if not isinstance(logging.getLevelName(level), int):
             raise ValueError(f"unknown log level {value!r}: use DEBUG, INFO, WARNING, ERROR or CRITICAL")
         return level
+
+    @field_validator("log_format", mode="before")
+    @classmethod
+    def _lower_format(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
 
     @field_validator("dev_guild_id", mode="before")
     @classmethod

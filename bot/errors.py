@@ -84,6 +84,7 @@ async def report_error(interaction: discord.Interaction, error: BaseException, w
             exc_info=error,
         )
         message = f"Something went wrong (error id {error_id})."
+    message = message if len(message) <= 2000 else message[:1999] + "…"  # Discord's limit for a message
     try:
         if interaction.type is discord.InteractionType.autocomplete:
             if not interaction.response.is_done():

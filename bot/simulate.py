@@ -1,4 +1,4 @@
-"""Headless computer-vs-computer games: `python -m bot simulate --game insomnia --players 4 --games 1000`.
+"""Headless computer-vs-computer games: `cardtable-bot simulate --game insomnia --players 4 --games 1000`.
 
 Plays whole games between computer players (`bot.games.ai`) with the real engines, shows a progress bar
 on stderr and prints on stdout what players curious about balance ask: speed, game length, wins by seat,
@@ -20,6 +20,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 from tqdm import tqdm
 
+from bot import limits
 from bot.games import ai, insomnia, malice
 from bot.games.base import ChipTransfer
 
@@ -165,26 +166,57 @@ def format_report(r: SimulationReport) -> str:
     return "\n".join(lines)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m bot simulate", description="Play computer-vs-computer games headless; print figures.")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", choices=["insomnia", "malice"], required=True)
-    parser.add_argument("--players", type=int, default=None, help="Insomnia: 2-8 (default 4); Malice: 2")
-    parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--seed", default="1")
-    parser.add_argument("--chips", type=int, default=15, help="Insomnia: starting chips per player")
-    parser.add_argument("--max-deals", type=int, default=None, help="Insomnia: end a game after N deals")
-    args = parser.parse_args(argv)
+    parser.add_argument(
+        "--players", type=int, default=None,
+        help=f"Insomnia: {limits.INSOMNIA_PLAYERS.min}-{limits.INSOMNIA_PLAYERS.max} (default 4); Malice: 2",
+    )
+    parser.add_argument("--games", type=int, default=100, help="how many games (default 100)")
+    parser.add_argument("--seed", default="1", help="the same seed replays the same games (default 1)")
+    parser.add_argument(
+        "--chips", type=int, default=None,
+        help=f"Insomnia: starting chips per player, {limits.CHIPS.min}-{limits.CHIPS.max} "
+        f"(default {limits.DEFAULT_CHIPS})",
+    )
+    parser.add_argument(
+        "--max-deals", type=int, default=None,
+        help=f"Insomnia: end a game after N deals, {limits.DEALS.min}-{limits.DEALS.max}",
+    )
+
+
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """Check the arguments against the table limits (a usage error otherwise) and print the figures."""
     players = args.players if args.players is not None else (4 if args.game == "insomnia" else 2)
-    if args.game == "malice" and players != 2:
-        parser.error("Malice is for exactly 2 players.")
-    if args.game == "insomnia" and not 2 <= players <= 8:
-        parser.error("Insomnia is for 2 to 8 players.")
+    if args.game == "malice":
+        if players != 2:
+            parser.error("Malice is for exactly 2 players.")
+        for flag, value in (("--chips", args.chips), ("--max-deals", args.max_deals)):
+            if value is not None:
+                parser.error(f"{flag} is an Insomnia option; Malice has no chips to start with or deals.")
+    checks = [(limits.INSOMNIA_PLAYERS, players, "--players")] if args.game == "insomnia" else []
+    if args.chips is not None:
+        checks.append((limits.CHIPS, args.chips, "--chips"))
+    if args.max_deals is not None:
+        checks.append((limits.DEALS, args.max_deals, "--max-deals"))
+    for limit, value, flag in checks:
+        try:
+            limit.check(value, flag)
+        except ValueError as exc:
+            parser.error(f"{exc}.")
     if args.games < 1:
         parser.error("--games must be at least 1.")
-    report = simulate(args.game, players, args.games, args.seed, chips=args.chips, max_deals=args.max_deals)
+    chips = args.chips if args.chips is not None else limits.DEFAULT_CHIPS
+    report = simulate(args.game, players, args.games, args.seed, chips=chips, max_deals=args.max_deals)
     print(format_report(report))
     return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`python -m bot.simulate ...` (the same as `cardtable-bot simulate ...`)."""
+    from bot.cli import main as cli_main
+
+    return cli_main(["simulate", *(sys.argv[1:] if argv is None else argv)])
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import limits
 from cogs.table import choices_for, game_command, respond, where
 
 if TYPE_CHECKING:
@@ -36,9 +37,9 @@ class Insomnia(commands.GroupCog, group_name="insomnia"):
     async def new(
         self,
         interaction: discord.Interaction,
-        chips: app_commands.Range[int, 1, 1000] | None = None,
-        deals: app_commands.Range[int, 1, 100] | None = None,
-        timeout: app_commands.Range[int, 10, 86400] | None = None,
+        chips: app_commands.Range[int, limits.CHIPS.min, limits.CHIPS.max] | None = None,
+        deals: app_commands.Range[int, limits.DEALS.min, limits.DEALS.max] | None = None,
+        timeout: app_commands.Range[int, limits.TURN_TIMEOUT.min, limits.TURN_TIMEOUT.max] | None = None,
     ) -> None:
         """Open an Insomnia table in this channel (you are the host)."""
 
@@ -81,7 +82,7 @@ class Insomnia(commands.GroupCog, group_name="insomnia"):
 
     @app_commands.command(name="bid")
     @app_commands.describe(amount="chips to bid: more than the highest bid, at most your chips")
-    async def bid(self, interaction: discord.Interaction, amount: int) -> None:
+    async def bid(self, interaction: discord.Interaction, amount: app_commands.Range[str, 1, 20]) -> None:
         """Bid for re-throws in an auction."""
         await self._act(interaction, "bid", amount=amount)
 
@@ -92,7 +93,7 @@ class Insomnia(commands.GroupCog, group_name="insomnia"):
 
     @app_commands.command(name="rethrow")
     @app_commands.describe(die="which die to throw again (1-4, left to right)")
-    async def rethrow(self, interaction: discord.Interaction, die: app_commands.Range[int, 1, 4]) -> None:
+    async def rethrow(self, interaction: discord.Interaction, die: app_commands.Range[str, 1, 20]) -> None:
         """Throw one die again (the auction winner)."""
         await self._act(interaction, "rethrow", die=die)
 

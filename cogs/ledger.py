@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from storage import KindStats, LeaderboardRow
 
 PAGE_SIZE = 10
+MAX_PAGE = 99_999  # no server has that many players; a forged page number stops here
 COLOUR = discord.Colour.teal()
 GAME_NAMES = {"insomnia": "Insomnia", "malice": "Malice"}
 NO_PINGS = discord.AllowedMentions.none()
@@ -90,7 +91,8 @@ class LeaderboardPageButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
     ) -> LeaderboardPageButton:
-        return cls(match["scope"], int(match["page"]), item.label or "")
+        # A forged id may carry any number of digits: past the last page is simply an empty page.
+        return cls(match["scope"], min(int(match["page"][:6]), MAX_PAGE), item.label or "")
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -125,7 +127,8 @@ class Ledger(commands.Cog):
     @app_commands.describe(game="Only this game (all games if left out)")
     async def leaderboard(self, interaction: discord.Interaction, game: Game | None = None) -> None:
         """Show the chip leaderboard of this server."""
-        assert interaction.guild_id is not None
+        if interaction.guild_id is None:
+            raise UserFacingError("Leaderboards belong to a server: use /leaderboard there.")
         embed, view = await leaderboard_page(self.bot, interaction.guild_id, game, 0)
         await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
 
@@ -134,7 +137,8 @@ class Ledger(commands.Cog):
     @app_commands.describe(user="Whose statistics (yours if left out)")
     async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
         """Show your games, wins and chips in this server (or someone else's); only you see the answer."""
-        assert interaction.guild_id is not None
+        if interaction.guild_id is None:
+            raise UserFacingError("Statistics belong to a server: use /stats there.")
         target = user or interaction.user
         stats = await self.bot.store.player_stats(interaction.guild_id, str(target.id))
         if stats.games == 0:

@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import limits
 from cogs.table import choices_for, game_command, respond, where
 
 if TYPE_CHECKING:
@@ -38,9 +39,9 @@ class Malice(commands.GroupCog, group_name="malice"):
         self,
         interaction: discord.Interaction,
         opponent: discord.User,
-        stake: app_commands.Range[int, 0, 1000] | None = None,
-        timeout: app_commands.Range[int, 10, 86400] | None = None,
-        turns: app_commands.Range[int, 1, 500] | None = None,
+        stake: app_commands.Range[int, limits.STAKE.min, limits.STAKE.max] | None = None,
+        timeout: app_commands.Range[int, limits.TURN_TIMEOUT.min, limits.TURN_TIMEOUT.max] | None = None,
+        turns: app_commands.Range[int, limits.TURNS.min, limits.TURNS.max] | None = None,
     ) -> None:
         """Challenge someone to Malice in this channel."""
 

@@ -22,6 +22,7 @@ from discord.ext import commands
 
 from bot import render
 from bot.errors import UserFacingError, guarded
+from bot.fit import fit
 from bot.render.common import Message
 from bot.sessions import (
     ChannelGone,
@@ -70,7 +71,8 @@ class _Layout(discord.ui.View):
 
 
 def discord_kwargs(message: Message, *, edit: bool = False) -> dict[str, Any]:
-    """A rendered `Message` as keyword arguments of discord.py's send/edit."""
+    """A rendered `Message` as keyword arguments of discord.py's send/edit, cut to Discord's limits."""
+    message = fit(message)
     kwargs: dict[str, Any] = {
         # An edit with no content must clear the old text (an empty string does; None may leave it).
         "content": message.content if message.content or not edit else "",
@@ -290,10 +292,21 @@ def choices_for(
     typed = (current or "").strip().lower()
     out = []
     for label, value in options:
-        if typed and typed not in label.lower() and typed not in str(value).lower():
+        if typed and typed not in label.lower() and typed not in str(value).split("@")[0].lower():
             continue
-        out.append(app_commands.Choice(name=label[:100], value=value))
+        out.append(app_commands.Choice(name=label[:100], value=str(value)[:100]))
     return out[:25]
+
+
+def handled(bot: commands.Bot, component_type: int, custom_id: str, interaction: discord.Interaction) -> bool:
+    """Whether discord.py has a handler for this component: a persistent button's template or a live view.
+    (Its view store has no public lookup; this mirrors `ViewStore.dispatch_view`.)"""
+    store = bot._connection._view_store
+    if any(pattern.fullmatch(custom_id) for pattern in store._dynamic_items):
+        return True
+    key = (component_type, custom_id)
+    message_id = interaction.message.id if interaction.message is not None else None
+    return key in store._views.get(message_id, {}) or key in store._views.get(None, {})
 
 
 class Table(commands.Cog):
@@ -308,6 +321,20 @@ class Table(commands.Cog):
             log.info("resumed %d open tables", resumed)
         if self.bot.is_ready():  # loaded again on a running bot
             self.bot.sessions.start_presenting()
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A click on a component whose id no handler knows (forged, or from a retired version of the bot):
+        one private sentence instead of Discord's "This interaction failed"."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data = interaction.data or {}
+        if handled(self.bot, data.get("component_type", 2), str(data.get("custom_id", "")), interaction):
+            return
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.response.send_message(
+                "This button is no longer active: use the newest message, or /table.", ephemeral=True
+            )
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:

@@ -1,12 +1,20 @@
-"""Durable storage on SQLite: tables, seats, the action log, the chip ledger and results. Discord-free."""
+"""Durable storage: tables, seats, the action log, the chip ledger, results and balances. Discord-free.
 
+One contract (`Store`, a Protocol), two backends: SQLite (`storage.store.SqliteStore`, the embedded default)
+and PostgreSQL (`storage.postgres.PostgresStore`, through asyncpg). `await open_store(url_or_path)` (also
+`await Store.open(...)`) picks one: a `postgresql://` or `postgres://` URL, else an SQLite file path.
+"""
+
+from storage.contract import Store, is_postgres_url, open_store
 from storage.errors import (
     ChannelBusy,
     NewerDatabaseError,
     SequenceConflict,
     StoreError,
+    StoreUnavailable,
     TableNotFound,
     TableStateError,
+    TargetNotEmpty,
 )
 from storage.models import (
     ActionRow,
@@ -23,7 +31,7 @@ from storage.models import (
     TableRow,
     TableStatus,
 )
-from storage.store import Store
+from storage.store import SqliteStore
 
 __all__ = [
     "ActionRow",
@@ -40,10 +48,15 @@ __all__ = [
     "SeatIn",
     "SeatRow",
     "SequenceConflict",
+    "SqliteStore",
     "Store",
     "StoreError",
+    "StoreUnavailable",
     "TableNotFound",
     "TableRow",
     "TableStateError",
     "TableStatus",
+    "TargetNotEmpty",
+    "is_postgres_url",
+    "open_store",
 ]

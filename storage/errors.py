@@ -8,12 +8,12 @@ class StoreError(Exception):
 
 
 class NewerDatabaseError(StoreError):
-    """The database file was written by a newer version of the bot; opening it could corrupt it."""
+    """The database was written by a newer version of the bot; opening it could corrupt it."""
 
     def __init__(self, path: str, found: int, known: int) -> None:
         super().__init__(
             f"database {path} has schema version {found}, but this bot only knows versions up to {known}: "
-            "upgrade the bot (or point it at another database file); the file was left untouched"
+            "upgrade the bot (or point it at another database); the database was left untouched"
         )
         self.found = found
         self.known = known
@@ -51,3 +51,12 @@ class ChannelBusy(StoreError):
         super().__init__(f"channel {channel_id} already has an active table ({table_id})")
         self.channel_id = channel_id
         self.table_id = table_id
+
+
+class StoreUnavailable(StoreError):
+    """The database cannot be reached or refuses us (a PostgreSQL server down, a wrong password, no such
+    database). The message names the server without the password."""
+
+
+class TargetNotEmpty(StoreError):
+    """A copy into a database that already holds data: refused, so nothing is ever merged or overwritten."""

@@ -6,7 +6,7 @@ Append new migrations at the end; never edit one that has shipped.
 
 from __future__ import annotations
 
-import aiosqlite
+import sqlite3
 
 from storage.errors import NewerDatabaseError
 
@@ -117,38 +117,77 @@ MIGRATIONS: list[list[str]] = [
         BEGIN SELECT RAISE(ABORT, 'the chip ledger is append-only'); END
         """,
     ],
+    # 2: balances kept per (guild, player, kind) in each move's transaction, so the leaderboard and stats read
+    # one row per player instead of summing the ledger; kind '*' is the player over all kinds. People only
+    # (computer seats and '@' accounts never rank). Backfilled from the ledger and the results.
+    [
+        """
+        CREATE TABLE balances (
+            guild_id    INTEGER NOT NULL,
+            player      TEXT    NOT NULL,
+            kind        TEXT    NOT NULL,
+            net         INTEGER NOT NULL DEFAULT 0,
+            games       INTEGER NOT NULL DEFAULT 0,
+            wins        INTEGER NOT NULL DEFAULT 0,
+            biggest_win INTEGER,
+            PRIMARY KEY (guild_id, player, kind)
+        ) WITHOUT ROWID
+        """,
+        # The leaderboard's order, so a page is read from the index in order, whatever the ledger's size.
+        "CREATE INDEX balances_rank ON balances (guild_id, kind, net DESC, wins DESC, games, player)",
+        """
+        INSERT INTO balances (guild_id, player, kind, net, games, wins, biggest_win)
+        SELECT guild_id, player, kind, SUM(net), SUM(games), SUM(wins), MAX(biggest) FROM (
+            SELECT guild_id, to_account AS player, kind, amount AS net, 0 AS games, 0 AS wins,
+                   NULL AS biggest FROM ledger
+            UNION ALL
+            SELECT guild_id, from_account, kind, -amount, 0, 0, NULL FROM ledger
+            UNION ALL
+            SELECT guild_id, player, kind, 0, 1, won, CASE WHEN net > 0 THEN net END FROM results
+        )
+        WHERE substr(player, 1, 3) <> 'ai:' AND substr(player, 1, 1) <> '@'
+        GROUP BY guild_id, player, kind
+        """,
+        """
+        INSERT INTO balances (guild_id, player, kind, net, games, wins, biggest_win)
+        SELECT guild_id, player, '*', SUM(net), SUM(games), SUM(wins), MAX(biggest_win) FROM balances
+        GROUP BY guild_id, player
+        """,
+        # The leaderboard no longer sums the ledger: its two covering indexes only cost writes now.
+        "DROP INDEX ledger_in",
+        "DROP INDEX ledger_out",
+    ],
 ]
 
 LATEST = len(MIGRATIONS)
 
 
-async def schema_version(conn: aiosqlite.Connection) -> int:
-    async with conn.execute("PRAGMA user_version") as cur:
-        row = await cur.fetchone()
-    return int(row[0])
+def schema_version(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("PRAGMA user_version").fetchone()[0])
 
 
-async def migrate(conn: aiosqlite.Connection, path: str, migrations: list[list[str]] = MIGRATIONS) -> int:
+def migrate(conn: sqlite3.Connection, path: str, migrations: list[list[str]] = MIGRATIONS) -> int:
     """Bring the database up to the latest version, one transaction per step. Returns the final version.
 
-    Raises NewerDatabaseError (touching nothing) if the file is newer than this code.
+    Raises NewerDatabaseError (touching nothing) if the file is newer than this code. Blocking: the store
+    runs it on its writer's thread.
     """
     while True:
         # BEGIN IMMEDIATE before reading the version: another process migrating at the same moment waits
         # for us instead of applying the same step twice.
-        await conn.execute("BEGIN IMMEDIATE")
+        conn.execute("BEGIN IMMEDIATE")
         try:
-            version = await schema_version(conn)
+            version = schema_version(conn)
             if version > len(migrations):
                 raise NewerDatabaseError(path, version, len(migrations))
             if version == len(migrations):
-                await conn.execute("ROLLBACK")
+                conn.execute("ROLLBACK")
                 return version
             for statement in migrations[version]:
-                await conn.execute(statement)
-            await conn.execute(f"PRAGMA user_version = {version + 1}")
-            await conn.execute("COMMIT")
+                conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {version + 1}")
+            conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:
-                await conn.execute("ROLLBACK")
+                conn.execute("ROLLBACK")
             raise

@@ -10,10 +10,13 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
+from bot import limits
 from bot.config import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
-SETTING_NAMES = ["DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL", "TURN_TIMEOUT_SECONDS"]
+SETTING_NAMES = [
+    "DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL", "LOG_FORMAT", "TURN_TIMEOUT_SECONDS"
+]
 
 
 @pytest.fixture
@@ -62,7 +65,15 @@ def test_token_never_printed(clean_env: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("field", "value"), [("log_level", "LOUD"), ("turn_timeout_seconds", 0), ("dev_guild_id", "abc")]
+    ("field", "value"),
+    [
+        ("log_level", "LOUD"),
+        ("log_format", "xml"),
+        ("turn_timeout_seconds", 0),
+        ("turn_timeout_seconds", 5),  # a table's timeout must be 10-86400: so must the default
+        ("turn_timeout_seconds", 86401),
+        ("dev_guild_id", "abc"),
+    ],
 )
 def test_invalid_values_refused(clean_env: Path, field: str, value: object) -> None:
     with pytest.raises(ValidationError):
@@ -80,6 +91,12 @@ def _run_bot(cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
         text=True,
         timeout=60,
     )
+
+
+def test_the_default_timeout_shares_the_table_options_limits(clean_env: Path) -> None:
+    for edge in limits.TURN_TIMEOUT:
+        assert Settings(_env_file=None, turn_timeout_seconds=edge).turn_timeout_seconds == edge
+    assert Settings(_env_file=None, log_format="JSON").log_format == "json"
 
 
 def test_missing_token_exits_with_one_sentence(tmp_path: Path) -> None:

@@ -102,7 +102,10 @@ async def test_autocomplete_offers_exactly_the_callers_legal_choices(store, anno
     current = table.game.current_player
     other = str(ALICE) if current == str(BOB) else str(BOB)
     legal = {str(a.card) for a in table.game.legal_actions() if a.kind == "exchange"}
-    offered = {value for _, value in sessions.choices(CHANNEL, int(current), "exchange", "card", {})}
+    values = [value for _, value in sessions.choices(CHANNEL, int(current), "exchange", "card", {})]
+    # Each value names the move it was offered at, so the same pick sent twice counts once.
+    assert all(value.endswith(f"@{table.seq}") for value in values)
+    offered = {value.split("@")[0] for value in values}
     assert offered == legal == {str(c) for c in table.game.view(current).hand}
     assert sessions.choices(CHANNEL, int(other), "exchange", "card", {}) == []
     assert sessions.choices(CHANNEL, int(current), "play", "card", {}) == []

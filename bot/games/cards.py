@@ -105,15 +105,21 @@ class Card:
     __slots__ = ("_key", "_text", "rank", "suit")
     rank: Rank | None
     suit: Suit | None
+    _key: int
+    _text: str
 
     def __init__(self, rank: Rank | None, suit: Suit | None, _token: object = None) -> None:
         if _token is not _INTERN_TOKEN:
             raise TypeError("use Card.of(rank, suit), Card.parse(text) or JOKER")
         object.__setattr__(self, "rank", rank)
         object.__setattr__(self, "suit", suit)
-        object.__setattr__(self, "_text", "JK" if rank is None else f"{rank.short}{suit.letter}")
-        # Sort key: by rank then suit (Insomnia's order); the joker sorts above everything.
-        object.__setattr__(self, "_key", 100 if rank is None else int(rank) * 4 + int(suit))
+        if rank is None or suit is None:
+            text, key = "JK", 100  # the joker sorts above everything
+        else:
+            # Sort key: by rank then suit (Insomnia's order).
+            text, key = f"{rank.short}{suit.letter}", int(rank) * 4 + int(suit)
+        object.__setattr__(self, "_text", text)
+        object.__setattr__(self, "_key", key)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("Card is immutable")
@@ -146,7 +152,9 @@ class Card:
     @property
     def pretty(self) -> str:
         """Display form with a suit symbol: `A♠`, `10♥`, `🃏`."""
-        return "🃏" if self.rank is None else f"{self.rank.short}{self.suit.symbol}"
+        if self.rank is None or self.suit is None:
+            return "🃏"
+        return f"{self.rank.short}{self.suit.symbol}"
 
     def __str__(self) -> str:
         return self._text
@@ -192,10 +200,6 @@ def parse_cards(text: str | Iterable[str]) -> list[Card]:
     """Parse `"AS 10h 9♦ JK"` (spaces or commas between cards) or an iterable of card strings."""
     parts = re.split(r"[\s,]+", text.strip()) if isinstance(text, str) else list(text)
     return [Card.parse(part) for part in parts if part]
-
-
-def format_cards(cards: Iterable[Card], pretty: bool = True) -> str:
-    return " ".join(card.pretty if pretty else str(card) for card in cards)
 
 
 def deck(ranks: Iterable[Rank], suits: Iterable[Suit] = tuple(Suit)) -> list[Card]:

@@ -2,6 +2,10 @@
 
 Pure (no storage import). On a restart the session rebuilds every running game with this and checks it
 against the stored snapshot (the log wins); the storage tests check that replays reproduce snapshots exactly.
+
+This takes the engine's keyword options (`max_deals`, `max_turns`). `GameSpec.replay` does the same from a
+table's own options (`deals`, `turns`), checked against the game's options model: the way forward once the
+session layer reads the registry.
 """
 
 from __future__ import annotations
@@ -16,9 +20,10 @@ from bot.games import engine
 def game_options(kind: str, options: Mapping[str, Any]) -> dict[str, Any]:
     """The table options `new_game` of that kind takes (a table also keeps session options: `timeout`)."""
     params = inspect.signature(engine(kind).new_game).parameters
+    reserved = ("players", "seed", "chance")  # not options: chance replays seeded, always
     if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
-        return {k: v for k, v in options.items() if k not in ("players", "seed")}
-    return {k: v for k, v in options.items() if k in params and k not in ("players", "seed")}
+        return {k: v for k, v in options.items() if k not in reserved}
+    return {k: v for k, v in options.items() if k in params and k not in reserved}
 
 
 def replay(

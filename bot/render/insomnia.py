@@ -435,9 +435,9 @@ def choices(game: Any, player: str, command: str, option: str, namespace: dict) 
         if wanted in ("exchange", "play"):
             out.append((a.card.pretty, str(a.card)))
         elif wanted == "bid":
-            out.append((plural(a.amount, "chip"), a.amount))
+            out.append((plural(a.amount, "chip"), str(a.amount)))
         else:
-            out.append((f"die {a.die} (showing {view.dice[a.die - 1].short})", a.die))
+            out.append((f"die {a.die} (showing {view.dice[a.die - 1].short})", str(a.die)))
     return out
 
 

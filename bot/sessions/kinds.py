@@ -5,9 +5,11 @@ Rules themselves stay in the engines; this only maps table options and command o
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any, Literal
 
+from bot.fit import excerpt
 from bot.games import engine
 from bot.games.cards import Card
 from bot.sessions.errors import NotAllowed
@@ -19,8 +21,31 @@ SIDES = ("side1", "side2", "side3", "side4")
 def _card(text: Any) -> Card:
     try:
         return Card.parse(str(text))
-    except ValueError as exc:
-        raise NotAllowed(str(exc)) from None
+    except ValueError:
+        raise NotAllowed(
+            f"`{excerpt(str(text))}` is not a card: write it like 10H, QS or AD (rank, then suit)."
+        ) from None
+
+
+def _number(text: Any, what: str) -> int:
+    value = str(text).strip()
+    if not (value.isascii() and value.isdigit() and len(value) <= 9):
+        raise NotAllowed(f"`{excerpt(value)}` is not a {what}: give a whole number.")
+    return int(value)
+
+
+OFFERED_AT = re.compile(r"(?s)(.*)@([0-9]{1,9})")
+
+
+def offered_move(params: dict) -> tuple[dict, int | None]:
+    """Autocomplete values carry the move number they were offered at (`7H@12`; the label stays `7♥`), so a
+    command sent twice cannot be applied twice. Returns the values without it, and that move number."""
+    clean, seq = {}, None
+    for key, value in params.items():
+        if isinstance(value, str) and (match := OFFERED_AT.fullmatch(value.strip())):
+            value, seq = match[1], int(match[2])
+        clean[key] = value
+    return clean, seq
 
 
 class KindRules:
@@ -71,9 +96,12 @@ class InsomniaRules(KindRules):
         if command == "play":
             return module.parse_action({"kind": "play", "card": _card(params["card"])})
         if command == "bid":
-            return module.parse_action({"kind": "bid", "amount": int(params["amount"])})
+            return module.parse_action({"kind": "bid", "amount": _number(params["amount"], "bid")})
         if command == "rethrow":
-            return module.parse_action({"kind": "rethrow", "die": int(params["die"])})
+            die = _number(params["die"], "die number")
+            if not 1 <= die <= 4:
+                raise NotAllowed("There are four dice: name one from 1 to 4, left to right.")
+            return module.parse_action({"kind": "rethrow", "die": die})
         if command == "pass":
             return module.parse_action({"kind": "pass"})
         raise NotAllowed(f"Unknown Insomnia action {command}.")

@@ -20,6 +20,7 @@ from typing import Any
 from bot import render
 from bot.render.common import Message, name
 from bot.sessions.errors import ChannelGone, MissingPermission, NotAllowed
+from bot.sessions.kinds import offered_move
 from bot.sessions.presenter import Announcer, Presenter, table_view
 from bot.sessions.scheduler import Scheduler
 from bot.sessions.service import TableService
@@ -327,7 +328,11 @@ class SessionManager:
         player = str(user_id)
         if table.game.current_player != player or table.seat_is_computer(player):
             return []
-        return render.choices(table.kind, table.game, player, command, option, namespace)
+        namespace, _ = offered_move(namespace)
+        return [
+            (label, f"{value}@{table.seq}")
+            for label, value in render.choices(table.kind, table.game, player, command, option, namespace)
+        ]
 
     async def resume_all(self) -> int:
         """After a restart: every open table back from the store, its timers running; no Discord call (the

@@ -24,7 +24,7 @@ from bot.games.base import ChipTransfer, IllegalAction, seed_commitment
 from bot.games.replay import replay
 from bot.render.common import name
 from bot.sessions.errors import NotAllowed
-from bot.sessions.kinds import RULES, KindRules
+from bot.sessions.kinds import RULES, KindRules, offered_move
 from bot.sessions.state import RECENT_KEPT, RecentLine, Table, TableMeta
 from storage.errors import ChannelBusy, SequenceConflict
 from storage.models import LedgerIn, ResultIn, SeatIn, TableRow
@@ -393,8 +393,13 @@ class TableService:
             if table.kind != kind:
                 raise NotAllowed(f"This channel's game is {table.kind.capitalize()}.")
             player = self.check_actor(table, user_id)
+            params, offered_at = offered_move(params)
+            if offered_at is not None and offered_at != table.seq:
+                raise NotAllowed(
+                    "That choice was offered for an earlier move and the game has moved on: pick again."
+                )
             action = self.rules(table).build_action(table.game, command, params, player)
-        return await self.act(channel_id, user_id, action)
+        return await self.act(channel_id, user_id, action, seq=offered_at)
 
     async def computer_moves(self, table: Table) -> None:
         """Every move of the computer seats holding the turn, each stored in its own transaction."""

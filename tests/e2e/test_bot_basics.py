@@ -278,7 +278,7 @@ async def test_rejected_token_exits_with_one_sentence(
     ]
     assert "not-the-token" not in err and "Traceback" not in err
     assert [c.status for c in fake_server.calls("GET /users/@me")] == [401]
-    assert not (tmp_path / "db.sqlite3").exists()
+    assert (tmp_path / "db.sqlite3").exists()  # opened and migrated before Discord was asked
 
 
 async def test_unreachable_discord_exits_with_one_sentence(

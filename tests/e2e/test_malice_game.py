@@ -5,6 +5,7 @@ computer where a timeout plays the default."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
@@ -19,6 +20,7 @@ from tests.e2e.test_game_support import (
     ledger_net,
     live_game,
     own_cards,
+    poll,
     table_message,
 )
 
@@ -77,21 +79,26 @@ async def test_a_malice_game_between_two_people_to_its_end_by_the_rules(
             bad = await user.slash("malice play", card="payoff", to="side1")
             assert bad.ephemeral and "payoff card can only go to the centre" in bad.text
 
-        # The person plays what the computer player would, offered by autocomplete, typed as a command.
+        # The person plays what the computer player would, as offered by autocomplete (each value names the
+        # move it was offered at: `7H@12`), or typed (every other move: typed values work as well).
         action = choose_action(game, player, f"{SEED}/{moves}")
         plays = [a for a in game.legal_actions() if a.kind == "play"]
+        seq = harness.bot.sessions.table_in(fake.channel("games").id).seq
         cards = await user.autocomplete("malice play", "card", "")
         scanner.scan_choices(cards, own_cards(game, user), hidden_cards(game))
-        assert sorted(c.value for c in cards) == sorted({source_value(a) for a in plays})
+        offered = {c.value.split("@")[0]: c.value for c in cards}
+        assert sorted(offered) == sorted({source_value(a) for a in plays})
+        assert all(value.endswith(f"@{seq}") for value in offered.values())
         chosen.append(action.model_dump(mode="json"))
-        seq = harness.bot.sessions.table_in(fake.channel("games").id).seq
         if action.kind == "play":
             card = source_value(action)
-            targets = await user.autocomplete("malice play", "to", "", card=card)
-            assert sorted(t.value for t in targets) == sorted(
-                {a.to for a in plays if source_value(a) == card}
-            )
-            reply = await user.slash("malice play", card=card, to=action.to)
+            targets = await user.autocomplete("malice play", "to", "", card=offered[card])
+            to = {t.value.split("@")[0]: t.value for t in targets}
+            assert sorted(to) == sorted({a.to for a in plays if source_value(a) == card})
+            if moves % 2:
+                reply = await user.slash("malice play", card=card, to=action.to)
+            else:
+                reply = await user.slash("malice play", card=offered[card], to=to[action.to])
             assert reply.ephemeral
         else:  # the button of a fresh /hand (it carries the sequence number it was drawn for)
             hand = await user.slash("hand")
@@ -192,3 +199,36 @@ async def test_a_table_message_deleted_by_hand_is_posted_again_with_the_newest_s
     again = await fake.wait_for_message(channel="games", contains="Malice · table")
     assert again.id != first.id and not again.deleted
     assert live_game(harness).public_view().current_player is not None
+
+
+async def test_a_move_sent_twice_at_once_from_autocomplete_is_stored_once(
+    harness: Harness, monkeypatch
+) -> None:
+    monkeypatch.setattr("bot.sessions.service.new_seed", lambda: SEED)
+    fake = harness.fake
+    alice = harness.user("alice")
+    await alice.slash("malice challenge", opponent=fake.bot_user)
+    game = await poll(
+        lambda: (g := live_game(harness)) is not None and g.current_player == str(alice.id) and g,
+        what="Alice's turn against the computer",
+    )
+    seq = harness.bot.sessions.table_in(fake.channel("games").id).seq
+    plays = [a for a in game.legal_actions() if a.kind == "play"]
+    # A centre play keeps the turn (the copies could still be legal); else a side play, which ends it.
+    play = sorted(plays, key=lambda a: not a.to.startswith("centre"))[0]
+    card = next(
+        c.value
+        for c in await alice.autocomplete("malice play", "card", "")
+        if c.value.startswith(f"{source_value(play)}@")
+    )
+    to = next(
+        t.value
+        for t in await alice.autocomplete("malice play", "to", "", card=card)
+        if t.value.startswith(f"{play.to}@")
+    )
+    replies = await asyncio.gather(*(alice.slash("malice play", card=card, to=to) for _ in range(3)))
+    refused = [r.text for r in replies if "moved on" in r.text or "not your turn" in r.text]
+    assert len(refused) == 2, [r.text for r in replies]
+    row = await harness.store.last_table(fake.channel("games").id)
+    mine = [a for a in (await harness.store.actions(row.id))[seq:] if a.actor == str(alice.id)]
+    assert len(mine) == 1, "the move was stored once"

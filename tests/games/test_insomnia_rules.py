@@ -29,6 +29,10 @@ TRICKS3 = ["9S", "QS", "KC", "KH", "9H", "AH", "10C", "9D", "JH", "AS", "JD", "Q
 DEAL4 = {"p1": "AS KS QS 9D", "p2": "AH KH QH 9C", "p3": "AD KD 10S 9S", "p0": "AC KC JD 10H"}
 TRICKS4 = ["AS", "9C", "9S", "AC", "KS", "QH", "10S", "KC", "QS", "KH", "AD", "JD", "9D", "AH", "KD", "10H"]
 
+# 6 players (30 cards: 8 to A, 7H, 7S); the stock holds the other six.
+DEAL6 = {"p1": "8S 9S 10S AS", "p2": "8H 9H JH AH", "p3": "8D 9D 10D JD", "p4": "QD KD AD JS",
+         "p0": "8C 10C JC AC", "p5": "QH KH KS QC"}
+
 # 2 players: p0 (pair of nines) leads AD; the tricks split 2-2.
 DEAL2 = {"p1": "AS KS 10D JC", "p0": "9S 9H AD KC"}
 TRICKS2 = ["AD", "10D", "KC", "JC", "9S", "AS", "KS", "9H"]
@@ -119,15 +123,19 @@ def test_rule_9_pass_keeps_the_hand_and_one_exchange_may_be_enough():
 
 
 def test_rule_9_an_empty_stock_ends_the_exchange_for_everyone_after():
-    game = rig(P3, DEAL3, "A A A A", stock="10H")
-    events = act(game, "x 9S")
+    # Six players: 30 cards, 24 dealt, a stock of 6. Two exchanges each by p1 and p2 and one by p3 leave one
+    # card, which p4 takes: p4 cannot exchange again, and p5 and p0 cannot exchange at all.
+    game = rig([f"p{i}" for i in range(6)], DEAL6, "A A A A")
+    act(game, "x 8S", "x 9S", "x 8H", "x 9H", "x 8D", "pass")
+    assert game.current_player == "p4" and game.public_view().stock_count == 1
+    events = act(game, "x QD")
     assert [(e.kind, getattr(e, "player", None)) for e in events] == [
-        ("exchanged", "p1"),
-        ("exchange_done", "p1"),
-        ("exchange_done", "p2"),
+        ("exchanged", "p4"),
+        ("exchange_done", "p4"),
+        ("exchange_done", "p5"),
         ("exchange_done", "p0"),
     ]
-    assert all(e.stock_empty for e in events[1:])
+    assert all(e.stock_empty for e in events[1:]) and events[1].exchanges == 1 and events[2].exchanges == 0
     assert game.phase == "auction" and game.public_view().stock_count == 0
 
 

@@ -1,13 +1,16 @@
-"""Fixtures: a Store on a real SQLite file in a temporary folder, with a deterministic clock."""
+"""Fixtures: a Store on each backend (a real SQLite file in a temporary folder, a fresh database on a real
+PostgreSQL server: see tests/conftest.py), with a deterministic clock, and raw access behind its back."""
 
 from __future__ import annotations
 
 import itertools
+import sqlite3
 from collections.abc import AsyncIterator, Callable
 
+import asyncpg
 import pytest
 
-from storage import LedgerIn, SeatIn, Store
+from storage import LedgerIn, SeatIn, Store, is_postgres_url, open_store
 
 GUILD = 1000
 
@@ -20,16 +23,33 @@ def ticking_clock(start: float = 1_700_000_000.0) -> Callable[[], float]:
 
 @pytest.fixture
 def db_path(tmp_path) -> str:
+    """An SQLite file, for the tests of what only SQLite has (PRAGMAs, files)."""
     return str(tmp_path / "cardtable.sqlite3")
 
 
 @pytest.fixture
-async def store(db_path) -> AsyncIterator[Store]:
-    s = await Store.open(db_path, clock=ticking_clock())
+async def store(database) -> AsyncIterator[Store]:
+    s = await open_store(database, clock=ticking_clock())
     try:
         yield s
     finally:
         await s.close()
+
+
+# A duplicate row (e.g. two results for one player): the driver's own error, on either backend.
+DUPLICATE = (sqlite3.IntegrityError, asyncpg.UniqueViolationError)
+
+
+async def raw_fetch(database: str, sql: str) -> list[tuple]:
+    """One statement straight through the driver, behind the store's back (autocommitted)."""
+    if is_postgres_url(database):
+        conn = await asyncpg.connect(database)
+        try:
+            return [tuple(r) for r in await conn.fetch(sql)]
+        finally:
+            await conn.close()
+    with sqlite3.connect(database, isolation_level=None) as conn:
+        return [tuple(r) for r in conn.execute(sql).fetchall()]
 
 
 async def running_table(

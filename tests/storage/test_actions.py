@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 
 import pytest
 
-from storage import ResultIn, SequenceConflict, Store, TableStateError
+from storage import ResultIn, SequenceConflict, Store, TableStateError, open_store
 
+from .conftest import DUPLICATE, running_table
 from .conftest import move as mv
-from .conftest import running_table
 
 
 async def test_actions_get_consecutive_sequence_numbers_from_zero(store):
@@ -45,7 +44,7 @@ async def test_an_error_half_way_through_an_action_rolls_all_of_it_back(store):
     # The results come last in the transaction; a duplicate player fails there, after the action, the ledger
     # entries and the snapshot were already written inside it.
     twice = [ResultIn(player="11", net=5, placement=1, won=True)] * 2
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(DUPLICATE):
         await store.append_action(
             table, 1, "12", '{"a":1}', [mv("@pot", "11", 5, "pot_split")], '{"s":1}', twice
         )
@@ -134,10 +133,11 @@ async def test_concurrent_writers_lose_nothing_and_conflict_only_on_the_same_seq
     await asyncio.gather(play(await running_table(store, 200, ["11", "12"]), 20), read_many())
 
 
-async def test_two_stores_on_one_file_wait_for_each_other_instead_of_failing(store, db_path):
-    # A second process (or a second Store) on the same file: BEGIN IMMEDIATE plus the busy timeout make the
-    # writers queue up; the sequence check still catches the stale one.
-    other = await Store.open(db_path)
+async def test_two_stores_on_one_database_wait_for_each_other_instead_of_failing(store, database):
+    # A second process (or a second Store) on the same database: on SQLite BEGIN IMMEDIATE plus the busy
+    # timeout, on PostgreSQL the table row's lock, make the writers queue up; the sequence check still catches
+    # the stale one.
+    other = await open_store(database)
     try:
         a = await running_table(store, 1, ["11", "12"])
         b = await running_table(other, 2, ["11", "12"])
@@ -151,6 +151,16 @@ async def test_two_stores_on_one_file_wait_for_each_other_instead_of_failing(sto
             assert len(await s.actions(t)) == 25 and len(await s.ledger(t)) == 25
         with pytest.raises(SequenceConflict):
             await other.append_action(a, 24, "12", "{}", [], "{}")
+        # Both stores race for the same next action, many times: each time exactly one of them writes it.
+        for seq in range(25, 45):
+            outcomes = await asyncio.gather(
+                store.append_action(a, seq, "11", '"mine"', [mv("11", "12", 1)], "{}"),
+                other.append_action(a, seq, "12", '"theirs"', [mv("12", "11", 1)], "{}"),
+                return_exceptions=True,
+            )
+            assert sorted(type(o).__name__ for o in outcomes) == ["SequenceConflict", "int"]
+        assert [x.seq for x in await other.actions(a)] == list(range(45))
+        assert len(await store.ledger(a)) == 45
     finally:
         await other.close()
 

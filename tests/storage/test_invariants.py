@@ -18,7 +18,7 @@ import pytest
 from bot.games import engine
 from bot.games.base import POT, ChipTransfer, seed_commitment
 from bot.games.replay import replay
-from storage import LedgerIn, ResultIn, SeatIn, Store
+from storage import LedgerIn, ResultIn, SeatIn, Store, open_store
 
 from .conftest import GUILD, ticking_clock
 
@@ -110,10 +110,10 @@ async def assert_replay_matches(store: Store, table_id: int) -> None:
 
 
 @pytest.mark.parametrize("kind", ["insomnia", "malice"])
-async def test_random_games_keep_the_ledger_exact_and_replay_to_the_snapshot(db_path, kind):
+async def test_random_games_keep_the_ledger_exact_and_replay_to_the_snapshot(database, kind):
     rng = random.Random(f"storage-invariants-{kind}")
     moved: Counter = Counter()  # every player's chip movements, counted here independently of the store
-    store = await Store.open(db_path, clock=ticking_clock())
+    store = await open_store(database, clock=ticking_clock())
     tables = [await start(store, kind, n, rng) for n in range(GAMES_PER_KIND)]
     try:
         # Interleave the games, as a bot with many channels would.
@@ -128,7 +128,7 @@ async def test_random_games_keep_the_ledger_exact_and_replay_to_the_snapshot(db_
                 # A restart mid-play: reopen the file, resume every open table from its log, carry on.
                 halfway = True
                 await store.close()
-                store = await Store.open(db_path, clock=ticking_clock(1_800_000_000))
+                store = await open_store(database, clock=ticking_clock(1_800_000_000))
                 assert {r.id for r in await store.open_tables()} == {t.id for t in live}
                 for t in live:
                     await assert_replay_matches(store, t.id)

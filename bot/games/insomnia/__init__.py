@@ -1,4 +1,10 @@
-"""Insomnia ("Sleepless"): the rules engine of docs/rules.md section 1 and the contract of section 3."""
+"""Insomnia ("Sleepless"): the rules engine of docs/rules.md section 1 and the contract of section 3.
+
+The package has the same parts as `bot.games.malice`: `hands.py` (pure arithmetic: hand values, dice patterns,
+tricks, decks), `models.py` (actions, events, views, options), `game.py` (`InsomniaGame`, `new_game`), `ai.py`
+and `ai_auction.py` (the computer player) and `spec.py` (its entry in the registry). Everything public is
+re-exported here.
+"""
 
 from bot.games.insomnia.game import InsomniaGame, new_game
 from bot.games.insomnia.hands import (
@@ -29,6 +35,7 @@ from bot.games.insomnia.models import (
     Exchanged,
     ExchangeDone,
     GameOver,
+    InsomniaOptions,
     NoMatch,
     Pass,
     Passed,
@@ -49,7 +56,9 @@ from bot.games.insomnia.models import (
     parse_action,
 )
 
+# The names every engine package exports alike (the registry and the conformance tests rely on them).
 Game = InsomniaGame
+Options = InsomniaOptions
 
 __all__ = [
     "CATEGORIES",
@@ -73,7 +82,9 @@ __all__ = [
     "GameOver",
     "HandValue",
     "InsomniaGame",
+    "InsomniaOptions",
     "NoMatch",
+    "Options",
     "Pass",
     "Passed",
     "Play",

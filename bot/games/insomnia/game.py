@@ -6,17 +6,20 @@ the exchange, the auctions, the re-throws and the tricks wait for a player; ever
 inside the `apply()` that completed the previous decision, and its events are returned by that call.
 
 The whole state is pydantic fields (hidden cards included), so `model_dump_json()` is the complete game and a
-round trip continues identically. Chance comes only from `SeededGame._rng()`.
+round trip continues identically. Chance comes only from the game's `Chance` (`SeededGame._shuffle()`,
+`_throw_dice()`, `_draw_index()`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from pydantic import PrivateAttr, ValidationError
 
-from bot.games.base import POT, ChipTransfer, IllegalAction, SeededGame, Standing
-from bot.games.cards import Card, Rank, Suit, parse_cards
+from bot.games.base import POT, ActionInput, ChipTransfer, GameEvent, IllegalAction, SeededGame, Standing
+from bot.games.cards import Card, Rank, Suit
+from bot.games.chance import Chance
 from bot.games.insomnia.hands import (
     DICE_FACES,
     best_match,
@@ -44,6 +47,7 @@ from bot.games.insomnia.models import (
     ExchangeDone,
     GameOver,
     NoMatch,
+    OverReason,
     Pass,
     Passed,
     Phase,
@@ -79,7 +83,9 @@ def _bid(amount: int) -> Bid:
     return _BIDS[amount]
 
 
-Events = list[Any]  # list[Event]; Any keeps the hot path free of union validation
+# Plain lists of event models: typing them as the `Event` union would only matter to pydantic, and the hot
+# path never validates them.
+Events = list[GameEvent]
 
 
 class InsomniaGame(SeededGame):
@@ -117,7 +123,7 @@ class InsomniaGame(SeededGame):
     tricks_won: dict[str, int] = {}
     won_cards: dict[str, list[Card]] = {}
     eligible: list[str] = []
-    _opening: list[Any] = PrivateAttr(default_factory=list)
+    _opening: Events = PrivateAttr(default_factory=list)
 
     # --- the API --------------------------------------------------------------------------------------
 
@@ -138,26 +144,26 @@ class InsomniaGame(SeededGame):
         """Every legal action of the current player, each once (never `end_game`); empty only when over."""
         phase = self.phase
         if phase == "tricks":
-            return [_PLAYS[c] for c in self._playable(self.turn)]
+            return [_PLAYS[c] for c in self._playable(self._mover())]
         if phase == "auction":
-            auction = self.auction
-            bids = [_bid(a) for a in range(auction.high_bid + 1, self.chips[self.turn] + 1)]
+            bids = [_bid(a) for a in range(self._auction().high_bid + 1, self.chips[self._mover()] + 1)]
             return [*bids, PASS]
         if phase == "exchange":
-            return [*(_EXCHANGES[c] for c in self.hands[self.turn]), PASS]
+            return [*(_EXCHANGES[c] for c in self.hands[self._mover()]), PASS]
         if phase == "rethrow":
             return [*_RETHROWS, PASS]
         return []
 
-    def default_action(self) -> Action:
-        """What a turn timeout applies: no exchange, pass, stop re-throwing, or the lowest legal card."""
+    def default_action(self) -> Action | None:
+        """What a turn timeout applies: no exchange, pass, stop re-throwing, or the lowest legal card; None
+        once the game is over."""
         if self.phase == "tricks":
-            return _PLAYS[min(self._playable(self.turn))]
+            return _PLAYS[min(self._playable(self._mover()))]
         if self.is_over:
-            raise IllegalAction("The game is over.")
+            return None
         return PASS
 
-    def apply(self, action: Action | dict | str) -> Events:
+    def apply(self, action: ActionInput) -> Events:
         """Apply the current player's action (or the system's `end_game`); returns the public events."""
         try:
             action = parse_action(action)
@@ -204,51 +210,19 @@ class InsomniaGame(SeededGame):
             )
         return result
 
-    # --- test helper ----------------------------------------------------------------------------------
-
-    @classmethod
-    def rig(
-        cls,
-        players: list[str],
-        hands: dict[str, str | list[Card]],
-        dice: str | list[Rank],
-        *,
-        dealer: int = 0,
-        stock: str | list[Card] | None = None,
-        chips: int | dict[str, int] = 15,
-        pot: int = 0,
-        seed: str = "rig",
-        max_deals: int | None = None,
-    ) -> InsomniaGame:
-        """A game at the start of its first deal with hand-picked hands, dice and stock (top card first).
-
-        For table-driven rule tests. The stock defaults to the rest of the deck in its fixed order. `chips` is
-        everyone's starting count, or a dict with each player's.
-        """
-        n = len(players)
-        chip_map = dict(chips) if isinstance(chips, dict) else {p: chips for p in players}
-        game = cls(
-            seed=seed,
-            players=list(players),
-            starting_chips={p: chip_map[p] for p in players},
-            max_deals=max_deals,
-            chips={p: chip_map[p] for p in players},
-            pot=pot,
-            dealer=dealer,
-        )
-        game.hands = {p: sorted(_cards(hands[p])) for p in players}
-        dealt = {c for h in game.hands.values() for c in h}
-        if len(dealt) != 4 * n or any(len(h) != 4 for h in game.hands.values()):
-            raise ValueError("rig: every player needs 4 cards, all different")
-        game.stock = _cards(stock) if stock is not None else [c for c in deck_for(n) if c not in dealt]
-        events: Events = []
-        game._reset_deal()
-        game.deal = 1
-        game.dice = [Rank.parse(x) for x in dice.split()] if isinstance(dice, str) else list(dice)
-        game._start_exchange(events)
-        return game
-
     # --- the state machine: a deal --------------------------------------------------------------------
+
+    def _mover(self) -> str:
+        """The player whose decision is awaited (the phases that wait for one always set it)."""
+        if self.turn is None:
+            raise IllegalAction("The game is over.")
+        return self.turn
+
+    def _auction(self) -> Auction:
+        """The running auction (the auction phase always has one)."""
+        if self.auction is None:
+            raise IllegalAction("There is no auction now.")
+        return self.auction
 
     def _seat_order(self, first: int) -> list[str]:
         n = len(self.players)
@@ -287,7 +261,7 @@ class InsomniaGame(SeededGame):
         self.deal += 1
         self._reset_deal()
         cards = deck_for(len(self.players))
-        self._rng().shuffle(cards)
+        self._shuffle(cards)
         order = self._left_of_dealer()
         dealt = {p: sorted(cards[4 * i : 4 * i + 4]) for i, p in enumerate(order)}
         self.hands = {p: dealt[p] for p in self.players}
@@ -298,8 +272,7 @@ class InsomniaGame(SeededGame):
         self._start_exchange(events)
 
     def _throw(self, stage: DiceStage, events: Events) -> None:
-        rng = self._rng()
-        self.dice = [rng.choice(DICE_FACES) for _ in range(4)]
+        self.dice = self._throw_dice(DICE_FACES, 4)
         events.append(DiceThrown(stage=stage, player=self.players[self.dealer], dice=list(self.dice)))
 
     # stage 1a: exchange (rule 9)
@@ -324,7 +297,7 @@ class InsomniaGame(SeededGame):
         self._start_auction(1, order, events)
 
     def _apply_exchange(self, action: Action, events: Events) -> None:
-        player = self.turn
+        player = self._mover()
         if isinstance(action, Pass):
             events.append(ExchangeDone(player=player, exchanges=self.exchanges[player], stock_empty=False))
             self.exchange_index += 1
@@ -353,8 +326,8 @@ class InsomniaGame(SeededGame):
         self.turn = bidders[0]
 
     def _apply_auction(self, action: Action, events: Events) -> None:
-        auction = self.auction
-        player = self.turn
+        auction = self._auction()
+        player = self._mover()
         have = self.chips[player]
         if isinstance(action, Bid):
             # Rule 10: who cannot outbid the high bid can only pass; tell him that, whatever amount he tried.
@@ -393,8 +366,10 @@ class InsomniaGame(SeededGame):
             self.turn = auction.bidders[auction.turn]
 
     def _auction_won(self, events: Events) -> None:
-        auction = self.auction
+        auction = self._auction()
         winner, amount, stage = auction.high_bidder, auction.high_bid, auction.stage
+        if winner is None:
+            raise IllegalAction("Nobody has bid in this auction.")
         self.auction = None
         events.append(AuctionWon(stage=stage, player=winner, amount=amount, rethrows=2 * amount))
         self.chips[winner] -= amount
@@ -415,12 +390,12 @@ class InsomniaGame(SeededGame):
         self.turn = winner
 
     def _apply_rethrow(self, action: Action, events: Events) -> None:
-        player = self.turn
+        player = self._mover()
         stage: DiceStage = 1 if self.stage == 1 else 4
         if isinstance(action, Rethrow):
             if action.die not in (1, 2, 3, 4):
                 raise IllegalAction("Choose a die from 1 to 4 to throw again, or pass to stop.")
-            self.dice[action.die - 1] = self._rng().choice(DICE_FACES)
+            self.dice[action.die - 1] = self._throw_dice(DICE_FACES, 1)[0]
             self.rethrows_left -= 1
             events.append(
                 DiceThrown(
@@ -504,19 +479,20 @@ class InsomniaGame(SeededGame):
     def _apply_play(self, action: Action, events: Events) -> None:
         if not isinstance(action, Play):
             raise IllegalAction("It is your turn in the tricks: play a card.")
-        player, card = self.turn, action.card
+        player, card = self._mover(), action.card
         hand = self.hands[player]
-        if card not in hand:
+        if card not in hand or card.suit is None:  # Insomnia's decks have no joker
             raise IllegalAction(f"You do not hold {card}: play a card from your hand.")
         if self.trick:
             led = self.trick[0].card.suit
-            if card.suit != led and any(c.suit == led for c in hand):
+            if led is not None and card.suit != led and any(c.suit == led for c in hand):
                 raise IllegalAction(f"You must follow suit: you hold a {led.singular}.")
         hand.remove(card)
-        if self.trump is None:
-            self.trump = card.suit  # rule 22: the first card led in this stage fixes trumps
+        trump = self.trump
+        if trump is None:
+            trump = self.trump = card.suit  # rule 22: the first card led in this stage fixes trumps
         self.trick.append(TrickPlay(player=player, card=card))
-        events.append(CardPlayed(player=player, card=card, trick=self.tricks_played + 1, trump=self.trump))
+        events.append(CardPlayed(player=player, card=card, trick=self.tricks_played + 1, trump=trump))
         if len(self.trick) < len(self.players):
             self.turn = self._left_of(player)
             return
@@ -562,8 +538,8 @@ class InsomniaGame(SeededGame):
 
     def _stage4_payout(self, events: Events) -> None:
         pattern, amount = dice_pattern(self.dice)
-        sets = {p: best_match(self.won_cards[p], self.dice) for p in self.eligible}
-        matching = [p for p in self.eligible if sets[p] is not None]
+        sets = {p: m for p in self.eligible if (m := best_match(self.won_cards[p], self.dice)) is not None}
+        matching = list(sets)  # in the order of the eligible: the first of equal keys wins, as in max()
         if not matching:
             events.append(NoMatch(stage=4, dice=list(self.dice), pattern=pattern))
         else:
@@ -609,7 +585,7 @@ class InsomniaGame(SeededGame):
         self._finish("out_of_chips", events)
         return True
 
-    def _finish(self, reason: str, events: Events) -> None:
+    def _finish(self, reason: OverReason, events: Events) -> None:
         self.phase = "over"
         self.turn = None
         self.auction = None
@@ -652,12 +628,18 @@ class InsomniaGame(SeededGame):
         }
 
 
-def _cards(cards: str | list[Card]) -> list[Card]:
-    return parse_cards(cards) if isinstance(cards, str) else list(cards)
+def new_game(
+    players: Sequence[str],
+    seed: str,
+    *,
+    chips: int = 15,
+    max_deals: int | None = None,
+    chance: Chance | None = None,
+) -> InsomniaGame:
+    """A game for 2-8 player ids in seat order: the first dealer is drawn by lot, the deal begins.
 
-
-def new_game(players: list[str], seed: str, *, chips: int = 15, max_deals: int | None = None) -> InsomniaGame:
-    """A game for 2-8 player ids in seat order: the first dealer is drawn from the seed, the deal begins."""
+    Chance (the dealer, shuffles, throws) comes from `chance`, by default seeded from `seed`.
+    """
     if not 2 <= len(players) <= 8:
         raise ValueError("Insomnia is for 2 to 8 players.")
     if len(set(players)) != len(players):
@@ -676,6 +658,7 @@ def new_game(players: list[str], seed: str, *, chips: int = 15, max_deals: int |
         max_deals=max_deals,
         chips={p: chips for p in players},
     )
-    game.dealer = game._rng().randrange(len(players))
+    game._use_chance(chance)
+    game.dealer = game._draw_index(len(players))
     game._begin_deal(game._opening)
     return game

@@ -172,17 +172,16 @@ def _table() -> dict[int, HandValue]:
 
 def hand_value(cards: Iterable[Card]) -> HandValue:
     """The stage-2 value of exactly four cards (rules 17-18)."""
-    if type(cards) is not list and type(cards) is not tuple:
-        cards = list(cards)
-    if len(cards) == 4:
+    hand = cards if isinstance(cards, list | tuple) else list(cards)
+    if len(hand) == 4:
         # The hot path (benchmarked against treys): one lookup by the bit mask of the four card keys.
-        a, b, c, d = cards
+        a, b, c, d = hand
         value = (_TABLE or _table()).get((1 << a._key) | (1 << b._key) | (1 << c._key) | (1 << d._key))
         if value is not None:
             return value
-    if len(cards) != 4 or len(set(cards)) != 4 or any(c.is_joker for c in cards):
+    if len(hand) != 4 or len(set(hand)) != 4 or any(c.is_joker for c in hand):
         raise ValueError("a hand value needs exactly 4 different cards without jokers")
-    return _value_of_keys(sorted((c.key for c in cards), reverse=True))
+    return _value_of_keys(sorted((c.key for c in hand), reverse=True))
 
 
 def dice_pattern(dice: Sequence[Rank]) -> tuple[str, int]:
@@ -214,8 +213,9 @@ def best_match(cards: Iterable[Card], dice: Sequence[Rank]) -> list[Card] | None
     need = Counter(dice)
     by_rank: dict[Rank, list[Card]] = {}
     for card in cards:
-        if card.rank in need:
-            by_rank.setdefault(card.rank, []).append(card)
+        rank = card.rank
+        if rank is not None and rank in need:
+            by_rank.setdefault(rank, []).append(card)
     chosen: list[Card] = []
     for rank, count in need.items():
         have = sorted(by_rank.get(rank, ()), reverse=True)
@@ -240,7 +240,8 @@ def trick_winner(plays: Sequence[Card], trump: Suit | None) -> int:
     best = 0
     for i in range(1, len(plays)):
         card, top = plays[i], plays[best]
-        if (card.suit == top.suit and card.rank > top.rank) or (card.suit == trump and top.suit != trump):
+        # Within one suit the card key orders by rank.
+        if (card.suit == top.suit and card.key > top.key) or (card.suit == trump and top.suit != trump):
             best = i
     return best
 

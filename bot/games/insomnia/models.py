@@ -10,11 +10,13 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from bot.games.base import ChipTransfer, Standing
+from bot.games.base import ActionInput, ChipTransfer, Standing
 from bot.games.cards import Card, Rank, Suit
+from bot.games.spec import TableOptions
 
 Phase = Literal["exchange", "auction", "rethrow", "tricks", "over"]
 DiceStage = Literal[1, 4]
+OverReason = Literal["out_of_chips", "deal_cap", "ended"]
 
 
 class _Frozen(BaseModel):
@@ -65,11 +67,12 @@ class EndGame(_Frozen):
 
 
 Action = Annotated[Exchange | Pass | Bid | Rethrow | Play | EndGame, Field(discriminator="kind")]
-_ACTION = TypeAdapter(Action)
+_ACTION: TypeAdapter[Exchange | Pass | Bid | Rethrow | Play | EndGame] = TypeAdapter(Action)
 
 
-def parse_action(data: str | bytes | dict | BaseModel) -> Action:
-    """An action from JSON text, a dict (the action log) or an action model."""
+def parse_action(data: ActionInput) -> Exchange | Pass | Bid | Rethrow | Play | EndGame:
+    """An action from JSON text, a dict (the action log) or an action model; a pydantic `ValidationError` if
+    malformed."""
     if isinstance(data, Exchange | Pass | Bid | Rethrow | Play | EndGame):
         return data
     if isinstance(data, BaseModel):
@@ -77,6 +80,18 @@ def parse_action(data: str | bytes | dict | BaseModel) -> Action:
     if isinstance(data, str | bytes):
         return _ACTION.validate_json(data)
     return _ACTION.validate_python(data)
+
+
+class InsomniaOptions(TableOptions):
+    """An Insomnia table's options (the engine's `chips` and `max_deals`)."""
+
+    chips: int = Field(default=15, ge=1, le=1000, description="chips each player starts with (default 15)")
+    deals: int | None = Field(
+        default=None,
+        ge=1,
+        le=100,
+        description="end the game after this many deals (default: until someone runs out)",
+    )
 
 
 # --- small public records -------------------------------------------------------------------------
@@ -265,7 +280,7 @@ class DealEnded(_Frozen):
 
 class GameOver(_Frozen):
     kind: Literal["game_over"] = "game_over"
-    reason: Literal["out_of_chips", "deal_cap", "ended"]
+    reason: OverReason
     standings: list[Standing]
     chips: dict[str, int]
     pot: int  # chips left in the pot stay on the table's pot account (rule 31)

@@ -5,7 +5,7 @@
   uses (a win worth the payout the bought re-throws are likely to bring), plus its stage-2 chance (its
   percentile among all hands of the deck, to the power of the number of opponents) times the chance that
   the game outlives that auction.
-- Auction: look the auction ahead to its end (`insomnia_auction`), the rivals taken as choosing evenly among
+- Auction: look the auction ahead to its end (`ai_auction`), the rivals taken as choosing evenly among
   their options, and take the action with the best expected outcome: a win is worth the payout the re-throws
   it buys are likely to bring (from every payer, capped by his chips), less the bid net of its pot share.
   With many rivals this means a jump bid to all but one chip for a hand that can match (a cheap bid is
@@ -21,33 +21,25 @@ from __future__ import annotations
 import random
 from bisect import bisect_left
 from collections import Counter
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
 
-from bot.games.ai.insomnia_auction import NONE, RIVAL, RIVAL_ALL_IN, AuctionModel
 from bot.games.cards import Card, Rank, Suit
-from bot.games.insomnia import (
-    Bid,
-    Exchange,
-    Pass,
-    Play,
-    PlayerView,
-    PublicView,
-    Rethrow,
-    deck_for,
-    dice_pattern,
-    hand_value,
-    trick_winner,
-)
-from bot.games.insomnia.hands import DICE_FACES
+from bot.games.insomnia.ai_auction import NONE, RIVAL, RIVAL_ALL_IN, AuctionModel
+from bot.games.insomnia.hands import DICE_FACES, deck_for, dice_pattern, hand_value, trick_winner
+from bot.games.insomnia.models import Action, Bid, Exchange, Pass, Play, PlayerView, PublicView, Rethrow
 
 MAX_RETHROWS = 40  # more re-throws than this no longer move the chance of matching
 EXCHANGE_MARGIN = 0.05  # chips: exchange only for a real expected gain
 _FACES = frozenset(DICE_FACES)
 _PASS = Pass()
+# Insomnia's decks have no joker: every card has a rank and a suit.
+_RANK: dict[Card, int] = {c: int(rank) for c in deck_for(8) if (rank := c.rank) is not None}
+_SUIT: dict[Card, Suit] = {c: suit for c in deck_for(8) if (suit := c.suit) is not None}
 
 
-def choose(view: PlayerView, public: PublicView, legal: list, rng: random.Random) -> object:
+def choose(view: PlayerView, public: PublicView, legal: Sequence[Action], rng: random.Random) -> Action:
     """The action for the player whose view this is; always one of `legal`."""
     phase = view.phase
     if phase == "exchange":
@@ -117,7 +109,7 @@ def _shape(need: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(int(DICE_FACES[i]) for i, k in enumerate(counts) for _ in range(k))
 
 
-def _win_value(targets: list[tuple[tuple[int, ...], float]], share: float):
+def _win_value(targets: list[tuple[tuple[int, ...], float]], share: float) -> Callable[[int], float]:
     """What winning the auction at each bid is worth (the `AuctionModel`'s `win_value`): the payout the
     re-throws it buys are likely to bring, for the best of `targets` ((missing ranks, payout) pairs), less the
     bid net of its pot share. A bid above that expected payout is ruled out (-inf): the pot share may come
@@ -191,7 +183,7 @@ class _Worth:
         return cached
 
     def __call__(self, hand: list[Card]) -> float:
-        target = tuple(sorted(int(c.rank) for c in hand))
+        target = tuple(sorted(_RANK[c] for c in hand))
         auction, goes_on = self.match(target)
         return auction + goes_on * _stage2_worth(hand, self.n, self.deck_size)
 
@@ -209,12 +201,12 @@ def _auction_worth(need: tuple[int, ...], worth: float, rivals: tuple[int, ...],
     return model.opening(seat), model.goes_on(seat)
 
 
-def _exchange(view: PlayerView, legal: list, rng: random.Random) -> object:
+def _exchange(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
     hand = list(view.hand)
     worth = _Worth(view)
     unseen = [c for c in deck_for(worth.n) if c not in hand]
     best_value = worth(hand) + EXCHANGE_MARGIN
-    best_actions: list[object] = [_PASS]
+    best_actions: list[Action] = [_PASS]
     for action in legal:
         if not isinstance(action, Exchange):
             continue
@@ -233,9 +225,9 @@ def _exchange(view: PlayerView, legal: list, rng: random.Random) -> object:
 def _targets(view: PlayerView) -> list[tuple[int, ...]]:
     """The rank multisets a match could be on: the hand (stage 1), or any 4 of the won cards (stage 4)."""
     if view.stage == 1:
-        return [tuple(sorted(int(c.rank) for c in view.hand))]
-    counts = Counter(int(c.rank) for c in view.won_cards.get(view.player, []) if c.rank in _FACES)
-    found = []
+        return [tuple(sorted(_RANK[c] for c in view.hand))]
+    counts = Counter(_RANK[c] for c in view.won_cards.get(view.player, []) if c.rank in _FACES)
+    found: list[tuple[int, ...]] = []
     for combo in combinations_with_replacement(sorted(counts), 4):
         if all(combo.count(r) <= counts[r] for r in set(combo)):
             found.append(combo)
@@ -246,8 +238,10 @@ def _payers(view: PlayerView) -> list[int]:
     return [view.chips[p] for p in view.players if p != view.player]
 
 
-def _auction(view: PlayerView, legal: list) -> object:
+def _auction(view: PlayerView, legal: Sequence[Action]) -> Action:
     auction = view.auction
+    if auction is None:  # never in the auction phase
+        return _PASS
     me = view.player
     share = 1.0 / len(view.players)  # of the pot the bid feeds: on average the trick winner's
     payers = _payers(view)
@@ -270,7 +264,7 @@ def _auction(view: PlayerView, legal: list) -> object:
     return _PASS
 
 
-def _rethrow(view: PlayerView, legal: list) -> object:
+def _rethrow(view: PlayerView, legal: Sequence[Action]) -> Action:
     payers = _payers(view)
     best_target, best_value = None, 0.0
     for target in _targets(view):
@@ -291,7 +285,7 @@ def _rethrow(view: PlayerView, legal: list) -> object:
 
 def _cost(card: Card, trump: Suit | None) -> int:
     """What giving up a card costs: its rank, and trumps above every plain card."""
-    return int(card.rank) + (20 if card.suit == trump else 0)
+    return _RANK[card] + (20 if card.suit == trump else 0)
 
 
 def _unseen(view: PlayerView) -> list[Card]:
@@ -305,15 +299,15 @@ def _unseen(view: PlayerView) -> list[Card]:
 def _sure_winner(card: Card, trump: Suit | None, unseen: list[Card]) -> bool:
     """No card still out could take this card if it were led now."""
     for other in unseen:
-        if other.suit == card.suit and other.rank > card.rank:
+        if other.suit == card.suit and other.key > card.key:  # within a suit the key orders by rank
             return False
         if trump is not None and card.suit != trump and other.suit == trump:
             return False
     return True
 
 
-def _play(view: PlayerView, legal: list) -> object:
-    cards: list[Card] = [a.card for a in legal]
+def _play(view: PlayerView, legal: Sequence[Action]) -> Action:
+    cards: list[Card] = [a.card for a in legal if isinstance(a, Play)]
     trump = view.trump
     plays = [p.card for p in view.trick]
     if not plays:
@@ -321,8 +315,8 @@ def _play(view: PlayerView, legal: list) -> object:
             # This lead fixes trumps: the longest suit, then the strongest, and its best card.
             by_suit: dict[Suit, list[Card]] = {}
             for c in cards:
-                by_suit.setdefault(c.suit, []).append(c)
-            suit = max(by_suit, key=lambda s: (len(by_suit[s]), sum(int(c.rank) for c in by_suit[s]), s))
+                by_suit.setdefault(_SUIT[c], []).append(c)
+            suit = max(by_suit, key=lambda s: (len(by_suit[s]), sum(_RANK[c] for c in by_suit[s]), s))
             return Play(card=max(by_suit[suit]))
         unseen = _unseen(view)
         winners = [c for c in cards if _sure_winner(c, trump, unseen)]

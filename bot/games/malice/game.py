@@ -1,80 +1,66 @@
-"""Malice: the two-player Spite-and-Malice race of docs/rules.md section 2.
+"""The Malice game state and its turn flow: the two-player Spite-and-Malice race of docs/rules.md section 2.
 
 The state is plain piles of `Card`s (the top of every pile is its last element) held in one pydantic model, so
-the whole game is a small JSON document. Chance comes only from `SeededGame._rng()`: the same seed and the
-same actions give the same game, byte for byte.
+the whole game is a small JSON document. Chance comes only from the game's `Chance` (`SeededGame._shuffle()`):
+the same seed and the same actions give the same game, byte for byte.
 
 The hot path (`legal_actions()` and `apply()`) avoids pydantic validation: every possible play is built once
-at import, and events and views are assembled from values already known to be valid (`_fast`), because a
-benchmark and the property tests play thousands of whole games.
+at import, and events and views are assembled from values already known to be valid (`models.fast`), because
+a benchmark and the property tests play thousands of whole games.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, TypeVar, Union
+from collections.abc import Sequence
+from typing import Any
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    PlainSerializer,
-    PlainValidator,
-    TypeAdapter,
-    ValidationError,
+from pydantic import Field, PrivateAttr, ValidationError
+
+from bot.games.base import ActionInput, ChipTransfer, GameEvent, IllegalAction, SeededGame, Standing
+from bot.games.cards import JOKER, Card, Rank, standard_deck
+from bot.games.chance import Chance
+from bot.games.malice.models import (
+    CardPlayed,
+    CardText,
+    EndGame,
+    EndReason,
+    EndTurn,
+    GameOver,
+    HandRefilled,
+    MalicePublicView,
+    MaliceResult,
+    MaliceView,
+    PayoffTurned,
+    Play,
+    Resign,
+    Source,
+    StackCompleted,
+    TurnEnded,
+    TurnStarted,
+    fast,
+    parse_action,
+)
+from bot.games.malice.piles import (
+    CARDS,
+    CENTRE_INDEX,
+    CENTRE_NAMES,
+    FULL_STACK,
+    HAND_SIZE,
+    PAYOFF_SIZE,
+    RANK_OF_VALUE,
+    SIDE_ACCEPTS,
+    SIDE_INDEX,
+    SIDE_NAMES,
+    STACKS,
+    VALUE,
+    side_reference,
 )
 
-from bot.games.base import ChipTransfer, IllegalAction, SeededGame, Standing
-from bot.games.cards import JOKER, Card, Rank, standard_deck
-
-_M = TypeVar("_M", bound=BaseModel)
-
-HAND_SIZE = 5
-STACKS = 4  # centre slots, and side stacks per player
-FULL_STACK = 13  # A to K
-PAYOFF_SIZE = 26
-TOTAL_CARDS = 108  # deck A (52) + deck B (52 + 4 jokers)
-
-Source = Literal["hand", "payoff", "side1", "side2", "side3", "side4"]
-Target = Literal["centre1", "centre2", "centre3", "centre4", "side1", "side2", "side3", "side4"]
-EndReason = Literal["payoff_emptied", "stalemate", "turn_cap", "resign", "cancelled"]
-
-CENTRE_NAMES = ("centre1", "centre2", "centre3", "centre4")
-SIDE_NAMES = ("side1", "side2", "side3", "side4")
-_CENTRE_INDEX = {name: i for i, name in enumerate(CENTRE_NAMES)}
-_SIDE_INDEX = {name: i for i, name in enumerate(SIDE_NAMES)}
-
-# Malice value of every card: A=1 ... K=13; the joker has none (0).
-_VALUE: dict[Card, int] = {card: card.rank.malice_value for card in standard_deck()} | {JOKER: 0}
-_RANK_OF_VALUE: dict[int, Rank] = {rank.malice_value: rank for rank in Rank}
+Events = list[GameEvent]
 
 
-def _parse_rank(value: Any) -> Rank:
-    if isinstance(value, Rank):
-        return value
-    if isinstance(value, int) and not isinstance(value, bool):
-        if value == 1:
-            return Rank.ACE
-        return Rank(value)
-    if isinstance(value, str):
-        return Rank.parse(value)
-    raise ValueError(f"{value!r} is not a rank: use A K Q J 10 9 8 7 6 5 4 3 2.")
-
-
-_CARD_BY_TEXT: dict[str, Card] = {str(card): card for card in _VALUE}
-
-
-def _parse_card(value: Any) -> Card:
-    # Canonical text first: loading a saved game parses ~108 cards, and the general parser is 4x slower.
-    card = _CARD_BY_TEXT.get(value) if isinstance(value, str) else None
-    return card if card is not None else Card.parse(value)
-
-
-# A `Card`, stored as its short text like everywhere, with a quicker loader for saved games.
-CardText = Annotated[Card, PlainValidator(_parse_card, json_schema_input_type=str),
-                     PlainSerializer(str, return_type=str)]
-
-# A rank written as in card text ("A", "10", "K") so actions and events read naturally in the action log.
-RankName = Annotated[Rank, PlainValidator(_parse_rank), PlainSerializer(lambda r: r.short, return_type=str)]
+def _free_centre() -> list[list[Card]]:
+    return [[] for _ in range(STACKS)]
 
 
 def _name(value: int) -> str:
@@ -89,182 +75,15 @@ def _a(value: int) -> str:
 
 
 def _card_words(card: Card) -> str:
-    return "a joker" if card is JOKER else _a(_VALUE[card])
+    return "a joker" if card is JOKER else _a(VALUE[card])
 
 
 def _cap(text: str) -> str:
     return text[0].upper() + text[1:]
 
 
-# --- actions ------------------------------------------------------------------------------------------------
 
-
-class Play(BaseModel):
-    """Move one card: to a centre slot (from the hand, the payoff top or an own side-stack top) or to an own
-    side stack (from the hand only; this ends the turn)."""
-
-    model_config = ConfigDict(frozen=True)
-
-    kind: Literal["play"] = "play"
-    source: Source
-    card: CardText | None = None  # required from the hand; checked against the pile top otherwise
-    to: Target
-    as_rank: RankName | None = None  # the rank a joker takes on a centre stack
-
-
-class EndTurn(BaseModel):
-    """End the turn without a side play."""
-
-    model_config = ConfigDict(frozen=True)
-
-    kind: Literal["end_turn"] = "end_turn"
-
-
-class Resign(BaseModel):
-    """System action: that player resigns; the opponent wins, scoring the resigner's payoff cards."""
-
-    model_config = ConfigDict(frozen=True)
-
-    kind: Literal["resign"] = "resign"
-    player: str
-
-
-class EndGame(BaseModel):
-    """System action (`/cancel`): end now, scored as a stalemate."""
-
-    model_config = ConfigDict(frozen=True)
-
-    kind: Literal["end_game"] = "end_game"
-
-
-Action = Annotated[Union[Play, EndTurn, Resign, EndGame], Field(discriminator="kind")]  # noqa: UP007
-_ACTION = TypeAdapter(Action)
-_END_TURN = EndTurn()
-
-
-def parse_action(data: str | bytes | dict[str, Any] | BaseModel) -> Play | EndTurn | Resign | EndGame:
-    """An action from JSON text or a dict (the action log); a pydantic `ValidationError` if malformed."""
-    if isinstance(data, (Play, EndTurn, Resign, EndGame)):
-        return data
-    if isinstance(data, (str, bytes)):
-        return _ACTION.validate_json(data)
-    return _ACTION.validate_python(data)
-
-
-class _Frozen(BaseModel):
-    """Events and results are values: the game keeps some (`last_play`, `result`) and also hands them out."""
-
-    model_config = ConfigDict(frozen=True)
-
-
-# --- events -------------------------------------------------------------------------------------------------
-
-
-class TurnStarted(_Frozen):
-    kind: Literal["turn_started"] = "turn_started"
-    player: str
-    turn: int
-    drawn: int  # cards drawn to refill the hand (hidden which)
-
-
-class CardPlayed(_Frozen):
-    kind: Literal["card_played"] = "card_played"
-    player: str
-    card: CardText
-    source: Source
-    to: Target
-    as_rank: RankName | None = None  # the rank a joker took on a centre stack
-
-
-class PayoffTurned(_Frozen):
-    """The next payoff card was turned face up."""
-
-    kind: Literal["payoff_turned"] = "payoff_turned"
-    player: str
-    card: CardText
-    remaining: int  # the payoff pile, the new top included
-
-
-class StackCompleted(_Frozen):
-    """A centre stack reached K; its 13 cards were shuffled into the stock and its slot is free."""
-
-    kind: Literal["stack_completed"] = "stack_completed"
-    slot: Literal["centre1", "centre2", "centre3", "centre4"]
-    stock_count: int  # the stock after the shuffle
-
-
-class HandRefilled(_Frozen):
-    """A player emptied his hand mid-turn and drew from the stock (rule 13)."""
-
-    kind: Literal["hand_refilled"] = "hand_refilled"
-    player: str
-    drawn: int
-
-
-class TurnEnded(_Frozen):
-    kind: Literal["turn_ended"] = "turn_ended"
-    player: str
-    turn: int
-    side_play: bool  # ended by a play to a side stack
-    moved: bool  # some card moved during the turn (two idle turns in a row are a stalemate)
-
-
-class GameOver(_Frozen):
-    kind: Literal["game_over"] = "game_over"
-    reason: EndReason
-    winner: str | None  # None: a draw
-    loser: str | None
-    score: int  # cards: the loser's payoff pile (a win) or the difference (a stalemate)
-    chips: int  # score * stake, paid by the loser to the winner
-    payoff_counts: dict[str, int]
-
-
-Event = Annotated[
-    Union[TurnStarted, CardPlayed, PayoffTurned, StackCompleted, HandRefilled, TurnEnded, GameOver,  # noqa: UP007
-          ChipTransfer],
-    Field(discriminator="kind"),
-]
-
-
-class MaliceResult(_Frozen):
-    reason: EndReason
-    winner: str | None
-    loser: str | None
-    score: int
-    chips: int
-
-
-# --- views --------------------------------------------------------------------------------------------------
-
-
-class MalicePublicView(BaseModel):
-    """Everything on the table anyone may see. The pile sizes always add up to 108 cards."""
-
-    players: list[str]
-    current_player: str | None
-    turn: int
-    max_turns: int
-    stake: int
-    stock_count: int
-    payoff_counts: dict[str, int]  # the face-up top included
-    payoff_top: dict[str, CardText | None]
-    hand_counts: dict[str, int]
-    centre: list[list[CardText]]  # always 4 slots, bottom to top; [] is a free slot
-    centre_needs: list[RankName]  # the rank each slot takes next (A for a free slot)
-    side: dict[str, list[list[CardText]]]  # 4 stacks per player, bottom to top
-    moved_this_turn: bool
-    idle_turns: int  # turns in a row that ended without a card moving (2 = stalemate)
-    last_play: CardPlayed | None
-    is_over: bool
-    result: MaliceResult | None
-
-
-class MaliceView(MalicePublicView):
-    """What one player may see: the public table plus his own hand."""
-
-    player: str
-    hand: list[CardText]
-    must_play_ace: bool  # his turn cannot end before an ace goes to the centre
+# --- the game -----------------------------------------------------------------------------------------------
 
 
 # --- the game -----------------------------------------------------------------------------------------------
@@ -279,7 +98,7 @@ class MaliceGame(SeededGame):
     stock: list[CardText] = []
     hands: dict[str, list[CardText]] = {}
     payoff: dict[str, list[CardText]] = {}
-    centre: list[list[CardText]] = Field(default_factory=lambda: [[] for _ in range(STACKS)])
+    centre: list[list[CardText]] = Field(default_factory=lambda: _free_centre())
     side: dict[str, list[list[CardText]]] = {}
     seat: int = 0  # whose turn: an index into players
     turn: int = 1
@@ -288,8 +107,15 @@ class MaliceGame(SeededGame):
     first_player_reshuffles: int = 0  # rule 4: how often equal payoff tops forced a reshuffle
     last_play: CardPlayed | None = None
     result: MaliceResult | None = None
+    _opening: Events = PrivateAttr(default_factory=list)
 
     # -- reading the state
+
+    @property
+    def opening_events(self) -> Events:
+        """The events of `new_game()` (the first turn starting), for the first announcement. Not
+        serialised."""
+        return list(self._opening)
 
     @property
     def is_over(self) -> bool:
@@ -311,7 +137,7 @@ class MaliceGame(SeededGame):
         if all(self.centre):
             return False
         payoff = self.payoff[player]
-        return (bool(payoff) and _VALUE[payoff[-1]] == 1) or any(_VALUE[c] == 1 for c in self.hands[player])
+        return (bool(payoff) and VALUE[payoff[-1]] == 1) or any(VALUE[c] == 1 for c in self.hands[player])
 
     def legal_actions(self) -> list[Play | EndTurn]:
         """Every legal action of the current player, each once ([] when the game is over)."""
@@ -325,7 +151,7 @@ class MaliceGame(SeededGame):
         for slot, stack in enumerate(self.centre):
             slots_by_need.setdefault(len(stack) + 1, []).append(slot)
         needs = [len(stack) + 1 for stack in self.centre]
-        sources: list[tuple[str, Card]] = [("hand", card) for card in distinct]
+        sources: list[tuple[Source, Card]] = [("hand", card) for card in distinct]
         if payoff:
             sources.append(("payoff", payoff[-1]))
         for slot, stack in enumerate(sides):
@@ -333,7 +159,7 @@ class MaliceGame(SeededGame):
                 sources.append((SIDE_NAMES[slot], stack[-1]))
         actions: list[Play | EndTurn] = []
         for source, card in sources:
-            value = _VALUE[card]
+            value = VALUE[card]
             if value:
                 slots = slots_by_need.get(value)
                 if slots:
@@ -343,11 +169,11 @@ class MaliceGame(SeededGame):
                 jokers = _JOKER_PLAYS[source]
                 actions.extend(jokers[slot][needs[slot]] for slot in range(STACKS))
         if 1 in slots_by_need and (
-                (payoff and _VALUE[payoff[-1]] == 1) or any(_VALUE[card] == 1 for card in distinct)):
+                (payoff and VALUE[payoff[-1]] == 1) or any(VALUE[card] == 1 for card in distinct)):
             return actions  # rule 9: the ace first; no side play, no end of turn
-        accepts = [_SIDE_ACCEPTS[_side_reference(stack)] for stack in sides]
+        accepts = [SIDE_ACCEPTS[side_reference(stack)] for stack in sides]
         for card in distinct:
-            value = _VALUE[card]
+            value = VALUE[card]
             plays = _SIDE_PLAYS[card]
             for slot in range(STACKS):
                 if value in accepts[slot]:
@@ -364,17 +190,17 @@ class MaliceGame(SeededGame):
         if self._must_play_ace(player):
             slot = next(i for i, stack in enumerate(self.centre) if not stack)
             payoff = self.payoff[player]
-            if payoff and _VALUE[payoff[-1]] == 1:
+            if payoff and VALUE[payoff[-1]] == 1:
                 return _CENTRE_PLAYS["payoff"][payoff[-1]][slot]
-            ace = next(c for c in self.hands[player] if _VALUE[c] == 1)
+            ace = next(c for c in self.hands[player] if VALUE[c] == 1)
             return _CENTRE_PLAYS["hand"][ace][slot]
         return _END_TURN
 
     # -- changing the state
 
-    def apply(self, action: Play | EndTurn | Resign | EndGame | dict[str, Any] | str) -> list[BaseModel]:
+    def apply(self, action: ActionInput) -> Events:
         """Apply one action and return the public events it caused; `IllegalAction` if it is not allowed."""
-        if not isinstance(action, (Play, EndTurn, Resign, EndGame)):
+        if not isinstance(action, Play | EndTurn | Resign | EndGame):
             try:
                 action = parse_action(action)
             except ValidationError as error:  # the contract: every refusal is an IllegalAction (as Insomnia)
@@ -396,12 +222,12 @@ class MaliceGame(SeededGame):
             return self._finish("resign", winner, len(self.payoff[action.player]))
         return self._finish_by_count("cancelled")
 
-    def _play(self, action: Play) -> list[BaseModel]:
+    def _play(self, action: Play) -> Events:
         player = self.players[self.seat]
         card = self._check_source(player, action)
         to = action.to
-        if to in _CENTRE_INDEX:
-            slot = _CENTRE_INDEX[to]
+        if to in CENTRE_INDEX:
+            slot = CENTRE_INDEX[to]
             need = len(self.centre[slot]) + 1
             as_rank = self._check_centre(card, slot, need, action.as_rank)
         else:
@@ -414,32 +240,32 @@ class MaliceGame(SeededGame):
         elif source == "payoff":
             self.payoff[player].pop()
         else:
-            self.side[player][_SIDE_INDEX[source]].pop()
+            self.side[player][SIDE_INDEX[source]].pop()
         self.moved = True
-        played = _fast(CardPlayed, player=player, card=card, source=source, to=to, as_rank=as_rank)
+        played = fast(CardPlayed, player=player, card=card, source=source, to=to, as_rank=as_rank)
         self.last_play = played
-        events: list[BaseModel] = [played]
-        if to not in _CENTRE_INDEX:
-            self.side[player][_SIDE_INDEX[to]].append(card)
+        events: Events = [played]
+        if to not in CENTRE_INDEX:
+            self.side[player][SIDE_INDEX[to]].append(card)
             events.extend(self._end_turn(player, side_play=True))
             return events
         stack = self.centre[slot]
         stack.append(card)
         payoff = self.payoff[player]
         if source == "payoff" and payoff:
-            events.append(_fast(PayoffTurned, player=player, card=payoff[-1], remaining=len(payoff)))
+            events.append(fast(PayoffTurned, player=player, card=payoff[-1], remaining=len(payoff)))
         if len(stack) == FULL_STACK:  # rule 10
             self.stock.extend(stack)
             self.centre[slot] = []
-            self._rng().shuffle(self.stock)
-            events.append(_fast(StackCompleted, slot=to, stock_count=len(self.stock)))
+            self._shuffle(self.stock)
+            events.append(fast(StackCompleted, slot=to, stock_count=len(self.stock)))
         if not payoff:  # rule 15: the last payoff card wins at once
             events.extend(self._finish("payoff_emptied", player, len(self.payoff[self.opponent(player)])))
             return events
         hand = self.hands[player]
         if not hand and self.stock:  # rule 13
             drawn = self._draw(hand, HAND_SIZE)
-            events.append(_fast(HandRefilled, player=player, drawn=drawn))
+            events.append(fast(HandRefilled, player=player, drawn=drawn))
         return events
 
     def _check_source(self, player: str, action: Play) -> Card:
@@ -457,30 +283,30 @@ class MaliceGame(SeededGame):
             top = payoff[-1]  # never empty while the game runs: the last payoff card ends it
             if card is not None and card is not top:
                 raise IllegalAction(f"Your payoff pile shows {top.pretty}, not {card.pretty}.")
-            if action.to not in _CENTRE_INDEX:
+            if action.to not in CENTRE_INDEX:
                 raise IllegalAction("Your payoff card can only go to the centre.")
             return top
-        index = _SIDE_INDEX[source]
+        index = SIDE_INDEX[source]
         stack = self.side[player][index]
         if not stack:
             raise IllegalAction(f"Your side stack {index + 1} is empty.")
         top = stack[-1]
         if card is not None and card is not top:
             raise IllegalAction(f"Your side stack {index + 1} shows {top.pretty}, not {card.pretty}.")
-        if action.to not in _CENTRE_INDEX:
+        if action.to not in CENTRE_INDEX:
             raise IllegalAction("Cards cannot move from one side stack to another: play from your hand.")
         return top
 
     @staticmethod
     def _check_centre(card: Card, slot: int, need: int, as_rank: Rank | None) -> Rank | None:
         """Rule 8. Returns the rank a joker takes (None for other cards)."""
-        value = _VALUE[card]
+        value = VALUE[card]
         if value == 0:
             if as_rank is not None and as_rank.malice_value != need:
                 if need == 1:
                     raise IllegalAction("A joker on a free centre slot starts the stack as an ace.")
                 raise IllegalAction(f"On centre stack {slot + 1} the joker can only be {_a(need)}.")
-            return _RANK_OF_VALUE[need]
+            return RANK_OF_VALUE[need]
         if as_rank is not None:
             # A rank is the joker's alone: one spelling per move, the one legal_actions() lists.
             if as_rank.malice_value != value:
@@ -496,16 +322,16 @@ class MaliceGame(SeededGame):
 
     def _check_side(self, player: str, action: Play, card: Card) -> None:
         """Rules 9 and 11 (the source is the hand: other sources were refused already)."""
-        value = _VALUE[card]
+        value = VALUE[card]
         if value == 1:  # the rule broken first, the spelling after
             raise IllegalAction("An ace can never go on a side stack.")
         if action.as_rank is not None:
             raise IllegalAction("A card on a side stack keeps its own rank: leave the rank out.")
         if self._must_play_ace(player):
             raise IllegalAction("You must first play your ace to the centre.")
-        stack = self.side[player][_SIDE_INDEX[action.to]]
-        ref = _side_reference(stack)
-        if value in _SIDE_ACCEPTS[ref]:
+        stack = self.side[player][SIDE_INDEX[action.to]]
+        ref = side_reference(stack)
+        if value in SIDE_ACCEPTS[ref]:
             return
         showing = f"showing {_name(ref)}" if stack[-1] is not JOKER else f"showing {_name(ref)} under a joker"
         allowed = f"{_a(ref)} or {_a(ref - 1)}" if ref > 2 else _a(ref)
@@ -520,9 +346,9 @@ class MaliceGame(SeededGame):
             hand.append(stock.pop())
         return count
 
-    def _end_turn(self, player: str, side_play: bool) -> list[BaseModel]:
-        events: list[BaseModel] = [
-            _fast(TurnEnded, player=player, turn=self.turn, side_play=side_play, moved=self.moved)
+    def _end_turn(self, player: str, side_play: bool) -> Events:
+        events: Events = [
+            fast(TurnEnded, player=player, turn=self.turn, side_play=side_play, moved=self.moved)
         ]
         self.idle_turns = 0 if self.moved else self.idle_turns + 1
         if self.idle_turns >= 2:  # rule 16
@@ -540,9 +366,9 @@ class MaliceGame(SeededGame):
         self.moved = False
         player = self.players[seat]
         drawn = self._draw(self.hands[player], HAND_SIZE)
-        return _fast(TurnStarted, player=player, turn=turn, drawn=drawn)
+        return fast(TurnStarted, player=player, turn=turn, drawn=drawn)
 
-    def _finish_by_count(self, reason: EndReason) -> list[BaseModel]:
+    def _finish_by_count(self, reason: EndReason) -> Events:
         """Rule 16 scoring: fewer payoff cards wins by the difference; equal counts are a draw."""
         first, second = self.players
         a, b = len(self.payoff[first]), len(self.payoff[second])
@@ -550,16 +376,16 @@ class MaliceGame(SeededGame):
             return self._finish(reason, None, 0)
         return self._finish(reason, first if a < b else second, abs(a - b))
 
-    def _finish(self, reason: EndReason, winner: str | None, score: int) -> list[BaseModel]:
+    def _finish(self, reason: EndReason, winner: str | None, score: int) -> Events:
         loser = None if winner is None else self.opponent(winner)
         chips = score * self.stake if winner is not None else 0
-        self.result = _fast(MaliceResult, reason=reason, winner=winner, loser=loser, score=score, chips=chips)
-        events: list[BaseModel] = [_fast(
+        self.result = fast(MaliceResult, reason=reason, winner=winner, loser=loser, score=score, chips=chips)
+        events: Events = [fast(
             GameOver,
             reason=reason, winner=winner, loser=loser, score=score, chips=chips,
             payoff_counts={p: len(self.payoff[p]) for p in self.players},
         )]
-        if chips > 0:
+        if chips > 0 and winner is not None and loser is not None:
             events.append(ChipTransfer(from_account=loser, to_account=winner, amount=chips,
                                        reason="malice_score"))
         return events
@@ -567,12 +393,12 @@ class MaliceGame(SeededGame):
     # -- views and results
 
     def public_view(self) -> MalicePublicView:
-        return _fast(MalicePublicView, **self._public_fields())
+        return fast(MalicePublicView, **self._public_fields())
 
     def view(self, player: str) -> MaliceView:
         if player not in self.players:
             raise ValueError(f"{player} is not playing in this game.")
-        return _fast(
+        return fast(
             MaliceView,
             **self._public_fields(),
             player=player,
@@ -593,7 +419,7 @@ class MaliceGame(SeededGame):
             "payoff_top": {p: (self.payoff[p][-1] if self.payoff[p] else None) for p in self.players},
             "hand_counts": {p: len(self.hands[p]) for p in self.players},
             "centre": [list(stack) for stack in self.centre],
-            "centre_needs": [_RANK_OF_VALUE[need] for need in self._needs()],
+            "centre_needs": [RANK_OF_VALUE[need] for need in self._needs()],
             "side": {p: [list(stack) for stack in self.side[p]] for p in self.players},
             "moved_this_turn": self.moved,
             "idle_turns": self.idle_turns,
@@ -607,7 +433,7 @@ class MaliceGame(SeededGame):
         result = self.result
         if result is None:
             raise ValueError("The game is not over yet.")
-        if result.winner is None:
+        if result.winner is None or result.loser is None:
             return [Standing(player=p, placement=1, net=0, won=False) for p in self.players]
         return [
             Standing(player=result.winner, placement=1, net=result.chips, won=True),
@@ -615,61 +441,27 @@ class MaliceGame(SeededGame):
         ]
 
 
-Game = MaliceGame
-
-
-# The values a side stack takes, by its reference value (0: empty, or only jokers): rule 11, never an ace.
-_SIDE_ACCEPTS: dict[int, frozenset[int]] = {0: frozenset(range(2, 14)) | {0}} | {
-    ref: frozenset({0, ref, ref - 1} - {1}) for ref in range(2, 14)
-}
-
-
-def _side_reference(stack: list[Card]) -> int:
-    """The value a side-stack play is checked against: the nearest non-joker from the top (0: any card)."""
-    for card in reversed(stack):
-        value = _VALUE[card]
-        if value:
-            return value
-    return 0
-
-
-def _fast(cls: type[_M], **fields: Any) -> _M:
-    """A model from values already known to be valid, without validation: pydantic's own `model_construct`
-    costs more than validating would. Callers pass every field but `kind`, in declaration order (the order
-    `model_dump_json()` writes)."""
-    kind = _KINDS.get(cls)
-    values = {"kind": kind, **fields} if kind is not None else fields
-    model = cls.__new__(cls)
-    object.__setattr__(model, "__dict__", values)
-    object.__setattr__(model, "__pydantic_fields_set__", set(values))
-    object.__setattr__(model, "__pydantic_extra__", None)
-    object.__setattr__(model, "__pydantic_private__", None)
-    return model
-
-
-# The fixed `kind` of every event class (looking it up in `model_fields` each time is slow).
-_KINDS: dict[type, str] = {
-    cls: cls.model_fields["kind"].default
-    for cls in (TurnStarted, CardPlayed, PayoffTurned, StackCompleted, HandRefilled, TurnEnded, GameOver)
-}
-
 # Every play there can be, built once: legal_actions() only picks from these tables.
-_CARDS = [*standard_deck(), JOKER]
-_CENTRE_PLAYS: dict[str, dict[Card, list[Play]]] = {
-    source: {card: [Play(source=source, card=card, to=to) for to in CENTRE_NAMES] for card in _CARDS}
-    for source in ("hand", "payoff", *SIDE_NAMES)
+_END_TURN = EndTurn()
+_SOURCES: tuple[Source, ...] = ("hand", "payoff", *SIDE_NAMES)
+_CENTRE_PLAYS: dict[Source, dict[Card, list[Play]]] = {
+    source: {card: [Play(source=source, card=card, to=to) for to in CENTRE_NAMES] for card in CARDS}
+    for source in _SOURCES
 }
-_JOKER_PLAYS: dict[str, list[dict[int, Play]]] = {
+_JOKER_PLAYS: dict[Source, list[dict[int, Play]]] = {
     source: [{value: Play(source=source, card=JOKER, to=to, as_rank=rank)
-              for value, rank in _RANK_OF_VALUE.items()} for to in CENTRE_NAMES]
+              for value, rank in RANK_OF_VALUE.items()} for to in CENTRE_NAMES]
     for source in _CENTRE_PLAYS
 }
 _SIDE_PLAYS: dict[Card, list[Play]] = {card: [Play(source="hand", card=card, to=to) for to in SIDE_NAMES]
-                                       for card in _CARDS}
+                                       for card in CARDS}
 
 
-def new_game(players: list[str], seed: str, stake: int = 1, max_turns: int = 500) -> MaliceGame:
-    """A new game for two player ids (seat order), dealt from `seed` (rules 1-7)."""
+def new_game(
+    players: Sequence[str], seed: str, stake: int = 1, max_turns: int = 500, *, chance: Chance | None = None
+) -> MaliceGame:
+    """A new game for two player ids (seat order), dealt by `chance`, by default seeded from `seed`
+    (rules 1-7)."""
     players = list(players)
     if len(players) != 2 or players[0] == players[1]:
         raise ValueError("Malice is for exactly two different players.")
@@ -679,22 +471,23 @@ def new_game(players: list[str], seed: str, stake: int = 1, max_turns: int = 500
         raise ValueError("The turn cap must be at least 1.")
     game = MaliceGame(seed=seed, players=players, stake=stake, max_turns=max_turns,
                       hands={p: [] for p in players}, side={p: [[] for _ in range(STACKS)] for p in players})
+    game._use_chance(chance)
     # Rule 3: deck A split into two payoff piles of 26; the last card of each is its face-up top.
     deck_a = standard_deck()
-    game._rng().shuffle(deck_a)
+    game._shuffle(deck_a)
     game.payoff = {players[0]: deck_a[:PAYOFF_SIZE], players[1]: deck_a[PAYOFF_SIZE:]}
     # Rule 4: the higher top goes first (ace low); equal ranks: each player reshuffles his own pile.
-    while _VALUE[game.payoff[players[0]][-1]] == _VALUE[game.payoff[players[1]][-1]]:
+    while VALUE[game.payoff[players[0]][-1]] == VALUE[game.payoff[players[1]][-1]]:
         for p in players:
-            game._rng().shuffle(game.payoff[p])
+            game._shuffle(game.payoff[p])
         game.first_player_reshuffles += 1
-    first = 0 if _VALUE[game.payoff[players[0]][-1]] > _VALUE[game.payoff[players[1]][-1]] else 1
+    first = 0 if VALUE[game.payoff[players[0]][-1]] > VALUE[game.payoff[players[1]][-1]] else 1
     # Rule 5: the other player shuffles deck B and deals 5 each, one at a time, the first player first.
     deck_b = standard_deck() + [JOKER] * 4
-    game._rng().shuffle(deck_b)
+    game._shuffle(deck_b)
     game.stock = deck_b
     for _ in range(HAND_SIZE):
         for seat in (first, 1 - first):
             game.hands[players[seat]].append(deck_b.pop())
-    game._start_turn(first, 1)
+    game._opening = [game._start_turn(first, 1)]
     return game

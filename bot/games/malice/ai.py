@@ -21,9 +21,11 @@ orders are searched once (a transposition table), so a call costs well under a m
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator, Sequence
 
-from bot.games.cards import JOKER, Card
-from bot.games.malice import CENTRE_NAMES, SIDE_NAMES, EndTurn, MalicePublicView, MaliceView, Play
+from bot.games.cards import Card
+from bot.games.malice.models import EndTurn, MalicePublicView, MaliceView, Play
+from bot.games.malice.piles import CENTRE_INDEX, SIDE_INDEX, VALUE
 
 PAYOFF = 100.0
 WIN = 100_000.0
@@ -39,12 +41,14 @@ IDLE_EVEN = 30.0
 IDLE_BEHIND = 60.0
 MAX_NODES = 20_000  # a safety net: no real hand comes near it
 
-_CENTRE = {name: i for i, name in enumerate(CENTRE_NAMES)}
-_SIDE = {name: i for i, name in enumerate(SIDE_NAMES)}
+_CENTRE = CENTRE_INDEX
+_SIDE = SIDE_INDEX
+# A search state: hand values, side-stack pointers, centre needs, payoff top, payoff cards left, moved.
+State = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int, int, bool]
 
 
 def _value(card: Card) -> int:
-    return 0 if card is JOKER else card.rank.malice_value
+    return VALUE[card]  # the joker is 0
 
 
 def _accepts(stack: tuple[int, ...], value: int) -> bool:
@@ -81,7 +85,7 @@ class _Planner:
         self.opp_count = public.payoff_counts[opponent]
         self.stock = public.stock_count
         self.idle = public.idle_turns
-        self.memo: dict[tuple, float] = {}
+        self.memo: dict[State, float] = {}
         self.nodes = 0
 
     # -- scoring the end of the turn
@@ -165,7 +169,7 @@ class _Planner:
         return best
 
     def moves(self, hand: tuple[int, ...], ptrs: tuple[int, ...], needs: tuple[int, ...], payoff: int,
-              left: int):
+              left: int) -> Iterator[tuple[float, State]]:
         """Every centre play from this state, as (immediate gain, next state)."""
         distinct_needs = sorted(set(needs))
         if payoff > 0 and payoff in needs:
@@ -193,7 +197,8 @@ class _Planner:
                     yield HAND_CARD - JOKER_COST, (nhand, ptrs, _advance(needs, need), payoff, left, True)
 
 
-def choose(view: MaliceView, public: MalicePublicView, legal: list, rng: random.Random) -> object:
+def choose(view: MaliceView, public: MalicePublicView, legal: Sequence[Play | EndTurn],
+           rng: random.Random) -> Play | EndTurn:
     """Score every legal action by the best turn it starts; the first best wins (payoff plays are tried first,
     so equal plans reveal the next payoff card sooner)."""
     planner = _Planner(view, public)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.games.ai.insomnia_auction import NONE, RIVAL_ALL_IN, AuctionModel
+from bot.games.insomnia.ai_auction import NONE, RIVAL_ALL_IN, AuctionModel
 
 
 def _model(rivals: list[int], wins: dict[int, float], *, high_bid: int = 0, share: float = 0.0,

@@ -1,0 +1,176 @@
+"""The command line: `cardtable-bot` and `python -m bot` are this one entry point.
+
+    cardtable-bot [run]            run the bot (the default)
+    cardtable-bot check            settings, database and migrations, without Discord
+    cardtable-bot simulate ...     computer-vs-computer games, headless, with figures
+    cardtable-bot play GAME ...    play Insomnia or Malice in the terminal against computer players
+    cardtable-bot backup FILE      copy the database while the bot runs
+
+Heavy modules (discord.py, the store, the engines) are imported by the command that needs them, so `--help`
+and `--version` answer at once and open nothing. Bad arguments are one line and exit 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Callable, Sequence
+from importlib import metadata
+from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn
+
+if TYPE_CHECKING:
+    from bot.config import Settings
+
+PROG = "cardtable-bot"
+EXIT_USAGE = 2
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line (argparse prints the whole usage first)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: {message.rstrip('.')} (see {self.prog} --help).\n")
+
+
+def version() -> str:
+    try:
+        return metadata.version("cardtable-bot")
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown (not installed)"
+
+
+def build_parser() -> Parser:
+    from bot import simulate
+    from bot.terminal import cli as terminal_cli
+
+    parser = Parser(
+        prog=PROG,
+        description="Cardtable: Insomnia and Malice for Discord. Settings come from the environment and .env "
+        "(see .env.example). Exit codes: 2 settings or arguments, 3 token rejected, 4 database unusable, "
+        "5 Discord unreachable.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    commands.add_parser("run", help="run the bot (the default)", description="Run the bot until stopped.")
+    commands.add_parser(
+        "check",
+        help="check the settings and the database (opened and migrated), without connecting to Discord",
+        description="Check the settings, open the database and apply its migrations; connects to nothing. "
+        "Exit 0 when the bot could start.",
+    )
+    sim = commands.add_parser(
+        "simulate",
+        help="computer-vs-computer games, headless, with figures",
+        description="Play computer-vs-computer games headless; print figures.",
+    )
+    simulate.add_arguments(sim)
+    play = commands.add_parser(
+        "play",
+        help="play Insomnia or Malice in the terminal against computer players",
+        description=terminal_cli.DESCRIPTION,
+    )
+    terminal_cli.add_arguments(play)
+    # Each command's own parser, so its usage errors name it (`cardtable-bot simulate: ...`).
+    sim.set_defaults(subparser=sim)
+    play.set_defaults(subparser=play)
+    backup = commands.add_parser(
+        "backup",
+        help="copy the database to FILE (safe while the bot runs)",
+        description="Copy the database (DATABASE_PATH) to FILE with SQLite's online backup, safe while the "
+        "bot runs. FILE is replaced only once the copy is complete and checked.",
+    )
+    backup.add_argument("file", metavar="FILE", type=Path, help="where the copy goes")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    handlers: dict[str | None, Callable[[argparse.Namespace, Parser], int]] = {
+        None: _run,
+        "run": _run,
+        "check": _check,
+        "backup": _backup,
+        "simulate": _simulate,
+        "play": _play,
+    }
+    try:
+        return handlers[args.command](args, parser)
+    except KeyboardInterrupt:  # Ctrl+C in a command without its own handling (the bot has one)
+        return 130
+
+
+def _settings(*, need_token: bool = True) -> Settings:
+    """The settings; when they are invalid (or the token is missing and needed), the one sentence that says
+    why is printed and the process exits 2."""
+    from pydantic import ValidationError
+
+    from bot.cli.serve import EXIT_CONFIG, NO_TOKEN, fail
+    from bot.config import Settings
+
+    try:
+        settings = Settings()
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc']).upper()}: {err['msg']}" for err in exc.errors()
+        )
+        raise SystemExit(fail(f"invalid settings ({problems}).", EXIT_CONFIG)) from None
+    if need_token and settings.token() is None:
+        raise SystemExit(fail(NO_TOKEN, EXIT_CONFIG))
+    return settings
+
+
+def _run(args: argparse.Namespace, parser: Parser) -> int:
+    settings = _settings()
+    from bot.cli.logs import setup_logging
+    from bot.cli.serve import run
+
+    setup_logging(settings.log_level, settings.log_format)
+    return asyncio.run(run(settings))
+
+
+def _check(args: argparse.Namespace, parser: Parser) -> int:
+    settings = _settings()
+    from bot.cli.database import DatabaseUnusable, describe, open_store
+    from bot.cli.serve import EXIT_STORAGE, fail
+
+    async def check() -> str:
+        store = await open_store(settings.database_path)
+        try:
+            return await describe(store)
+        finally:
+            await store.close()
+
+    try:
+        found = asyncio.run(check())
+    except DatabaseUnusable as exc:
+        return fail(f"{exc}.", EXIT_STORAGE)
+    print(f"{PROG}: settings are valid; database {settings.database_path}: {found}. Ready to run.")
+    return 0
+
+
+def _backup(args: argparse.Namespace, parser: Parser) -> int:
+    source = _settings(need_token=False).database_path  # copying the database needs no token
+    from bot.cli.database import DatabaseUnusable, backup
+    from bot.cli.serve import EXIT_STORAGE, fail
+
+    try:
+        size = backup(source, args.file)
+    except DatabaseUnusable as exc:
+        return fail(f"{exc}.", EXIT_STORAGE)
+    print(f"{PROG}: copied {source} to {args.file} ({size:,} bytes).")
+    return 0
+
+
+def _simulate(args: argparse.Namespace, parser: Parser) -> int:
+    from bot import simulate
+
+    return simulate.run(args, args.subparser)
+
+
+def _play(args: argparse.Namespace, parser: Parser) -> int:
+    from bot.terminal import cli as terminal_cli
+
+    return terminal_cli.run(args, args.subparser)

@@ -1,0 +1,42 @@
+"""Insomnia in the registry of games: its seats, table, options, start, computer player and rules text."""
+
+from __future__ import annotations
+
+import random
+
+from bot.games.base import GameAction, GameState
+from bot.games.chance import Chance
+from bot.games.insomnia import ai
+from bot.games.insomnia.game import InsomniaGame, new_game
+from bot.games.insomnia.models import InsomniaOptions, parse_action
+from bot.games.spec import GameSpec, TableOptions
+from bot.rules_text import INSOMNIA
+
+
+def _start(players: list[str], seed: str, options: TableOptions, chance: Chance | None) -> InsomniaGame:
+    if not isinstance(options, InsomniaOptions):  # GameSpec.new_game validated them with this very model
+        raise TypeError("Insomnia takes InsomniaOptions")
+    return new_game(players, seed, chips=options.chips, max_deals=options.deals, chance=chance)
+
+
+def _computer(game: GameState, player: str, rng: random.Random) -> GameAction:
+    if not isinstance(game, InsomniaGame):
+        raise TypeError(f"not an Insomnia game: {type(game).__name__}")
+    # The strategy sees only what the player may know: his view, the public view and his legal actions.
+    return ai.choose(game.view(player), game.public_view(), game.legal_actions(), rng)
+
+
+SPEC = GameSpec(
+    name="insomnia",
+    title="Insomnia",
+    min_players=2,
+    max_players=8,
+    table="lobby",
+    options=InsomniaOptions,
+    game=InsomniaGame,
+    start=_start,
+    parse_action=parse_action,
+    computer=_computer,
+    module="bot.games.insomnia",
+    rules=INSOMNIA,
+)

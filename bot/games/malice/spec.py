@@ -1,0 +1,42 @@
+"""Malice in the registry of games: its seats, table, options, start, computer player and rules text."""
+
+from __future__ import annotations
+
+import random
+
+from bot.games.base import GameAction, GameState
+from bot.games.chance import Chance
+from bot.games.malice import ai
+from bot.games.malice.game import MaliceGame, new_game
+from bot.games.malice.models import MaliceOptions, parse_action
+from bot.games.spec import GameSpec, TableOptions
+from bot.rules_text import MALICE
+
+
+def _start(players: list[str], seed: str, options: TableOptions, chance: Chance | None) -> MaliceGame:
+    if not isinstance(options, MaliceOptions):  # GameSpec.new_game validated them with this very model
+        raise TypeError("Malice takes MaliceOptions")
+    return new_game(players, seed, stake=options.stake, max_turns=options.turns, chance=chance)
+
+
+def _computer(game: GameState, player: str, rng: random.Random) -> GameAction:
+    if not isinstance(game, MaliceGame):
+        raise TypeError(f"not a Malice game: {type(game).__name__}")
+    # The strategy sees only what the player may know: his view, the public view and his legal actions.
+    return ai.choose(game.view(player), game.public_view(), game.legal_actions(), rng)
+
+
+SPEC = GameSpec(
+    name="malice",
+    title="Malice",
+    min_players=2,
+    max_players=2,
+    table="challenge",
+    options=MaliceOptions,
+    game=MaliceGame,
+    start=_start,
+    parse_action=parse_action,
+    computer=_computer,
+    module="bot.games.malice",
+    rules=MALICE,
+)

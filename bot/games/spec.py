@@ -1,0 +1,153 @@
+"""What a game is, as data: `GameSpec`, one per game, written in the game's own folder (`<game>/spec.py`).
+
+The layers above read the registry (`bot.games.registry.REGISTRY`) instead of naming games: how many seats,
+how a table fills, which options a table takes and within which limits, how a game starts, loads from its
+JSON, parses an action from the log, and what a computer seat plays. The spec holds only engine-level parts,
+so `bot.games` stays pure; the renderer and the commands of a game are added by the layers that own them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from bot.games.base import ActionInput, GameAction, GameState
+from bot.games.chance import Chance
+from bot.rules_text import RulesSummary
+
+TableStyle = Literal["lobby", "challenge"]
+"""How a table fills: an open lobby people join until the host starts, or a challenge one opponent answers."""
+
+
+class TableOptions(BaseModel):
+    """The options every table has, whatever the game; each game's options model extends this one.
+
+    The limits are the ones commands offer and settings are checked against; the field descriptions are what a
+    command shows for its option. A missing option takes its default here, so stored options stay short."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    timeout: int | None = Field(
+        default=None,
+        ge=10,
+        le=86400,
+        description=(
+            "seconds per decision before the safe default is played (default from the bot's settings)"
+        ),
+    )
+
+
+Start = Callable[[list[str], str, TableOptions, Chance | None], GameState]
+"""`(players, seed, options, chance) -> game`: the options are already validated by the spec's model."""
+
+Computer = Callable[[GameState, str, random.Random], GameAction]
+"""`(game, player, rng) -> action`: a computer seat's choice; the spec checks it is legal."""
+
+
+def computer_rng(seed: str, player: str) -> random.Random:
+    """The computer's own generator for one decision, never the game's chance: the same game, player and
+    seed always give the same action. A str seed hashes through SHA-512, the same on every platform."""
+    return random.Random(f"ai/{seed}/{player}")
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One game, described once. Build one in `bot/games/<name>/spec.py` and add one line to the registry."""
+
+    name: str  # the kind stored with a table and used in commands: lowercase, no spaces
+    title: str  # how players read its name
+    min_players: int
+    max_players: int
+    table: TableStyle
+    options: type[TableOptions]  # the game's options model (its fields and limits)
+    game: type[GameState]  # the game state class (a pydantic model: `model_validate_json` loads it)
+    start: Start
+    parse_action: Callable[[ActionInput], GameAction]  # raises pydantic's ValidationError when malformed
+    computer: Computer
+    module: str  # the engine module with the contract names (`bot.games.engine(name)` returns it)
+    rules: RulesSummary | None = None  # the /rules text
+
+    def __post_init__(self) -> None:
+        if not self.name or not self.name.isidentifier() or self.name != self.name.lower():
+            raise ValueError(f"a game's name must be a lowercase identifier, not {self.name!r}")
+        if not 1 <= self.min_players <= self.max_players:
+            raise ValueError(f"{self.name}: the player range {self.min_players}-{self.max_players} is empty")
+        if not issubclass(self.options, TableOptions):
+            raise TypeError(f"{self.name}: the options model must extend TableOptions")
+
+    # --- starting, loading, replaying ----------------------------------------------------------------
+
+    def make_options(self, options: TableOptions | Mapping[str, object] | None = None) -> TableOptions:
+        """The table's options, checked against the game's model (pydantic's ValidationError if not valid).
+        An option given as None counts as not given: it takes its default (a command's unset option)."""
+        if isinstance(options, self.options):
+            return options
+        data = options.model_dump() if isinstance(options, BaseModel) else dict(options or {})
+        return self.options.model_validate({k: v for k, v in data.items() if v is not None})
+
+    def new_game(
+        self,
+        players: Sequence[str],
+        seed: str,
+        options: TableOptions | Mapping[str, object] | None = None,
+        *,
+        chance: Chance | None = None,
+    ) -> GameState:
+        """A new game for `players` in seat order; `options` are table options (e.g. `{"chips": 20}`)."""
+        if not self.min_players <= len(players) <= self.max_players:
+            seats = (f"{self.min_players}" if self.min_players == self.max_players
+                     else f"{self.min_players} to {self.max_players}")
+            raise ValueError(f"{self.title} is for {seats} players.")
+        return self.start(list(players), seed, self.make_options(options), chance)
+
+    def load(self, data: str | bytes) -> GameState:
+        """A game from its JSON (`model_dump_json()`), exactly as it was."""
+        return self.game.model_validate_json(data)
+
+    def replay(
+        self,
+        players: Sequence[str],
+        seed: str,
+        options: TableOptions | Mapping[str, object] | None,
+        actions: Iterable[ActionInput],
+    ) -> GameState:
+        """The game rebuilt from its seed, its table options and its action log (IllegalAction if the log
+        does not fit the rules)."""
+        game = self.new_game(players, seed, options)
+        for action in actions:
+            game.apply(self.parse_action(action))
+        return game
+
+    def owns(self, game: object) -> bool:
+        """Whether `game` is a game of this kind."""
+        return type(game) is self.game
+
+    # --- computer seats ------------------------------------------------------------------------------
+
+    def choose_action(self, game: GameState, player: str, seed: str) -> GameAction:
+        """The computer player's next action for `player`, who must be the current player: one of
+        `game.legal_actions()`. The same state, player and seed always give the same action."""
+        legal = self._legal_for(game, player)
+        action = self.computer(game, player, computer_rng(seed, player))
+        if action in legal:
+            return action
+        # A strategy bug must never become an illegal move in a live game: fall back to the safe default.
+        default = game.default_action()
+        return default if default is not None else legal[0]
+
+    def random_action(self, game: GameState, player: str, seed: str) -> GameAction:
+        """A uniformly random legal action: the baseline opponent of the strength benchmark."""
+        return computer_rng(seed, player).choice(self._legal_for(game, player))
+
+    def _legal_for(self, game: GameState, player: str) -> Sequence[GameAction]:
+        if not self.owns(game):
+            raise TypeError(f"{type(game).__name__} is not a game of {self.name}")
+        if game.is_over:
+            raise ValueError("The game is over: there is no action to choose.")
+        if game.current_player != player:
+            raise ValueError(f"It is not {player}'s turn.")
+        return game.legal_actions()

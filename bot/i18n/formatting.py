@@ -1,0 +1,40 @@
+"""Numbers, lists and durations in a language's own conventions, through Babel's locale data."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import timedelta
+from typing import Literal
+
+from babel.dates import format_timedelta
+from babel.lists import format_list
+from babel.numbers import format_decimal
+
+from bot.i18n.locale import resolve_locale
+
+
+def number(locale: object, value: float) -> str:
+    """`1234` -> "1,234" (en) / "1.234" (de); `2.5` -> "2.5" / "2,5"."""
+    return format_decimal(value, locale=resolve_locale(locale))
+
+
+def signed(locale: object, value: int) -> str:
+    """A chip balance with its sign: "+1,234", "-3", "0" (the sign tells a win from a loss at a glance)."""
+    text = number(locale, abs(value))
+    return f"+{text}" if value > 0 else f"-{text}" if value < 0 else text
+
+
+def join(locale: object, items: Iterable[str], style: Literal["standard", "or"] = "standard") -> str:
+    """["A", "B", "C"] -> "A, B, and C" (en) / "A, B und C" (de); `style="or"` -> "A, B oder C"."""
+    return format_list(list(items), style=style, locale=resolve_locale(locale))
+
+
+def relative(locale: object, seconds: float, *, direction: bool = True) -> str:
+    """A duration from now: 120 -> "in 2 minutes" / "in 2 Minuten"; -30 -> "30 seconds ago" / "vor 30
+    Sekunden". `direction=False` gives the bare length ("2 minutes"), e.g. for a table's turn time."""
+    return format_timedelta(
+        timedelta(seconds=seconds),
+        add_direction=direction,
+        threshold=1.0,
+        locale=resolve_locale(locale),
+    )

@@ -1,0 +1,71 @@
+"""What a command receives is checked by the bot, not only declared to Discord: a client that sends a value
+outside a choice list or a range, a string past its length, a guild-only command from a DM, gets one
+sentence back instead of reaching the command (Discord should never send these, but the bot does not rely on
+it)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.errors import UserFacingError
+from bot.fit import excerpt
+
+_TYPES: dict[discord.AppCommandOptionType, tuple[type, ...]] = {
+    discord.AppCommandOptionType.string: (str,),
+    discord.AppCommandOptionType.integer: (int,),
+    discord.AppCommandOptionType.number: (int, float),
+    discord.AppCommandOptionType.boolean: (bool,),
+}
+
+
+def _options(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The leaf options of a command's data (inside its subcommand group and subcommand, if any)."""
+    options = data.get("options", [])
+    while options and options[0].get("type") in (1, 2):  # a subcommand (group): its options hold the values
+        options = options[0].get("options", [])
+    return options
+
+
+def _guild_only(command: app_commands.Command[Any, ..., Any]) -> bool:
+    node: Any = command
+    while node is not None:
+        if getattr(node, "guild_only", False):
+            return True
+        node = getattr(node, "parent", None)
+    return False
+
+
+def check_command_input(interaction: discord.Interaction) -> None:
+    """Raise `UserFacingError` with the sentence for the first thing wrong with this command's input."""
+    command = interaction.command
+    if not isinstance(command, app_commands.Command):
+        return
+    if _guild_only(command) and interaction.guild_id is None:
+        raise UserFacingError("This command only works in a server channel.")
+    given = {o.get("name"): o.get("value") for o in _options(interaction.data or {})}  # type: ignore[arg-type]
+    for param in command.parameters:
+        name = param.display_name
+        value = given.get(name)
+        if value is None:
+            if param.required:
+                raise UserFacingError(f"`{name}` is missing: fill it in and send the command again.")
+            continue
+        expected = _TYPES.get(param.type)
+        if expected and (
+            not isinstance(value, expected) or (bool not in expected and isinstance(value, bool))
+        ):
+            raise UserFacingError(f"`{excerpt(str(value))}` is not a valid value for `{name}`.")
+        if param.choices and value not in {c.value for c in param.choices}:
+            allowed = ", ".join(str(c.value) for c in param.choices)
+            raise UserFacingError(f"`{name}` must be one of: {allowed}.")
+        low, high = param.min_value, param.max_value  # for a string: its length
+        if isinstance(value, str):
+            if high is not None and len(value) > high:
+                raise UserFacingError(f"`{name}` takes at most {high} characters.")
+            if low is not None and len(value) < low:
+                raise UserFacingError(f"`{name}` takes at least {low} characters.")
+        elif (low is not None and value < low) or (high is not None and value > high):
+            raise UserFacingError(f"`{name}` must be between {low} and {high}.")

@@ -1,0 +1,92 @@
+"""The command line itself: help, version, usage errors, and the installed `cardtable-bot` script."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.cli.helpers import ROOT, clean_env, cli, one_line
+
+# Runs `python -m bot ARGS` with an audit hook that fails the process the moment anything creates or
+# connects a socket: --help and --version must not touch the network (they used to start the bot).
+NO_SOCKETS = """
+import os, runpy, sys
+def hook(event, args):
+    if event in ("socket.__new__", "socket.connect", "socket.getaddrinfo"):
+        os.write(2, f"SOCKET {event}\\n".encode())
+        os._exit(99)
+sys.addaudithook(hook)
+sys.argv = ["bot", *sys.argv[1:]]
+runpy.run_module("bot", run_name="__main__")
+"""
+
+
+def _without_sockets(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", NO_SOCKETS, *args], cwd=cwd, env=clean_env(DISCORD_TOKEN="x"),
+        capture_output=True, text=True, timeout=60,
+    )
+
+
+@pytest.mark.parametrize("flag", ["--help", "-h"])
+def test_help_lists_the_commands_and_opens_no_socket(tmp_path: Path, flag: str) -> None:
+    done = _without_sockets(flag, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    for command in ("run", "check", "simulate", "play", "backup"):
+        assert f"    {command} " in done.stdout
+    assert "SOCKET" not in done.stderr
+    assert not list(tmp_path.iterdir())  # no database was created
+
+
+def test_version_opens_no_socket(tmp_path: Path) -> None:
+    done = _without_sockets("--version", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("cardtable-bot ") and done.stdout.strip().split()[1][0].isdigit()
+
+
+@pytest.mark.parametrize("command", ["play", "simulate", "backup", "check", "run"])
+def test_each_command_has_its_own_help(tmp_path: Path, command: str) -> None:
+    done = _without_sockets(command, "--help", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"usage: cardtable-bot {command}")
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["dance"], "invalid choice: 'dance'"),
+        (["--verbose"], "unrecognized arguments: --verbose"),
+        (["play"], "the following arguments are required: game"),
+        (["play", "poker"], "invalid choice: 'poker'"),
+        (["play", "insomnia", "--players", "9"], "--players must be from 2 to 8, not 9"),
+        (["play", "malice", "--players", "3"], "--players is a Insomnia option"),
+        (["play", "insomnia", "--chips", "abc"], "invalid int value: 'abc'"),
+        (["simulate", "--game", "insomnia", "--chips", "0"], "--chips must be from 1 to 1000, not 0"),
+        (["simulate", "--game", "insomnia", "--max-deals", "0"], "--max-deals must be from 1 to 100, not 0"),
+        (["simulate", "--game", "malice", "--chips", "20"], "--chips is an Insomnia option"),
+        (["backup"], "the following arguments are required: FILE"),
+    ],
+)
+def test_bad_arguments_are_one_line_and_exit_2(tmp_path: Path, args: list[str], says: str) -> None:
+    done = cli(*args, cwd=tmp_path)
+    assert done.returncode == 2
+    line = one_line(done.stderr)
+    assert line.startswith("cardtable-bot") and says in line and "--help" in line
+    assert not list(tmp_path.iterdir())
+
+
+def test_the_installed_script_is_the_same_command_line(tmp_path: Path) -> None:
+    script = Path(sys.executable).parent / "cardtable-bot"
+    if not script.exists():
+        pytest.skip("cardtable-bot is not installed in this environment (pip install -e .)")
+    done = subprocess.run(
+        [str(script), "simulate", "--game", "malice", "--games", "2", "--seed", "3"], cwd=tmp_path,
+        env=clean_env(), capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("malice: 2 games, 2 players, seed 3")
+    version = subprocess.run([str(script), "--version"], capture_output=True, text=True, timeout=60)
+    assert version.stdout == cli("--version", cwd=ROOT).stdout

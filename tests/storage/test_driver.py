@@ -1,0 +1,29 @@
+"""The SQLite backend runs each transaction on aiosqlite's own connection thread in one call (see
+storage/db.py). aiosqlite has no public call for that, so this pins the behaviour the store relies on: a
+function queued on the connection runs on its thread (not the event loop's), in order, with the real
+sqlite3 connection."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+
+from storage.db import Connection
+
+
+async def test_a_queued_function_runs_on_the_connections_own_thread_in_order(tmp_path):
+    connection = await Connection.open(str(tmp_path / "driver.sqlite3"), "test")
+    try:
+        seen = []
+
+        def job(conn: sqlite3.Connection, n: int) -> str:
+            assert isinstance(conn, sqlite3.Connection)
+            seen.append(n)
+            return threading.current_thread().name
+
+        names = {await connection.run(job, n) for n in range(5)}
+        assert seen == list(range(5))
+        assert threading.current_thread().name not in names and len(names) == 1
+        assert (await connection.run(lambda conn: conn.execute("PRAGMA journal_mode").fetchone()[0])) == "wal"
+    finally:
+        await connection.close()
