@@ -11,7 +11,9 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bot.render import insomnia, malice, pictures
+from bot.games.insomnia import render as insomnia
+from bot.games.malice import render as malice
+from bot.render import pictures
 from bot.render.common import (
     Button,
     Embed,

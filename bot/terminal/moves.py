@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.render.malice import PLACES
+from bot.games.malice.render import PLACES
 
 
 def command(action: Any) -> str:
