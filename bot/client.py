@@ -101,6 +101,9 @@ class CardBot(commands.AutoShardedBot):
         )
         self.settings = settings
         self.extra_extensions = tuple(extra_extensions)
+        # discord.py's AutoShardedClient makes its event queue in connect() but close() always uses it: a bot
+        # closed before it connected (a rejected token, a test that only builds the command tree) would fail.
+        self._AutoShardedClient__queue: asyncio.PriorityQueue[Any] = asyncio.PriorityQueue()
         self.stopping = False
         self._closing: asyncio.Future[None] | None = None
         if store is not None:

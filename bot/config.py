@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, SecretStr, field_validator, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot import limits
 
@@ -29,7 +29,7 @@ class Settings(BaseSettings):
     # Shards: unset, one process runs Discord's recommended number of shards. Several processes each run a
     # range of SHARD_IDS out of SHARD_COUNT (all of them against one PostgreSQL database).
     shard_count: int | None = Field(default=None, ge=1)
-    shard_ids: list[int] | None = None
+    shard_ids: Annotated[list[int] | None, NoDecode] = None
     # When set, commands are synced to this guild only (instant updates while developing).
     dev_guild_id: int | None = Field(default=None, gt=0)
     log_level: str = "INFO"
@@ -106,7 +106,7 @@ class Settings(BaseSettings):
             return True
         return (guild_id >> 22) % self.shard_count in self.shard_ids
 
-    @field_validator("dev_guild_id", mode="before")
+    @field_validator("dev_guild_id", "shard_count", mode="before")
     @classmethod
     def _blank_is_none(cls, value: object) -> object:
         # `DEV_GUILD_ID=` in .env means "not set", not a validation error.
