@@ -199,7 +199,9 @@ def action_receipt(info: TableInfo, game: Any, player: str, action: Any) -> Mess
     """The actor's ephemeral answer: his hand as it is now, with his next choices if it is still his turn."""
     if game.is_over:
         return Message(content="Done: the game is over.")
-    return hand_message(info, game, player, dm=False)
+    # Text only: the answer to a move must be as quick as any other answer (a picture is drawn and uploaded);
+    # the hand's picture is one click away (My hand, /hand).
+    return _KINDS[info.kind].hand(info, game, player, dm=False)
 
 
 def timeout_text(kind: str) -> str:

@@ -295,6 +295,8 @@ class Presenter:
                 table.meta.dm_pending.remove(player)
                 continue
             if self.pacing:
+                # Two requests: discord.py opens the DM channel first (once per user and process).
+                await self._global.acquire()
                 await self._global.acquire()
             self.writes += 1
             message = render.hand_message(table.info(), table.game, player, dm=True)
