@@ -18,6 +18,7 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from bot import render
+from bot.games.registry import REGISTRY
 from bot.render.common import Message, name
 from bot.sessions.errors import ChannelGone, MissingPermission, NotAllowed
 from bot.sessions.kinds import offered_move
@@ -100,12 +101,42 @@ class SessionManager:
 
     async def open_table(
         self,
-        *,
         kind: str,
         guild_id: int,
         channel_id: int,
         host_id: int,
-        options: dict,
+        *,
+        options: dict[str, Any] | None = None,
+        opponent: int | None = None,
+        opponent_is_bot: bool = False,
+    ) -> Table:
+        """A new table of `kind` in the channel, filled as its spec says: an open lobby the host starts, or a
+        challenge to `opponent` (challenging the bot itself starts a game against the computer at once)."""
+        spec = REGISTRY[kind]
+        if spec.table == "lobby":
+            return await self._open(kind, guild_id, channel_id, host_id, options or {})
+        if opponent is None:
+            raise NotAllowed("You cannot challenge yourself: pick another player, or challenge me.")
+        vs_computer = self.bot_user_id is not None and opponent == self.bot_user_id
+        if opponent == host_id:
+            raise NotAllowed("You cannot challenge yourself: pick another player, or challenge me.")
+        if opponent_is_bot and not vs_computer:
+            raise NotAllowed("That is a bot: challenge a person, or challenge me to play the computer.")
+        seat = "ai:1" if vs_computer else str(opponent)
+        table = await self._open(
+            kind, guild_id, channel_id, host_id, options or {}, players=[str(host_id), seat]
+        )
+        if vs_computer and table.status == "lobby":
+            await self.service.start(table)
+        return table
+
+    async def _open(
+        self,
+        kind: str,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        options: dict[str, Any],
         players: list[str] | None = None,
     ) -> Table:
         table = await self.service.open_table(
@@ -128,69 +159,20 @@ class SessionManager:
             self.presenter.changed(table)
         return table
 
-    async def open_insomnia(
-        self,
-        guild_id: int,
-        channel_id: int,
-        host_id: int,
-        *,
-        chips: int | None = None,
-        deals: int | None = None,
-        timeout: float | None = None,
-    ) -> Table:
-        return await self.open_table(
-            kind="insomnia",
-            guild_id=guild_id,
-            channel_id=channel_id,
-            host_id=host_id,
-            options={"chips": chips, "deals": deals, "timeout": timeout},
-        )
-
-    async def challenge(
-        self,
-        guild_id: int,
-        channel_id: int,
-        host_id: int,
-        opponent_id: int,
-        *,
-        stake: int | None = None,
-        timeout: float | None = None,
-        turns: int | None = None,
-        opponent_is_bot: bool = False,
-    ) -> Table:
-        """A Malice challenge; challenging the bot itself starts a game against the computer at once."""
-        vs_computer = self.bot_user_id is not None and opponent_id == self.bot_user_id
-        if opponent_id == host_id:
-            raise NotAllowed("You cannot challenge yourself: pick another player, or challenge me.")
-        if opponent_is_bot and not vs_computer:
-            raise NotAllowed("That is a bot: challenge a person, or challenge me to play the computer.")
-        opponent = "ai:1" if vs_computer else str(opponent_id)
-        table = await self.open_table(
-            kind="malice",
-            guild_id=guild_id,
-            channel_id=channel_id,
-            host_id=host_id,
-            options={"stake": stake, "timeout": timeout, "turns": turns},
-            players=[str(host_id), opponent],
-        )
-        if vs_computer and table.status == "lobby":
-            await self.service.start(table)
-        return table
-
     async def join(self, channel_id: int, user_id: int) -> str:
         async with self.lock(channel_id):
-            table = self.service.lobby(channel_id, "insomnia")
+            table = self.service.lobby(channel_id, "lobby")
             player = str(user_id)
             if player in table.players:
                 raise NotAllowed("You are already seated at this table.")
-            if len(table.players) >= self.service.rules(table).max_players:
+            if len(table.players) >= self.service.spec(table).max_players:
                 raise NotAllowed("The table is full.")
             await self.service.change_seats(table, [*table.players, player])
             return "You joined the table."
 
     async def leave(self, channel_id: int, user_id: int) -> str:
         async with self.lock(channel_id):
-            table = self.service.lobby(channel_id, "insomnia")
+            table = self.service.lobby(channel_id, "lobby")
             player = str(user_id)
             if player not in table.players:
                 raise NotAllowed("You are not seated at this table.")
@@ -201,9 +183,9 @@ class SessionManager:
 
     async def add_computer(self, channel_id: int, user_id: int) -> str:
         async with self.lock(channel_id):
-            table = self.service.lobby(channel_id, "insomnia")
+            table = self.service.lobby(channel_id, "lobby")
             self._require_host(table, user_id, "add a computer player")
-            if len(table.players) >= self.service.rules(table).max_players:
+            if len(table.players) >= self.service.spec(table).max_players:
                 raise NotAllowed("The table is full.")
             used = {int(p.split(":", 1)[1]) for p in table.players if render.is_computer(p)}
             number = next(n for n in range(1, 100) if n not in used)
@@ -212,9 +194,9 @@ class SessionManager:
 
     async def start(self, channel_id: int, user_id: int) -> str:
         async with self.lock(channel_id):
-            table = self.service.lobby(channel_id, "insomnia")
+            table = self.service.lobby(channel_id, "lobby")
             self._require_host(table, user_id, "start the game")
-            if len(table.players) < self.service.rules(table).min_players:
+            if len(table.players) < self.service.spec(table).min_players:
                 raise NotAllowed(
                     "At least two players are needed: wait for someone to join, or add a computer."
                 )
@@ -223,7 +205,7 @@ class SessionManager:
 
     async def accept(self, channel_id: int, user_id: int) -> str:
         async with self.lock(channel_id):
-            table = self.service.lobby(channel_id, "malice")
+            table = self.service.lobby(channel_id, "challenge")
             if str(user_id) != table.players[1]:
                 raise NotAllowed("Only the challenged player can accept this challenge.")
         await self.service.start(table)
@@ -231,7 +213,7 @@ class SessionManager:
 
     async def decline(self, channel_id: int, user_id: int) -> str:
         async with self.lock(channel_id):
-            table = self.service.lobby(channel_id, "malice")
+            table = self.service.lobby(channel_id, "challenge")
             if str(user_id) not in table.players:
                 raise NotAllowed("Only the challenged player can decline this challenge.")
             await self.service.close_lobby(table, f"{name(str(user_id))} declined the challenge.")

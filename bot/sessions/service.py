@@ -19,12 +19,13 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from bot import render
-from bot.games import ai, engine
+from bot.games import ai
 from bot.games.base import ChipTransfer, IllegalAction, seed_commitment
-from bot.games.replay import replay
+from bot.games.registry import REGISTRY
+from bot.games.spec import GameSpec, TableStyle
 from bot.render.common import name
 from bot.sessions.errors import NotAllowed
-from bot.sessions.kinds import RULES, KindRules, offered_move
+from bot.sessions.kinds import game_options, offered_move
 from bot.sessions.state import RECENT_KEPT, RecentLine, Table, TableMeta
 from storage.errors import ChannelBusy, SequenceConflict
 from storage.models import LedgerIn, ResultIn, SeatIn, TableRow
@@ -93,8 +94,8 @@ class TableService:
         return table
 
     @staticmethod
-    def rules(table: Table) -> KindRules:
-        return RULES[table.kind]
+    def spec(table: Table) -> GameSpec:
+        return REGISTRY[table.kind]
 
     def is_current(self, table: Table) -> bool:
         return self._tables.get(table.channel_id) is table
@@ -141,7 +142,7 @@ class TableService:
         )
         if row.snapshot is not None:
             try:
-                table.game = engine(row.kind).Game.model_validate_json(row.snapshot)
+                table.game = REGISTRY[row.kind].load(row.snapshot)
             except ValueError:
                 table.snapshot = None  # unreadable: resume rebuilds the game from the action log
         return table
@@ -234,9 +235,11 @@ class TableService:
                 table.status = "cancelled"
                 self._forget(table)
 
-    def lobby(self, channel_id: int, kind: str) -> Table:
+    def lobby(self, channel_id: int, style: TableStyle) -> Table:
+        """The channel's table, which must be waiting for players and fill the `style` way (lobby steps
+        belong to lobbies, accept and decline to challenges)."""
         table = self.require_table(channel_id)
-        if table.kind != kind:
+        if self.spec(table).table != style:
             raise NotAllowed(f"This channel's table is a {table.kind.capitalize()} game.")
         if table.status != "lobby":
             raise NotAllowed("The game has already started.")
@@ -266,15 +269,13 @@ class TableService:
         async with self.lock(table.channel_id):
             if table.status != "lobby":
                 raise NotAllowed("The game has already started.")
-            game = engine(table.kind).new_game(
-                list(table.players), table.seed, **self.rules(table).engine_options(table.options)
-            )
+            game = self.spec(table).new_game(list(table.players), table.seed, game_options(table.options))
             meta_before = table.meta.model_copy(deep=True)
             table.game = game
             lead = [render.start_line(table.info(), game)]
-            # Insomnia's first deal and throw happen inside new_game(); they are announced like any event.
-            self._log_events(table, list(getattr(game, "opening_events", [])), lead=lead)
-            table.meta.dm_pending = self.rules(table).hands_to_send(game, [], True)
+            # What new_game() itself did (a first deal, a throw) is announced like any event.
+            self._log_events(table, list(game.opening_events), lead=lead)
+            table.meta.dm_pending = self.spec(table).session.hands_to_send(game, [], True)
             table.meta.note = None
             snapshot = game.model_dump_json()
             try:
@@ -309,13 +310,13 @@ class TableService:
     ) -> list[Any]:
         """Apply one action and store it, with everything it changed, in one transaction. Caller holds the
         lock; the meta changes the caller made before (timeouts, seat control) are stored with it."""
-        module = engine(table.kind)
+        spec = self.spec(table)
         before = table.snapshot if table.snapshot is not None else table.game.model_dump_json()
         meta_before = table.meta.model_copy(deep=True)
         try:
             events = table.game.apply(action)
         except IllegalAction as exc:
-            table.game = module.Game.model_validate_json(before)
+            table.game = spec.load(before)
             raise NotAllowed(str(exc)) from exc
         ledger = [
             LedgerIn(from_account=e.from_account, to_account=e.to_account, amount=e.amount, reason=e.reason)
@@ -334,7 +335,7 @@ class TableService:
         self._log_events(table, events, notes=notes)
         if not table.game.is_over:
             table.meta.dm_pending.extend(
-                p for p in self.rules(table).hands_to_send(table.game, events, False)
+                p for p in spec.session.hands_to_send(table.game, events, False)
                 if p not in table.meta.dm_pending
             )
         table.meta.note = None
@@ -349,7 +350,7 @@ class TableService:
             await self._reload(table)
             raise NotAllowed("The table changed while you acted: look again and retry.") from None
         except BaseException:
-            table.game = module.Game.model_validate_json(before)
+            table.game = spec.load(before)
             table.meta, table.seq = meta_before, table.seq - 1
             raise
         table.snapshot = after
@@ -374,7 +375,7 @@ class TableService:
             player = self.check_actor(table, user_id)
             if isinstance(action, dict | str):
                 try:
-                    action = engine(table.kind).parse_action(action)
+                    action = self.spec(table).parse_action(action)
                 except ValueError:  # pydantic's ValidationError too
                     # Buttons are the only source of raw actions: one the engine cannot read was not drawn
                     # for this game as it stands (or was edited): one sentence, not "something went wrong".
@@ -398,7 +399,13 @@ class TableService:
                 raise NotAllowed(
                     "That choice was offered for an earlier move and the game has moved on: pick again."
                 )
-            action = self.rules(table).build_action(table.game, command, params, player)
+            commands = self.spec(table).commands
+            if commands is None:
+                raise NotAllowed(f"Unknown {table.kind.capitalize()} action {command}.")
+            try:
+                action = commands.build_action(table.game, command, params, player)
+            except IllegalAction as exc:  # input that names no possible move: its sentence
+                raise NotAllowed(str(exc)) from None
         return await self.act(channel_id, user_id, action, seq=offered_at)
 
     async def computer_moves(self, table: Table) -> None:
@@ -446,14 +453,14 @@ class TableService:
             table.meta.timeouts[player] = count
             notes = [f"⏰ {name(player)} ran out of time: {render.timeout_text(table.kind)}."]
             takeover = count >= TIMEOUTS_BEFORE_TAKEOVER
-            if takeover and self.rules(table).takeover == "computer":
+            if takeover and self.spec(table).session.takeover == "computer":
                 notes.extend(self._seat_to_computer(table, player, "timed out three times in a row"))
-            for action in self.rules(table).timeout_actions(table.game, player):
+            for action in self.spec(table).session.timeout_actions(table.game, player):
                 await self.commit(table, "timeout", action, notes=notes)
                 notes = []
                 if table.status != "running" or table.game.current_player != player:
                     break
-            if takeover and table.status == "running" and self.rules(table).takeover == "forfeit":
+            if takeover and table.status == "running" and self.spec(table).session.takeover == "forfeit":
                 await self._forfeit(table, player, "timed out three times in a row", actor="timeout")
             self._changed(table)
 
@@ -467,7 +474,7 @@ class TableService:
         ]
 
     async def _forfeit(self, table: Table, player: str, reason: str, *, actor: str) -> None:
-        action = engine(table.kind).parse_action({"kind": "resign", "player": player})
+        action = self.spec(table).parse_action({"kind": "resign", "player": player})
         await self.commit(table, actor, action, notes=[f"🏳️ {name(player)} {reason} and forfeits the game."])
 
     async def resign(self, channel_id: int, user_id: int) -> str:
@@ -480,7 +487,7 @@ class TableService:
                 raise NotAllowed("You are not playing at this table.")
             if player in table.meta.computer_seats:
                 raise NotAllowed("A computer player already plays your seat.")
-            if self.rules(table).takeover == "computer":
+            if self.spec(table).session.takeover == "computer":
                 # No engine action: the seat's new controller is the stored change, in one transaction.
                 meta_before = table.meta.model_copy(deep=True)
                 self._add_lines(table, self._seat_to_computer(table, player, "resigned"))
@@ -510,7 +517,7 @@ class TableService:
     async def end(self, table: Table, actor: str | None, why: str) -> None:
         """End a running game by the rules (`end_game`: settled as the game kind says). Caller holds the
         lock."""
-        action = engine(table.kind).parse_action({"kind": "end_game"})
+        action = self.spec(table).parse_action({"kind": "end_game"})
         await self.commit(table, actor, action, notes=[f"{why}: {render.cancel_text(table.kind)}."])
         self._changed(table)
 
@@ -524,7 +531,7 @@ class TableService:
                 table.status = "cancelled"
                 self._forget(table)
             elif table.status == "running":
-                action = engine(table.kind).parse_action({"kind": "end_game"})
+                action = self.spec(table).parse_action({"kind": "end_game"})
                 await self.commit(table, None, action, notes=["The channel was deleted."])
                 self._forget(table)
                 self.on_stored(table)
@@ -536,9 +543,10 @@ class TableService:
         should the stored snapshot disagree (or be unreadable), play on from the rebuilt game. False when the
         table cannot be resumed at all (no readable snapshot and a log the rules no longer accept)."""
         log_actions = [row.action for row in await self.store.actions(table.id)]
-        options = self.rules(table).engine_options(table.options)
         try:
-            rebuilt = replay(table.kind, table.players, table.seed, options, log_actions)
+            rebuilt = self.spec(table).replay(
+                table.players, table.seed, game_options(table.options), log_actions
+            )
         except ValueError:
             log.exception("table %s: its action log no longer replays under these rules", table.id)
             return table.game is not None
@@ -576,7 +584,7 @@ class TableService:
             text = game.strip().lstrip("#").lower()
             if text.isascii() and text.isdigit() and len(text) <= 18:
                 table_id = int(text)
-            elif text in RULES:
+            elif text in REGISTRY:
                 kind = text
             else:
                 raise NotAllowed("Name a game as insomnia, malice or a table number like #12.")
