@@ -9,7 +9,7 @@ loads its cogs, from the games registered then (a test registers its own game be
 from __future__ import annotations
 
 import inspect
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any, Optional
 
 import discord
@@ -24,7 +24,7 @@ from cogs.table import choices_for, game_command, respond, sessions_of, where
 if TYPE_CHECKING:
     from bot.client import CardBot
 
-Callback = Callable[..., Awaitable[None]]
+Callback = Callable[..., Coroutine[Any, Any, None]]
 
 
 def _annotation(option: CommandOption) -> Any:
@@ -35,7 +35,7 @@ def _annotation(option: CommandOption) -> Any:
     else:
         kind = int if option.type == "integer" else str
         if option.min is not None or option.max is not None:
-            base = app_commands.Range[kind, option.min, option.max]  # type: ignore[misc,valid-type]
+            base = app_commands.Range[kind, option.min, option.max]
         else:
             base = kind
     return base if option.required else Optional[base]  # noqa: UP045 (a runtime object, not a hint)
@@ -104,7 +104,9 @@ def _move(spec: GameSpec, command: GameCommand) -> Callback:
     return callback
 
 
-def _autocomplete(command: str, option: str) -> Callable[..., Awaitable[list[app_commands.Choice[str]]]]:
+def _autocomplete(
+    command: str, option: str
+) -> Callable[[discord.Interaction, str], Coroutine[Any, Any, list[app_commands.Choice[str]]]]:
     async def complete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return choices_for(interaction, command, option, current)
 

@@ -7,7 +7,7 @@ are shown as mentions that never ping anybody.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -74,7 +74,7 @@ async def leaderboard_page(
 
 
 class LeaderboardPageButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"lb:(?P<scope>[a-z][a-z0-9_]{0,31}):(?P<page>\d+)",
 ):
     """A page button of a leaderboard message; its custom_id carries the page, so it works after a restart."""
@@ -93,12 +93,13 @@ class LeaderboardPageButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> LeaderboardPageButton:
         # A forged id may carry any number of digits: past the last page is simply an empty page.
         # A scope that is no registered game (a forged id, a game no longer offered) shows all games.
         scope = match["scope"] if match["scope"] in REGISTRY else "all"
-        return cls(scope, min(int(match["page"][:6]), MAX_PAGE), item.label or "")
+        label = item.label if isinstance(item, discord.ui.Button) else None
+        return cls(scope, min(int(match["page"][:6]), MAX_PAGE), label or "")
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -165,5 +166,5 @@ class Ledger(commands.Cog):
         await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NO_PINGS)
 
 
-async def setup(bot: CardBot) -> None:  # type: ignore[override]
+async def setup(bot: CardBot) -> None:
     await bot.add_cog(Ledger(bot))

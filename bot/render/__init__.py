@@ -127,7 +127,7 @@ RESULT_GROUP = LogGroup(key="result")
 def log_lines(
     info: TableInfo,
     game: Any,
-    events: list[Any],
+    events: Sequence[Any],
     *,
     current: LogGroup | None,
     notes: Sequence[str] = (),

@@ -18,6 +18,7 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from bot import render
+from bot.games.base import ActionInput
 from bot.games.registry import REGISTRY
 from bot.render.common import Message, name
 from bot.sessions.errors import ChannelGone, MissingPermission, NotAllowed
@@ -26,7 +27,8 @@ from bot.sessions.presenter import Announcer, Presenter, table_view
 from bot.sessions.scheduler import Scheduler
 from bot.sessions.service import TableService
 from bot.sessions.state import Table
-from storage.models import TableRow
+from storage.contract import Store
+from storage.models import HistoryEntry, TableRow
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +38,7 @@ LOBBY_TOKENS = ("join", "leave", "addbot", "start", "accept", "decline", "cancel
 class SessionManager:
     def __init__(
         self,
-        store: Any,
+        store: Store,
         announcer: Announcer,
         *,
         default_timeout: float,
@@ -67,7 +69,7 @@ class SessionManager:
             self.presenter.start()
 
     @property
-    def store(self) -> Any:
+    def store(self) -> Store:
         return self.service.store
 
     def start_presenting(self) -> None:
@@ -77,7 +79,7 @@ class SessionManager:
     def table_in(self, channel_id: int) -> Table | None:
         return self.service.table_in(channel_id)
 
-    def lock(self, channel_id: int) -> Any:
+    def lock(self, channel_id: int) -> asyncio.Lock:
         return self.service.lock(channel_id)
 
     async def idle(self) -> None:
@@ -226,10 +228,14 @@ class SessionManager:
 
     # ------------------------------------------------------------------ moves
 
-    async def act(self, channel_id: int, user_id: int, action: Any, *, seq: int | None = None) -> Message:
+    async def act(
+        self, channel_id: int, user_id: int, action: ActionInput, *, seq: int | None = None
+    ) -> Message:
         return await self.service.act(channel_id, user_id, action, seq=seq)
 
-    async def command(self, channel_id: int, user_id: int, kind: str, command: str, params: dict) -> Message:
+    async def command(
+        self, channel_id: int, user_id: int, kind: str, command: str, params: dict[str, Any]
+    ) -> Message:
         return await self.service.command(channel_id, user_id, kind, command, params)
 
     async def resign(self, channel_id: int, user_id: int) -> str:
@@ -302,7 +308,9 @@ class SessionManager:
         message.rows = [row for row in message.rows if row]
         return message
 
-    def choices(self, channel_id: int, user_id: int, command: str, option: str, namespace: dict) -> list:
+    def choices(
+        self, channel_id: int, user_id: int, command: str, option: str, namespace: dict[str, Any]
+    ) -> list[tuple[str, str]]:
         """Autocomplete: exactly the caller's legal choices for this option now (none when not his turn)."""
         table = self.service.table_in(channel_id)
         if table is None or table.status != "running" or table.game is None:
@@ -326,5 +334,5 @@ class SessionManager:
             self.presenter.changed(table)
         return len(resumed)
 
-    async def history(self, channel_id: int, game: str | None = None) -> tuple[TableRow, list]:
+    async def history(self, channel_id: int, game: str | None = None) -> tuple[TableRow, list[HistoryEntry]]:
         return await self.service.history(channel_id, game)

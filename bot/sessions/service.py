@@ -15,20 +15,21 @@ import hashlib
 import logging
 import secrets
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from bot import render
 from bot.games import ai
-from bot.games.base import ChipTransfer, IllegalAction, seed_commitment
+from bot.games.base import ActionInput, ChipTransfer, GameAction, GameEvent, IllegalAction, seed_commitment
 from bot.games.registry import REGISTRY
 from bot.games.spec import GameSpec, TableStyle
-from bot.render.common import name
+from bot.render.common import Message, name
 from bot.sessions.errors import NotAllowed
 from bot.sessions.kinds import game_options, offered_move
 from bot.sessions.state import RECENT_KEPT, RecentLine, Table, TableMeta
-from storage.errors import ChannelBusy, SequenceConflict
-from storage.models import LedgerIn, ResultIn, SeatIn, TableRow
+from storage.contract import Store
+from storage.errors import ChannelBusy, SequenceConflict, TableNotFound
+from storage.models import HistoryEntry, LedgerIn, ResultIn, SeatIn, TableRow
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +57,7 @@ def _ignore(table: Table) -> None:
 class TableService:
     def __init__(
         self,
-        store: Any,
+        store: Store,
         *,
         default_timeout: float,
         bot_user_id: int | None = None,
@@ -160,7 +161,7 @@ class TableService:
         del meta.recent[:-RECENT_KEPT]
 
     def _log_events(
-        self, table: Table, events: list[Any], notes: Iterable[str] = (), lead: Iterable[str] = ()
+        self, table: Table, events: Sequence[GameEvent], notes: Iterable[str] = (), lead: Iterable[str] = ()
     ) -> None:
         lines = render.log_lines(
             table.info(), table.game, events, current=table.meta.log_group, notes=list(notes), lead=list(lead)
@@ -192,7 +193,7 @@ class TableService:
         guild_id: int,
         channel_id: int,
         host_id: int,
-        options: dict,
+        options: dict[str, Any],
         players: list[str] | None = None,
     ) -> Table:
         """A new lobby in the channel (its message is the presenter's). The seed is drawn here."""
@@ -306,15 +307,15 @@ class TableService:
         return player
 
     async def commit(
-        self, table: Table, actor: str, action: Any, *, notes: Iterable[str] = ()
-    ) -> list[Any]:
+        self, table: Table, actor: str | None, action: GameAction, *, notes: Iterable[str] = ()
+    ) -> list[GameEvent]:
         """Apply one action and store it, with everything it changed, in one transaction. Caller holds the
         lock; the meta changes the caller made before (timeouts, seat control) are stored with it."""
         spec = self.spec(table)
         before = table.snapshot if table.snapshot is not None else table.game.model_dump_json()
         meta_before = table.meta.model_copy(deep=True)
         try:
-            events = table.game.apply(action)
+            events: list[GameEvent] = table.game.apply(action)
         except IllegalAction as exc:
             table.game = spec.load(before)
             raise NotAllowed(str(exc)) from exc
@@ -361,32 +362,37 @@ class TableService:
 
     async def _reload(self, table: Table) -> None:
         row = await self.store.get_table(table.id)
+        if row is None:
+            raise TableNotFound(table.id)
         fresh = self.from_row(row)
         table.game, table.snapshot, table.meta = fresh.game, fresh.snapshot, fresh.meta
         table.seq, table.status = fresh.seq, fresh.status
         self._changed(table)
 
-    async def act(self, channel_id: int, user_id: int, action: Any, *, seq: int | None = None) -> Any:
+    async def act(
+        self, channel_id: int, user_id: int, action: ActionInput, *, seq: int | None = None
+    ) -> Message:
         """A player's own action (command or button); returns his answer, built from what was stored."""
         async with self.lock(channel_id):
             table = self.require_table(channel_id)
             if seq is not None and seq != table.seq:
                 raise NotAllowed("That button is stale: use the newest message.")
             player = self.check_actor(table, user_id)
-            if isinstance(action, dict | str):
-                try:
-                    action = self.spec(table).parse_action(action)
-                except ValueError:  # pydantic's ValidationError too
-                    # Buttons are the only source of raw actions: one the engine cannot read was not drawn
-                    # for this game as it stands (or was edited): one sentence, not "something went wrong".
-                    raise NotAllowed("That button is stale: use the newest message.") from None
+            try:
+                parsed = self.spec(table).parse_action(action)  # an action object passes as it is
+            except ValueError:  # pydantic's ValidationError too
+                # Buttons are the only source of raw actions: one the engine cannot read was not drawn
+                # for this game as it stands (or was edited): one sentence, not "something went wrong".
+                raise NotAllowed("That button is stale: use the newest message.") from None
             table.meta.timeouts.pop(player, None)
-            await self.commit(table, player, action)
-            answer = render.action_receipt(table.info(), table.game, player, action)
+            await self.commit(table, player, parsed)
+            answer = render.action_receipt(table.info(), table.game, player, parsed)
             self._changed(table)
         return answer
 
-    async def command(self, channel_id: int, user_id: int, kind: str, command: str, params: dict) -> Any:
+    async def command(
+        self, channel_id: int, user_id: int, kind: str, command: str, params: dict[str, Any]
+    ) -> Message:
         """A slash command's action: who may act is checked under the lock, before the options are read and
         turned into the engine's action (which the engine still validates)."""
         async with self.lock(channel_id):
@@ -434,12 +440,13 @@ class TableService:
                 self.on_stored(table)
 
     @staticmethod
-    def _computer_choice(table: Table, player: str) -> Any:
+    def _computer_choice(table: Table, player: str) -> GameAction:
         try:
             return ai.choose_action(table.game, player, computer_seed(table.seed, table.seq))
         except Exception:
             log.warning("table %s: the computer player failed; playing the default", table.id, exc_info=True)
-            return table.game.default_action()
+            default: GameAction = table.game.default_action()  # the computer moves only in a running game
+            return default
 
     async def time_out(self, table: Table, seq: int) -> None:
         """The turn timer ran out (keyed by the action count: any action since makes it stale)."""
@@ -577,7 +584,9 @@ class TableService:
             resumed.append(table)
         return resumed
 
-    async def history(self, channel_id: int, game: str | None = None) -> tuple[TableRow, list]:
+    async def history(
+        self, channel_id: int, game: str | None = None
+    ) -> tuple[TableRow, list[HistoryEntry]]:
         kind = None
         table_id = None
         if game:

@@ -47,14 +47,14 @@ class Table:
     channel_id: int
     kind: str
     host_id: int
-    options: dict
+    options: dict[str, Any]
     seed: str
     commitment: str
     status: str
     players: list[str]
     seq: int
     meta: TableMeta
-    game: Any = None  # the engine's Game while running or finished
+    game: Any = None  # the engine's Game (a GameState) while running or finished
     # The game's JSON as last stored: equal to `game` between actions (only the service mutates it), so a
     # refused or unstored action rolls back to it without dumping the game a second time per action.
     snapshot: str | None = None

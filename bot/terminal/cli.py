@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import secrets
 import sys
+from typing import Any
 
 from bot import limits
 
@@ -44,7 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", default="Player", help="your name in the game's texts (default Player)")
 
 
-def options(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[int, dict]:
+def options(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[int, dict[str, Any]]:
     """The number of seats and the engine options, or a usage error naming the first bad argument."""
     own = {"insomnia": ("players", "chips", "deals"), "malice": ("stake", "turns")}[args.game]
     for flag in ("players", "chips", "deals", "stake", "turns"):

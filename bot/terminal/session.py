@@ -13,6 +13,7 @@ from typing import Any
 
 from bot import render
 from bot.games import ai, engine
+from bot.games.base import GameAction
 from bot.render.common import LogGroup, TableInfo
 from bot.terminal import moves
 from bot.terminal.text import message_text, plain
@@ -28,7 +29,7 @@ class TerminalGame:
         kind: str,
         seats: int,
         seed: str,
-        options: dict,
+        options: dict[str, Any],
         *,
         name: str,
         read: Callable[[], str],
@@ -82,6 +83,7 @@ class TerminalGame:
         shown_hand_at = -1
         while not self.game.is_over:
             player = self.game.current_player
+            action: GameAction | None
             if player != HUMAN:
                 action = ai.choose_action(self.game, player, f"{self.seed}/{self._step}")
             else:
@@ -98,7 +100,7 @@ class TerminalGame:
         self.say("The game is over. Play again with: cardtable-bot play " + self.kind)
         return 0
 
-    def _ask(self) -> Any | None:
+    def _ask(self) -> GameAction | None:
         """The person's next legal move; None when he quits or the input ends."""
         while True:
             self._write("your move (help, quit)> ")
@@ -124,7 +126,7 @@ class TerminalGame:
             if word == "table":
                 self.say(message_text(render.table_message(self.info, self.game), self.names))
                 continue
-            action = moves.parse(typed, self.game.legal_actions())
+            action: GameAction | None = moves.parse(typed, self.game.legal_actions())
             if action is not None:
                 return action
             self.say(f"'{typed}' is not a legal move now: type help for the list.")

@@ -254,7 +254,7 @@ def parse_token(text: str) -> dict[str, Any] | None:
     parts = text.split("-")
     if parts[0] != "m" or len(parts) not in (4, 5):
         return None
-    action: dict = {"kind": "play", "source": parts[1], "card": parts[2] or None, "to": parts[3]}
+    action: dict[str, Any] = {"kind": "play", "source": parts[1], "card": parts[2] or None, "to": parts[3]}
     if len(parts) == 5:
         action["as_rank"] = parts[4]
     return action
