@@ -66,16 +66,24 @@ class CommandSet:
         raise KeyError(name)
 
 
+def option_range(model: type[TableOptions], name: str) -> tuple[int, int]:
+    """The smallest and largest value a table accepts for an integer option (its field's `ge` and `le`)."""
+    low = high = None
+    for rule in model.model_fields[name].metadata:
+        low = getattr(rule, "ge", low)
+        high = getattr(rule, "le", high)
+    if low is None or high is None:
+        raise ValueError(f"{model.__name__}.{name} has no range")
+    return int(low), int(high)
+
+
 def table_option(
     model: type[TableOptions], name: str, *, description: str | None = None
 ) -> CommandOption:
     """An optional integer option of the open command, with the limits and (unless given) the description of
     the options model's field: the command offers exactly what a table accepts."""
     info = model.model_fields[name]
-    low = high = None
-    for rule in info.metadata:
-        low = getattr(rule, "ge", low)
-        high = getattr(rule, "le", high)
+    low, high = option_range(model, name)
     return CommandOption(
         name=name,
         description=description or info.description or name,

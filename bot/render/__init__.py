@@ -205,10 +205,6 @@ def choices(
     return renderer(kind).choices(game, player, command, option, namespace)
 
 
-def token(kind: str, action: Any) -> str:
-    return renderer(kind).token(action)
-
-
 def parse_token(kind: str, text: str) -> dict[str, Any] | None:
     try:
         return renderer(kind).parse_token(text)

@@ -32,8 +32,6 @@ from storage.models import HistoryEntry, TableRow
 
 log = logging.getLogger(__name__)
 
-LOBBY_TOKENS = ("join", "leave", "addbot", "start", "accept", "decline", "cancel")
-
 
 class SessionManager:
     def __init__(

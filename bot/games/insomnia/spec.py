@@ -9,6 +9,7 @@ from bot.games.base import GameAction, GameEvent, GameState
 from bot.games.chance import Chance
 from bot.games.insomnia import ai, render
 from bot.games.insomnia.commands import COMMANDS
+from bot.games.insomnia.figures import FIGURES
 from bot.games.insomnia.game import InsomniaGame, new_game
 from bot.games.insomnia.models import InsomniaOptions, parse_action
 from bot.games.seats import SessionRules, default_once
@@ -52,4 +53,5 @@ SPEC = GameSpec(
     renderer=render,
     session=SessionRules(takeover="computer", hands_to_send=_hands, timeout_actions=default_once),
     commands=COMMANDS,
+    figures=FIGURES,
 )

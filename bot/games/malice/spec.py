@@ -9,6 +9,7 @@ from bot.games.base import GameAction, GameState
 from bot.games.chance import Chance
 from bot.games.malice import ai, render
 from bot.games.malice.commands import COMMANDS
+from bot.games.malice.figures import FIGURES
 from bot.games.malice.game import MaliceGame, new_game
 from bot.games.malice.models import MaliceOptions, parse_action
 from bot.games.seats import SessionRules, every_hand_at_start
@@ -60,4 +61,5 @@ SPEC = GameSpec(
         takeover="forfeit", hands_to_send=every_hand_at_start, timeout_actions=_timeout_actions
     ),
     commands=COMMANDS,
+    figures=FIGURES,
 )
