@@ -10,7 +10,15 @@ from bot import render
 from bot.games.registry import REGISTRY
 from bot.sessions import NotAllowed
 from tests.games.highcard import SPEC
-from tests.test_sessions import ALICE, BOB, BOT, CHANNEL, GUILD, manager
+from tests.test_sessions import (  # noqa: F401 - fixed_seeds is an autouse fixture
+    ALICE,
+    BOB,
+    BOT,
+    CHANNEL,
+    GUILD,
+    fixed_seeds,
+    manager,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -63,7 +71,7 @@ async def test_a_registered_test_game_is_challenged_played_settled_and_logged(st
     for e in ledger:
         net[e.from_account] = net.get(e.from_account, 0) - e.amount
         net[e.to_account] = net.get(e.to_account, 0) + e.amount
-    assert net == {s.player: s.net for s in table.game.standings() if s.net}
+    assert {p: n for p, n in net.items() if n} == {s.player: s.net for s in table.game.standings() if s.net}
     # The log replays from the seed to the stored end; /history tells the moves.
     actions = [a.action for a in await store.actions(table.id)]
     replayed = SPEC.replay(row.players, row.seed, {"chips": 3, "rounds": 4}, actions)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from bot.games.malice.render import PLACES
@@ -51,7 +52,7 @@ def describe(action: Any, game: Any) -> str:
     return f"play {action.card.pretty} to the trick"
 
 
-def parse(text: str, legal: list[Any]) -> Any | None:
+def parse(text: str, legal: Sequence[Any]) -> Any | None:
     """The legal action the player typed (its command or its number in the list), or None."""
     typed = " ".join(text.lower().split())
     if typed.isdigit():

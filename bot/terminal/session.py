@@ -8,12 +8,13 @@ nothing hidden (another player's cards, the stock) is ever shown.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot import render
-from bot.games import ai, engine
+from bot.games import ai
 from bot.games.base import GameAction
+from bot.games.registry import REGISTRY
 from bot.render.common import LogGroup, TableInfo
 from bot.terminal import moves
 from bot.terminal.text import message_text, plain
@@ -39,13 +40,10 @@ class TerminalGame:
         self.kind = kind
         self.seed = seed
         self.players = [HUMAN, *(f"ai:{i}" for i in range(1, seats))]
-        self.game = engine(kind).new_game(self.players, seed, **options)
-        table_options = dict(options)
-        if "max_deals" in table_options:
-            table_options["deals"] = table_options.pop("max_deals")
+        self.game = REGISTRY[kind].new_game(self.players, seed, options)  # table options, as at a table
         self.info = TableInfo(
             id=1, kind=kind, status="running", host_id=int(HUMAN), players=self.players,
-            options=table_options, commitment=self.game.seed_commitment,
+            options=dict(options), commitment=self.game.seed_commitment,
         )
         self.names = {HUMAN: name}
         self._read = read
@@ -57,7 +55,7 @@ class TerminalGame:
     def say(self, text: str = "") -> None:
         self._write(plain(text, self.names) + "\n")
 
-    def _log(self, events: list[Any], lead: list[str] | None = None) -> None:
+    def _log(self, events: Sequence[Any], lead: list[str] | None = None) -> None:
         lines = render.log_lines(self.info, self.game, events, current=self._group, lead=lead or [])
         for line in lines:
             if line.group != self._group and line.text == line.group.title:
@@ -83,6 +81,7 @@ class TerminalGame:
         shown_hand_at = -1
         while not self.game.is_over:
             player = self.game.current_player
+            assert player is not None  # a game that is not over waits for someone
             action: GameAction | None
             if player != HUMAN:
                 action = ai.choose_action(self.game, player, f"{self.seed}/{self._step}")

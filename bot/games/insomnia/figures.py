@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from bot.games.base import GameEvent, GameState
 from bot.games.figures import Figures, GameFigures, shares
 from bot.games.insomnia.game import InsomniaGame
+from bot.games.insomnia.models import NoMatch, Stage1Result, Stage2NoWinner, Stage2Winner, Stage4Result
 
 
 def count(game: GameState, events: Sequence[GameEvent]) -> GameFigures:
@@ -17,16 +18,15 @@ def count(game: GameState, events: Sequence[GameEvent]) -> GameFigures:
     stage2: Counter[str] = Counter()
     stage4: Counter[str] = Counter()
     for event in events:
-        kind = getattr(event, "kind", None)
-        if kind == "stage1_result":
+        if isinstance(event, Stage1Result):
             stage1[event.pattern] += 1
-        elif kind == "stage4_result":
+        elif isinstance(event, Stage4Result):
             stage4[event.pattern] += 1
-        elif kind == "no_match":
+        elif isinstance(event, NoMatch):
             (stage1 if event.stage == 1 else stage4)["no_match"] += 1
-        elif kind == "stage2_winner":
+        elif isinstance(event, Stage2Winner):
             stage2[event.category] += 1
-        elif kind == "stage2_no_winner":
+        elif isinstance(event, Stage2NoWinner):
             stage2["no_winner"] += 1
     firsts = [s for s in game.standings() if s.won]
     return GameFigures(
