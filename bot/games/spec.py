@@ -24,6 +24,7 @@ from bot.rules_text import RulesSummary
 if TYPE_CHECKING:  # the renderer and the commands import this module: only their types are needed here
     from bot.games.commands import CommandSet
     from bot.games.figures import Figures
+    from bot.games.moves import TypedMoves
     from bot.render.protocol import Renderer
 
 TableStyle = Literal["lobby", "challenge"]
@@ -80,6 +81,7 @@ class GameSpec:
     renderer: Renderer | None = None  # how it looks: its `render.py` module (None: no table on Discord)
     session: SessionRules = field(default_factory=SessionRules)  # DMs, timeouts, a seat given up
     commands: CommandSet | None = None  # its `/<name>` command group (None: no commands)
+    moves: TypedMoves | None = None  # its moves as typed in the terminal (None: chosen by number)
     figures: Figures | None = None  # what the simulator counts and prints of it (None: the common figures)
 
     def __post_init__(self) -> None:

@@ -69,7 +69,7 @@ class TerminalGame:
     def _help(self) -> None:
         self.say("Your legal moves (type the move or its number):")
         for i, action in enumerate(self.game.legal_actions(), 1):
-            self.say(f"  {i:>2}. {moves.command(action):<22} {moves.describe(action, self.game)}")
+            self.say(f"  {i:>2}. {moves.command(action, self.game):<22} {moves.describe(action, self.game)}")
         self.say("Also: hand, table, quit.")
 
     def play(self) -> int:
@@ -125,7 +125,7 @@ class TerminalGame:
             if word == "table":
                 self.say(message_text(render.table_message(self.info, self.game), self.names))
                 continue
-            action: GameAction | None = moves.parse(typed, self.game.legal_actions())
+            action: GameAction | None = moves.parse(typed, self.game.legal_actions(), self.game)
             if action is not None:
                 return action
             self.say(f"'{typed}' is not a legal move now: type help for the list.")

@@ -12,6 +12,7 @@ from bot.games.insomnia.commands import COMMANDS
 from bot.games.insomnia.figures import FIGURES
 from bot.games.insomnia.game import InsomniaGame, new_game
 from bot.games.insomnia.models import InsomniaOptions, parse_action
+from bot.games.insomnia.moves import MOVES
 from bot.games.seats import SessionRules, default_once
 from bot.games.spec import GameSpec, TableOptions
 from bot.rules_text import INSOMNIA
@@ -53,5 +54,6 @@ SPEC = GameSpec(
     renderer=render,
     session=SessionRules(takeover="computer", hands_to_send=_hands, timeout_actions=default_once),
     commands=COMMANDS,
+    moves=MOVES,
     figures=FIGURES,
 )

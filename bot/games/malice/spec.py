@@ -12,6 +12,7 @@ from bot.games.malice.commands import COMMANDS
 from bot.games.malice.figures import FIGURES
 from bot.games.malice.game import MaliceGame, new_game
 from bot.games.malice.models import MaliceOptions, parse_action
+from bot.games.malice.moves import MOVES
 from bot.games.seats import SessionRules, every_hand_at_start
 from bot.games.spec import GameSpec, TableOptions
 from bot.rules_text import MALICE
@@ -61,5 +62,6 @@ SPEC = GameSpec(
         takeover="forfeit", hands_to_send=every_hand_at_start, timeout_actions=_timeout_actions
     ),
     commands=COMMANDS,
+    moves=MOVES,
     figures=FIGURES,
 )
