@@ -205,6 +205,11 @@ def choices(
     return renderer(kind).choices(game, player, command, option, namespace)
 
 
+def token(kind: str, action: Any) -> str:
+    """An action as a button's token (what `parse_token` reads back)."""
+    return renderer(kind).token(action)
+
+
 def parse_token(kind: str, text: str) -> dict[str, Any] | None:
     try:
         return renderer(kind).parse_token(text)
