@@ -31,7 +31,7 @@ class Scheduler:
             self._cancel_timer(table)
             table.deadline = None
             return
-        current = table.game.current_player
+        current = table.playing.current_player
         if current is not None and table.seat_is_computer(current):
             self._cancel_timer(table)
             table.deadline = None

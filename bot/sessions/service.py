@@ -299,7 +299,7 @@ class TableService:
             raise NotAllowed("You are not playing at this table.")
         if player in table.meta.computer_seats:
             raise NotAllowed("A computer player has taken over your seat for the rest of this game.")
-        current = table.game.current_player
+        current = table.playing.current_player
         if current != player:
             raise NotAllowed(
                 f"It is not your turn: {name(current)} is to play." if current else "The game is over."
@@ -312,10 +312,10 @@ class TableService:
         """Apply one action and store it, with everything it changed, in one transaction. Caller holds the
         lock; the meta changes the caller made before (timeouts, seat control) are stored with it."""
         spec = self.spec(table)
-        before = table.snapshot if table.snapshot is not None else table.game.model_dump_json()
+        before = table.snapshot if table.snapshot is not None else table.playing.model_dump_json()
         meta_before = table.meta.model_copy(deep=True)
         try:
-            events: list[GameEvent] = table.game.apply(action)
+            events = list(table.playing.apply(action))
         except IllegalAction as exc:
             table.game = spec.load(before)
             raise NotAllowed(str(exc)) from exc
@@ -325,22 +325,22 @@ class TableService:
             if isinstance(e, ChipTransfer)
         ]
         finish = None
-        if table.game.is_over:
+        if table.playing.is_over:
             finish = [
                 ResultIn(
                     player=s.player, final_chips=s.final_chips, net=s.net, placement=s.placement, won=s.won
                 )
-                for s in table.game.standings()
+                for s in table.playing.standings()
             ]
         table.seq += 1
         self._log_events(table, events, notes=notes)
-        if not table.game.is_over:
+        if not table.playing.is_over:
             table.meta.dm_pending.extend(
-                p for p in spec.session.hands_to_send(table.game, events, False)
+                p for p in spec.session.hands_to_send(table.playing, events, False)
                 if p not in table.meta.dm_pending
             )
         table.meta.note = None
-        after = table.game.model_dump_json()
+        after = table.playing.model_dump_json()
         try:
             await self.store.append_action(
                 table.id, table.seq - 1, actor, action.model_dump_json(), ledger, after, finish,
@@ -355,7 +355,7 @@ class TableService:
             table.meta, table.seq = meta_before, table.seq - 1
             raise
         table.snapshot = after
-        if table.game.is_over:
+        if table.playing.is_over:
             table.status = "finished"
         self._track_turn(table, actor)
         return events
@@ -409,7 +409,7 @@ class TableService:
             if commands is None:
                 raise NotAllowed(f"Unknown {table.kind.capitalize()} action {command}.")
             try:
-                action = commands.build_action(table.game, command, params, player)
+                action = commands.build_action(table.playing, command, params, player)
             except IllegalAction as exc:  # input that names no possible move: its sentence
                 raise NotAllowed(str(exc)) from None
         return await self.act(channel_id, user_id, action, seq=offered_at)
@@ -419,7 +419,7 @@ class TableService:
         async with self.lock(table.channel_id):
             steps = 0
             while self.is_current(table) and table.status == "running" and steps < MAX_COMPUTER_STEPS:
-                current = table.game.current_player
+                current = table.playing.current_player
                 if current is None or not table.seat_is_computer(current):
                     break
                 actor = current if render.is_computer(current) else "ai"
@@ -430,7 +430,7 @@ class TableService:
                     # A computer move the engine refuses is a bug in the computer player; the game goes on
                     # with the safe default rather than stalling the table.
                     log.warning("table %s: computer move %r refused; playing the default", table.id, action)
-                    await self.commit(table, actor, table.game.default_action())
+                    await self.commit(table, actor, self._default(table))
                 steps += 1
                 table.version += 1
                 self.on_change(table)  # the presenter coalesces the streak into few writes
@@ -442,18 +442,24 @@ class TableService:
     @staticmethod
     def _computer_choice(table: Table, player: str) -> GameAction:
         try:
-            return ai.choose_action(table.game, player, computer_seed(table.seed, table.seq))
+            return ai.choose_action(table.playing, player, computer_seed(table.seed, table.seq))
         except Exception:
             log.warning("table %s: the computer player failed; playing the default", table.id, exc_info=True)
-            default: GameAction = table.game.default_action()  # the computer moves only in a running game
-            return default
+            return TableService._default(table)
+
+    @staticmethod
+    def _default(table: Table) -> GameAction:
+        action = table.playing.default_action()
+        if action is None:  # only a finished game has none, and a finished game has no turn to play
+            raise RuntimeError(f"table {table.id}: no default action in a finished game")
+        return action
 
     async def time_out(self, table: Table, seq: int) -> None:
         """The turn timer ran out (keyed by the action count: any action since makes it stale)."""
         async with self.lock(table.channel_id):
             if not self.is_current(table) or table.seq != seq or table.status != "running":
                 return
-            player = table.game.current_player
+            player = table.playing.current_player
             if player is None or table.seat_is_computer(player):
                 return
             count = table.meta.timeouts.get(player, 0) + 1
@@ -462,10 +468,10 @@ class TableService:
             takeover = count >= TIMEOUTS_BEFORE_TAKEOVER
             if takeover and self.spec(table).session.takeover == "computer":
                 notes.extend(self._seat_to_computer(table, player, "timed out three times in a row"))
-            for action in self.spec(table).session.timeout_actions(table.game, player):
+            for action in self.spec(table).session.timeout_actions(table.playing, player):
                 await self.commit(table, "timeout", action, notes=notes)
                 notes = []
-                if table.status != "running" or table.game.current_player != player:
+                if table.status != "running" or table.playing.current_player != player:
                     break
             if takeover and table.status == "running" and self.spec(table).session.takeover == "forfeit":
                 await self._forfeit(table, player, "timed out three times in a row", actor="timeout")
