@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # the renderer and the commands import this module: only thei
     from bot.games.commands import CommandSet
     from bot.games.figures import Figures
     from bot.games.moves import TypedMoves
-    from bot.render.protocol import Renderer
+    from bot.render.protocol import Pictures, Renderer
 
 TableStyle = Literal["lobby", "challenge"]
 """How a table fills: an open lobby people join until the host starts, or a challenge one opponent answers."""
@@ -81,6 +81,7 @@ class GameSpec:
     renderer: Renderer | None = None  # how it looks: its `render.py` module (None: no table on Discord)
     session: SessionRules = field(default_factory=SessionRules)  # DMs, timeouts, a seat given up
     commands: CommandSet | None = None  # its `/<name>` command group (None: no commands)
+    pictures: Pictures | None = None  # its table and hand pictures (None: text only)
     moves: TypedMoves | None = None  # its moves as typed in the terminal (None: chosen by number)
     figures: Figures | None = None  # what the simulator counts and prints of it (None: the common figures)
 

@@ -7,9 +7,11 @@ hand is rendered only into the message for its owner (`hand_message`, sent ephem
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import logging
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from bot.render import pictures
 from bot.render.common import (
     Button,
     Embed,
@@ -17,6 +19,7 @@ from bot.render.common import (
     LogGroup,
     LogLine,
     Message,
+    Picture,
     TableInfo,
     custom_id,
     is_computer,
@@ -31,6 +34,7 @@ __all__ = [
     "Embed",
     "EmbedField",
     "Message",
+    "Picture",
     "TableInfo",
     "action_receipt",
     "choices",
@@ -48,7 +52,6 @@ __all__ = [
 ]
 
 
-
 def renderer(kind: str) -> Renderer:
     """The renderer of a registered game (its spec names it)."""
     # Imported here: the games' renderers import this package's `common`, so the registry cannot load first.
@@ -59,7 +62,26 @@ def renderer(kind: str) -> Renderer:
         raise LookupError(f"{kind} has no renderer")
     return found
 
+
 HISTORY_LINES_PER_PAGE = 30
+log = logging.getLogger(__name__)
+
+
+def _with_picture(message: Message, info: TableInfo, draw: Callable[[], Picture | None]) -> Message:
+    """Attach a picture (unless the table turned them off) and show it inside the embed, if there is one.
+    A picture is a view of what the text already says: if drawing it fails, the text still goes out."""
+    if not info.pictures:
+        return message
+    try:
+        picture = draw()
+    except Exception:
+        log.exception("drawing a %s picture of table %s failed; sending the text alone", info.kind, info.id)
+        return message
+    if picture is not None:
+        message.picture = picture
+        if message.embeds:
+            message.embeds[0].image = f"attachment://{picture.filename}"
+    return message
 
 
 RECENT_LIMIT = 3500  # characters of recent lines: with the board's embed inside Discord's 6,000 per message
@@ -101,7 +123,7 @@ def table_message(
         message.embeds.append(Embed(description="\n".join(shown), colour=message.embeds[0].colour))
     if not game.is_over and game.current_player is not None:
         message.content = turn_line(info, game, deadline)
-    return message
+    return _with_picture(message, info, lambda: pictures.table_picture(info, game))
 
 
 def turn_line(info: TableInfo, game: Any, deadline: int | None) -> str:
@@ -181,7 +203,8 @@ def result_lines(info: TableInfo, game: Any) -> list[str]:
 
 
 def hand_message(info: TableInfo, game: Any, player: str, *, dm: bool) -> Message:
-    return renderer(info.kind).hand(info, game, player, dm=dm)
+    message = renderer(info.kind).hand(info, game, player, dm=dm)
+    return _with_picture(message, info, lambda: pictures.hand_picture(info, game, player))
 
 
 def action_receipt(info: TableInfo, game: Any, player: str, action: Any) -> Message:

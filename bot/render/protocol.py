@@ -7,10 +7,13 @@ catalogue reads it), so the renderers and their callers agree on one signature.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.games.base import GameAction, GameEvent, GameState
 from bot.render.common import LogGroup, Message, TableInfo
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 
 class Renderer(Protocol):
@@ -57,3 +60,16 @@ class Renderer(Protocol):
 
     def cancel_text(self, *, locale: str = "en") -> str:
         """How a game ended by /cancel is settled, after "ended the game: "."""
+
+
+class Pictures(Protocol):
+    """A game's pictures (`bot.render.pictures` caches and encodes them): each returns the canvas and its alt
+    text. The table is drawn only from the public view, a hand only from its owner's view and legal moves."""
+
+    def table(
+        self, info: TableInfo, view: Any, names: Mapping[str, str] | None
+    ) -> tuple[Image.Image, str]: ...
+
+    def hand(
+        self, info: TableInfo, view: Any, legal: list[Any], names: Mapping[str, str] | None
+    ) -> tuple[Image.Image, str]: ...

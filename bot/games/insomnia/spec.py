@@ -15,6 +15,7 @@ from bot.games.insomnia.models import InsomniaOptions, parse_action
 from bot.games.insomnia.moves import MOVES
 from bot.games.seats import SessionRules, default_once
 from bot.games.spec import GameSpec, TableOptions
+from bot.render.pictures import insomnia as insomnia_pictures
 from bot.rules_text import INSOMNIA
 
 
@@ -52,6 +53,7 @@ SPEC = GameSpec(
     module="bot.games.insomnia",
     rules=INSOMNIA,
     renderer=render,
+    pictures=insomnia_pictures,
     session=SessionRules(takeover="computer", hands_to_send=_hands, timeout_actions=default_once),
     commands=COMMANDS,
     moves=MOVES,

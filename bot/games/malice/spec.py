@@ -15,6 +15,7 @@ from bot.games.malice.models import MaliceOptions, parse_action
 from bot.games.malice.moves import MOVES
 from bot.games.seats import SessionRules, every_hand_at_start
 from bot.games.spec import GameSpec, TableOptions
+from bot.render.pictures import malice as malice_pictures
 from bot.rules_text import MALICE
 
 
@@ -58,6 +59,7 @@ SPEC = GameSpec(
     module="bot.games.malice",
     rules=MALICE,
     renderer=render,
+    pictures=malice_pictures,
     session=SessionRules(
         takeover="forfeit", hands_to_send=every_hand_at_start, timeout_actions=_timeout_actions
     ),
