@@ -4,6 +4,8 @@ one is all it takes. Challenge, moves by command and by button, timeouts, ledger
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from bot import render
@@ -106,6 +108,29 @@ async def test_a_test_game_against_the_computer_resumes_after_a_restart(store, a
     await play_vs_computer(again, resumed)
     assert (await store.get_table(table.id)).status == "finished"
     await again.close()
+
+
+async def test_the_spec_decides_how_a_table_fills(store, announcer, highcard):
+    """The same game described as an open lobby: the session opens a lobby people join and the host starts,
+    and refuses the challenge steps; nothing but the spec changed."""
+    REGISTRY.unregister(highcard.name)
+    try:
+        with REGISTRY.registered(dataclasses.replace(highcard, table="lobby")):
+            sessions = await manager(store, announcer)
+            table = await sessions.open_table("highcard", GUILD, CHANNEL, ALICE, options={"rounds": 2})
+            assert table.players == [str(ALICE)]
+            with pytest.raises(NotAllowed):
+                await sessions.accept(CHANNEL, BOB)
+            assert await sessions.join(CHANNEL, BOB) == "You joined the table."
+            with pytest.raises(NotAllowed, match="full"):
+                await sessions.add_computer(CHANNEL, ALICE)
+            await sessions.start(CHANNEL, ALICE)
+            assert table.status == "running" and table.players == [str(ALICE), str(BOB)]
+            await play_out(sessions, table)
+            assert (await store.get_table(table.id)).status == "finished"
+            await sessions.close()
+    finally:
+        REGISTRY.register(highcard)
 
 
 async def play_vs_computer(sessions, table) -> None:
