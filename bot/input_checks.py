@@ -23,7 +23,7 @@ _TYPES: dict[discord.AppCommandOptionType, tuple[type, ...]] = {
 
 def _options(data: dict[str, Any]) -> list[dict[str, Any]]:
     """The leaf options of a command's data (inside its subcommand group and subcommand, if any)."""
-    options = data.get("options", [])
+    options: list[dict[str, Any]] = data.get("options", [])
     while options and options[0].get("type") in (1, 2):  # a subcommand (group): its options hold the values
         options = options[0].get("options", [])
     return options

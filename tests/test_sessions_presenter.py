@@ -23,7 +23,9 @@ def manager(store, announcer, **options) -> SessionManager:
 
 
 async def malice_between_people(sessions):
-    table = await sessions.challenge(GUILD, CHANNEL, ALICE, BOB, stake=1, timeout=300, turns=40)
+    table = await sessions.open_table(
+        "malice", GUILD, CHANNEL, ALICE, opponent=BOB, options={"stake": 1, "timeout": 300, "turns": 40}
+    )
     await sessions.accept(CHANNEL, BOB)
     return table
 
@@ -121,7 +123,7 @@ async def test_a_resign_is_stored_whatever_discord_does_and_survives_a_restart(s
     """The seat's new controller is stored in the move's own transaction, before any Discord call."""
     announcer = Failing()
     sessions = manager(store, announcer)
-    table = await sessions.open_insomnia(GUILD, CHANNEL, ALICE, chips=10)
+    table = await sessions.open_table("insomnia", GUILD, CHANNEL, ALICE, options={"chips": 10})
     await sessions.join(CHANNEL, BOB)
     await sessions.start(CHANNEL, ALICE)
     await sessions.idle()
@@ -217,11 +219,11 @@ async def test_a_lobby_the_bot_cannot_post_is_refused_in_a_sentence_and_not_left
 
     sessions = manager(store, Mute())
     with pytest.raises(NotAllowed, match="Send Messages"):
-        await sessions.open_insomnia(GUILD, CHANNEL, ALICE)
+        await sessions.open_table("insomnia", GUILD, CHANNEL, ALICE)
     assert await store.active_table(CHANNEL) is None and sessions.table_in(CHANNEL) is None
     await sessions.close()
     working = manager(store, RecordingAnnouncer())
-    assert (await working.open_insomnia(GUILD, CHANNEL, ALICE)).status == "lobby"
+    assert (await working.open_table("insomnia", GUILD, CHANNEL, ALICE)).status == "lobby"
     await working.close()
 
 
@@ -229,7 +231,7 @@ async def test_a_lobby_posted_while_discord_fails_appears_when_it_recovers(store
     monkeypatch.setattr("bot.sessions.presenter.RETRY_PAUSES", (0.01,))
     announcer = Failing(failures=2)
     sessions = manager(store, announcer)
-    table = await sessions.open_insomnia(GUILD, CHANNEL, ALICE)
+    table = await sessions.open_table("insomnia", GUILD, CHANNEL, ALICE)
     assert table.status == "lobby"
     await sessions.idle()
     assert table.meta.table_message_id in announcer.messages
@@ -272,7 +274,9 @@ async def test_the_turn_ping_comes_after_a_quiet_while_and_goes_when_the_turn_pa
 async def test_a_finished_game_leaves_only_its_table_message(store):
     announcer = RecordingAnnouncer()
     sessions = manager(store, announcer, ping_after=0.0)
-    table = await sessions.challenge(GUILD, CHANNEL, ALICE, BOT, stake=1, turns=40)
+    table = await sessions.open_table(
+        "malice", GUILD, CHANNEL, ALICE, opponent=BOT, options={"stake": 1, "turns": 40}
+    )
     for _ in range(2000):
         await sessions.idle()
         if table.status != "running":

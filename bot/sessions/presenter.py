@@ -20,7 +20,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from bot import render
 from bot.render.common import Message, name
@@ -59,7 +59,7 @@ class _Job:
     shown_seq: int = -1  # the action count it shows: later log lines are new to the channel
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one write of this table's messages at a time
-    task: asyncio.Task | None = None
+    task: asyncio.Task[Any] | None = None
     failures: int = 0
     stale_messages: list[int] = field(default_factory=list)  # old table messages to delete (after 30046)
     silenced: bool = False  # the bot may not write here (permission missing): wait for the next change

@@ -11,6 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from bot.games.base import GameState
 from bot.render.common import LogGroup, TableInfo, is_computer
 
 RECENT_KEPT = 60  # public lines kept in the meta: the table message shows those not shown yet, and more
@@ -48,14 +49,14 @@ class Table:
     channel_id: int
     kind: str
     host_id: int
-    options: dict
+    options: dict[str, Any]
     seed: str
     commitment: str
     status: str
     players: list[str]
     seq: int
     meta: TableMeta
-    game: Any = None  # the engine's Game while running or finished
+    game: GameState | None = None  # the engine's game while running or finished
     # The game's JSON as last stored: equal to `game` between actions (only the service mutates it), so a
     # refused or unstored action rolls back to it without dumping the game a second time per action.
     snapshot: str | None = None
@@ -70,6 +71,13 @@ class Table:
     @property
     def timeout(self) -> float:
         return float(self.options.get("timeout") or 0)
+
+    @property
+    def playing(self) -> GameState:
+        """The game of a started table (moves, timers and computer turns only ever act on one)."""
+        if self.game is None:
+            raise RuntimeError(f"table {self.id} has not started")
+        return self.game
 
     def seat_is_computer(self, player: str) -> bool:
         return is_computer(player) or player in self.meta.computer_seats
