@@ -213,7 +213,7 @@ def action_receipt(info: TableInfo, game: Any, player: str, action: Any) -> Mess
         return Message(content="Done: the game is over.")
     # Text only: the answer to a move must be as quick as any other answer (a picture is drawn and uploaded);
     # the hand's picture is one click away (My hand, /hand).
-    return _KINDS[info.kind].hand(info, game, player, dm=False)
+    return renderer(info.kind).hand(info, game, player, dm=False)
 
 
 def timeout_text(kind: str) -> str:
