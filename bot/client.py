@@ -5,7 +5,8 @@ Start-up order (`setup_hook`), each step relying on the ones before it:
 2. load every module of the `cogs` package (each has `async def setup(bot)`), plus `extra_extensions`;
    `cogs.table` creates the session manager (`self.sessions`), registers the persistent buttons and resumes
    the games still open in the store;
-3. set the command translator (German command names), then sync the command tree: to `DEV_GUILD_ID` if set (instant), else globally.
+3. set the command translator (German command names), then sync the command tree: to `DEV_GUILD_ID` if
+   set (instant), else globally.
 `close()` undoes it in reverse: discord.py unloads the extensions (`cogs.table` stops every timer), then the
 store closes. `stop()` is the graceful way there (SIGTERM, SIGINT): new commands are refused, the commands
 and button presses already running get `STOP_GRACE_SECONDS` to finish, then `close()`.
