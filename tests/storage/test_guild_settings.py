@@ -41,5 +41,5 @@ async def test_an_unknown_language_is_refused_and_nothing_is_stored(store, datab
         await store.set_guild_language(GUILD, "fr")
     assert await store.guild_language(GUILD) is None
     # The database refuses it too, should any other writer try.
-    with pytest.raises(Exception, match="(?i)check"):
+    with pytest.raises(Exception, match=r"(?i)check"):
         await raw_fetch(database, f"INSERT INTO guild_settings (guild_id, language) VALUES ({GUILD}, 'fr')")
