@@ -27,8 +27,10 @@ from discord.ext import commands
 import cogs
 from bot.config import Settings
 from bot.errors import UserFacingError, report_error
+from bot.i18n import t
 from bot.i18n.commands import CommandTranslator
 from bot.input_checks import check_command_input
+from cogs.table import note_languages
 from storage import Store
 
 log = logging.getLogger(__name__)
@@ -42,7 +44,6 @@ _HANDLER_TASKS = (
     "discord-ui-dynamic-item-",
     "discord-ui-modal-dispatch-",
 )
-STOPPING_TEXT = "The bot is restarting: try again in a minute."
 
 
 class CardTree(app_commands.CommandTree):
@@ -58,8 +59,11 @@ class CardTree(app_commands.CommandTree):
             if interaction.type is discord.InteractionType.autocomplete:
                 await interaction.response.autocomplete([])
             else:
-                await interaction.response.send_message(STOPPING_TEXT, ephemeral=True)
+                await interaction.response.send_message(
+                    t(interaction.locale, "errors.restarting"), ephemeral=True
+                )
             return False
+        note_languages(interaction)
         if interaction.type is not discord.InteractionType.application_command:
             return True
         try:

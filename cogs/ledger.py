@@ -1,7 +1,8 @@
 """/leaderboard [game] (public, pages by buttons that survive restarts) and /stats [user] (ephemeral).
 
 Figures come straight from the store (net chips from the chip ledger, games and wins from results); players
-are shown as mentions that never ping anybody.
+are shown as mentions that never ping anybody. The leaderboard is public, so it speaks the server's language
+(`/settings language`); /stats answers privately, in the user's own.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import UserFacingError, guarded
-from bot.render.common import plural
+from bot.i18n import catalogue, signed, t, tn
 
 if TYPE_CHECKING:
     from bot.client import CardBot
@@ -23,49 +24,58 @@ if TYPE_CHECKING:
 PAGE_SIZE = 10
 MAX_PAGE = 99_999  # no server has that many players; a forged page number stops here
 COLOUR = discord.Colour.teal()
-GAME_NAMES = {"insomnia": "Insomnia", "malice": "Malice"}
 NO_PINGS = discord.AllowedMentions.none()
 Game = Literal["insomnia", "malice"]
-# What the figures are, said plainly: the net is every movement in the chip ledger, so a running game's chips
-# already count; games and wins come from the results of finished games.
-FIGURES = "net chips from the chip ledger, running games included; games and wins count finished games"
 
 
 def player_label(player: str) -> str:
     return f"<@{player}>" if player.isdigit() else player
 
 
-def signed(n: int) -> str:
-    return f"{n:+d}"
-
-
-def leaderboard_line(row: LeaderboardRow) -> str:
-    return (
-        f"**{row.rank}.** {player_label(row.player)}: **{signed(row.net)}** chips · "
-        f"{plural(row.games, 'game')} · {plural(row.wins, 'win')}"
+def leaderboard_line(row: LeaderboardRow, locale: object = "en") -> str:
+    return t(
+        locale,
+        "ledger.line",
+        rank=row.rank,
+        player=player_label(row.player),
+        net=signed(locale, row.net),
+        games=tn(locale, "count.game", row.games),
+        wins=tn(locale, "count.win", row.wins),
     )
+
+
+async def public_language(bot: CardBot, guild_id: int) -> str:
+    """The server's language for public messages (the session manager knows it; English without one)."""
+    sessions = getattr(bot, "sessions", None)
+    return await sessions.public_language(guild_id) if sessions is not None else "en"
 
 
 async def leaderboard_page(
     bot: CardBot, guild_id: int, kind: str | None, page: int
 ) -> tuple[discord.Embed, discord.ui.View]:
+    """One page of the public leaderboard, in the server's language."""
+    locale = await public_language(bot, guild_id)
     # One row more than a page tells whether a next page exists.
     rows = await bot.store.leaderboard(guild_id, kind, limit=PAGE_SIZE + 1, offset=page * PAGE_SIZE)
-    title = f"Leaderboard: {GAME_NAMES[kind]}" if kind else "Leaderboard: all games"
-    if rows:
-        description = "\n".join(leaderboard_line(r) for r in rows[:PAGE_SIZE])
-    elif page == 0:
-        description = (
-            "No finished games in this server yet: start one with /insomnia new or /malice challenge."
-        )
+    if kind:
+        title = t(locale, "ledger.title.game", game=t(locale, f"game.{kind}"))
     else:
-        description = "No more players on this page."
+        title = t(locale, "ledger.title.all")
+    if rows:
+        description = "\n".join(leaderboard_line(r, locale) for r in rows[:PAGE_SIZE])
+    elif page == 0:
+        description = t(locale, "ledger.empty")
+    else:
+        description = t(locale, "ledger.no_more")
     embed = discord.Embed(title=title, description=description, colour=COLOUR)
-    embed.set_footer(text=f"Page {page + 1} · {FIGURES}")
+    # What the figures are, said plainly: the net is every movement in the chip ledger, so a running game's
+    # chips already count; games and wins come from the results of finished games.
+    embed.set_footer(text=t(locale, "ledger.footer", page=page + 1, figures=t(locale, "ledger.figures")))
     view = discord.ui.View(timeout=None)
     scope = kind or "all"
-    view.add_item(LeaderboardPageButton(scope, max(page - 1, 0), "◀ Previous", disabled=page == 0))
-    view.add_item(LeaderboardPageButton(scope, page + 1, "Next ▶", disabled=len(rows) <= PAGE_SIZE))
+    previous, following = t(locale, "ledger.button.previous"), t(locale, "ledger.button.next")
+    view.add_item(LeaderboardPageButton(scope, max(page - 1, 0), previous, disabled=page == 0))
+    view.add_item(LeaderboardPageButton(scope, page + 1, following, disabled=len(rows) <= PAGE_SIZE))
     return embed, view
 
 
@@ -97,18 +107,23 @@ class LeaderboardPageButton(
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         if interaction.guild_id is None:
-            raise UserFacingError("Leaderboards belong to a server; open one there with /leaderboard.")
+            raise UserFacingError(t(interaction.locale, "ledger.server_only"))
         kind = None if self.scope == "all" else self.scope
         bot: CardBot = interaction.client  # type: ignore[assignment]
         embed, view = await leaderboard_page(bot, interaction.guild_id, kind, self.page)
         await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
 
 
-def _kind_lines(stats: KindStats) -> str:
-    biggest = signed(stats.biggest_win) if stats.biggest_win is not None else "none yet"
-    return (
-        f"Games: **{stats.games}** · Wins: **{stats.wins}**\n"
-        f"Net chips: **{signed(stats.net)}** · Biggest win: **{biggest}**"
+def _kind_lines(stats: KindStats, locale: object) -> str:
+    none_yet = t(locale, "stats.none_yet")
+    biggest = signed(locale, stats.biggest_win) if stats.biggest_win is not None else none_yet
+    return t(
+        locale,
+        "stats.kind_lines",
+        games=stats.games,
+        wins=stats.wins,
+        net=signed(locale, stats.net),
+        biggest=biggest,
     )
 
 
@@ -128,7 +143,7 @@ class Ledger(commands.Cog):
     async def leaderboard(self, interaction: discord.Interaction, game: Game | None = None) -> None:
         """Show the chip leaderboard of this server."""
         if interaction.guild_id is None:
-            raise UserFacingError("Leaderboards belong to a server: use /leaderboard there.")
+            raise UserFacingError(t(interaction.locale, "ledger.server_only"))
         embed, view = await leaderboard_page(self.bot, interaction.guild_id, game, 0)
         await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
 
@@ -138,23 +153,28 @@ class Ledger(commands.Cog):
     async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
         """Show your games, wins and chips in this server (or someone else's); only you see the answer."""
         if interaction.guild_id is None:
-            raise UserFacingError("Statistics belong to a server: use /stats there.")
+            raise UserFacingError(t(interaction.locale, "errors.server_only"))
+        locale = interaction.locale
         target = user or interaction.user
         stats = await self.bot.store.player_stats(interaction.guild_id, str(target.id))
         if stats.games == 0:
-            who = "You have" if target.id == interaction.user.id else f"{target.mention} has"
-            await interaction.response.send_message(
-                f"{who} not finished a game in this server yet.", ephemeral=True, allowed_mentions=NO_PINGS
-            )
+            if target.id == interaction.user.id:
+                text = t(locale, "stats.nothing_self")
+            else:
+                text = t(locale, "stats.nothing_other", player=target.mention)
+            await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_PINGS)
             return
         embed = discord.Embed(
-            title="Statistics", description=f"{target.mention} in this server", colour=COLOUR
+            title=t(locale, "stats.title"),
+            description=t(locale, "stats.description", player=target.mention),
+            colour=COLOUR,
         )
-        embed.add_field(name="All games", value=_kind_lines(stats), inline=False)
+        embed.add_field(name=t(locale, "stats.all_games"), value=_kind_lines(stats, locale), inline=False)
         for kind, per_kind in sorted(stats.per_game.items()):
             if per_kind.games:
-                embed.add_field(name=GAME_NAMES.get(kind, kind), value=_kind_lines(per_kind), inline=False)
-        embed.set_footer(text=FIGURES[0].upper() + FIGURES[1:])
+                game = t(locale, f"game.{kind}") if f"game.{kind}" in catalogue() else kind
+                embed.add_field(name=game, value=_kind_lines(per_kind, locale), inline=False)
+        embed.set_footer(text=t(locale, "ledger.figures_sentence"))
         await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NO_PINGS)
 
 

@@ -1,4 +1,5 @@
-"""/rules game:<insomnia|malice>: the rules summary of a game, house decisions flagged (ephemeral)."""
+"""/rules game:<insomnia|malice>: the rules summary of a game, house decisions flagged (ephemeral), in the
+reader's language."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.rules_text import HOUSE_DECISIONS_TITLE, SUMMARIES, RulesSummary
+from bot.rules_text import RulesSummary, summary
 
 COLOUR = discord.Colour.dark_green()
 HOUSE_COLOUR = discord.Colour.gold()
@@ -21,7 +22,7 @@ def rules_embeds(summary: RulesSummary) -> list[discord.Embed]:
     main = discord.Embed(title=summary.title, description=summary.intro, colour=COLOUR)
     for block in summary.blocks:
         main.add_field(name=block.title, value=block.text, inline=False)
-    house = discord.Embed(title=HOUSE_DECISIONS_TITLE, description=summary.house_text(), colour=HOUSE_COLOUR)
+    house = discord.Embed(title=summary.house_title, description=summary.house_text(), colour=HOUSE_COLOUR)
     house.set_footer(text=summary.footer)
     return [main, house]
 
@@ -44,7 +45,7 @@ class Rules(commands.Cog):
     @app_commands.describe(game="Which game to explain")
     async def rules(self, interaction: discord.Interaction, game: Literal["insomnia", "malice"]) -> None:
         """Read the rules of Insomnia or Malice, with this bot's house decisions."""
-        first, *rest = pack_embeds(rules_embeds(SUMMARIES[game]))
+        first, *rest = pack_embeds(rules_embeds(summary(game, interaction.locale)))
         await interaction.response.send_message(embeds=first, ephemeral=True)
         for embeds in rest:
             await interaction.followup.send(embeds=embeds, ephemeral=True)

@@ -11,6 +11,7 @@ No discord.py here.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 import secrets
@@ -22,8 +23,11 @@ from bot import render
 from bot.games import ai, engine
 from bot.games.base import ChipTransfer, IllegalAction, seed_commitment
 from bot.games.replay import replay
+from bot.i18n import resolve_locale, t
+from bot.i18n.cards import parse_card
+from bot.i18n.places import parse_place
 from bot.render.common import name
-from bot.sessions.errors import NotAllowed
+from bot.sessions.errors import NotAllowed, Text
 from bot.sessions.kinds import RULES, KindRules, offered_move
 from bot.sessions.state import RECENT_KEPT, RecentLine, Table, TableMeta
 from storage.errors import ChannelBusy, SequenceConflict
@@ -33,8 +37,6 @@ log = logging.getLogger(__name__)
 
 TIMEOUTS_BEFORE_TAKEOVER = 3
 MAX_COMPUTER_STEPS = 2000  # a guard: a computer loop that never yields the turn is a bug, not a hang
-NO_TABLE = "There is no game in this channel: start one with /insomnia new or /malice challenge."
-BUSY = "This channel already has a game: finish it or /cancel it first."
 
 
 def new_seed() -> str:
@@ -46,6 +48,22 @@ def computer_seed(table_seed: str, seq: int) -> str:
     """The computer player's seed for one decision: the same position always gets the same move (also after a
     restart), but it is a one-way hash, so the computer never holds the table's secret seed."""
     return hashlib.sha256(f"computer/{table_seed}/{seq}".encode()).hexdigest()
+
+
+def engine_notation(params: dict, locale: object) -> dict:
+    """A slash command's card and place as the engine writes them: a German player may type `BKr`, "Herz
+    Dame" or `mitte2`; English text and the autocomplete's values pass as they are (the engine reads them)."""
+    out = dict(params)
+    card, to = out.get("card"), out.get("to")
+    if isinstance(card, str) and parse_place(card, locale) is None:
+        # Not a card in any notation: left as typed, for the game's own refusal.
+        with contextlib.suppress(ValueError):
+            out["card"] = str(parse_card(card, locale))
+    elif isinstance(card, str):
+        out["card"] = parse_place(card, locale)
+    if isinstance(to, str) and (place := parse_place(to, locale)) is not None:
+        out["to"] = place
+    return out
 
 
 def _ignore(table: Table) -> None:
@@ -70,6 +88,7 @@ class TableService:
         self._tables: dict[int, Table] = {}  # channel id -> open table
         self._by_id: dict[int, int] = {}  # table id -> channel id
         self._locks: dict[int, asyncio.Lock] = {}
+        self.user_locales: dict[str, str] = {}  # player id -> "en"/"de", from his last interaction
 
     # ------------------------------------------------------------------ plumbing
 
@@ -89,7 +108,7 @@ class TableService:
     def require_table(self, channel_id: int) -> Table:
         table = self._tables.get(channel_id)
         if table is None:
-            raise NotAllowed(NO_TABLE)
+            raise NotAllowed("table.no_game")
         return table
 
     @staticmethod
@@ -162,7 +181,13 @@ class TableService:
         self, table: Table, events: list[Any], notes: Iterable[str] = (), lead: Iterable[str] = ()
     ) -> None:
         lines = render.log_lines(
-            table.info(), table.game, events, current=table.meta.log_group, notes=list(notes), lead=list(lead)
+            table.info(),
+            table.game,
+            events,
+            current=table.meta.log_group,
+            notes=list(notes),
+            lead=list(lead),
+            locale=table.language,
         )
         self._add_lines(table, (line.text for line in lines))
         if lines:
@@ -193,11 +218,13 @@ class TableService:
         host_id: int,
         options: dict,
         players: list[str] | None = None,
+        language: str = "en",
     ) -> Table:
-        """A new lobby in the channel (its message is the presenter's). The seed is drawn here."""
+        """A new lobby in the channel (its message is the presenter's), its public messages in `language`.
+        The seed is drawn here."""
         async with self.lock(channel_id):
             if channel_id in self._tables:
-                raise NotAllowed(BUSY)
+                raise NotAllowed("table.channel_busy")
             options = {k: v for k, v in options.items() if v is not None}
             options.setdefault("timeout", self.default_timeout)
             seed = new_seed()
@@ -207,7 +234,7 @@ class TableService:
                     guild_id, channel_id, kind, host_id, options, seed, commitment
                 )
             except ChannelBusy as exc:
-                raise NotAllowed(BUSY) from exc
+                raise NotAllowed("table.channel_busy") from exc
             table = Table(
                 id=table_id,
                 guild_id=guild_id,
@@ -220,8 +247,9 @@ class TableService:
                 status="lobby",
                 players=players or [str(host_id)],
                 seq=0,
-                meta=TableMeta(),
+                meta=TableMeta(language=resolve_locale(language)),
             )
+            self.note_locales(table)
             await self._seat(table)
             self._remember(table)
             return table
@@ -237,15 +265,16 @@ class TableService:
     def lobby(self, channel_id: int, kind: str) -> Table:
         table = self.require_table(channel_id)
         if table.kind != kind:
-            raise NotAllowed(f"This channel's table is a {table.kind.capitalize()} game.")
+            raise NotAllowed("table.wrong_kind", game=Text(f"game.{table.kind}"))
         if table.status != "lobby":
-            raise NotAllowed("The game has already started.")
+            raise NotAllowed("table.already_started")
         return table
 
     async def change_seats(self, table: Table, players: list[str]) -> None:
         """Caller holds the lock. The seats are stored before anyone is told."""
         old = table.players
         table.players = players
+        self.note_locales(table)
         try:
             await self._seat(table)
         except BaseException:
@@ -253,11 +282,11 @@ class TableService:
             raise
         self._changed(table)
 
-    async def close_lobby(self, table: Table, note: str) -> None:
-        """Caller holds the lock."""
+    async def close_lobby(self, table: Table, note: Text) -> None:
+        """Caller holds the lock. `note` is public: worded in the table's language."""
         await self.store.cancel_table(table.id)
         table.status = "cancelled"
-        table.meta.note = note
+        table.meta.note = note.word(table.language)
         self._changed(table)
 
     async def start(self, table: Table) -> None:
@@ -265,16 +294,17 @@ class TableService:
         in one transaction."""
         async with self.lock(table.channel_id):
             if table.status != "lobby":
-                raise NotAllowed("The game has already started.")
+                raise NotAllowed("table.already_started")
             game = engine(table.kind).new_game(
                 list(table.players), table.seed, **self.rules(table).engine_options(table.options)
             )
             meta_before = table.meta.model_copy(deep=True)
             table.game = game
-            lead = [render.start_line(table.info(), game)]
+            lead = [render.start_line(table.info(), game, locale=table.language)]
             # Insomnia's first deal and throw happen inside new_game(); they are announced like any event.
             self._log_events(table, list(getattr(game, "opening_events", [])), lead=lead)
             table.meta.dm_pending = self.rules(table).hands_to_send(game, [], True)
+            self.note_locales(table)
             table.meta.note = None
             snapshot = game.model_dump_json()
             try:
@@ -292,16 +322,16 @@ class TableService:
     def check_actor(self, table: Table, user_id: int) -> str:
         player = str(user_id)
         if table.status == "lobby":
-            raise NotAllowed("The game has not started yet.")
+            raise NotAllowed("table.not_started")
         if player not in table.players:
-            raise NotAllowed("You are not playing at this table.")
+            raise NotAllowed("table.not_playing")
         if player in table.meta.computer_seats:
-            raise NotAllowed("A computer player has taken over your seat for the rest of this game.")
+            raise NotAllowed("table.seat_taken_over")
         current = table.game.current_player
         if current != player:
-            raise NotAllowed(
-                f"It is not your turn: {name(current)} is to play." if current else "The game is over."
-            )
+            if current is None:
+                raise NotAllowed("table.game_over")
+            raise NotAllowed("table.not_your_turn", player=name(current))
         return player
 
     async def commit(
@@ -347,7 +377,7 @@ class TableService:
         except SequenceConflict:
             # Another writer got there first (another process, after a kill): reload the truth.
             await self._reload(table)
-            raise NotAllowed("The table changed while you acted: look again and retry.") from None
+            raise NotAllowed("table.changed") from None
         except BaseException:
             table.game = module.Game.model_validate_json(before)
             table.meta, table.seq = meta_before, table.seq - 1
@@ -365,12 +395,32 @@ class TableService:
         table.seq, table.status = fresh.seq, fresh.status
         self._changed(table)
 
-    async def act(self, channel_id: int, user_id: int, action: Any, *, seq: int | None = None) -> Any:
-        """A player's own action (command or button); returns his answer, built from what was stored."""
+    def saw(self, user_id: int, locale: object) -> None:
+        """A user's language, as his last interaction told it: kept for the tables he sits at (`note_locales`
+        stores it in their meta with the next change), so his DMs come in it."""
+        if locale is not None:
+            self.user_locales[str(user_id)] = resolve_locale(locale)
+
+    def note_locales(self, table: Table) -> None:
+        for player in table.players:
+            if player in self.user_locales:
+                table.meta.locales[player] = self.user_locales[player]
+
+    async def act(
+        self,
+        channel_id: int,
+        user_id: int,
+        action: Any,
+        *,
+        seq: int | None = None,
+        locale: object = "en",
+    ) -> Any:
+        """A player's own action (command or button); returns his answer in his language, built from what was
+        stored."""
         async with self.lock(channel_id):
             table = self.require_table(channel_id)
             if seq is not None and seq != table.seq:
-                raise NotAllowed("That button is stale: use the newest message.")
+                raise NotAllowed("table.stale_button")
             player = self.check_actor(table, user_id)
             if isinstance(action, dict | str):
                 try:
@@ -378,28 +428,30 @@ class TableService:
                 except ValueError:  # pydantic's ValidationError too
                     # Buttons are the only source of raw actions: one the engine cannot read was not drawn
                     # for this game as it stands (or was edited): one sentence, not "something went wrong".
-                    raise NotAllowed("That button is stale: use the newest message.") from None
+                    raise NotAllowed("table.stale_button") from None
             table.meta.timeouts.pop(player, None)
+            self.note_locales(table)
             await self.commit(table, player, action)
-            answer = render.action_receipt(table.info(), table.game, player, action)
+            answer = render.action_receipt(table.info(), table.game, player, action, locale=locale)
             self._changed(table)
         return answer
 
-    async def command(self, channel_id: int, user_id: int, kind: str, command: str, params: dict) -> Any:
+    async def command(
+        self, channel_id: int, user_id: int, kind: str, command: str, params: dict, *, locale: object = "en"
+    ) -> Any:
         """A slash command's action: who may act is checked under the lock, before the options are read and
         turned into the engine's action (which the engine still validates)."""
         async with self.lock(channel_id):
             table = self.require_table(channel_id)
             if table.kind != kind:
-                raise NotAllowed(f"This channel's game is {table.kind.capitalize()}.")
+                raise NotAllowed("table.wrong_game", game=Text(f"game.{table.kind}"))
             player = self.check_actor(table, user_id)
             params, offered_at = offered_move(params)
+            params = engine_notation(params, locale)
             if offered_at is not None and offered_at != table.seq:
-                raise NotAllowed(
-                    "That choice was offered for an earlier move and the game has moved on: pick again."
-                )
+                raise NotAllowed("table.choice_outdated")
             action = self.rules(table).build_action(table.game, command, params, player)
-        return await self.act(channel_id, user_id, action, seq=offered_at)
+        return await self.act(channel_id, user_id, action, seq=offered_at, locale=locale)
 
     async def computer_moves(self, table: Table) -> None:
         """Every move of the computer seats holding the turn, each stored in its own transaction."""
@@ -444,42 +496,42 @@ class TableService:
                 return
             count = table.meta.timeouts.get(player, 0) + 1
             table.meta.timeouts[player] = count
-            notes = [f"⏰ {name(player)} ran out of time: {render.timeout_text(table.kind)}."]
+            lang = table.language
+            notes = [t(lang, f"log.timeout.{table.kind}", player=name(player, lang))]
             takeover = count >= TIMEOUTS_BEFORE_TAKEOVER
             if takeover and self.rules(table).takeover == "computer":
-                notes.extend(self._seat_to_computer(table, player, "timed out three times in a row"))
+                notes.extend(self._seat_to_computer(table, player, "timeouts"))
             for action in self.rules(table).timeout_actions(table.game, player):
                 await self.commit(table, "timeout", action, notes=notes)
                 notes = []
                 if table.status != "running" or table.game.current_player != player:
                     break
             if takeover and table.status == "running" and self.rules(table).takeover == "forfeit":
-                await self._forfeit(table, player, "timed out three times in a row", actor="timeout")
+                await self._forfeit(table, player, "timeouts", actor="timeout")
             self._changed(table)
 
     def _seat_to_computer(self, table: Table, player: str, reason: str) -> list[str]:
+        """`reason`: `timeouts` or `resigned` (the key of the public note)."""
         if player not in table.meta.computer_seats:
             table.meta.computer_seats.append(player)
         table.meta.timeouts.pop(player, None)
-        return [
-            f"🤖 {name(player)} {reason}: a computer player takes the seat "
-            f"(the seat's result still counts for {name(player)})."
-        ]
+        return [t(table.language, f"log.takeover.{reason}", player=name(player, table.language))]
 
     async def _forfeit(self, table: Table, player: str, reason: str, *, actor: str) -> None:
         action = engine(table.kind).parse_action({"kind": "resign", "player": player})
-        await self.commit(table, actor, action, notes=[f"🏳️ {name(player)} {reason} and forfeits the game."])
+        note = t(table.language, f"log.forfeit.{reason}", player=name(player, table.language))
+        await self.commit(table, actor, action, notes=[note])
 
     async def resign(self, channel_id: int, user_id: int) -> str:
         async with self.lock(channel_id):
             table = self.require_table(channel_id)
             player = str(user_id)
             if table.status != "running":
-                raise NotAllowed("The game has not started yet: use Leave, or /cancel if you are the host.")
+                raise NotAllowed("table.resign_not_started")
             if player not in table.players:
-                raise NotAllowed("You are not playing at this table.")
+                raise NotAllowed("table.not_playing")
             if player in table.meta.computer_seats:
-                raise NotAllowed("A computer player already plays your seat.")
+                raise NotAllowed("table.already_computer")
             if self.rules(table).takeover == "computer":
                 # No engine action: the seat's new controller is the stored change, in one transaction.
                 meta_before = table.meta.model_copy(deep=True)
@@ -492,26 +544,26 @@ class TableService:
             else:
                 await self._forfeit(table, player, "resigned", actor=player)
             self._changed(table)
-        return "You resigned."
+        return Text("table.resigned")
 
     async def cancel(self, channel_id: int, user_id: int, *, can_manage: bool) -> str:
         async with self.lock(channel_id):
             table = self.require_table(channel_id)
             if user_id != table.host_id and not can_manage:
-                raise NotAllowed(
-                    f"Only the host, {name(str(table.host_id))}, or a server manager can cancel."
-                )
+                raise NotAllowed("table.cancel_not_allowed", host=name(str(table.host_id)))
             if table.status == "lobby":
-                await self.close_lobby(table, f"The table was cancelled by {name(str(user_id))}.")
-                return "The table was cancelled."
-            await self.end(table, str(user_id), f"🛑 {name(str(user_id))} ended the game")
-        return "The game was ended and settled."
+                await self.close_lobby(table, Text("table.cancelled_by", player=name(str(user_id))))
+                return Text("table.cancelled")
+            await self.end(
+                table, str(user_id), Text(f"log.cancelled.{table.kind}", player=name(str(user_id)))
+            )
+        return Text("table.ended")
 
-    async def end(self, table: Table, actor: str | None, why: str) -> None:
-        """End a running game by the rules (`end_game`: settled as the game kind says). Caller holds the
-        lock."""
+    async def end(self, table: Table, actor: str | None, why: Text) -> None:
+        """End a running game by the rules (`end_game`: settled as the game kind says); `why` is the public
+        note, worded in the table's language. Caller holds the lock."""
         action = engine(table.kind).parse_action({"kind": "end_game"})
-        await self.commit(table, actor, action, notes=[f"{why}: {render.cancel_text(table.kind)}."])
+        await self.commit(table, actor, action, notes=[why.word(table.language)])
         self._changed(table)
 
     async def channel_gone(self, table: Table) -> None:
@@ -525,7 +577,7 @@ class TableService:
                 self._forget(table)
             elif table.status == "running":
                 action = engine(table.kind).parse_action({"kind": "end_game"})
-                await self.commit(table, None, action, notes=["The channel was deleted."])
+                await self.commit(table, None, action, notes=[t(table.language, "log.channel_deleted")])
                 self._forget(table)
                 self.on_stored(table)
 
@@ -560,11 +612,10 @@ class TableService:
             if table.status == "running" and not await self._check_against_log(table):
                 continue
             self._remember(table)
-            table.meta.note = (
-                "♻️ The bot restarted: this game resumed."
-                if table.status == "running"
-                else "♻️ The bot restarted: this table is open again."
-            )
+            if table.status == "running":
+                table.meta.note = t(table.language, "table.resumed_game")
+            else:
+                table.meta.note = t(table.language, "table.resumed_lobby")
             self._track_turn(table, None)
             resumed.append(table)
         return resumed
@@ -579,13 +630,13 @@ class TableService:
             elif text in RULES:
                 kind = text
             else:
-                raise NotAllowed("Name a game as insomnia, malice or a table number like #12.")
+                raise NotAllowed("history.name_a_game")
         if table_id is not None:
             row = await self.store.get_table(table_id)
             if row is None or row.channel_id != channel_id:
-                raise NotAllowed(f"There is no table #{table_id} in this channel.")
+                raise NotAllowed("history.no_table", table=table_id)
         else:
             row = await self.store.last_table(channel_id, kind)
             if row is None:
-                raise NotAllowed("No game has been played in this channel yet.")
+                raise NotAllowed("history.none")
         return row, await self.store.history(row.id)

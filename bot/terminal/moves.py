@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games.malice.render import PLACES
+from bot.games.malice.render import place
 
 
 def command(action: Any) -> str:
@@ -47,7 +47,7 @@ def describe(action: Any, game: Any) -> str:
     if kind == "play" and hasattr(action, "source"):
         card = action.card.pretty if action.card is not None else "the top card"
         rank = f" as {action.as_rank.short}" if action.as_rank is not None else ""
-        return f"{card}{rank} from your {PLACES[action.source]} to {PLACES[action.to]}"
+        return f"{card}{rank} from your {place(action.source, 'en')} to {place(action.to, 'en')}"
     return f"play {action.card.pretty} to the trick"
 
 
