@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from bot.games.cards import Card, Rank
-from bot.i18n import join, signed, t, tn
+from bot.i18n import join, number, signed, t, tn
 from bot.i18n.cards import format_card, format_cards, format_rank
 from bot.render.common import (
     Button,
@@ -89,7 +89,7 @@ def lobby(info: TableInfo, *, locale: object = "en") -> Message:
         title=t(locale, "insomnia.lobby.title", table=info.id),
         description=t(locale, "insomnia.lobby.seats", count=len(info.players)) + "\n" + seats,
         fields=[
-            EmbedField(name=t(locale, "insomnia.field.chips"), value=str(chips)),
+            EmbedField(name=t(locale, "insomnia.field.chips"), value=number(locale, chips)),
             EmbedField(
                 name=t(locale, "insomnia.field.deals"),
                 value=str(deals) if deals else t(locale, "insomnia.lobby.deals_unlimited"),
@@ -130,7 +130,12 @@ def _stage_text(view: Any, locale: object) -> str:
     if view.phase == "auction":
         a = view.auction
         if a and a.high_bidder:
-            high = t(locale, "insomnia.stage.high_bid", amount=a.high_bid, player=name(a.high_bidder, locale))
+            high = t(
+                locale,
+                "insomnia.stage.high_bid",
+                amount=number(locale, a.high_bid),
+                player=name(a.high_bidder, locale),
+            )
         else:
             high = t(locale, "insomnia.stage.no_bid")
         return t(locale, "insomnia.stage.auction", stage=a.stage if a else view.stage, high=high)
@@ -175,7 +180,7 @@ def table(info: TableInfo, game: Any, note: str | None, *, locale: object = "en"
     deals = f"{view.deal}/{view.max_deals}" if view.max_deals else str(view.deal)
     fields = [
         EmbedField(name=t(locale, "insomnia.field.dice"), value=_dice(view.dice, locale)),
-        EmbedField(name=t(locale, "insomnia.field.pot"), value=str(view.pot)),
+        EmbedField(name=t(locale, "insomnia.field.pot"), value=number(locale, view.pot)),
         EmbedField(name=t(locale, "insomnia.field.stock"), value=str(view.stock_count)),
         EmbedField(name=t(locale, "insomnia.field.stage"), value=_stage_text(view, locale), inline=False),
     ]
@@ -287,9 +292,8 @@ def log_entries(
     for event in events:
         kind = getattr(event, "kind", None)
         if kind == "chips":
-            transfers.setdefault(event.reason, []).append(
-                f"{name(event.from_account, locale)} → {name(event.to_account, locale)} {event.amount}"
-            )
+            payer, payee = name(event.from_account, locale), name(event.to_account, locale)
+            transfers.setdefault(event.reason, []).append(f"{payer} → {payee} {number(locale, event.amount)}")
             continue
         if kind == "deal_started":
             deal = event.deal
@@ -354,7 +358,7 @@ def _event_line(event: Any, kind: str | None, locale: object) -> str | None:
             return t(locale, "insomnia.log.keeps_empty", player=who(event.player))
         return t(locale, "insomnia.log.keeps", player=who(event.player))
     if kind == "bid":
-        return t(locale, "insomnia.log.bid", player=who(event.player), amount=event.amount)
+        return t(locale, "insomnia.log.bid", player=who(event.player), amount=number(locale, event.amount))
     if kind == "passed":
         return t(locale, "insomnia.log.passed", player=who(event.player))
     if kind == "auction_won":
@@ -362,7 +366,7 @@ def _event_line(event: Any, kind: str | None, locale: object) -> str | None:
             locale,
             "insomnia.log.auction_won",
             player=who(event.player),
-            amount=event.amount,
+            amount=number(locale, event.amount),
             rethrows=tn(locale, "count.rethrow", event.rethrows),
         )
     if kind == "auction_no_winner":
@@ -378,7 +382,7 @@ def _event_line(event: Any, kind: str | None, locale: object) -> str | None:
             player=who(event.winner),
             pattern=_pattern(event.pattern, locale),
             cards=_cards(event.hand, locale),
-            amount=event.amount,
+            amount=number(locale, event.amount),
         )
     if kind == "no_match":
         return t(
@@ -393,7 +397,7 @@ def _event_line(event: Any, kind: str | None, locale: object) -> str | None:
             "insomnia.log.stage2_winner",
             player=who(event.winner),
             description=hand_description(event.description, locale),
-            amount=event.amount,
+            amount=number(locale, event.amount),
         )
     if kind == "stage2_no_winner":
         return t(locale, "insomnia.log.stage2_none", player=who(event.leader))
@@ -407,15 +411,19 @@ def _event_line(event: Any, kind: str | None, locale: object) -> str | None:
         )
     if kind == "pot_split":
         if not event.winners or event.share == 0:
-            return t(locale, "insomnia.log.pot_stays", pot=event.pot)
-        rest = t(locale, "insomnia.log.pot_remainder", remainder=event.remainder) if event.remainder else ""
+            return t(locale, "insomnia.log.pot_stays", pot=number(locale, event.pot))
+        rest = (
+            t(locale, "insomnia.log.pot_remainder", remainder=number(locale, event.remainder))
+            if event.remainder
+            else ""
+        )
         players = join(locale, [who(p) for p in event.winners])
         return tn(
             locale,
             "insomnia.log.pot_taken",
             len(event.winners),
             players=players,
-            share=event.share,
+            share=number(locale, event.share),
             rest=rest,
         )
     if kind == "stage4_eligible":
@@ -428,11 +436,13 @@ def _event_line(event: Any, kind: str | None, locale: object) -> str | None:
             player=who(event.winner),
             pattern=_pattern(event.pattern, locale),
             cards=_cards(event.cards, locale),
-            amount=event.amount,
+            amount=number(locale, event.amount),
         )
     if kind == "deal_ended":
-        chips = ", ".join(f"{who(p)} {c}" for p, c in event.chips.items())
-        return t(locale, "insomnia.log.deal_ended", deal=event.deal, chips=chips, pot=event.pot)
+        chips = ", ".join(f"{who(p)} {number(locale, c)}" for p, c in event.chips.items())
+        return t(
+            locale, "insomnia.log.deal_ended", deal=event.deal, chips=chips, pot=number(locale, event.pot)
+        )
     return None
 
 
@@ -455,7 +465,7 @@ def result_lines(info: TableInfo, game: Any, *, locale: object = "en") -> list[s
     reason = view.over_reason or ""
     why = t(locale, f"insomnia.over.{reason}") if reason in OVER else reason
     pot = tn(locale, "insomnia.log.pot_left", view.pot) if view.pot else ""
-    return [t(locale, "insomnia.log.game_over", why=why, start=start, pot=pot), *table_lines]
+    return [t(locale, "insomnia.log.game_over", why=why, start=number(locale, start), pot=pot), *table_lines]
 
 
 def hand(info: TableInfo, game: Any, player: str, *, dm: bool, locale: object = "en") -> Message:
@@ -467,8 +477,8 @@ def hand(info: TableInfo, game: Any, player: str, *, dm: bool, locale: object = 
             locale,
             "insomnia.hand.status",
             dice=_dice(view.dice, locale),
-            chips=view.chips[player],
-            pot=view.pot,
+            chips=number(locale, view.chips[player]),
+            pot=number(locale, view.pot),
         ),
     ]
     if view.trump is not None:
@@ -510,7 +520,7 @@ def _label(action: Any, view: Any, locale: object) -> str:
     if action.kind == "play":
         return t(locale, "insomnia.button.play", card=format_card(action.card, locale))
     if action.kind == "bid":
-        return t(locale, "insomnia.button.bid", amount=action.amount)
+        return t(locale, "insomnia.button.bid", amount=number(locale, action.amount))
     if action.kind == "rethrow":
         face = format_rank(view.dice[action.die - 1], locale)
         return t(locale, "insomnia.button.rethrow", die=action.die, face=face)
@@ -591,7 +601,7 @@ def action_text(action: dict, *, hide: bool, locale: object = "en") -> str:
     if kind == "play":
         return t(locale, "insomnia.action.play", card=format_card(Card.parse(action["card"]), locale))
     if kind == "bid":
-        return t(locale, "insomnia.action.bid", amount=action["amount"])
+        return t(locale, "insomnia.action.bid", amount=number(locale, action["amount"]))
     if kind == "rethrow":
         return t(locale, "insomnia.action.rethrow", die=action["die"])
     if kind == "pass":
