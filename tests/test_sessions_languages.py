@@ -29,7 +29,8 @@ async def test_dms_and_public_lines_keep_their_languages_across_a_restart(store,
     again = await manager(store, announcer)  # a new process knows nobody's client yet
     await again.resume_all()
     table = again.table_in(CHANNEL)
-    assert table.language == "de" and table.locale_of(str(ALICE)) == "de" and table.locale_of(str(BOB)) == "en"
+    assert table.language == "de"
+    assert table.locale_of(str(ALICE)) == "de" and table.locale_of(str(BOB)) == "en"
     assert table.meta.note == "♻️ Der Bot wurde neu gestartet: dieses Spiel geht weiter."
     await again.close()
 
