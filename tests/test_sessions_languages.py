@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bot.sessions import NotAllowed
+from bot.sessions.service import engine_notation
 from tests.test_sessions import ALICE, BOB, CHANNEL, GUILD, manager
 
 
@@ -43,3 +44,19 @@ async def test_a_refusal_is_worded_in_each_readers_language(store, announcer):
     assert refused.value.word("de") == f"Nur der Gastgeber, <@{ALICE}>, kann das Spiel starten."
     assert refused.value.word("en-GB") == f"Only the host, <@{ALICE}>, can start the game."
     await sessions.close()
+
+
+@pytest.mark.parametrize(
+    ("params", "locale", "engine"),
+    [
+        ({"card": "DH", "to": "mitte2"}, "de", {"card": "QH", "to": "centre2"}),
+        ({"card": "Kreuz Bube", "to": "seite3"}, "de", {"card": "JC", "to": "side3"}),
+        ({"card": "zahlstapel", "to": "Mitte"}, "de", {"card": "payoff", "to": "centre"}),
+        ({"card": "QH"}, "de", {"card": "QH"}),  # English notation, as autocomplete fills it in, still reads
+        ({"card": "10Ka"}, "de", {"card": "10D"}),
+        ({"card": "BH", "to": "mitte"}, "en-US", {"card": "BH", "to": "mitte"}),  # not English: refused later
+        ({"amount": "3"}, "de", {"amount": "3"}),
+    ],
+)
+def test_slash_input_in_german_notation_reaches_the_engine_in_its_own(params, locale, engine):
+    assert engine_notation(params, locale) == engine
