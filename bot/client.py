@@ -79,7 +79,7 @@ def cog_extensions() -> list[str]:
     return sorted(f"{cogs.__name__}.{m.name}" for m in pkgutil.iter_modules(cogs.__path__) if not m.ispkg)
 
 
-class CardBot(commands.Bot):
+class CardBot(commands.AutoShardedBot):
     """The Cardtable bot. `store`: an already opened store (`cardtable-bot run` opens it before connecting),
     else `setup_hook` opens one. `extra_extensions` loads more cog modules (tests use it for test-only
     commands); other keyword arguments go to `commands.Bot`."""
@@ -100,10 +100,16 @@ class CardBot(commands.Bot):
             tree_cls=CardTree,
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            # Unset: Discord's recommended number of shards, all in this process.
+            shard_count=settings.shard_count,
+            shard_ids=settings.shard_ids,
             **options,
         )
         self.settings = settings
         self.extra_extensions = tuple(extra_extensions)
+        # discord.py's AutoShardedClient makes its event queue in connect() but close() always uses it: a bot
+        # closed before it connected (a rejected token, a test that only builds the command tree) would fail.
+        self._AutoShardedClient__queue: asyncio.PriorityQueue[Any] = asyncio.PriorityQueue()
         self.stopping = False
         self._closing: asyncio.Future[None] | None = None
         if store is not None:
@@ -111,8 +117,8 @@ class CardBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         if "store" not in self.__dict__:
-            # Store.open creates the file and its folder.
-            self.store = await Store.open(str(self.settings.database_path))
+            # Store.open creates the SQLite file and its folder (or connects to PostgreSQL).
+            self.store = await Store.open(self.settings.database())
         for extension in [*cog_extensions(), *self.extra_extensions]:
             await self.load_extension(extension)
         # German names and descriptions go with the sync, so the translator must be set before it.

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field, SecretStr, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot import limits
 
@@ -23,6 +23,13 @@ class Settings(BaseSettings):
     # SecretStr: the token prints as '**********' in reprs, logs and validation errors.
     discord_token: SecretStr | None = None
     database_path: Path = Path("cardbot.sqlite3")
+    # `postgresql://user:password@host/db` selects PostgreSQL (several processes, one database); unset: the
+    # SQLite file at DATABASE_PATH. Secret: it may hold a password.
+    database_url: SecretStr | None = None
+    # Shards: unset, one process runs Discord's recommended number of shards. Several processes each run a
+    # range of SHARD_IDS out of SHARD_COUNT (all of them against one PostgreSQL database).
+    shard_count: int | None = Field(default=None, ge=1)
+    shard_ids: Annotated[list[int] | None, NoDecode] = None
     # When set, commands are synced to this guild only (instant updates while developing).
     dev_guild_id: int | None = Field(default=None, gt=0)
     log_level: str = "INFO"
@@ -46,7 +53,60 @@ class Settings(BaseSettings):
     def _lower_format(cls, value: object) -> object:
         return value.strip().lower() if isinstance(value, str) else value
 
-    @field_validator("dev_guild_id", mode="before")
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _comma_list(cls, value: object) -> object:
+        # `SHARD_IDS=0,1` as well as JSON `[0, 1]`; blank means unset.
+        if isinstance(value, str):
+            text = value.strip().strip("[]")
+            return [int(part) for part in text.split(",") if part.strip()] or None
+        return value
+
+    @field_validator("database_url", mode="before")
+    @classmethod
+    def _postgres_only(cls, value: object) -> object:
+        if isinstance(value, str):
+            text = value.strip()
+            if not text:
+                return None
+            if not text.startswith(("postgresql://", "postgres://")):
+                raise ValueError("must start with postgresql:// (for SQLite, set DATABASE_PATH instead)")
+            return text
+        return value
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Settings:
+        if self.shard_ids is not None:
+            if self.shard_count is None:
+                raise ValueError("SHARD_IDS needs SHARD_COUNT (how many shards there are in all)")
+            wrong = [i for i in self.shard_ids if not 0 <= i < self.shard_count]
+            if wrong or len(set(self.shard_ids)) != len(self.shard_ids):
+                raise ValueError(f"SHARD_IDS must be distinct numbers from 0 to {self.shard_count - 1}")
+        return self
+
+    def database(self) -> str:
+        """Where the store lives: the PostgreSQL URL (in clear text: keep it out of logs) or the SQLite
+        path."""
+        if self.database_url is not None:
+            return self.database_url.get_secret_value()
+        return str(self.database_path)
+
+    def database_name(self) -> str:
+        """The database as logs and messages may show it (a URL without its password)."""
+        if self.database_url is None:
+            return str(self.database_path)
+        from storage.common import redact
+
+        return redact(self.database_url.get_secret_value())
+
+    def owns_guild(self, guild_id: int) -> bool:
+        """Whether this process runs the guild's tables: the guild is on one of its shards (Discord's
+        formula: (guild_id >> 22) % shard_count)."""
+        if self.shard_ids is None or self.shard_count is None:
+            return True
+        return (guild_id >> 22) % self.shard_count in self.shard_ids
+
+    @field_validator("dev_guild_id", "shard_count", mode="before")
     @classmethod
     def _blank_is_none(cls, value: object) -> object:
         # `DEV_GUILD_ID=` in .env means "not set", not a validation error.

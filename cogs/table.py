@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import logging
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -108,7 +109,18 @@ def discord_kwargs(message: Message, *, edit: bool = False) -> dict[str, Any]:
         kwargs["view"] = view
     elif edit:
         kwargs["view"] = None
+    # The picture rides on the same request as the text. An edit's `attachments` replaces the old picture
+    # (or, with none, removes it); a send takes `files`. A File is read once, so each call makes a new one.
+    files = [_file(message.picture)] if message.picture is not None else []
+    if edit:
+        kwargs["attachments"] = files
+    elif files:
+        kwargs["files"] = files
     return kwargs
+
+
+def _file(picture: render.Picture) -> discord.File:
+    return discord.File(io.BytesIO(picture.data), filename=picture.filename, description=picture.alt)
 
 
 def _embed(data: render.Embed) -> discord.Embed:
@@ -117,6 +129,8 @@ def _embed(data: render.Embed) -> discord.Embed:
         embed.add_field(name=f.name, value=f.value or "—", inline=f.inline)
     if data.footer:
         embed.set_footer(text=data.footer)
+    if data.image:
+        embed.set_image(url=data.image)
     return embed
 
 
@@ -427,6 +441,7 @@ async def setup(bot: CardBot) -> None:
             default_timeout=bot.settings.turn_timeout_seconds,
             bot_user_id=bot.user.id if bot.user else None,
             present_now=False,
+            owns_guild=bot.settings.owns_guild,
         )
     bot.add_dynamic_items(TableButton)
     await bot.add_cog(Table(bot))

@@ -285,3 +285,30 @@ async def test_a_finished_game_leaves_only_its_table_message(store):
     pings = [s for s in announcer.log if s.kind == "send" and "it is your turn" in (s.message.content or "")]
     assert not pings, "against the computer the turn never passes to another person: no ping"
     await sessions.close()
+
+
+async def test_without_attach_files_the_table_goes_on_in_text_and_says_so_once(store):
+    @dataclass
+    class NoFiles(RecordingAnnouncer):
+        refused: int = 0
+
+        async def edit(self, channel_id, message_id, message):
+            if message.picture is not None:
+                self.refused += 1
+                raise MissingPermission("attach_files")
+            return await super().edit(channel_id, message_id, message)
+
+    announcer = NoFiles()
+    sessions = manager(store, announcer)
+    table = await malice_between_people(sessions)
+    await sessions.idle()
+    for _ in range(3):
+        await sessions.act(CHANNEL, int(table.game.current_player), best_malice_move(table.game))
+    await sessions.idle()
+    assert announcer.refused == 1, "refused once, then text only"
+    assert (await store.get_table(table.id)).meta["pictures_off"] is True
+    shown = announcer.messages[table.meta.table_message_id]
+    assert shown.picture is None and table.meta.recent[-1].text in table_text(announcer, table)
+    notes = [s for s in announcer.public() if any("Attach Files" in t for t in s.message.texts())]
+    assert notes, "the channel is told why there are no pictures"
+    await sessions.close()

@@ -82,6 +82,15 @@ def build_parser() -> Parser:
         "bot runs. FILE is replaced only once the copy is complete and checked.",
     )
     backup.add_argument("file", metavar="FILE", type=Path, help="where the copy goes")
+    migrate = commands.add_parser(
+        "migrate-db",
+        help="copy the SQLite database into an empty PostgreSQL database",
+        description="Copy every table, seat, action, ledger entry, result and balance of the SQLite database "
+        "(DATABASE_PATH) into the empty PostgreSQL database at --to, and check the copy (row counts and "
+        "every table's ledger). Then set DATABASE_URL to that URL. Stop the bot first.",
+    )
+    migrate.add_argument("--to", required=True, metavar="URL", help="postgresql://user:password@host/db")
+    migrate.set_defaults(subparser=migrate)
     return parser
 
 
@@ -95,6 +104,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "backup": _backup,
         "simulate": _simulate,
         "play": _play,
+        "migrate-db": _migrate_db,
     }
     try:
         return handlers[args.command](args, parser)
@@ -133,11 +143,11 @@ def _run(args: argparse.Namespace, parser: Parser) -> int:
 
 def _check(args: argparse.Namespace, parser: Parser) -> int:
     settings = _settings()
-    from bot.cli.database import DatabaseUnusable, describe, open_store
+    from bot.cli.database import DatabaseUnusable, describe, open_database
     from bot.cli.serve import EXIT_STORAGE, fail
 
     async def check() -> str:
-        store = await open_store(settings.database_path)
+        store = await open_database(settings)
         try:
             return await describe(store)
         finally:
@@ -147,7 +157,7 @@ def _check(args: argparse.Namespace, parser: Parser) -> int:
         found = asyncio.run(check())
     except DatabaseUnusable as exc:
         return fail(f"{exc}.", EXIT_STORAGE)
-    print(f"{PROG}: settings are valid; database {settings.database_path}: {found}. Ready to run.")
+    print(f"{PROG}: settings are valid; database {settings.database_name()}: {found}. Ready to run.")
     return 0
 
 
@@ -174,3 +184,18 @@ def _play(args: argparse.Namespace, parser: Parser) -> int:
     from bot.terminal import cli as terminal_cli
 
     return terminal_cli.run(args, args.subparser)
+
+
+def _migrate_db(args: argparse.Namespace, parser: Parser) -> int:
+    if not args.to.startswith(("postgresql://", "postgres://")):
+        args.subparser.error("--to must be a postgresql:// URL")
+    source = _settings(need_token=False).database_path
+    from bot.cli.database import DatabaseUnusable, migrate_to_postgres
+    from bot.cli.serve import EXIT_STORAGE, fail
+
+    try:
+        summary = asyncio.run(migrate_to_postgres(source, args.to))
+    except DatabaseUnusable as exc:
+        return fail(f"{exc}.", EXIT_STORAGE)
+    print(f"{PROG}: {summary} Now set DATABASE_URL to that database and start the bot.")
+    return 0

@@ -9,7 +9,9 @@ import os
 import sqlite3
 from pathlib import Path
 
-from storage import NewerDatabaseError, Store
+from bot.config import Settings
+from storage import NewerDatabaseError, Store, StoreError
+from storage import open_store as open_any_store
 from storage.migrations import LATEST
 
 
@@ -56,6 +58,32 @@ async def open_store(path: Path) -> Store:
         return await Store.open(str(path))
     except (OSError, sqlite3.Error, NewerDatabaseError) as exc:
         raise DatabaseUnusable(f"cannot use the database {path}: {_reason(path, exc)}") from None
+
+
+async def open_database(settings: Settings) -> Store:
+    """The bot's database as the settings name it: PostgreSQL when DATABASE_URL is set, else the SQLite file
+    at DATABASE_PATH. Any failure is `DatabaseUnusable` (its message never shows a password)."""
+    if settings.database_url is None:
+        return await open_store(settings.database_path)
+    try:
+        return await open_any_store(settings.database())
+    except (StoreError, OSError) as exc:
+        raise DatabaseUnusable(f"cannot use the database {settings.database_name()}: {exc}") from None
+
+
+async def migrate_to_postgres(source: Path, url: str) -> str:
+    """Copy the SQLite database at `source` into the empty PostgreSQL database at `url` and check the copy;
+    returns the one-line summary."""
+    from storage.common import redact
+    from storage.copy import copy_sqlite_to_postgres
+
+    if not source.is_file():
+        raise DatabaseUnusable(f"there is no SQLite database at {source} to copy (see DATABASE_PATH)")
+    try:
+        report = await copy_sqlite_to_postgres(str(source), url)
+    except (StoreError, OSError, sqlite3.Error) as exc:
+        raise DatabaseUnusable(f"cannot copy {source} to {redact(url)}: {exc}") from None
+    return report.summary()
 
 
 async def describe(store: Store) -> str:

@@ -16,7 +16,7 @@ import sys
 import aiohttp
 import discord
 
-from bot.cli.database import DatabaseUnusable, describe, open_store
+from bot.cli.database import DatabaseUnusable, describe, open_database
 from bot.client import CardBot
 from bot.config import Settings
 
@@ -44,12 +44,12 @@ async def run(settings: Settings, **options: object) -> int:
         return fail(NO_TOKEN, EXIT_CONFIG)
     # The database first: a wrong DATABASE_PATH is found in a second, without connecting to Discord.
     try:
-        store = await open_store(settings.database_path)
+        store = await open_database(settings)
     except DatabaseUnusable as exc:
         return fail(f"{exc}.", EXIT_STORAGE)
     log.info(
         "database %s: %s; default turn timeout %gs; commands go to %s",
-        settings.database_path,
+        settings.database_name(),
         await describe(store),
         settings.turn_timeout_seconds,
         f"the development guild {settings.dev_guild_id}" if settings.dev_guild_id else "every guild",

@@ -9,12 +9,14 @@ public messages, the player's own for private ones; every word comes from the ca
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import logging
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.games.insomnia import render as insomnia
 from bot.games.malice import render as malice
 from bot.i18n import join, t
+from bot.render import pictures
 from bot.render.common import (
     Button,
     Embed,
@@ -22,6 +24,7 @@ from bot.render.common import (
     LogGroup,
     LogLine,
     Message,
+    Picture,
     TableInfo,
     custom_id,
     is_computer,
@@ -33,6 +36,7 @@ __all__ = [
     "Embed",
     "EmbedField",
     "Message",
+    "Picture",
     "TableInfo",
     "action_receipt",
     "choices",
@@ -51,6 +55,24 @@ __all__ = [
 
 _KINDS = {"insomnia": insomnia, "malice": malice}
 HISTORY_LINES_PER_PAGE = 30
+log = logging.getLogger(__name__)
+
+
+def _with_picture(message: Message, info: TableInfo, draw: Callable[[], Picture | None]) -> Message:
+    """Attach a picture (unless the table turned them off) and show it inside the embed, if there is one.
+    A picture is a view of what the text already says: if drawing it fails, the text still goes out."""
+    if not info.pictures:
+        return message
+    try:
+        picture = draw()
+    except Exception:
+        log.exception("drawing a %s picture of table %s failed; sending the text alone", info.kind, info.id)
+        return message
+    if picture is not None:
+        message.picture = picture
+        if message.embeds:
+            message.embeds[0].image = f"attachment://{picture.filename}"
+    return message
 
 
 RECENT_LIMIT = 3500  # characters of recent lines: with the board's embed inside Discord's 6,000 per message
@@ -93,7 +115,7 @@ def table_message(
         message.embeds.append(Embed(description="\n".join(shown), colour=message.embeds[0].colour))
     if not game.is_over and game.current_player is not None:
         message.content = turn_line(info, game, deadline, locale=locale)
-    return message
+    return _with_picture(message, info, lambda: pictures.table_picture(info, game))
 
 
 def turn_line(info: TableInfo, game: Any, deadline: int | None, *, locale: object = "en") -> str:
@@ -185,7 +207,8 @@ def result_lines(info: TableInfo, game: Any, *, locale: object = "en") -> list[s
 
 
 def hand_message(info: TableInfo, game: Any, player: str, *, dm: bool, locale: object = "en") -> Message:
-    return _KINDS[info.kind].hand(info, game, player, dm=dm, locale=locale)
+    message = _KINDS[info.kind].hand(info, game, player, dm=dm, locale=locale)
+    return _with_picture(message, info, lambda: pictures.hand_picture(info, game, player))
 
 
 def action_receipt(info: TableInfo, game: Any, player: str, action: Any, *, locale: object = "en") -> Message:

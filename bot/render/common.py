@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from bot.i18n import t
 
@@ -41,6 +41,16 @@ class Embed(BaseModel):
     fields: list[EmbedField] = []
     footer: str | None = None
     colour: int | None = None
+    image: str | None = None  # `attachment://<filename>`: shows the message's picture inside the embed
+
+
+class Picture(BaseModel):
+    """A PNG attached to a message (bot.render.pictures); `alt` is its description for screen readers."""
+
+    model_config = ConfigDict(ser_json_bytes="base64", val_json_bytes="base64")  # PNG bytes are not UTF-8
+    filename: str
+    data: bytes
+    alt: str
 
 
 class Message(BaseModel):
@@ -50,6 +60,7 @@ class Message(BaseModel):
     embeds: list[Embed] = []
     rows: list[list[Button]] = []
     mentions: list[int] = []
+    picture: Picture | None = None
 
     def texts(self) -> Iterator[str]:
         """Every string a reader would see: for tests that check what is public."""
@@ -62,6 +73,8 @@ class Message(BaseModel):
             for field in embed.fields:
                 yield field.name
                 yield field.value
+        if self.picture is not None:
+            yield self.picture.alt
         for row in self.rows:
             for button in row:
                 yield button.label
@@ -127,3 +140,4 @@ class TableInfo(BaseModel):
     seed: str | None = None  # set only once the game is over (the reveal)
     computer_seats: list[str] = []  # people whose seat a computer player took over
     timeout: float = 0
+    pictures: bool = True  # attach pictures of the table and hands (off: text only)

@@ -46,9 +46,14 @@ class SessionManager:
         coalesce: float = 0.15,
         ping_after: float = 15.0,
         pacing: bool = True,
+        owns_guild: Callable[[int], bool] = lambda guild_id: True,
     ) -> None:
         self.service = TableService(
-            store, default_timeout=default_timeout, bot_user_id=bot_user_id, clock=clock
+            store,
+            default_timeout=default_timeout,
+            bot_user_id=bot_user_id,
+            clock=clock,
+            owns_guild=owns_guild,
         )
         self.scheduler = Scheduler(self.service, clock=clock)
         self.presenter = Presenter(

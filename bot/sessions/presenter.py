@@ -209,10 +209,15 @@ class Presenter:
                     await self._channel_gone(job.table)
                     more = False
                 except MissingPermission as exc:
-                    log.warning("table %s: missing the %s permission; waiting for the next change",
-                                job.table.id, exc.permission)
-                    job.silenced = True
-                    more = False
+                    if exc.permission == "attach_files" and not job.table.meta.pictures_off:
+                        # Pictures are a bonus: say so once on the table message and go on in text.
+                        await self._pictures_off(job.table)
+                        more = True
+                    else:
+                        log.warning("table %s: missing the %s permission; waiting for the next change",
+                                    job.table.id, exc.permission)
+                        job.silenced = True
+                        more = False
                 except Exception:
                     pause = RETRY_PAUSES[min(job.failures, len(RETRY_PAUSES) - 1)]
                     job.failures += 1
@@ -284,6 +289,13 @@ class Presenter:
                 table.meta.table_message_id = await self.announcer.send(table.channel_id, message)
                 await self._save(table)
             job.shown, job.shown_seq = max(job.shown, version), seq
+
+    async def _pictures_off(self, table: Table) -> None:
+        log.info("table %s: no Attach Files permission in channel %s; text only", table.id, table.channel_id)
+        table.meta.pictures_off = True
+        table.meta.note = t(table.language, "table.pictures_off")
+        table.version += 1
+        await self._save(table)
 
     async def _send_hands(self, table: Table) -> None:
         for player in list(table.meta.dm_pending):

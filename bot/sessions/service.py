@@ -78,8 +78,11 @@ class TableService:
         default_timeout: float,
         bot_user_id: int | None = None,
         clock: Callable[[], float] = time.time,
+        owns_guild: Callable[[int], bool] = lambda guild_id: True,
     ) -> None:
         self.store = store
+        # With several processes (shards), each runs the tables of its own shards' servers only.
+        self.owns_guild = owns_guild
         self.default_timeout = default_timeout
         self.bot_user_id = bot_user_id
         self.clock = clock
@@ -606,6 +609,8 @@ class TableService:
         presenter refreshes the messages once the gateway is ready, at its own pace)."""
         resumed = []
         for row in await self.store.open_tables():
+            if not self.owns_guild(row.guild_id):
+                continue  # another process's shard: it resumes this table
             table = self.from_row(row)
             if table.channel_id in self._tables:
                 continue

@@ -37,6 +37,7 @@ class TableMeta(BaseModel):
     note: str | None = None  # a banner over the table (cancelled, restarted, pictures off...)
     dm_pending: list[str] = []  # players whose new hand is still to be DMed
     ping_message_id: int | None = None  # the live "your turn" ping, deleted when the turn moves on
+    pictures_off: bool = False  # the channel refused a picture (no Attach Files permission): text only
     ping_player: str | None = None
     # Who reads what: the public messages in the server's language (chosen with /settings language, else the
     # server's locale when the table opened), each DM in its player's language (`interaction.locale`, noted
@@ -101,4 +102,5 @@ class Table:
             seed=self.seed if over else None,
             computer_seats=list(self.meta.computer_seats),
             timeout=self.timeout,
+            pictures=bool(self.options.get("pictures", True)) and not self.meta.pictures_off,
         )

@@ -18,7 +18,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
         "bot(**settings): settings of the bot under test (any Settings field, turn_timeout_seconds=..., "
-        "extra_extensions=[...])",
+        "extra_extensions=[...]) and rate_limits=True for Discord's rate limits in the fake",
     )
 
 

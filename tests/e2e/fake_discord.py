@@ -1,38 +1,72 @@
 """A local fake of Discord (REST API and gateway) that the real, unmodified discord.py client talks to.
 
-It keeps the state a real Discord keeps for one guild (members, channels, synced commands, messages with
-their components and edit history, interactions and their responses), records every REST call, and knows who
-saw each message (`Visibility`). Tests drive it through `UserHandle`s (`fake.user("alice")`): `slash`,
-`click`, `select`, `autocomplete`. The module docstring of tests/e2e/harness.py is the guide.
+It keeps the state a real Discord keeps for one guild (members, channels and the threads the bot opens,
+synced commands, messages with their components and edit history, interactions and their responses), records
+every REST call, and knows who saw each message (`Visibility`). Tests drive it through `UserHandle`s
+(`fake.user("alice")`): `slash`, `click`, `select`, `autocomplete`. The module docstring of
+tests/e2e/harness.py is the guide.
 
 Discord's rules that a bot can break are checked here (message and embed limits, one response per
-interaction, the right response type for the interaction type): a breach answers 400 like Discord does and is
-recorded in `violations`, which fails the test at teardown. So is any REST route this fake does not know
+interaction, the right response type for the interaction type, and every request body against Discord's own
+OpenAPI schema in tests/e2e/discord_api): a breach answers 400 like Discord does and is recorded in
+`violations`, which fails the test at teardown. So is any REST route this fake does not know
 (`unknown_routes`).
+
+Discord's limits, which answer like Discord but are no violation (a bot must live with them):
+- rate limits, only with `rate_limits=True`: 5 message writes per 5 s per channel (POST, PATCH and DELETE of
+  its messages share the bucket; a DM channel is a channel), 50 requests/s in all (interaction callbacks and
+  webhook followups excluded), `X-RateLimit-*` headers on every answer, 429 past them;
+- always: a first interaction callback later than 3 s gets 404 / 10062, an interaction token older than 15 min
+  401 / 50027, a message older than an hour takes `old_message_edit_allowance` (3) more edits, then 400 /
+  30046. Time is the fake's clock (`now()`), which `advance(seconds)` moves on.
+`rest_stats()` counts what the bot spent against the limits (on or off).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import itertools
 import json
+import math
 import re
 import secrets
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any, Literal, TypeVar
 from urllib.parse import unquote
 
 from aiohttp import WSMsgType, web
+from jsonschema import Draft202012Validator, ValidationError
 
 API_VERSION = 10
 GUILD_ID = 800000000000000001
 APPLICATION_ID = 900000000000000001
 DISCORD_EPOCH_MS = 1420070400000
 DEFAULT_TIMEOUT = 10.0  # generous: a wait only lasts this long when the bot never answers
+
+# Discord's limits (https://discord.com/developers/docs/topics/rate-limits and the interaction docs).
+MESSAGE_WRITES_PER_CHANNEL = 5  # POST, PATCH and DELETE of a channel's messages share one bucket ...
+MESSAGE_WRITES_PERIOD = 5.0  # ... per 5 seconds; a DM channel or a thread is a channel of its own
+GLOBAL_REQUESTS_PER_SECOND = 50  # every bot-token request; interaction callbacks and webhooks are outside
+ROUTE_REQUESTS_PER_SECOND = 50  # every other route: a bucket of its own that the global limit reaches first
+INTERACTION_DEADLINE = 3.0  # seconds from dispatch to the first callback, else 10062 Unknown interaction
+INTERACTION_TOKEN_LIFETIME = 15 * 60.0  # followups and edits through the token, else 50027
+OLD_MESSAGE_AGE = 3600.0  # a message older than this ...
+OLD_MESSAGE_EDIT_ALLOWANCE = 3  # ... takes this many more edits, then 30046
+MESSAGE_WRITE_ROUTES = frozenset(
+    {
+        "POST /channels/{channel_id}/messages",
+        "PATCH /channels/{channel_id}/messages/{message_id}",
+        "DELETE /channels/{channel_id}/messages/{message_id}",
+    }
+)
+SCHEMAS_PATH = Path(__file__).with_name("discord_api") / "request_schemas.json"
 
 # Permission bits (https://discord.com/developers/docs/topics/permissions).
 VIEW_CHANNEL = 1 << 10
@@ -125,10 +159,21 @@ class FakeChannel:
     guild_id: int | None  # None for a DM channel
     recipient_id: int | None = None  # the user of a DM channel
     position: int = 0
+    # A thread (type 11 public, 12 private) is a channel of its own under a parent text channel.
+    type: int = 0
+    parent_id: int | None = None
+    owner_id: int | None = None
+    archived: bool = False
+    locked: bool = False
+    created_at: float = 0.0
 
     @property
     def is_dm(self) -> bool:
         return self.guild_id is None
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in (11, 12)
 
     @property
     def mention(self) -> str:
@@ -143,6 +188,28 @@ class FakeChannel:
                 "last_message_id": None,
                 "recipients": [recipient.payload()],
                 "flags": 0,
+            }
+        if self.is_thread:
+            return {
+                "id": str(self.id),
+                "type": self.type,
+                "guild_id": str(self.guild_id),
+                "parent_id": str(self.parent_id),
+                "owner_id": str(self.owner_id),
+                "name": self.name,
+                "last_message_id": None,
+                "rate_limit_per_user": 0,
+                "message_count": 0,
+                "member_count": 1,
+                "total_message_sent": 0,
+                "flags": 0,
+                "thread_metadata": {
+                    "archived": self.archived,
+                    "auto_archive_duration": 1440,
+                    "archive_timestamp": _iso(self.created_at),
+                    "locked": self.locked,
+                    "create_timestamp": _iso(self.created_at),
+                },
             }
         return {
             "id": str(self.id),
@@ -230,6 +297,7 @@ class FakeMessage:
     webhook: bool = False  # sent through an interaction webhook
     deleted: bool = False
     loading: bool = False  # a deferred response that has not been completed yet ("… is thinking")
+    old_edits: int = 0  # edits made once the message was more than an hour old (Discord allows a few)
 
     # The current state.
     @property
@@ -383,6 +451,83 @@ class RecordedRequest:
     status: int = 0
 
 
+@dataclass(frozen=True)
+class RestCall:
+    """One rate-limited REST call (everything but interaction callbacks and webhook followups)."""
+
+    at: float  # the fake's clock (`fake.now()`), seconds since the epoch
+    route: str  # the route template, e.g. "POST /channels/{channel_id}/messages"
+    status: int
+    bucket: str  # the bucket it counted against, e.g. "message writes 700000000000000002"
+
+
+@dataclass
+class RestStats:
+    """What the bot spent against Discord's limits (`fake.rest_stats()`), whether the limits are on or not."""
+
+    calls: list[RestCall]  # every rate-limited REST call, in order, 429s included
+    answers_429: list[RestCall]  # every 429 the fake answered (rate limits, fail_next; callbacks included)
+    error_codes: Counter[int]  # Discord error codes answered (10062, 30046, 50035, ...) and how often
+
+    @property
+    def total(self) -> int:
+        return len(self.calls)
+
+    @property
+    def sent_429(self) -> int:
+        return len(self.answers_429)
+
+    @property
+    def global_429(self) -> int:
+        return sum(1 for c in self.answers_429 if c.bucket == "global")
+
+    def by_route(self) -> Counter[str]:
+        return Counter(c.route for c in self.calls)
+
+    def times(self, route: str) -> list[float]:
+        """When each call of one route template was made (the fake's clock)."""
+        return [c.at for c in self.calls if c.route == route]
+
+    def peak(self, window: float = 1.0) -> int:
+        """The most calls made within any `window` seconds."""
+        times = sorted(c.at for c in self.calls)
+        best, start = 0, 0
+        for end, t in enumerate(times):
+            while t - times[start] >= window:
+                start += 1
+            best = max(best, end - start + 1)
+        return best
+
+
+@dataclass
+class _Bucket:
+    """A Discord rate-limit bucket: `limit` requests in a window that starts with the first request after the
+    previous window ended (what the X-RateLimit-Reset-After header promises discord.py)."""
+
+    key: str  # which resource it limits, e.g. "message writes 700000000000000002"
+    hash: str  # the X-RateLimit-Bucket value: one per kind of bucket, so discord.py shares it between routes
+    limit: int
+    period: float
+    count: int = 0
+    reset_at: float = 0.0
+
+    def roll(self, now: float) -> None:
+        if now >= self.reset_at:
+            self.count = 0
+            self.reset_at = now + self.period
+
+    def headers(self, now: float) -> dict[str, str]:
+        reset_after = max(0.0, self.reset_at - now)
+        return {
+            "X-RateLimit-Limit": str(self.limit),
+            "X-RateLimit-Remaining": str(max(0, self.limit - self.count)),
+            # Reset is wall-clock epoch seconds (a client compares it with its own clock).
+            "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
+            "X-RateLimit-Reset-After": f"{reset_after:.3f}",
+            "X-RateLimit-Bucket": self.hash,
+        }
+
+
 @dataclass
 class Failure:
     route: str
@@ -415,6 +560,8 @@ class InteractionState:
     followup_ids: list[int] = field(default_factory=list)
     choices: list[Choice] | None = None
     modal: dict[str, Any] | None = None
+    dispatched_at: float = 0.0  # the fake's clock when the bot was sent the interaction
+    refused: str | None = None  # why Discord refused the bot's answer (10062 for a late first callback)
     _waiting_for_deferred: bool = False
 
     @property
@@ -429,6 +576,11 @@ class Reply:
     def __init__(self, fake: FakeDiscord, state: InteractionState) -> None:
         self._fake = fake
         self._state = state
+
+    @property
+    def interaction(self) -> InteractionState:
+        """The fake's record of the interaction (its id, token, when it was dispatched)."""
+        return self._state
 
     @property
     def kind(self) -> str:
@@ -589,6 +741,137 @@ def _check_commands(commands: list[dict[str, Any]]) -> list[str]:
 
 
 # ----------------------------------------------------------------------------------------------------
+# Request bodies against Discord's own OpenAPI schemas (tests/e2e/discord_api, extracted by
+# scripts/extract_discord_schema.py)
+
+
+def _strict(node: Any) -> Any:
+    """Discord's schemas as the fake applies them: an object takes only the fields Discord describes (the spec
+    leaves `additionalProperties` open, but a field Discord does not know is a bug in the bot), and an integer
+    is accepted wherever Discord types a snowflake id as a decimal string (discord.py sends ints, Discord
+    takes both)."""
+    if isinstance(node, list):
+        return [_strict(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out = {key: _strict(value) for key, value in node.items()}
+    if "oneOf" in out:
+        # Discord's unions are told apart by a `type` (or null against an object), so "one of" and "any of"
+        # accept the same bodies; any-of stops at the first match instead of trying all seven component kinds,
+        # which makes a message body about ten times cheaper to check (the fake runs in the bot's event loop).
+        branches = out.pop("oneOf")
+        if "anyOf" in out:
+            out["allOf"] = [*out.get("allOf", []), {"anyOf": branches}]
+        else:
+            out["anyOf"] = branches
+    types = out.get("type")
+    is_object = types == "object" or (isinstance(types, list) and "object" in types)
+    if is_object and "properties" in out and "additionalProperties" not in out:
+        out["additionalProperties"] = False
+    if out.get("format") == "snowflake" and out.get("type") == "string":
+        out = {"anyOf": [out, {"type": "integer", "minimum": 0}]}
+    return out
+
+
+@functools.cache
+def _request_schemas() -> dict[str, Any]:
+    return json.loads(SCHEMAS_PATH.read_text())
+
+
+@functools.cache
+def _body_validator(route: str) -> Draft202012Validator | None:
+    """The validator of a route's request body, or None when Discord's route takes no body."""
+    document = _request_schemas()
+    schema = document["routes"][route]["schema"]
+    if schema is None:
+        return None
+    # The route's schema and the components it points into, as one document, so "#/components/..." resolves.
+    return Draft202012Validator({**_strict(schema), "components": _strict_components()})
+
+
+# Fields discord.py sends in every such body that Discord's (preview) OpenAPI description leaves out, while
+# Discord takes them: without these the strict check would refuse every bot built on discord.py, not a bug of
+# this one. Each entry says why it is safe; anything else unknown stays a violation.
+SPEC_GAPS: dict[str, dict[str, Any]] = {
+    # Documented on the application command object ("nsfw?: boolean", age-restricted command).
+    "ApplicationCommandUpdateRequest": {"nsfw": {"type": ["boolean", "null"]}},
+    # Embed flags, sent back by Embed.to_dict() as Discord delivered them (0 for a new embed).
+    "RichEmbed": {"flags": {"type": ["integer", "null"]}},
+    # handle_message_parameters() puts "tts" in every message body, edits included, where Discord ignores it.
+    "MessageEditRequestPartial": {"tts": {"type": ["boolean", "null"]}},
+    "IncomingWebhookUpdateRequestPartial": {"tts": {"type": ["boolean", "null"]}},
+    "IncomingWebhookUpdateForInteractionCallbackRequestPartial": {"tts": {"type": ["boolean", "null"]}},
+}
+
+
+@functools.cache
+def _strict_components() -> dict[str, Any]:
+    components = json.loads(json.dumps(_request_schemas()["components"]))
+    for name, fields in SPEC_GAPS.items():
+        components["schemas"][name]["properties"].update(fields)
+    return _strict(components)
+
+
+@functools.cache
+def body_routes() -> frozenset[str]:
+    """The route templates whose request bodies are checked against Discord's schemas."""
+    return frozenset(_request_schemas()["routes"])
+
+
+def _describe(error: ValidationError) -> str:
+    where = "/".join(str(p) for p in error.absolute_path) or "the body"
+    if error.validator in ("maxLength", "minLength") and isinstance(error.instance, str):
+        bound = "max" if error.validator == "maxLength" else "min"
+        return f"{where} is {len(error.instance)} characters ({bound} {error.validator_value})"
+    if error.validator in ("maxItems", "minItems") and isinstance(error.instance, list):
+        bound = "max" if error.validator == "maxItems" else "min"
+        return f"{where} has {len(error.instance)} items ({bound} {error.validator_value})"
+    if error.validator in ("anyOf", "oneOf"):
+        kind = f" (type {error.instance['type']!r})" if isinstance(error.instance, dict) else ""
+        return f"{where}{kind} is none of the {len(error.validator_value)} forms Discord accepts there"
+    message = error.message if len(error.message) <= 200 else error.message[:200] + "…"
+    return f"{where}: {message}"
+
+
+def _is_other_branch(errors: list[ValidationError]) -> bool:
+    """Whether a union branch failed only because the value is of another kind (null where an object is,
+    a button where the branch is for selects): its `type` or discriminator does not match."""
+    return any(
+        (e.validator == "type" and not e.relative_path)
+        or (e.validator in ("enum", "const") and list(e.relative_path) == ["type"])
+        for e in errors
+    )
+
+
+def _explain(error: ValidationError) -> list[ValidationError]:
+    """The errors that say what is wrong: inside a union (a component is one of seven kinds, a field null or
+    an object), the errors of the branch the value was meant for."""
+    if error.validator not in ("anyOf", "oneOf") or not error.context:
+        return [error]
+    branches: dict[Any, list[ValidationError]] = {}
+    for sub in error.context:
+        branches.setdefault(sub.relative_schema_path[0], []).append(sub)
+    meant = [errs for errs in branches.values() if not _is_other_branch(errs)]
+    if len(meant) != 1:
+        return [error]
+    return [leaf for sub in meant[0] for leaf in _explain(sub)]
+
+
+def check_body(route: str, body: Any) -> list[str]:
+    """What Discord's schema for `route` refuses in `body` (the JSON body, or a multipart's payload_json)."""
+    if route not in body_routes():
+        return []
+    validator = _body_validator(route)
+    if validator is None:
+        return [] if body is None else ["this route takes no body"]
+    if body is None:
+        required = _request_schemas()["routes"][route]["required"]
+        return ["a body is required"] if required else []
+    found = [leaf for error in validator.iter_errors(body) for leaf in _explain(error)]
+    return list(dict.fromkeys(_describe(e) for e in found))[:5]
+
+
+# ----------------------------------------------------------------------------------------------------
 # The server
 
 
@@ -598,8 +881,21 @@ Handler = Callable[[web.Request, dict[str, str], Any], Awaitable[web.StreamRespo
 class FakeDiscord:
     """One fake Discord with one guild. Start with `await fake.start()`; stop with `await fake.stop()`."""
 
-    def __init__(self, *, token: str = "fake-bot-token", member_names: Iterable[str] = ()) -> None:
+    def __init__(
+        self, *, token: str = "fake-bot-token", member_names: Iterable[str] = (), rate_limits: bool = False
+    ) -> None:
         self.token = token
+        # Discord's rate limits: off by default, so a bot that does not pace itself yet still runs; the
+        # interaction deadlines, the old-message edit allowance and the body schemas always apply.
+        self.rate_limits = rate_limits
+        self.old_message_edit_allowance = OLD_MESSAGE_EDIT_ALLOWANCE
+        self.interaction_deadline = INTERACTION_DEADLINE
+        self._clock_offset = 0.0
+        self._buckets: dict[str, _Bucket] = {}
+        self._global_bucket = _Bucket("global", "global", GLOBAL_REQUESTS_PER_SECOND, 1.0)
+        self._rest_calls: list[RestCall] = []
+        self._answers_429: list[RestCall] = []
+        self._error_codes: list[tuple[float, int]] = []  # (when, Discord error code) of each error answered
         self._ids = itertools.count(1)
         self._seq = itertools.count(1)
         self.application_id = APPLICATION_ID
@@ -618,6 +914,7 @@ class FakeDiscord:
             cid = 700000000000000001 + position
             self.channels[name] = FakeChannel(cid, name, self.guild_id, position=position)
         self.dm_channels: dict[int, FakeChannel] = {}  # user id -> DM channel
+        self.threads: dict[int, FakeChannel] = {}  # thread id -> thread, in creation order
         self.messages: dict[int, FakeMessage] = {}
         self.global_commands: list[dict[str, Any]] = []
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
@@ -639,6 +936,31 @@ class FakeDiscord:
         self.port = 0
         self._routes: list[tuple[str, re.Pattern[str], str, Handler]] = []
         self._install_routes()
+
+    # ---- the clock (time the bot cannot see pass: message ages, interaction deadlines, rate-limit windows)
+
+    def now(self) -> float:
+        """The fake's clock: wall-clock seconds since the epoch, plus every `advance()`."""
+        return time.time() + self._clock_offset
+
+    def advance(self, seconds: float) -> None:
+        """Move the fake's clock on: messages grow older, interactions and tokens closer to expiry, rate-limit
+        windows closer to their reset. The bot's own clock is untouched."""
+        if seconds < 0:
+            raise FakeDiscordError("the fake's clock only moves forward")
+        self._clock_offset += seconds
+        self._notify()
+
+    # ---- what the bot spent against the limits
+
+    def rest_stats(self, since: float | None = None) -> RestStats:
+        """Rate-limited REST calls and 429s so far (or since `since`, a `fake.now()` value)."""
+        start = since if since is not None else -math.inf
+        return RestStats(
+            calls=[c for c in self._rest_calls if c.at >= start],
+            answers_429=[c for c in self._answers_429 if c.at >= start],
+            error_codes=Counter(code for at, code in self._error_codes if at >= start),
+        )
 
     # ---- people and places
 
@@ -666,7 +988,7 @@ class FakeDiscord:
     def channel(self, name_or_id: str | int | FakeChannel) -> FakeChannel:
         if isinstance(name_or_id, FakeChannel):
             return name_or_id
-        for c in [*self.channels.values(), *self.dm_channels.values()]:
+        for c in [*self.channels.values(), *self.threads.values(), *self.dm_channels.values()]:
             if name_or_id in (c.name, c.id):
                 return c
         raise FakeDiscordError(f"no channel {name_or_id!r}; the guild has {sorted(self.channels)}")
@@ -957,7 +1279,7 @@ class FakeDiscord:
             "voice_states": [],
             "members": [self.member_payload(self.bot_user)],
             "channels": [c.payload(self) for c in self.channels.values()],
-            "threads": [],
+            "threads": [t.payload(self) for t in self.threads.values() if not t.archived],
             "presences": [],
             "stage_instances": [],
             "guild_scheduled_events": [],
@@ -969,6 +1291,7 @@ class FakeDiscord:
     async def start(self) -> None:
         app = web.Application()
         app.router.add_get("/gateway/", self._gateway)
+        app.router.add_get("/gateway", self._gateway)  # the URL of GET /gateway/bot has no trailing slash
         app.router.add_route("*", "/api/v10/{tail:.*}", self._rest)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
@@ -995,40 +1318,53 @@ class FakeDiscord:
 
     # ---- REST plumbing
 
+    # (method, template, handler name): the REST API this fake serves.
+    ROUTES: tuple[tuple[str, str, str], ...] = (
+        ("GET", "/users/@me", "_get_me"),
+        ("GET", "/oauth2/applications/@me", "_get_application"),
+        ("GET", "/applications/@me", "_get_application"),
+        ("GET", "/gateway", "_get_gateway"),
+        ("GET", "/gateway/bot", "_get_gateway"),
+        ("PUT", "/applications/{application_id}/commands", "_put_commands"),
+        ("GET", "/applications/{application_id}/commands", "_get_commands"),
+        ("PUT", "/applications/{application_id}/guilds/{guild_id}/commands", "_put_commands"),
+        ("GET", "/applications/{application_id}/guilds/{guild_id}/commands", "_get_commands"),
+        ("POST", "/interactions/{interaction_id}/{token}/callback", "_callback"),
+        ("POST", "/webhooks/{application_id}/{token}", "_followup"),
+        ("GET", "/webhooks/{application_id}/{token}/messages/{message_id}", "_webhook_get"),
+        ("PATCH", "/webhooks/{application_id}/{token}/messages/{message_id}", "_webhook_edit"),
+        ("DELETE", "/webhooks/{application_id}/{token}/messages/{message_id}", "_webhook_delete"),
+        ("POST", "/channels/{channel_id}/messages", "_post_message"),
+        ("GET", "/channels/{channel_id}/messages", "_get_history"),
+        ("GET", "/channels/{channel_id}/messages/{message_id}", "_get_message"),
+        ("PATCH", "/channels/{channel_id}/messages/{message_id}", "_edit_message"),
+        ("DELETE", "/channels/{channel_id}/messages/{message_id}", "_delete_message"),
+        ("PUT", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me", "_react"),
+        ("DELETE", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me", "_unreact"),
+        ("POST", "/channels/{channel_id}/typing", "_typing"),
+        ("POST", "/channels/{channel_id}/threads", "_start_thread"),
+        ("POST", "/channels/{channel_id}/messages/{message_id}/threads", "_start_thread"),
+        ("GET", "/channels/{channel_id}", "_get_channel"),
+        ("PATCH", "/channels/{channel_id}", "_edit_channel"),
+        ("POST", "/users/@me/channels", "_open_dm"),
+        ("GET", "/users/{user_id}", "_get_user"),
+        ("GET", "/guilds/{guild_id}", "_get_guild"),
+        ("GET", "/guilds/{guild_id}/channels", "_get_guild_channels"),
+        ("GET", "/guilds/{guild_id}/members/{user_id}", "_get_member"),
+    )
+
+    @classmethod
+    def route_templates(cls) -> list[str]:
+        """Every route template the fake serves, as "METHOD /path/{param}" (scripts/extract_discord_schema.py
+        extracts Discord's request schemas for exactly these)."""
+        return [f"{method} {template}" for method, template, _ in cls.ROUTES]
+
     def _install_routes(self) -> None:
-        table: list[tuple[str, str, Handler]] = [
-            ("GET", "/users/@me", self._get_me),
-            ("GET", "/oauth2/applications/@me", self._get_application),
-            ("GET", "/applications/@me", self._get_application),
-            ("GET", "/gateway", self._get_gateway),
-            ("GET", "/gateway/bot", self._get_gateway),
-            ("PUT", "/applications/{application_id}/commands", self._put_commands),
-            ("GET", "/applications/{application_id}/commands", self._get_commands),
-            ("PUT", "/applications/{application_id}/guilds/{guild_id}/commands", self._put_commands),
-            ("GET", "/applications/{application_id}/guilds/{guild_id}/commands", self._get_commands),
-            ("POST", "/interactions/{interaction_id}/{token}/callback", self._callback),
-            ("POST", "/webhooks/{application_id}/{token}", self._followup),
-            ("GET", "/webhooks/{application_id}/{token}/messages/{message_id}", self._webhook_get),
-            ("PATCH", "/webhooks/{application_id}/{token}/messages/{message_id}", self._webhook_edit),
-            ("DELETE", "/webhooks/{application_id}/{token}/messages/{message_id}", self._webhook_delete),
-            ("POST", "/channels/{channel_id}/messages", self._post_message),
-            ("GET", "/channels/{channel_id}/messages", self._get_history),
-            ("GET", "/channels/{channel_id}/messages/{message_id}", self._get_message),
-            ("PATCH", "/channels/{channel_id}/messages/{message_id}", self._edit_message),
-            ("DELETE", "/channels/{channel_id}/messages/{message_id}", self._delete_message),
-            ("PUT", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me", self._react),
-            ("DELETE", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me", self._unreact),
-            ("POST", "/channels/{channel_id}/typing", self._typing),
-            ("GET", "/channels/{channel_id}", self._get_channel),
-            ("POST", "/users/@me/channels", self._open_dm),
-            ("GET", "/users/{user_id}", self._get_user),
-            ("GET", "/guilds/{guild_id}", self._get_guild),
-            ("GET", "/guilds/{guild_id}/channels", self._get_guild_channels),
-            ("GET", "/guilds/{guild_id}/members/{user_id}", self._get_member),
-        ]
-        for method, template, handler in table:
+        for method, template, handler in self.ROUTES:
             pattern = re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>[^/]+)", re.escape(template))
-            self._routes.append((method, re.compile(f"^{pattern}$"), f"{method} {template}", handler))
+            self._routes.append(
+                (method, re.compile(f"^{pattern}$"), f"{method} {template}", getattr(self, handler))
+            )
 
     async def _rest(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info["tail"]
@@ -1040,22 +1376,93 @@ class FakeDiscord:
             body, attachments = await self._read_multipart(request)
         record = RecordedRequest(next(self._seq), request.method, path, "?", dict(request.query), body)
         self.requests.append(record)
-        for method, pattern, template, handler in self._routes:
+        template, handler, params = f"{request.method} {path}", None, {}
+        for method, pattern, route, route_handler in self._routes:
             match = pattern.match(path)
             if match and method == request.method:
+                template, handler, params = route, route_handler, match.groupdict()
+                break
+        now = self.now()
+        bucket = self._bucket(template, params)
+        limited = "{token}" not in template  # interaction callbacks and followups are outside these limits
+        response = self._rate_limited(bucket, limited, now) if self.rate_limits else None
+        if response is None:
+            if handler is None:
+                self.unknown_routes.append(f"{request.method} {path}")
+                response = _error(404, 0, f"404: Not Found (the fake Discord has no route {template})")
+            else:
                 record.route = template
                 response = self._injected_failure(template) or self._auth_failure(request, template)
                 if response is None:
+                    response = self._check_body(template, params, body)
+                if response is None:
                     if attachments and isinstance(body, dict):
                         body["__attachments__"] = attachments
-                    response = await handler(request, match.groupdict(), body)
-                record.status = response.status
-                self._notify()
-                return response
-        self.unknown_routes.append(f"{request.method} {path}")
-        record.status = 404
+                    response = await handler(request, params, body)
+        elif handler is not None:
+            record.route = template
+        record.status = response.status
+        self._count(template if handler is not None else "?", bucket, limited, now, response)
+        if self.rate_limits:
+            response.headers.update(bucket.headers(now))
         self._notify()
-        return _error(404, 0, f"404: Not Found (the fake Discord has no route {request.method} {path})")
+        return response
+
+    def _bucket(self, template: str, params: dict[str, str]) -> _Bucket:
+        """The rate-limit bucket of a request: a channel's message writes, or the route's own."""
+        if template in MESSAGE_WRITE_ROUTES:
+            key, hash_, limit, period = (
+                f"message writes {params['channel_id']}",
+                "channel-message-writes",
+                MESSAGE_WRITES_PER_CHANNEL,
+                MESSAGE_WRITES_PERIOD,
+            )
+        else:
+            # discord.py's "major parameters": one bucket per channel, guild or webhook token of a route.
+            major = next((params[p] for p in ("channel_id", "guild_id", "token") if p in params), "")
+            key = f"{template} {major}".strip()
+            hash_ = "route-" + re.sub(r"[^a-z0-9]+", "-", template.lower()).strip("-")
+            limit, period = ROUTE_REQUESTS_PER_SECOND, 1.0
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            bucket = self._buckets[key] = _Bucket(key, hash_, limit, period)
+        return bucket
+
+    def _rate_limited(self, bucket: _Bucket, limited: bool, now: float) -> web.Response | None:
+        """A 429 when the request is past the global limit or its bucket's; else count it and answer None."""
+        if limited:
+            glob = self._global_bucket
+            glob.roll(now)
+            if glob.count >= glob.limit:
+                return _too_many(glob.reset_at - now, scope="global")
+        bucket.roll(now)
+        if bucket.count >= bucket.limit:
+            return _too_many(bucket.reset_at - now, scope="user")
+        bucket.count += 1
+        if limited:
+            self._global_bucket.count += 1
+        return None
+
+    def _count(self, route: str, bucket: _Bucket, limited: bool, now: float, response: web.Response) -> None:
+        is_global = response.headers.get("X-RateLimit-Global") == "true"
+        call = RestCall(now, route, response.status, "global" if is_global else bucket.key)
+        if limited:
+            self._rest_calls.append(call)
+        if response.status == 429:
+            self._answers_429.append(call)
+        elif response.status >= 400 and response.body:
+            with contextlib.suppress(ValueError, TypeError, AttributeError):
+                code = json.loads(response.body).get("code")  # type: ignore[arg-type]
+                if code:
+                    self._error_codes.append((now, int(code)))
+
+    def _check_body(self, template: str, params: dict[str, str], body: Any) -> web.Response | None:
+        problems = check_body(template, body)
+        if not problems:
+            return None
+        state = self._by_token.get(params.get("token", ""))
+        what = f"{state.description}: {template}" if state is not None else template
+        return self._violation(f"{what} (Discord's schema)", problems)
 
     async def _read_multipart(self, request: web.Request) -> tuple[Any, list[dict[str, Any]]]:
         body: Any = None
@@ -1083,20 +1490,7 @@ class FakeDiscord:
             if failure.route == template and failure.times > 0:
                 failure.times -= 1
                 if failure.status == 429:
-                    # discord.py only trusts a 429 that came through Discord's proxy (the Via header).
-                    return _json(
-                        {
-                            "message": "You are being rate limited.",
-                            "retry_after": failure.retry_after,
-                            "global": False,
-                        },
-                        status=429,
-                        headers={
-                            "Via": "1.1 google",
-                            "Retry-After": str(failure.retry_after),
-                            "X-RateLimit-Scope": "user",
-                        },
-                    )
+                    return _too_many(failure.retry_after, scope="user")
                 return _error(failure.status, failure.code, f"{failure.status}: injected failure")
         return None
 
@@ -1109,7 +1503,7 @@ class FakeDiscord:
         return None
 
     def _snowflake(self) -> int:
-        return ((int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22) | (next(self._ids) & 0x3FFFFF)
+        return ((int(self.now() * 1000) - DISCORD_EPOCH_MS) << 22) | (next(self._ids) & 0x3FFFFF)
 
     def _violation(self, what: str, problems: list[str]) -> web.Response:
         self.violations.append(f"{what}: {'; '.join(problems)}")
@@ -1221,7 +1615,7 @@ class FakeDiscord:
                     list(body.get("embeds") or []),
                     list(body.get("components") or []),
                     flags,
-                    time.time(),
+                    self.now(),
                 )
             ],
             seq=next(self._seq),
@@ -1256,7 +1650,7 @@ class FakeDiscord:
             if "components" in body and body["components"] is not None
             else old.components,
             flags,
-            time.time(),
+            self.now(),
         )
         if "__attachments__" in body:
             message.attachments = list(body["__attachments__"])
@@ -1272,6 +1666,11 @@ class FakeDiscord:
     async def _callback(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
         state = self.interactions.get(int(p["interaction_id"]))
         if state is None or state.token != p["token"]:
+            return _error(404, 10062, "Unknown interaction")
+        late = self.now() - state.dispatched_at
+        if state.callback_type is None and late > self.interaction_deadline:
+            # Discord forgets an interaction nobody acknowledged within 3 s; the user saw "did not respond".
+            state.refused = f"first callback {late:.1f} s after dispatch: 404 Unknown interaction (10062)"
             return _error(404, 10062, "Unknown interaction")
         if state.callback_type is not None:
             self.violations.append(f"{state.description}: a second response to one interaction")
@@ -1363,7 +1762,16 @@ class FakeDiscord:
             return None
         return state
 
+    def _token_expired(self, p: dict[str, str]) -> web.Response | None:
+        state = self._by_token.get(p["token"])
+        if state is not None and self.now() - state.dispatched_at > INTERACTION_TOKEN_LIFETIME:
+            return _error(401, 50027, "Invalid Webhook Token")
+        return None
+
     async def _followup(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
+        expired = self._token_expired(p)
+        if expired is not None:
+            return expired
         state = self._state_for(p)
         if state is None:
             return _error(401, 50027, "Invalid Webhook Token")
@@ -1400,6 +1808,9 @@ class FakeDiscord:
         return None if message is None or message.deleted else message
 
     async def _webhook_get(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
+        expired = self._token_expired(p)
+        if expired is not None:
+            return expired
         state = self._state_for(p)
         message = self._webhook_message(state, p["message_id"]) if state else None
         if message is None:
@@ -1407,6 +1818,9 @@ class FakeDiscord:
         return _json(message.payload(self))
 
     async def _webhook_edit(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
+        expired = self._token_expired(p)
+        if expired is not None:
+            return expired
         state = self._state_for(p)
         message = self._webhook_message(state, p["message_id"]) if state else None
         if state is None or message is None:
@@ -1420,6 +1834,9 @@ class FakeDiscord:
         return _json(message.payload(self))
 
     async def _webhook_delete(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
+        expired = self._token_expired(p)
+        if expired is not None:
+            return expired
         state = self._state_for(p)
         message = self._webhook_message(state, p["message_id"]) if state else None
         if state is None or message is None:
@@ -1443,6 +1860,8 @@ class FakeDiscord:
             return _error(404, 10003, "Unknown Channel")
         if channel.is_dm and self.user_by_id(channel.recipient_id or 0).dms_closed:
             return _error(403, 50007, "Cannot send messages to this user")
+        if channel.is_thread and channel.locked:
+            return _error(400, 50083, "Thread is locked")
         problems = _check_message(body)
         if problems:
             return self._violation(f"message to {channel.name or channel.id}", problems)
@@ -1451,6 +1870,9 @@ class FakeDiscord:
         else:
             visibility = Visibility("public", channel.id)
         message = self._new_message(channel, body, visibility)
+        if channel.is_thread and channel.archived:
+            channel.archived = False  # a message to an archived, unlocked thread revives it, as on Discord
+            await self._dispatch_if_connected("THREAD_UPDATE", channel.payload(self))
         return _json(message.payload(self))
 
     def _message_or_none(self, p: dict[str, str]) -> FakeMessage | None:
@@ -1494,6 +1916,10 @@ class FakeDiscord:
         problems = _check_message(body, edit=True)
         if problems:
             return self._violation(f"edit of message {message.id}", problems)
+        if self.now() - message.versions[0].at > OLD_MESSAGE_AGE:
+            if message.old_edits >= self.old_message_edit_allowance:
+                return _error(400, 30046, "Maximum number of edits to messages older than 1 hour reached.")
+            message.old_edits += 1
         self._edit(message, body)
         return _json(message.payload(self))
 
@@ -1522,6 +1948,46 @@ class FakeDiscord:
 
     async def _typing(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
         return web.Response(status=204)
+
+    async def _start_thread(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
+        parent = self._channel_or_404(p["channel_id"])
+        if parent is None or parent.is_dm or parent.is_thread:
+            return _error(404, 10003, "Unknown Channel")
+        if "message_id" in p and self._message_or_none(p) is None:
+            return _error(404, 10008, "Unknown Message")
+        thread = FakeChannel(
+            self._snowflake(),
+            body["name"],
+            self.guild_id,
+            type=11 if "message_id" in p else int(body.get("type") or 12),
+            parent_id=parent.id,
+            owner_id=self.bot_user.id,
+            created_at=self.now(),
+        )
+        self.threads[thread.id] = thread
+        # Discord tells the bot's gateway too, so discord.py caches the thread (get_channel finds it).
+        await self._dispatch_if_connected("THREAD_CREATE", {**thread.payload(self), "newly_created": True})
+        return _json(thread.payload(self))
+
+    async def _edit_channel(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
+        channel = self._channel_or_404(p["channel_id"])
+        if channel is None:
+            return _error(404, 10003, "Unknown Channel")
+        if not channel.is_thread:
+            # The bot lacks Manage Channels; only its own threads (archive, lock, rename) are its to edit.
+            return _error(403, 50013, "Missing Permissions")
+        if body.get("name"):
+            channel.name = body["name"]
+        if body.get("archived") is not None:
+            channel.archived = bool(body["archived"])
+        if body.get("locked") is not None:
+            channel.locked = bool(body["locked"])
+        await self._dispatch_if_connected("THREAD_UPDATE", channel.payload(self))
+        return _json(channel.payload(self))
+
+    async def _dispatch_if_connected(self, event: str, data: dict[str, Any]) -> None:
+        if self.connected:
+            await self.dispatch(event, data)
 
     async def _get_channel(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
         channel = self._channel_or_404(p["channel_id"])
@@ -1645,6 +2111,7 @@ class FakeDiscord:
             description=description,
             source_message_id=source_message_id,
         )
+        state.dispatched_at = self.now()
         self.interactions[state.id] = state
         self._by_token[state.token] = state
         return state
@@ -1741,12 +2208,15 @@ class FakeDiscord:
     async def run_interaction(
         self, state: InteractionState, payload: dict[str, Any], timeout: float | None
     ) -> Reply:
+        state.dispatched_at = self.now()
         await self.dispatch("INTERACTION_CREATE", payload)
         await self.wait_for(
-            lambda: state.finished,
+            lambda: state.finished or state.refused,
             timeout=timeout,
             what=f"the bot's answer to {state.user.name}'s {state.description}",
         )
+        if state.refused is not None:
+            raise FakeDiscordError(f"Discord refused the answer to {state.description}: {state.refused}")
         return Reply(self, state)
 
 
@@ -1761,6 +2231,18 @@ def _json(data: Any, *, status: int = 200, headers: dict[str, str] | None = None
 
 def _error(status: int, code: int, message: str) -> web.Response:
     return _json({"message": message, "code": code}, status=status)
+
+
+def _too_many(retry_after: float, *, scope: Literal["user", "global", "shared"]) -> web.Response:
+    """A 429 as Discord sends it. discord.py only trusts a 429 that came through Discord's proxy (Via)."""
+    retry_after = max(round(retry_after, 3), 0.001)
+    headers = {"Via": "1.1 google", "Retry-After": str(math.ceil(retry_after)), "X-RateLimit-Scope": scope}
+    if scope == "global":
+        headers["X-RateLimit-Global"] = "true"
+    body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": scope == "global"}
+    if scope == "global":
+        body["code"] = 0
+    return _json(body, status=429, headers=headers)
 
 
 class UserHandle:

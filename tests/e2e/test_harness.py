@@ -156,6 +156,9 @@ async def test_a_message_discord_would_refuse_is_a_violation(harness: Harness) -
     reply = await harness.user("alice").slash("probe say", text="x" * 2001)
     # Discord answers 400; the bot reports it like any bug, and the fake keeps the breach for teardown.
     assert reply.ephemeral and reply.text.startswith("Something went wrong (error id ")
-    assert harness.fake.violations == ["/probe say: content is 2001 characters (max 2000)"]
+    assert harness.fake.violations == [
+        "/probe say: POST /interactions/{interaction_id}/{token}/callback (Discord's schema): "
+        "data/content is 2001 characters (max 2000)"
+    ]
     assert len(harness.take_logged_errors()) == 1
     harness.fake.violations.clear()

@@ -1,0 +1,73 @@
+"""Pictures of the table and of a hand, drawn with Pillow from shapes and text (no Discord, no downloaded
+art).
+
+Rule of this package, as for the text: `table_picture` is drawn only from `game.public_view()` and table
+facts, `hand_picture` only from the player's own `view(player)` and, on his turn, his legal actions. Each
+picture is drawn once per state: finished pictures are kept in an LRU keyed by the JSON of exactly what was
+drawn from, so an unchanged state costs a dictionary lookup, and nothing hidden can select a picture.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from bot.render.common import Picture, TableInfo
+from bot.render.pictures import insomnia, malice
+from bot.render.pictures.canvas import PictureCache, png
+
+__all__ = ["CACHE", "Picture", "hand_picture", "table_picture"]
+
+_KINDS = {"insomnia": insomnia, "malice": malice}
+CACHE = PictureCache()
+
+
+def _facts(info: TableInfo, names: Mapping[str, str] | None) -> dict:
+    """The table facts a picture shows besides the view (part of its cache key)."""
+    return {
+        "kind": info.kind,
+        "players": info.players,
+        "computer_seats": info.computer_seats,
+        "chips": info.options.get("chips"),
+        "names": dict(names or {}),
+    }
+
+
+def table_picture(info: TableInfo, game: Any, *, names: Mapping[str, str] | None = None) -> Picture | None:
+    """The public table as a PNG, or None when there is nothing to draw (a lobby). `names` (player id ->
+    display name) replaces the seat numbers if the caller knows the names."""
+    if game is None or info.kind not in _KINDS:
+        return None
+    view = game.public_view()
+    key = json.dumps(["table", _facts(info, names), view.model_dump(mode="json")], sort_keys=True)
+
+    def draw() -> Picture:
+        canvas, alt = _KINDS[info.kind].table(info, view, names)
+        return Picture(filename=f"{info.kind}-table.png", data=png(canvas), alt=alt)
+
+    return CACHE.get(key, draw)
+
+
+def hand_picture(
+    info: TableInfo, game: Any, player: str, *, names: Mapping[str, str] | None = None
+) -> Picture:
+    """`player`'s hand as a PNG (for him only), his legal moves marked when it is his turn."""
+    view = game.view(player)
+    mine = view.current_player == player and not view.is_over and player not in info.computer_seats
+    legal = list(game.legal_actions()) if mine else []
+    key = json.dumps(
+        [
+            "hand",
+            _facts(info, names),
+            view.model_dump(mode="json"),
+            [a.model_dump(mode="json") for a in legal],
+        ],
+        sort_keys=True,
+    )
+
+    def draw() -> Picture:
+        canvas, alt = _KINDS[info.kind].hand(info, view, legal, names)
+        return Picture(filename=f"{info.kind}-hand.png", data=png(canvas), alt=alt)
+
+    return CACHE.get(key, draw)
