@@ -5,7 +5,8 @@ Start-up order (`setup_hook`), each step relying on the ones before it:
 2. load every module of the `cogs` package (each has `async def setup(bot)`), plus `extra_extensions`;
    `cogs.table` creates the session manager (`self.sessions`), registers the persistent buttons and resumes
    the games still open in the store;
-3. sync the command tree: to `DEV_GUILD_ID` if set (instant), else globally.
+3. set the command translator (German command names), then sync the command tree: to `DEV_GUILD_ID` if
+   set (instant), else globally.
 `close()` undoes it in reverse: discord.py unloads the extensions (`cogs.table` stops every timer), then the
 store closes. `stop()` is the graceful way there (SIGTERM, SIGINT): new commands are refused, the commands
 and button presses already running get `STOP_GRACE_SECONDS` to finish, then `close()`.
@@ -26,7 +27,10 @@ from discord.ext import commands
 import cogs
 from bot.config import Settings
 from bot.errors import UserFacingError, report_error
+from bot.i18n import t
+from bot.i18n.commands import CommandTranslator
 from bot.input_checks import check_command_input
+from cogs.table import note_languages
 from storage import Store
 
 if TYPE_CHECKING:
@@ -43,7 +47,6 @@ _HANDLER_TASKS = (
     "discord-ui-dynamic-item-",
     "discord-ui-modal-dispatch-",
 )
-STOPPING_TEXT = "The bot is restarting: try again in a minute."
 
 
 class CardTree(app_commands.CommandTree):
@@ -59,8 +62,11 @@ class CardTree(app_commands.CommandTree):
             if interaction.type is discord.InteractionType.autocomplete:
                 await interaction.response.autocomplete([])
             else:
-                await interaction.response.send_message(STOPPING_TEXT, ephemeral=True)
+                await interaction.response.send_message(
+                    t(interaction.locale, "errors.restarting"), ephemeral=True
+                )
             return False
+        note_languages(interaction)
         if interaction.type is not discord.InteractionType.application_command:
             return True
         try:
@@ -119,6 +125,8 @@ class CardBot(commands.AutoShardedBot):
             self.store = await Store.open(self.settings.database())
         for extension in [*cog_extensions(), *self.extra_extensions]:
             await self.load_extension(extension)
+        # German names and descriptions go with the sync, so the translator must be set before it.
+        await self.tree.set_translator(CommandTranslator())
         await self.sync_commands()
 
     async def sync_commands(self) -> None:

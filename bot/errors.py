@@ -20,6 +20,8 @@ from typing import Any, TypeVar
 import discord
 from discord import app_commands
 
+from bot.i18n import catalogue, join, number, t
+
 log = logging.getLogger(__name__)
 
 
@@ -31,16 +33,14 @@ class UserFacingError(Exception):
         self.message = message
 
 
-# Discord's UI names for the permissions a check may ask for (discord.py uses the API names).
-_PERMISSION_NAMES = {"manage_guild": "Manage Server", "manage_channels": "Manage Channels"}
+def _permissions(names: list[str], locale: object) -> str:
+    """Discord's UI names for the permissions a check asks for (discord.py uses the API names)."""
+    shown = [t(locale, f"permission.{n}") if f"permission.{n}" in catalogue() else n for n in names]
+    return join(locale, shown)
 
 
-def _permissions(names: list[str]) -> str:
-    return ", ".join(_PERMISSION_NAMES.get(n, n.replace("_", " ").title()) for n in names)
-
-
-def user_message(error: BaseException) -> str | None:
-    """The sentence for an error the user caused, or None when the error is a bug."""
+def user_message(error: BaseException, locale: object = "en") -> str | None:
+    """The sentence for an error the user caused, in his language, or None when the error is a bug."""
     if isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError) and error.__cause__:
         error = error.__cause__
     if isinstance(error, app_commands.CommandInvokeError):
@@ -48,19 +48,22 @@ def user_message(error: BaseException) -> str | None:
     if isinstance(error, UserFacingError):
         return error.message
     if isinstance(error, app_commands.NoPrivateMessage):
-        return "This command only works in a server channel."
+        return t(locale, "errors.server_only")
     if isinstance(error, app_commands.MissingPermissions):
-        return f"You need the {_permissions(error.missing_permissions)} permission to do that."
+        return t(
+            locale, "errors.missing_permissions", permissions=_permissions(error.missing_permissions, locale)
+        )
     if isinstance(error, app_commands.BotMissingPermissions):
-        return f"I need the {_permissions(error.missing_permissions)} permission in this channel."
+        permissions = _permissions(error.missing_permissions, locale)
+        return t(locale, "errors.bot_missing_permissions", permissions=permissions)
     if isinstance(error, app_commands.CommandOnCooldown):
-        return f"Slow down: try again in {error.retry_after:.0f} seconds."
+        return t(locale, "errors.cooldown", seconds=number(locale, round(error.retry_after)))
     if isinstance(error, app_commands.CheckFailure):
-        return "You are not allowed to use this command here."
+        return t(locale, "errors.check_failed")
     if isinstance(error, app_commands.TransformerError):
-        return f"{error.value!r} is not a valid value for this option."
+        return t(locale, "errors.bad_value", value=repr(error.value))
     if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
-        return "This command was just updated: try again in a minute."
+        return t(locale, "errors.command_updated")
     return None
 
 
@@ -70,7 +73,7 @@ def new_error_id() -> str:
 
 async def report_error(interaction: discord.Interaction, error: BaseException, where: str = "") -> None:
     """Answer the interaction with the right sentence (ephemeral); log bugs with an id. Never raises."""
-    message = user_message(error)
+    message = user_message(error, interaction.locale)
     if message is None:
         error_id = new_error_id()
         command = interaction.command.qualified_name if interaction.command else None
@@ -83,7 +86,7 @@ async def report_error(interaction: discord.Interaction, error: BaseException, w
             interaction.channel_id,
             exc_info=error,
         )
-        message = f"Something went wrong (error id {error_id})."
+        message = t(interaction.locale, "errors.unexpected", error_id=error_id)
     message = message if len(message) <= 2000 else message[:1999] + "…"  # Discord's limit for a message
     try:
         if interaction.type is discord.InteractionType.autocomplete:

@@ -12,6 +12,8 @@ from discord import app_commands
 
 from bot.errors import UserFacingError
 from bot.fit import excerpt
+from bot.i18n import catalogue, t
+from bot.i18n.commands import option_key
 
 _TYPES: dict[discord.AppCommandOptionType, tuple[type, ...]] = {
     discord.AppCommandOptionType.string: (str,),
@@ -38,34 +40,42 @@ def _guild_only(command: app_commands.Command[Any, ..., Any]) -> bool:
     return False
 
 
+def _shown_name(command: app_commands.Command[Any, ..., Any], param: Any, locale: object) -> str:
+    """The option as the user's client shows it: its German name for a German client."""
+    key = f"{option_key(command, param.name)}.name"
+    return t(locale, key) if key in catalogue() else param.display_name
+
+
 def check_command_input(interaction: discord.Interaction) -> None:
-    """Raise `UserFacingError` with the sentence for the first thing wrong with this command's input."""
+    """Raise `UserFacingError` with the sentence for the first thing wrong with this command's input, in
+    the user's language."""
     command = interaction.command
     if not isinstance(command, app_commands.Command):
         return
+    locale = interaction.locale
     if _guild_only(command) and interaction.guild_id is None:
-        raise UserFacingError("This command only works in a server channel.")
+        raise UserFacingError(t(locale, "errors.server_only"))
     given = {o.get("name"): o.get("value") for o in _options(interaction.data or {})}  # type: ignore[arg-type]
     for param in command.parameters:
-        name = param.display_name
-        value = given.get(name)
+        value = given.get(param.display_name)
+        name = _shown_name(command, param, locale)
         if value is None:
             if param.required:
-                raise UserFacingError(f"`{name}` is missing: fill it in and send the command again.")
+                raise UserFacingError(t(locale, "input.missing", option=name))
             continue
         expected = _TYPES.get(param.type)
         if expected and (
             not isinstance(value, expected) or (bool not in expected and isinstance(value, bool))
         ):
-            raise UserFacingError(f"`{excerpt(str(value))}` is not a valid value for `{name}`.")
+            raise UserFacingError(t(locale, "input.bad_value", value=excerpt(str(value)), option=name))
         if param.choices and value not in {c.value for c in param.choices}:
             allowed = ", ".join(str(c.value) for c in param.choices)
-            raise UserFacingError(f"`{name}` must be one of: {allowed}.")
+            raise UserFacingError(t(locale, "input.not_a_choice", option=name, allowed=allowed))
         low, high = param.min_value, param.max_value  # for a string: its length
         if isinstance(value, str):
             if high is not None and len(value) > high:
-                raise UserFacingError(f"`{name}` takes at most {high} characters.")
+                raise UserFacingError(t(locale, "input.too_long", option=name, n=high))
             if low is not None and len(value) < low:
-                raise UserFacingError(f"`{name}` takes at least {low} characters.")
+                raise UserFacingError(t(locale, "input.too_short", option=name, n=low))
         elif (low is not None and value < low) or (high is not None and value > high):
-            raise UserFacingError(f"`{name}` must be between {low} and {high}.")
+            raise UserFacingError(t(locale, "input.out_of_range", option=name, low=low, high=high))

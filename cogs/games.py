@@ -19,6 +19,7 @@ from discord.ext import commands
 from bot.games.commands import CommandOption, GameCommand
 from bot.games.registry import REGISTRY
 from bot.games.spec import GameSpec
+from bot.sessions.errors import Text
 from cogs.table import choices_for, game_command, respond, sessions_of, where
 
 if TYPE_CHECKING:
@@ -63,7 +64,7 @@ def _open(spec: GameSpec, command: GameCommand) -> Callback:
     async def callback(interaction: discord.Interaction, **params: Any) -> None:
         opponent = next((params.pop(o.name) for o in command.options if o.type == "user"), None)
 
-        async def open_table() -> str:
+        async def open_table() -> Text:
             table = await sessions_of(interaction).open_table(
                 spec.name,
                 interaction.guild_id or 0,
@@ -72,7 +73,8 @@ def _open(spec: GameSpec, command: GameCommand) -> Callback:
                 opponent=opponent.id if opponent is not None else None,
                 opponent_is_bot=bool(opponent is not None and opponent.bot),
             )
-            return opened(table.id, table.status, opponent.mention if opponent is not None else None)
+            key, said = opened(table.id, table.status, opponent.mention if opponent is not None else None)
+            return Text(key, **said)
 
         await respond(interaction, open_table)
 

@@ -1,4 +1,5 @@
-"""/help: every command of the bot, one line each, read from the command tree so it never goes stale."""
+"""/help: every command of the bot, one line each, read from the command tree so it never goes stale, with
+the names and descriptions a client in the reader's language shows."""
 
 from __future__ import annotations
 
@@ -7,6 +8,9 @@ from typing import Any
 import discord
 from discord import app_commands
 from discord.ext import commands
+
+from bot.i18n import t
+from bot.i18n.commands import help_line
 
 COLOUR = discord.Colour.blurple()
 DESCRIPTION_LIMIT = 4096
@@ -32,7 +36,9 @@ def walk(
     return found
 
 
-def help_lines(tree: app_commands.CommandTree, guild: discord.abc.Snowflake | None = None) -> list[str]:
+def help_lines(
+    tree: app_commands.CommandTree, guild: discord.abc.Snowflake | None = None, locale: object = "en"
+) -> list[str]:
     commands_ = list(tree.get_commands(type=discord.AppCommandType.chat_input))
     if guild is not None:
         # Commands synced only to a development guild live there; show them too, once.
@@ -42,18 +48,18 @@ def help_lines(tree: app_commands.CommandTree, guild: discord.abc.Snowflake | No
             for c in tree.get_commands(guild=guild, type=discord.AppCommandType.chat_input)
             if c.name not in names
         ]
-    return [f"`{usage(c)}`: {c.description}" for c in walk(commands_)]
+    return [help_line(c, locale) for c in walk(commands_)]
 
 
-def help_embeds(lines: list[str]) -> list[discord.Embed]:
-    embeds = [discord.Embed(title="Cardtable commands", description="", colour=COLOUR)]
+def help_embeds(lines: list[str], locale: object = "en") -> list[discord.Embed]:
+    embeds = [discord.Embed(title=t(locale, "help.title"), description="", colour=COLOUR)]
     for line in lines:
         description = embeds[-1].description or ""
         if len(description) + len(line) + 1 > DESCRIPTION_LIMIT:
             embeds.append(discord.Embed(description="", colour=COLOUR))
             description = ""
         embeds[-1].description = f"{description}\n{line}" if description else line
-    embeds[-1].set_footer(text="Options in [brackets] are optional. /rules explains each game.")
+    embeds[-1].set_footer(text=t(locale, "help.footer"))
     return embeds
 
 
@@ -64,8 +70,8 @@ class Help(commands.Cog):
     @app_commands.command(name="help")
     async def help(self, interaction: discord.Interaction) -> None:
         """List every command of this bot."""
-        lines = help_lines(self.bot.tree, interaction.guild)
-        await interaction.response.send_message(embeds=help_embeds(lines), ephemeral=True)
+        lines = help_lines(self.bot.tree, interaction.guild, interaction.locale)
+        await interaction.response.send_message(embeds=help_embeds(lines, interaction.locale), ephemeral=True)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -1,7 +1,8 @@
 """/leaderboard [game] (public, pages by buttons that survive restarts) and /stats [user] (ephemeral).
 
 Figures come straight from the store (net chips from the chip ledger, games and wins from results); players
-are shown as mentions that never ping anybody.
+are shown as mentions that never ping anybody. The leaderboard is public, so it speaks the server's language
+(`/settings language`); /stats answers privately, in the user's own.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from discord.ext import commands
 
 from bot.errors import UserFacingError, guarded
 from bot.games.registry import REGISTRY
-from bot.render.common import plural
+from bot.i18n import signed, t, tn
+from bot.render import game_name
 
 if TYPE_CHECKING:
     from bot.client import CardBot
@@ -25,51 +27,56 @@ PAGE_SIZE = 10
 MAX_PAGE = 99_999  # no server has that many players; a forged page number stops here
 COLOUR = discord.Colour.teal()
 NO_PINGS = discord.AllowedMentions.none()
-# What the figures are, said plainly: the net is every movement in the chip ledger, so a running game's chips
-# already count; games and wins come from the results of finished games.
-FIGURES = "net chips from the chip ledger, running games included; games and wins count finished games"
-
-
-def game_title(kind: str) -> str:
-    """A game's name as players read it; a kind no longer registered shows as stored."""
-    return REGISTRY[kind].title if kind in REGISTRY else kind
 
 
 def player_label(player: str) -> str:
     return f"<@{player}>" if player.isdigit() else player
 
 
-def signed(n: int) -> str:
-    return f"{n:+d}"
-
-
-def leaderboard_line(row: LeaderboardRow) -> str:
-    return (
-        f"**{row.rank}.** {player_label(row.player)}: **{signed(row.net)}** chips · "
-        f"{plural(row.games, 'game')} · {plural(row.wins, 'win')}"
+def leaderboard_line(row: LeaderboardRow, locale: object = "en") -> str:
+    return t(
+        locale,
+        "ledger.line",
+        rank=row.rank,
+        player=player_label(row.player),
+        net=signed(locale, row.net),
+        games=tn(locale, "count.game", row.games),
+        wins=tn(locale, "count.win", row.wins),
     )
+
+
+async def public_language(bot: CardBot, guild_id: int) -> str:
+    """The server's language for public messages (the session manager knows it; English without one)."""
+    sessions = getattr(bot, "sessions", None)
+    return await sessions.public_language(guild_id) if sessions is not None else "en"
 
 
 async def leaderboard_page(
     bot: CardBot, guild_id: int, kind: str | None, page: int
 ) -> tuple[discord.Embed, discord.ui.View]:
+    """One page of the public leaderboard, in the server's language."""
+    locale = await public_language(bot, guild_id)
     # One row more than a page tells whether a next page exists.
     rows = await bot.store.leaderboard(guild_id, kind, limit=PAGE_SIZE + 1, offset=page * PAGE_SIZE)
-    title = f"Leaderboard: {game_title(kind)}" if kind else "Leaderboard: all games"
-    if rows:
-        description = "\n".join(leaderboard_line(r) for r in rows[:PAGE_SIZE])
-    elif page == 0:
-        description = (
-            "No finished games in this server yet: start one with /insomnia new or /malice challenge."
-        )
+    if kind:
+        title = t(locale, "ledger.title.game", game=game_name(kind, locale))
     else:
-        description = "No more players on this page."
+        title = t(locale, "ledger.title.all")
+    if rows:
+        description = "\n".join(leaderboard_line(r, locale) for r in rows[:PAGE_SIZE])
+    elif page == 0:
+        description = t(locale, "ledger.empty")
+    else:
+        description = t(locale, "ledger.no_more")
     embed = discord.Embed(title=title, description=description, colour=COLOUR)
-    embed.set_footer(text=f"Page {page + 1} · {FIGURES}")
+    # What the figures are, said plainly: the net is every movement in the chip ledger, so a running game's
+    # chips already count; games and wins come from the results of finished games.
+    embed.set_footer(text=t(locale, "ledger.footer", page=page + 1, figures=t(locale, "ledger.figures")))
     view = discord.ui.View(timeout=None)
     scope = kind or "all"
-    view.add_item(LeaderboardPageButton(scope, max(page - 1, 0), "◀ Previous", disabled=page == 0))
-    view.add_item(LeaderboardPageButton(scope, page + 1, "Next ▶", disabled=len(rows) <= PAGE_SIZE))
+    previous, following = t(locale, "ledger.button.previous"), t(locale, "ledger.button.next")
+    view.add_item(LeaderboardPageButton(scope, max(page - 1, 0), previous, disabled=page == 0))
+    view.add_item(LeaderboardPageButton(scope, page + 1, following, disabled=len(rows) <= PAGE_SIZE))
     return embed, view
 
 
@@ -104,18 +111,23 @@ class LeaderboardPageButton(
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         if interaction.guild_id is None:
-            raise UserFacingError("Leaderboards belong to a server; open one there with /leaderboard.")
+            raise UserFacingError(t(interaction.locale, "ledger.server_only"))
         kind = None if self.scope == "all" else self.scope
         bot: CardBot = interaction.client  # type: ignore[assignment]
         embed, view = await leaderboard_page(bot, interaction.guild_id, kind, self.page)
         await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
 
 
-def _kind_lines(stats: KindStats) -> str:
-    biggest = signed(stats.biggest_win) if stats.biggest_win is not None else "none yet"
-    return (
-        f"Games: **{stats.games}** · Wins: **{stats.wins}**\n"
-        f"Net chips: **{signed(stats.net)}** · Biggest win: **{biggest}**"
+def _kind_lines(stats: KindStats, locale: object) -> str:
+    none_yet = t(locale, "stats.none_yet")
+    biggest = signed(locale, stats.biggest_win) if stats.biggest_win is not None else none_yet
+    return t(
+        locale,
+        "stats.kind_lines",
+        games=stats.games,
+        wins=stats.wins,
+        net=signed(locale, stats.net),
+        biggest=biggest,
     )
 
 
@@ -136,7 +148,7 @@ class Ledger(commands.Cog):
     async def leaderboard(self, interaction: discord.Interaction, game: str | None = None) -> None:
         """Show the chip leaderboard of this server."""
         if interaction.guild_id is None:
-            raise UserFacingError("Leaderboards belong to a server: use /leaderboard there.")
+            raise UserFacingError(t(interaction.locale, "ledger.server_only"))
         embed, view = await leaderboard_page(self.bot, interaction.guild_id, game, 0)
         await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
 
@@ -146,23 +158,28 @@ class Ledger(commands.Cog):
     async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
         """Show your games, wins and chips in this server (or someone else's); only you see the answer."""
         if interaction.guild_id is None:
-            raise UserFacingError("Statistics belong to a server: use /stats there.")
+            raise UserFacingError(t(interaction.locale, "errors.server_only"))
+        locale = interaction.locale
         target = user or interaction.user
         stats = await self.bot.store.player_stats(interaction.guild_id, str(target.id))
         if stats.games == 0:
-            who = "You have" if target.id == interaction.user.id else f"{target.mention} has"
-            await interaction.response.send_message(
-                f"{who} not finished a game in this server yet.", ephemeral=True, allowed_mentions=NO_PINGS
-            )
+            if target.id == interaction.user.id:
+                text = t(locale, "stats.nothing_self")
+            else:
+                text = t(locale, "stats.nothing_other", player=target.mention)
+            await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_PINGS)
             return
         embed = discord.Embed(
-            title="Statistics", description=f"{target.mention} in this server", colour=COLOUR
+            title=t(locale, "stats.title"),
+            description=t(locale, "stats.description", player=target.mention),
+            colour=COLOUR,
         )
-        embed.add_field(name="All games", value=_kind_lines(stats), inline=False)
+        embed.add_field(name=t(locale, "stats.all_games"), value=_kind_lines(stats, locale), inline=False)
         for kind, per_kind in sorted(stats.per_game.items()):
             if per_kind.games:
-                embed.add_field(name=game_title(kind), value=_kind_lines(per_kind), inline=False)
-        embed.set_footer(text=FIGURES[0].upper() + FIGURES[1:])
+                value = _kind_lines(per_kind, locale)
+                embed.add_field(name=game_name(kind, locale), value=value, inline=False)
+        embed.set_footer(text=t(locale, "ledger.figures_sentence"))
         await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NO_PINGS)
 
 

@@ -1,4 +1,5 @@
-"""/rules game:<a registered game>: the rules summary of a game, house decisions flagged (ephemeral).
+"""/rules game:<a registered game>: the rules summary of a game, house decisions flagged (ephemeral), in the
+reader's language when the catalogue has the game's rules (else as the game's folder gives them).
 
 The game choices are the registered games with a rules text, read when the bot loads its cogs."""
 
@@ -9,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games.registry import REGISTRY
-from bot.rules_text import HOUSE_DECISIONS_TITLE, RulesSummary
+from bot.rules_text import SUMMARIES, RulesSummary, summary
 
 COLOUR = discord.Colour.dark_green()
 HOUSE_COLOUR = discord.Colour.gold()
@@ -22,7 +23,7 @@ def rules_embeds(summary: RulesSummary) -> list[discord.Embed]:
     main = discord.Embed(title=summary.title, description=summary.intro, colour=COLOUR)
     for block in summary.blocks:
         main.add_field(name=block.title, value=block.text, inline=False)
-    house = discord.Embed(title=HOUSE_DECISIONS_TITLE, description=summary.house_text(), colour=HOUSE_COLOUR)
+    house = discord.Embed(title=summary.house_title, description=summary.house_text(), colour=HOUSE_COLOUR)
     house.set_footer(text=summary.footer)
     return [main, house]
 
@@ -46,9 +47,10 @@ class Rules(commands.Cog):
     @app_commands.choices(game=[app_commands.Choice(name=s.name, value=s.name) for s in REGISTRY if s.rules])
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
         """Read the rules of Insomnia or Malice, with this bot's house decisions."""
-        summary = REGISTRY[game].rules
-        assert summary is not None  # only games with a rules text are offered
-        first, *rest = pack_embeds(rules_embeds(summary))
+        own = REGISTRY[game].rules
+        text = summary(game, interaction.locale) if game in SUMMARIES else own
+        assert text is not None  # only games with a rules text are offered
+        first, *rest = pack_embeds(rules_embeds(text))
         await interaction.response.send_message(embeds=first, ephemeral=True)
         for embeds in rest:
             await interaction.followup.send(embeds=embeds, ephemeral=True)

@@ -23,6 +23,8 @@ from discord.ext import commands
 from bot import render
 from bot.errors import UserFacingError, guarded
 from bot.fit import fit
+from bot.i18n import t
+from bot.i18n.cards import card_aliases, parse_card
 from bot.render.common import Message
 from bot.sessions import (
     ChannelGone,
@@ -32,6 +34,7 @@ from bot.sessions import (
     NotAllowed,
     SessionManager,
 )
+from bot.sessions.errors import Text
 
 if TYPE_CHECKING:
     from bot.client import CardBot
@@ -52,12 +55,21 @@ EDIT_TOO_OLD = 30046
 
 
 @contextlib.asynccontextmanager
-async def user_errors() -> AsyncIterator[None]:
-    """The session layer's `NotAllowed` becomes the bot's `UserFacingError` (one ephemeral sentence)."""
+async def user_errors(locale: object = "en") -> AsyncIterator[None]:
+    """The session layer's `NotAllowed` becomes the bot's `UserFacingError`: one ephemeral sentence, worded
+    in the reader's language (`interaction.locale`)."""
     try:
         yield
     except NotAllowed as exc:
-        raise UserFacingError(exc.message) from None
+        raise UserFacingError(exc.word(locale)) from None
+
+
+def note_languages(interaction: discord.Interaction) -> None:
+    """Tell the sessions who reads in which language: the user (his DMs) and the server (the default
+    language of its public messages). Every command, autocomplete and click passes here."""
+    sessions = getattr(interaction.client, "sessions", None)
+    if sessions is not None:
+        sessions.saw(interaction.user.id, interaction.locale, interaction.guild_id, interaction.guild_locale)
 
 
 class _Layout(discord.ui.View):
@@ -122,10 +134,13 @@ def _embed(data: render.Embed) -> discord.Embed:
     return embed
 
 
-async def answer(interaction: discord.Interaction, message: Message | str | None) -> None:
-    """The ephemeral answer to a command or click, whether or not it was deferred."""
+async def answer(interaction: discord.Interaction, message: Message | Text | str | None) -> None:
+    """The ephemeral answer to a command or click, whether or not it was deferred; a `Text` is worded in
+    the user's language."""
     if message is None:
-        message = "Done."
+        message = Text("common.done")
+    if isinstance(message, Text):
+        message = message.word(interaction.locale)
     if isinstance(message, str):
         message = Message(content=message)
     kwargs = discord_kwargs(message)
@@ -157,7 +172,7 @@ ANSWER_WITHIN = 2.0  # seconds: a session call slower than this is deferred firs
 
 
 async def respond(
-    interaction: discord.Interaction, call: Callable[[], Awaitable[Message | str | None]]
+    interaction: discord.Interaction, call: Callable[[], Awaitable[Message | Text | str | None]]
 ) -> None:
     """Run the session call and answer privately; a `NotAllowed` becomes its one sentence.
 
@@ -168,7 +183,7 @@ async def respond(
     done, _ = await asyncio.wait({task}, timeout=ANSWER_WITHIN)
     if not done:
         await interaction.response.defer(ephemeral=True, thinking=True)
-    async with user_errors():
+    async with user_errors(interaction.locale):
         reply = await task
     await answer(interaction, reply)
 
@@ -178,7 +193,10 @@ async def game_command(
 ) -> None:
     """A move by slash command: the session checks who may act, the engine whether the move is legal."""
     sessions = sessions_of(interaction)
-    await respond(interaction, lambda: sessions.command(*where(interaction), kind, command, params))
+    await respond(
+        interaction,
+        lambda: sessions.command(*where(interaction), kind, command, params, locale=interaction.locale),
+    )
 
 
 def _http_failure(exc: discord.HTTPException, *, sending_files: bool = False) -> Exception:
@@ -186,9 +204,9 @@ def _http_failure(exc: discord.HTTPException, *, sending_files: bool = False) ->
     if exc.code == UNKNOWN_CHANNEL:
         return ChannelGone(str(exc))
     if exc.code == MISSING_ACCESS:
-        return MissingPermission("View Channel")
+        return MissingPermission("view_channel")
     if exc.code == MISSING_PERMISSIONS:
-        return MissingPermission("Attach Files" if sending_files else "Send Messages")
+        return MissingPermission("attach_files" if sending_files else "send_messages")
     if exc.code == EDIT_TOO_OLD:
         return EditExpired(str(exc))
     return exc
@@ -262,15 +280,21 @@ class TableButton(
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         sessions = sessions_of(interaction)
+        note_languages(interaction)
         task = asyncio.ensure_future(
             sessions.click(
-                self.table_id, interaction.user.id, self.action, self.seq, can_manage=can_manage(interaction)
+                self.table_id,
+                interaction.user.id,
+                self.action,
+                self.seq,
+                can_manage=can_manage(interaction),
+                locale=interaction.locale,
             )
         )
         done, _ = await asyncio.wait({task}, timeout=ANSWER_WITHIN)
         if not done:
             await interaction.response.defer(ephemeral=True, thinking=True)
-        async with user_errors():
+        async with user_errors(interaction.locale):
             result = await task
         if self.action in ("hand", "table") or interaction.response.is_done() or interaction.message is None:
             await answer(interaction, result)
@@ -287,18 +311,31 @@ class TableButton(
 def choices_for(
     interaction: discord.Interaction, command: str, option: str, current: str
 ) -> list[app_commands.Choice[str]]:
-    """Autocomplete: the caller's legal choices (from the engine, via the session), filtered by his typing."""
+    """Autocomplete: the caller's legal choices (from the engine, via the session), labelled in his language
+    and filtered by his typing in either notation his locale reads (a German player's `dh` finds the queen
+    of hearts); the values stay the engine's, with the move they were offered at."""
     namespace = {k: v for k, v in vars(interaction.namespace).items()}
+    locale = interaction.locale
     options = sessions_of(interaction).choices(
-        interaction.channel_id or 0, interaction.user.id, command, option, namespace
+        interaction.channel_id or 0, interaction.user.id, command, option, namespace, locale=locale
     )
     typed = (current or "").strip().lower()
     out = []
     for label, value in options:
-        if typed and typed not in label.lower() and typed not in str(value).split("@")[0].lower():
+        if typed and not _matches(typed, label, str(value).split("@")[0], locale):
             continue
         out.append(app_commands.Choice(name=label[:100], value=str(value)[:100]))
     return out[:25]
+
+
+def _matches(typed: str, label: str, value: str, locale: object) -> bool:
+    if typed in label.lower() or typed in value.lower():
+        return True
+    try:
+        card = parse_card(value)
+    except ValueError:
+        return False  # not a card (an amount, a die, a place): label and value were all there was
+    return any(typed in alias for alias in card_aliases(card, locale))
 
 
 def handled(
@@ -341,7 +378,7 @@ class TableCommands(commands.Cog):
             return
         with contextlib.suppress(discord.HTTPException):
             await interaction.response.send_message(
-                "This button is no longer active: use the newest message, or /table.", ephemeral=True
+                t(interaction.locale, "table.button_inactive"), ephemeral=True
             )
 
     @commands.Cog.listener()
@@ -356,16 +393,16 @@ class TableCommands(commands.Cog):
     @app_commands.guild_only()
     async def hand(self, interaction: discord.Interaction) -> None:
         """Your hand and what you can do now (only you see it)."""
-        async with user_errors():
-            message = self.bot.sessions.hand(*where(interaction))
+        async with user_errors(interaction.locale):
+            message = self.bot.sessions.hand(*where(interaction), locale=interaction.locale)
         await answer(interaction, message)
 
     @app_commands.command(name="table")
     @app_commands.guild_only()
     async def table(self, interaction: discord.Interaction) -> None:
         """The public state of this channel's game."""
-        async with user_errors():
-            message = self.bot.sessions.table_view(interaction.channel_id or 0)
+        async with user_errors(interaction.locale):
+            message = self.bot.sessions.table_view(interaction.channel_id or 0, locale=interaction.locale)
         await answer(interaction, message)
 
     @app_commands.command(name="resign")
@@ -397,9 +434,9 @@ class TableCommands(commands.Cog):
     ) -> None:
         """A game's actions and chip movements, in order (only you see it)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        async with user_errors():
+        async with user_errors(interaction.locale):
             row, entries = await self.bot.sessions.history(interaction.channel_id or 0, game)
-        pages = render.history_pages(row.kind, row.id, row.status, entries)
+        pages = render.history_pages(row.kind, row.id, row.status, entries, locale=interaction.locale)
         chosen = pages[min(page, len(pages)) - 1]
         await answer(interaction, Message(embeds=[chosen]))
 

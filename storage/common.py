@@ -11,6 +11,9 @@ from storage.models import KindStats, LedgerIn, PlayerStats, ResultIn
 
 # The balance row of a player over every game kind (the leaderboard without a kind reads it directly).
 ALL_KINDS = "*"
+# The languages a server may choose for its public messages (`guild_settings.language`); the SQL checks the
+# same list, so a typo never reaches the database.
+GUILD_LANGUAGES = ("en", "de")
 
 
 def dumps(data: dict[str, Any]) -> str:
@@ -77,3 +80,8 @@ def redact(url: str) -> str:
     credentials, _, host = rest.rpartition("@")
     user = credentials.split(":", 1)[0]
     return f"{scheme}://{user}{':***' if ':' in credentials else ''}@{host}"
+
+
+def check_language(language: str | None) -> None:
+    if language is not None and language not in GUILD_LANGUAGES:
+        raise ValueError(f"unknown language {language!r}: one of {GUILD_LANGUAGES} or None")

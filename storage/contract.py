@@ -148,3 +148,13 @@ class Store(Protocol):
         ...
 
     async def player_stats(self, guild_id: int, player: str) -> PlayerStats: ...
+
+    # ---- server settings ----------------------------------------------------------------------------------
+
+    async def guild_language(self, guild_id: int) -> str | None:
+        """The language a server chose for its public messages ("en", "de"), None: the server's locale."""
+        ...
+
+    async def set_guild_language(self, guild_id: int, language: str | None) -> None:
+        """Choose the server's public language; None goes back to the server's locale."""
+        ...

@@ -33,8 +33,14 @@ TABLES: dict[str, tuple[str, ...]] = {
                "created_at"),
     "results": ("table_id", "player", "guild_id", "kind", "final_chips", "net", "placement", "won"),
     "balances": ("guild_id", "player", "kind", "net", "games", "wins", "biggest_win"),
+    "guild_settings": ("guild_id", "language"),
 }  # fmt: skip
-ORDER = {"actions": "table_id, seq", "results": "table_id, player", "balances": "guild_id, player, kind"}
+ORDER = {
+    "actions": "table_id, seq",
+    "results": "table_id, player",
+    "balances": "guild_id, player, kind",
+    "guild_settings": "guild_id",
+}
 ORDER.update((t, "id") for t in TABLES if t not in ORDER)
 IDENTITY = ("game_tables", "seats", "ledger")  # tables whose ids come from a sequence on PostgreSQL
 CHUNK = 10_000

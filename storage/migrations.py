@@ -157,6 +157,16 @@ MIGRATIONS: list[list[str]] = [
         "DROP INDEX ledger_in",
         "DROP INDEX ledger_out",
     ],
+    # 3: per-server settings; `language` is the public messages' language ("en", "de"), NULL: the server's
+    # own locale as Discord reports it (`/settings language`).
+    [
+        """
+        CREATE TABLE guild_settings (
+            guild_id INTEGER PRIMARY KEY,
+            language TEXT CHECK (language IN ('en', 'de'))
+        )
+        """,
+    ],
 ]
 
 LATEST = len(MIGRATIONS)

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from storage.common import ALL_KINDS, balance_changes, dumps, stats_from_balances
+from storage.common import ALL_KINDS, balance_changes, check_language, dumps, stats_from_balances
 from storage.db import Database
 from storage.errors import ChannelBusy, SequenceConflict, TableNotFound, TableStateError
 from storage.migrations import migrate
@@ -408,3 +408,22 @@ class SqliteStore:
         sql = "SELECT kind, net, games, wins, biggest_win FROM balances WHERE guild_id = ? AND player = ?"
         rows = await self._db.read(lambda db: [tuple(r) for r in db.execute(sql, (guild_id, player))])
         return stats_from_balances(player, rows)
+
+    # ---- server settings ----------------------------------------------------------------------------------
+
+    async def guild_language(self, guild_id: int) -> str | None:
+        sql = "SELECT language FROM guild_settings WHERE guild_id = ?"
+        rows = await self._db.read(lambda db: db.execute(sql, (guild_id,)).fetchall())
+        return rows[0][0] if rows else None
+
+    async def set_guild_language(self, guild_id: int, language: str | None) -> None:
+        check_language(language)
+
+        def store(db: sqlite3.Connection) -> None:
+            db.execute(
+                "INSERT INTO guild_settings (guild_id, language) VALUES (?, ?)"
+                " ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language",
+                (guild_id, language),
+            )
+
+        await self._db.write(store)

@@ -121,7 +121,7 @@ async def test_the_spec_decides_how_a_table_fills(store, announcer, highcard):
             assert table.players == [str(ALICE)]
             with pytest.raises(NotAllowed):
                 await sessions.accept(CHANNEL, BOB)
-            assert await sessions.join(CHANNEL, BOB) == "You joined the table."
+            assert (await sessions.join(CHANNEL, BOB)).word("en") == "You joined the table."
             with pytest.raises(NotAllowed, match="full"):
                 await sessions.add_computer(CHANNEL, ALICE)
             await sessions.start(CHANNEL, ALICE)
@@ -151,7 +151,7 @@ async def test_timeouts_and_a_resignation_hand_the_seat_to_the_computer(store, a
     await sessions.service.time_out(table, seq)
     assert table.seq == seq + 1, "the timeout played the safe default (keep)"
     assert any("ran out of time: the card was kept for them" in line.text for line in table.meta.recent)
-    assert await sessions.resign(CHANNEL, int(player)) == "You resigned."
+    assert (await sessions.resign(CHANNEL, int(player))).word("en") == "You resigned."
     assert player in table.meta.computer_seats
     await sessions.close()
 

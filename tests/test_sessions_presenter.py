@@ -128,7 +128,7 @@ async def test_a_resign_is_stored_whatever_discord_does_and_survives_a_restart(s
     await sessions.start(CHANNEL, ALICE)
     await sessions.idle()
     announcer.failures = 10_000  # from now on every send and edit fails
-    assert await sessions.resign(CHANNEL, ALICE) == "You resigned."
+    assert (await sessions.resign(CHANNEL, ALICE)).word("en") == "You resigned."
     await sessions.close()
     assert (await store.get_table(table.id)).meta["computer_seats"] == [str(ALICE)]
     later = manager(store, RecordingAnnouncer(messages=dict(announcer.messages), _next_id=announcer._next_id))
@@ -215,7 +215,7 @@ async def test_a_lobby_the_bot_cannot_post_is_refused_in_a_sentence_and_not_left
     @dataclass
     class Mute(RecordingAnnouncer):
         async def send(self, channel_id, message):
-            raise MissingPermission("Send Messages")
+            raise MissingPermission("send_messages")
 
     sessions = manager(store, Mute())
     with pytest.raises(NotAllowed, match="Send Messages"):
@@ -299,7 +299,7 @@ async def test_without_attach_files_the_table_goes_on_in_text_and_says_so_once(s
         async def edit(self, channel_id, message_id, message):
             if message.picture is not None:
                 self.refused += 1
-                raise MissingPermission("Attach Files")
+                raise MissingPermission("attach_files")
             return await super().edit(channel_id, message_id, message)
 
     announcer = NoFiles()

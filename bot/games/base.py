@@ -29,6 +29,21 @@ class IllegalAction(ValueError):
     """An action the rules do not allow now. The message is one sentence a player can act on."""
 
 
+class Refusal(IllegalAction):
+    """An `IllegalAction` the players' catalogue words (`key` and `params`, bot.i18n): read by the session
+    layer, which answers each player in his language; the message is the English sentence."""
+
+    def __init__(self, key: str, **params: object) -> None:
+        from bot.i18n import t  # Discord-free; imported here so the engines' imports stay light
+
+        english = {
+            k: t("en", v[0], **v[1]) if isinstance(v, tuple) and len(v) == 2 else v for k, v in params.items()
+        }
+        super().__init__(t("en", key, **english))
+        self.key = key
+        self.params = params
+
+
 def seed_commitment(seed: str) -> str:
     """SHA-256 of the seed: published before play, so the revealed seed can be checked afterwards."""
     return hashlib.sha256(seed.encode("utf-8")).hexdigest()

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from bot.fit import excerpt
-from bot.games.base import GameAction, GameState, IllegalAction
+from bot.games.base import GameAction, GameState, Refusal
 from bot.games.cards import Card
 from bot.games.spec import TableOptions
 
@@ -46,8 +46,10 @@ BuildAction = Callable[[GameState, str, dict[str, object], str], GameAction]
 """`(game, command, options, player) -> action`: a move command's options as the engine's action. Raises
 `IllegalAction` with a sentence for input that names no possible move (the engine still checks the rest)."""
 
-Opened = Callable[[int, str, str | None], str]
-"""`(table_id, status, opponent_mention) -> answer`: what the player who opened a table is told."""
+Opened = Callable[[int, str, str | None], tuple[str, dict[str, object]]]
+"""`(table_id, status, opponent_mention) -> (key, params)`: what the player who opened a table is told, as a
+catalogue key and its params (a key the catalogue lacks is shown as it is: a game without translations may
+give its sentence)."""
 
 
 @dataclass(frozen=True)
@@ -94,19 +96,23 @@ def table_option(
     )
 
 
+def said(key: str, **params: object) -> tuple[str, dict[str, object]]:
+    """An answer as a catalogue key and its params (see `Opened`)."""
+    return key, params
+
+
 def card_input(text: object) -> Card:
     """A card as a player typed it."""
     try:
         return Card.parse(str(text))
     except ValueError:
-        raise IllegalAction(
-            f"`{excerpt(str(text))}` is not a card: write it like 10H, QS or AD (rank, then suit)."
-        ) from None
+        raise Refusal("card.not_a_card", text=excerpt(str(text))) from None
 
 
-def number_input(text: object, what: str) -> int:
-    """A whole number as a player typed it (a string option: a typo gets a sentence, not Discord's error)."""
+def number_input(refusal: str, text: object) -> int:
+    """A whole number as a player typed it (a string option: a typo gets a sentence, not Discord's error);
+    `refusal` is the catalogue key of the sentence, which gets the typed `value`."""
     value = str(text).strip()
     if not (value.isascii() and value.isdigit() and len(value) <= 9):
-        raise IllegalAction(f"`{excerpt(value)}` is not a {what}: give a whole number.")
+        raise Refusal(refusal, value=excerpt(value))
     return int(value)

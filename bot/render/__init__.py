@@ -2,6 +2,8 @@
 
 Rule of this package: a public message is built only from `public_view()`, public events and table facts; a
 hand is rendered only into the message for its owner (`hand_message`, sent ephemerally or by DM).
+Every render function takes the reader's `locale` (keyword-only, "en" by default): the server's language for
+public messages, the player's own for private ones; every word comes from the catalogue (bot/i18n).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from bot.i18n import catalogue, join, t
 from bot.render import pictures
 from bot.render.common import (
     Button,
@@ -59,7 +62,7 @@ def renderer(kind: str) -> Renderer:
 
     found = REGISTRY[kind].renderer
     if found is None:
-        raise LookupError(f"{kind} has no renderer")
+        raise LookupError(kind)  # a registered game without a renderer: a bug in its folder
     return found
 
 
@@ -88,6 +91,16 @@ RECENT_LIMIT = 3500  # characters of recent lines: with the board's embed inside
 RECENT_AT_LEAST = 6  # lines shown even when fewer are new, so the message always tells what just happened
 
 
+def game_name(kind: str, locale: object) -> str:
+    """A game's name as players read it: in their language when the catalogue has it, else the title its
+    folder registers; a kind no longer registered shows as stored."""
+    from bot.games.registry import REGISTRY  # the registry imports the games, whose renderers import this
+
+    if f"game.{kind}" in catalogue():
+        return t(locale, f"game.{kind}")
+    return REGISTRY[kind].title if kind in REGISTRY else kind
+
+
 def table_message(
     info: TableInfo,
     game: Any,
@@ -96,6 +109,7 @@ def table_message(
     recent: Sequence[str] = (),
     new: int = 0,
     deadline: int | None = None,
+    locale: object = "en",
 ) -> Message:
     """The one public table message: the lobby before the game; during and after it the public state, the
     game's newest log lines and whose turn it is, with the deadline.
@@ -104,42 +118,53 @@ def table_message(
     far as Discord's limits allow), and at least the last `RECENT_AT_LEAST`."""
     module = renderer(info.kind)
     if game is None:
-        message = module.lobby(info)
+        message = module.lobby(info, locale=locale)
         if note:
             message.content = f"{note}\n{message.content or ''}".strip()
         return message
-    message = module.table(info, game, note)
+    message = module.table(info, game, note, locale=locale)
     # One line already shown goes with the new ones: a reader (and a test) sees where they continue.
     wanted = max(new + 1, RECENT_AT_LEAST)
     shown: list[str] = []
     size = 0
     for line in reversed(recent[-wanted:]):
         if size + len(line) + 1 > RECENT_LIMIT:
-            shown.insert(0, "… (earlier lines: /history)")
+            shown.insert(0, t(locale, "log.earlier_lines"))
             break
         shown.insert(0, line)
         size += len(line) + 1
     if shown:
         message.embeds.append(Embed(description="\n".join(shown), colour=message.embeds[0].colour))
     if not game.is_over and game.current_player is not None:
-        message.content = turn_line(info, game, deadline)
+        message.content = turn_line(info, game, deadline, locale=locale)
     return _with_picture(message, info, lambda: pictures.table_picture(info, game))
 
 
-def turn_line(info: TableInfo, game: Any, deadline: int | None) -> str:
+def turn_line(info: TableInfo, game: Any, deadline: int | None, *, locale: object = "en") -> str:
     player = game.current_player
     if is_computer(player) or player in info.computer_seats:
-        return f"➡️ {name(player)} (computer) is playing."
-    hint = renderer(info.kind).turn_hint(game, player)
-    when = f" Time runs out <t:{deadline}:R>." if deadline else ""
-    return f"➡️ {name(player)}, your turn: {hint}.{when}"
+        return t(locale, "turn.computer_playing", player=name(player, locale))
+    hint = renderer(info.kind).turn_hint(game, player, locale=locale)
+    if deadline:
+        # Discord writes the <t:...:R> timestamp in each reader's own language.
+        return t(
+            locale,
+            "turn.message_deadline",
+            player=name(player, locale),
+            hint=hint,
+            deadline=f"<t:{deadline}:R>",
+        )
+    return t(locale, "turn.message", player=name(player, locale), hint=hint)
 
 
-def start_line(info: TableInfo, game: Any) -> str:
-    who = ", ".join(name(p) for p in info.players)
-    return (
-        f"▶️ **{info.kind.capitalize()}** (table #{info.id}) begins: {who}. Seed commitment "
-        f"`{game.seed_commitment}` (the seed is revealed at the end, so anyone can check the deal)."
+def start_line(info: TableInfo, game: Any, *, locale: object = "en") -> str:
+    return t(
+        locale,
+        "log.start",
+        game=game_name(info.kind, locale),
+        table=info.id,
+        players=join(locale, [name(p, locale) for p in info.players]),
+        commitment=game.seed_commitment,
     )
 
 
@@ -154,6 +179,7 @@ def log_lines(
     current: LogGroup | None,
     notes: Sequence[str] = (),
     lead: Sequence[str] = (),
+    locale: object = "en",
 ) -> list[LogLine]:
     """What one step adds to the table's public log, line by line, each with its group.
 
@@ -164,12 +190,12 @@ def log_lines(
     turn message that asks for that decision; a finished game ends with the result in a group of its own.
     """
     module = renderer(info.kind)
-    entries: list[LogGroup | str] = list(module.log_entries(info, game, events))
+    entries: list[LogGroup | str] = list(module.log_entries(info, game, events, locale=locale))
     if game.is_over:
         entries.append(RESULT_GROUP)
-        entries.extend(result_lines(info, game))
+        entries.extend(result_lines(info, game, locale=locale))
     else:
-        awaited = module.state_group(game)
+        awaited = module.state_group(game, locale=locale)
         if awaited is not None:
             entries.append(awaited)
     first = entries[0] if entries and isinstance(entries[0], LogGroup) else None
@@ -196,38 +222,37 @@ def log_lines(
     return out
 
 
-def result_lines(info: TableInfo, game: Any) -> list[str]:
-    lines = renderer(info.kind).result_lines(info, game)
-    lines.append(f"🔑 Seed: `{game.seed}` (its SHA-256 is the commitment `{game.seed_commitment}`).")
+def result_lines(info: TableInfo, game: Any, *, locale: object = "en") -> list[str]:
+    lines = renderer(info.kind).result_lines(info, game, locale=locale)
+    lines.append(t(locale, "log.seed", seed=game.seed, commitment=game.seed_commitment))
     return lines
 
 
-def hand_message(info: TableInfo, game: Any, player: str, *, dm: bool) -> Message:
-    message = renderer(info.kind).hand(info, game, player, dm=dm)
+def hand_message(info: TableInfo, game: Any, player: str, *, dm: bool, locale: object = "en") -> Message:
+    message = renderer(info.kind).hand(info, game, player, dm=dm, locale=locale)
     return _with_picture(message, info, lambda: pictures.hand_picture(info, game, player))
 
 
-def action_receipt(info: TableInfo, game: Any, player: str, action: Any) -> Message:
+def action_receipt(info: TableInfo, game: Any, player: str, action: Any, *, locale: object = "en") -> Message:
     """The actor's ephemeral answer: his hand as it is now, with his next choices if it is still his turn."""
     if game.is_over:
-        return Message(content="Done: the game is over.")
+        return Message(content=t(locale, "receipt.game_over"))
     # Text only: the answer to a move must be as quick as any other answer (a picture is drawn and uploaded);
     # the hand's picture is one click away (My hand, /hand).
-    return renderer(info.kind).hand(info, game, player, dm=False)
-
-
-def timeout_text(kind: str) -> str:
-    return renderer(kind).timeout_text()
-
-
-def cancel_text(kind: str) -> str:
-    return renderer(kind).cancel_text()
+    return renderer(info.kind).hand(info, game, player, dm=False, locale=locale)
 
 
 def choices(
-    kind: str, game: Any, player: str, command: str, option: str, namespace: dict[str, Any]
+    kind: str,
+    game: Any,
+    player: str,
+    command: str,
+    option: str,
+    namespace: dict[str, Any],
+    *,
+    locale: object = "en",
 ) -> list[tuple[str, str]]:
-    return renderer(kind).choices(game, player, command, option, namespace)
+    return renderer(kind).choices(game, player, command, option, namespace, locale=locale)
 
 
 def token(kind: str, action: Any) -> str:
@@ -242,7 +267,13 @@ def parse_token(kind: str, text: str) -> dict[str, Any] | None:
         return None
 
 
-def history_pages(kind: str, table_id: int, status: str, entries: list[Any]) -> list[Embed]:
+def _account(account: str, locale: object) -> str:
+    return t(locale, "history.pot") if account[:1] == "@" else name(account, locale)
+
+
+def history_pages(
+    kind: str, table_id: int, status: str, entries: list[Any], *, locale: object = "en"
+) -> list[Embed]:
     """The action log with its chip movements, paged into embeds; a running game never shows a discard."""
     module = renderer(kind)
     hide = status != "finished"
@@ -250,22 +281,34 @@ def history_pages(kind: str, table_id: int, status: str, entries: list[Any]) -> 
     for entry in entries:
         action = json.loads(entry.action)
         actor = entry.actor or "system"
-        who = name(actor) if actor[:1].isdigit() or actor.startswith("ai:") else f"({actor})"
-        line = f"`{entry.seq:>3}` {who} {module.action_text(action, hide=hide)}"
+        if actor[:1].isdigit() or actor.startswith("ai:"):
+            who = name(actor, locale)
+        elif actor in ("system", "timeout", "ai"):
+            who = t(locale, f"history.actor.{actor}")
+        else:
+            who = f"({actor})"
+        line = f"`{entry.seq:>3}` {who} {module.action_text(action, hide=hide, locale=locale)}"
         moves = [
-            f"{name(m.from_account) if m.from_account[:1] != '@' else 'pot'} → "
-            f"{name(m.to_account) if m.to_account[:1] != '@' else 'pot'} {m.amount} ({m.reason})"
+            f"{_account(m.from_account, locale)} → {_account(m.to_account, locale)} {m.amount} ({m.reason})"
             for m in entry.ledger
         ]
         if moves:
             line += " · " + "; ".join(moves)
         lines.append(line)
     if not lines:
-        lines = ["No actions yet."]
+        lines = [t(locale, "history.no_actions")]
     pages = [lines[i : i + HISTORY_LINES_PER_PAGE] for i in range(0, len(lines), HISTORY_LINES_PER_PAGE)]
     return [
         Embed(
-            title=f"{kind.capitalize()} table #{table_id} ({status}) · page {n + 1} of {len(pages)}",
+            title=t(
+                locale,
+                "history.title",
+                game=game_name(kind, locale),
+                table=table_id,
+                status=t(locale, f"status.{status}"),
+                page=n + 1,
+                pages=len(pages),
+            ),
             description="\n".join(page)[:4000],
         )
         for n, page in enumerate(pages)

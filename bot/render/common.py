@@ -11,6 +11,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from bot.i18n import t
+
 ButtonStyle = Literal["primary", "secondary", "success", "danger"]
 
 CUSTOM_ID_PREFIX = "cardtable"
@@ -88,12 +90,13 @@ def is_computer(player: str) -> bool:
     return player.startswith("ai:")
 
 
-def name(player: str) -> str:
-    """How a player is written: a mention for a person (shows his name; pings only where allowed)."""
+def name(player: str, locale: object = "en") -> str:
+    """How a player is written: a mention for a person (shows his name in every reader's client; pings
+    only where allowed), a computer seat or the pot in the reader's language."""
     if is_computer(player):
-        return f"Computer {player.split(':', 1)[1]}"
-    if player.startswith("@"):  # a ledger account such as the pot
-        return f"the {player[1:]}"
+        return t(locale, "common.computer", number=player.split(":", 1)[1])
+    if player.startswith("@"):  # a ledger account: the pot is the only one
+        return t(locale, "common.pot_account")
     return f"<@{player}>"
 
 
@@ -101,10 +104,6 @@ def rows_of(buttons: list[Button], limit_rows: int = MAX_BUTTON_ROWS) -> list[li
     """Buttons laid out five to a row, at most `limit_rows` rows."""
     rows = [buttons[i : i + MAX_BUTTONS_PER_ROW] for i in range(0, len(buttons), MAX_BUTTONS_PER_ROW)]
     return rows[:limit_rows]
-
-
-def plural(n: int, word: str, words: str | None = None) -> str:
-    return f"{n} {word if n == 1 else (words or word + 's')}"
 
 
 # A table's public log message is closed at this length and the group goes on in a new one (Discord's limit

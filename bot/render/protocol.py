@@ -17,27 +17,29 @@ if TYPE_CHECKING:
 
 
 class Renderer(Protocol):
-    def lobby(self, info: TableInfo, *, locale: str = "en") -> Message:
+    def lobby(self, info: TableInfo, *, locale: object = "en") -> Message:
         """The lobby (or challenge) message before the game starts."""
 
-    def table(self, info: TableInfo, game: GameState, note: str | None, *, locale: str = "en") -> Message:
+    def table(self, info: TableInfo, game: GameState, note: str | None, *, locale: object = "en") -> Message:
         """The public state of a running or finished game."""
 
     def log_entries(
-        self, info: TableInfo, game: GameState, events: Sequence[GameEvent], *, locale: str = "en"
+        self, info: TableInfo, game: GameState, events: Sequence[GameEvent], *, locale: object = "en"
     ) -> list[LogGroup | str]:
         """The public log lines of one step's events, each group (a deal's part, a turn) before its lines."""
 
-    def state_group(self, game: GameState, *, locale: str = "en") -> LogGroup | None:
+    def state_group(self, game: GameState, *, locale: object = "en") -> LogGroup | None:
         """The log group of the decision now awaited."""
 
-    def result_lines(self, info: TableInfo, game: GameState, *, locale: str = "en") -> list[str]:
+    def result_lines(self, info: TableInfo, game: GameState, *, locale: object = "en") -> list[str]:
         """The result of a finished game."""
 
-    def hand(self, info: TableInfo, game: GameState, player: str, *, dm: bool, locale: str = "en") -> Message:
+    def hand(
+        self, info: TableInfo, game: GameState, player: str, *, dm: bool, locale: object = "en"
+    ) -> Message:
         """A player's private hand with his choices as buttons."""
 
-    def turn_hint(self, game: GameState, player: str, *, locale: str = "en") -> str:
+    def turn_hint(self, game: GameState, player: str, *, locale: object = "en") -> str:
         """What the current player can do, naming the commands."""
 
     def token(self, action: GameAction) -> str:
@@ -48,18 +50,13 @@ class Renderer(Protocol):
 
     def choices(
         self, game: GameState, player: str, command: str, option: str, namespace: Mapping[str, Any],
-        *, locale: str = "en",
+        *, locale: object = "en",
     ) -> list[tuple[str, str]]:
         """Autocomplete: (label, value) for each legal choice of that command's option."""
 
-    def action_text(self, action: Mapping[str, Any], *, hide: bool, locale: str = "en") -> str:
+    def action_text(self, action: Mapping[str, Any], *, hide: bool, locale: object = "en") -> str:
         """A stored action as a line of /history (`hide`: keep hidden cards hidden while the game runs)."""
 
-    def timeout_text(self, *, locale: str = "en") -> str:
-        """What a timeout did, after "ran out of time: "."""
-
-    def cancel_text(self, *, locale: str = "en") -> str:
-        """How a game ended by /cancel is settled, after "ended the game: "."""
 
 
 class Pictures(Protocol):

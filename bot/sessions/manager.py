@@ -20,12 +20,13 @@ from typing import Any
 from bot import render
 from bot.games.base import ActionInput
 from bot.games.registry import REGISTRY
+from bot.i18n import DEFAULT, resolve_locale
 from bot.render.common import Message, name
-from bot.sessions.errors import ChannelGone, MissingPermission, NotAllowed
+from bot.sessions.errors import ChannelGone, MissingPermission, NotAllowed, Text
 from bot.sessions.kinds import offered_move
 from bot.sessions.presenter import Announcer, Presenter, table_view
 from bot.sessions.scheduler import Scheduler
-from bot.sessions.service import TableService
+from bot.sessions.service import TableService, engine_notation
 from bot.sessions.state import Table
 from storage.contract import Store
 from storage.models import HistoryEntry, TableRow
@@ -68,6 +69,7 @@ class SessionManager:
         self.service.on_stored = self.scheduler.after
         self.service.on_change = self.presenter.changed
         self.bot_user_id = bot_user_id
+        self.guild_locales: dict[int, str] = {}  # guild id -> its locale, as its last interaction told it
         if present_now:
             self.presenter.start()
 
@@ -121,12 +123,12 @@ class SessionManager:
         if spec.table == "lobby":
             return await self._open(kind, guild_id, channel_id, host_id, options or {})
         if opponent is None:
-            raise NotAllowed("You cannot challenge yourself: pick another player, or challenge me.")
+            raise NotAllowed("table.challenge_self")
         vs_computer = self.bot_user_id is not None and opponent == self.bot_user_id
         if opponent == host_id:
-            raise NotAllowed("You cannot challenge yourself: pick another player, or challenge me.")
+            raise NotAllowed("table.challenge_self")
         if opponent_is_bot and not vs_computer:
-            raise NotAllowed("That is a bot: challenge a person, or challenge me to play the computer.")
+            raise NotAllowed("table.challenge_bot")
         seat = "ai:1" if vs_computer else str(opponent)
         table = await self._open(
             kind, guild_id, channel_id, host_id, options or {}, players=[str(host_id), seat]
@@ -147,16 +149,14 @@ class SessionManager:
         table = await self.service.open_table(
             kind=kind, guild_id=guild_id, channel_id=channel_id, host_id=host_id, options=options,
             players=players,
+            language=await self.public_language(guild_id),
         )
         try:
             await self.presenter.post_now(table)
         except (MissingPermission, ChannelGone) as exc:
             await self.service.abandon_lobby(table)
-            what = exc.permission if isinstance(exc, MissingPermission) else "View Channel"
-            raise NotAllowed(
-                f"I cannot open a table here: I need the {what} permission in this channel "
-                "(with Send Messages, Embed Links and Attach Files). Ask a server manager."
-            ) from None
+            what = exc.permission if isinstance(exc, MissingPermission) else "view_channel"
+            raise NotAllowed("table.cannot_open", permission=Text(f"permission.{what}")) from None
         except Exception:
             # Discord did not answer well: the table exists and its message follows when Discord recovers.
             log.warning("table %s: posting the lobby failed; the presenter retries", table.id, exc_info=True)
@@ -164,96 +164,116 @@ class SessionManager:
             self.presenter.changed(table)
         return table
 
-    async def join(self, channel_id: int, user_id: int) -> str:
+    async def join(self, channel_id: int, user_id: int) -> Text:
         async with self.lock(channel_id):
             table = self.service.lobby(channel_id, "lobby")
             player = str(user_id)
             if player in table.players:
-                raise NotAllowed("You are already seated at this table.")
+                raise NotAllowed("table.already_seated")
             if len(table.players) >= self.service.spec(table).max_players:
-                raise NotAllowed("The table is full.")
+                raise NotAllowed("table.full")
             await self.service.change_seats(table, [*table.players, player])
-            return "You joined the table."
+            return Text("table.joined")
 
-    async def leave(self, channel_id: int, user_id: int) -> str:
+    async def leave(self, channel_id: int, user_id: int) -> Text:
         async with self.lock(channel_id):
             table = self.service.lobby(channel_id, "lobby")
             player = str(user_id)
             if player not in table.players:
-                raise NotAllowed("You are not seated at this table.")
+                raise NotAllowed("table.not_seated")
             if user_id == table.host_id:
-                raise NotAllowed("You are the host: use Cancel (or /cancel) to close the table.")
+                raise NotAllowed("table.host_cannot_leave")
             await self.service.change_seats(table, [p for p in table.players if p != player])
-            return "You left the table."
+            return Text("table.left")
 
-    async def add_computer(self, channel_id: int, user_id: int) -> str:
+    async def add_computer(self, channel_id: int, user_id: int) -> Text:
         async with self.lock(channel_id):
             table = self.service.lobby(channel_id, "lobby")
-            self._require_host(table, user_id, "add a computer player")
+            self._require_host(table, user_id, "addbot")
             if len(table.players) >= self.service.spec(table).max_players:
-                raise NotAllowed("The table is full.")
+                raise NotAllowed("table.full")
             used = {int(p.split(":", 1)[1]) for p in table.players if render.is_computer(p)}
             number = next(n for n in range(1, 100) if n not in used)
             await self.service.change_seats(table, [*table.players, f"ai:{number}"])
-            return f"Computer {number} joined the table."
+            return Text("table.computer_joined", number=number)
 
-    async def start(self, channel_id: int, user_id: int) -> str:
+    async def start(self, channel_id: int, user_id: int) -> Text:
         async with self.lock(channel_id):
             table = self.service.lobby(channel_id, "lobby")
-            self._require_host(table, user_id, "start the game")
+            self._require_host(table, user_id, "start")
             if len(table.players) < self.service.spec(table).min_players:
-                raise NotAllowed(
-                    "At least two players are needed: wait for someone to join, or add a computer."
-                )
+                raise NotAllowed("table.need_two")
         await self.service.start(table)
-        return "The game started."
+        return Text("table.started")
 
-    async def accept(self, channel_id: int, user_id: int) -> str:
+    async def accept(self, channel_id: int, user_id: int) -> Text:
         async with self.lock(channel_id):
             table = self.service.lobby(channel_id, "challenge")
             if str(user_id) != table.players[1]:
-                raise NotAllowed("Only the challenged player can accept this challenge.")
+                raise NotAllowed("malice.only_challenged.accept")
         await self.service.start(table)
-        return "Challenge accepted: the game started."
+        return Text("malice.accepted")
 
-    async def decline(self, channel_id: int, user_id: int) -> str:
+    async def decline(self, channel_id: int, user_id: int) -> Text:
         async with self.lock(channel_id):
             table = self.service.lobby(channel_id, "challenge")
             if str(user_id) not in table.players:
-                raise NotAllowed("Only the challenged player can decline this challenge.")
-            await self.service.close_lobby(table, f"{name(str(user_id))} declined the challenge.")
-            return "Challenge declined."
+                raise NotAllowed("malice.only_challenged.decline")
+            await self.service.close_lobby(table, Text("malice.declined_by", player=name(str(user_id))))
+            return Text("malice.declined")
 
     @staticmethod
     def _require_host(table: Table, user_id: int, what: str) -> None:
+        """`what`: `addbot` or `start` (the refusal's key)."""
         if user_id != table.host_id:
-            raise NotAllowed(f"Only the host, {name(str(table.host_id))}, can {what}.")
+            raise NotAllowed(f"table.host_only.{what}", host=name(str(table.host_id)))
 
     # ------------------------------------------------------------------ moves
 
     async def act(
-        self, channel_id: int, user_id: int, action: ActionInput, *, seq: int | None = None
+        self,
+        channel_id: int,
+        user_id: int,
+        action: ActionInput,
+        *,
+        seq: int | None = None,
+        locale: object = "en",
     ) -> Message:
-        return await self.service.act(channel_id, user_id, action, seq=seq)
+        return await self.service.act(channel_id, user_id, action, seq=seq, locale=locale)
 
     async def command(
-        self, channel_id: int, user_id: int, kind: str, command: str, params: dict[str, Any]
+        self,
+        channel_id: int,
+        user_id: int,
+        kind: str,
+        command: str,
+        params: dict[str, Any],
+        *,
+        locale: object = "en",
     ) -> Message:
-        return await self.service.command(channel_id, user_id, kind, command, params)
+        return await self.service.command(channel_id, user_id, kind, command, params, locale=locale)
 
-    async def resign(self, channel_id: int, user_id: int) -> str:
+    async def resign(self, channel_id: int, user_id: int) -> Text:
         return await self.service.resign(channel_id, user_id)
 
-    async def cancel(self, channel_id: int, user_id: int, *, can_manage: bool) -> str:
+    async def cancel(self, channel_id: int, user_id: int, *, can_manage: bool) -> Text:
         return await self.service.cancel(channel_id, user_id, can_manage=can_manage)
 
     async def click(
-        self, table_id: int, user_id: int, token: str, seq: int | None, *, can_manage: bool = False
-    ) -> Message | str | None:
-        """A persistent button. Returns the clicker's private answer (or None when the click needs none)."""
+        self,
+        table_id: int,
+        user_id: int,
+        token: str,
+        seq: int | None,
+        *,
+        can_manage: bool = False,
+        locale: object = "en",
+    ) -> Message | Text | None:
+        """A persistent button. Returns the clicker's private answer (or None when the click needs none): a
+        hand in the clicker's `locale`, or a `Text` the cog words in it."""
         table = self.service.table_by_id(table_id)
         if table is None:
-            raise NotAllowed("That table is closed.")
+            raise NotAllowed("table.closed")
         channel_id = table.channel_id
         lobby = {
             "join": self.join,
@@ -268,15 +288,15 @@ class SessionManager:
         if token == "cancel":
             return await self.cancel(channel_id, user_id, can_manage=can_manage)
         if token == "hand":
-            return self.hand(channel_id, user_id)
+            return self.hand(channel_id, user_id, locale=locale)
         if token == "table":
-            return self.table_view(channel_id)
+            return self.table_view(channel_id, locale=locale)
         if seq is not None and seq != table.seq:
-            raise NotAllowed("That button is stale: use the newest message.")
+            raise NotAllowed("table.stale_button")
         action = render.parse_token(table.kind, token)
         if action is None:
-            raise NotAllowed("That button is stale: use the newest message.")
-        return await self.act(channel_id, user_id, action, seq=seq)
+            raise NotAllowed("table.stale_button")
+        return await self.act(channel_id, user_id, action, seq=seq, locale=locale)
 
     @contextlib.asynccontextmanager
     async def table_update(self, table_id: int, message_id: int) -> AsyncIterator[Message | None]:
@@ -295,26 +315,36 @@ class SessionManager:
 
     # ------------------------------------------------------------------ reading
 
-    def hand(self, channel_id: int, user_id: int) -> Message:
+    def hand(self, channel_id: int, user_id: int, *, locale: object = "en") -> Message:
+        """The caller's hand, in his own language (`locale`)."""
         table = self.service.require_table(channel_id)
         player = str(user_id)
         if table.status == "lobby":
-            raise NotAllowed("The game has not started yet.")
+            raise NotAllowed("table.not_started")
         if player not in table.players:
-            raise NotAllowed("You are not playing at this table.")
-        return render.hand_message(table.info(), table.game, player, dm=False)
+            raise NotAllowed("table.not_playing")
+        return render.hand_message(table.info(), table.game, player, dm=False, locale=locale)
 
-    def table_view(self, channel_id: int) -> Message:
+    def table_view(self, channel_id: int, *, locale: object = "en") -> Message:
+        """The public state as /table shows it privately: in the caller's language."""
         table = self.service.require_table(channel_id)
-        message = table_view(table, table.seq)
+        message = table_view(table, table.seq, locale=locale)
         message.rows = [[b for b in row if b.custom_id.endswith(":hand")] for row in message.rows]
         message.rows = [row for row in message.rows if row]
         return message
 
     def choices(
-        self, channel_id: int, user_id: int, command: str, option: str, namespace: dict[str, Any]
+        self,
+        channel_id: int,
+        user_id: int,
+        command: str,
+        option: str,
+        namespace: dict[str, Any],
+        *,
+        locale: object = "en",
     ) -> list[tuple[str, str]]:
-        """Autocomplete: exactly the caller's legal choices for this option now (none when not his turn)."""
+        """Autocomplete: exactly the caller's legal choices for this option now (none when not his turn),
+        labelled in his language; the values stay in the engine's notation."""
         table = self.service.table_in(channel_id)
         if table is None or table.status != "running" or table.game is None:
             return []
@@ -322,10 +352,38 @@ class SessionManager:
         if table.game.current_player != player or table.seat_is_computer(player):
             return []
         namespace, _ = offered_move(namespace)
-        return [
-            (label, f"{value}@{table.seq}")
-            for label, value in render.choices(table.kind, table.game, player, command, option, namespace)
-        ]
+        namespace = engine_notation(namespace, locale)
+        offered = render.choices(table.kind, table.game, player, command, option, namespace, locale=locale)
+        return [(label, f"{value}@{table.seq}") for label, value in offered]
+
+    # ------------------------------------------------------------------ languages
+
+    def saw(
+        self, user_id: int, locale: object, guild_id: int | None = None, guild_locale: object = None
+    ) -> None:
+        """An interaction's languages: the user's (his DMs, once he sits at a table) and the server's (the
+        default public language of tables opened later)."""
+        self.service.saw(user_id, locale)
+        if guild_id is not None and guild_locale is not None:
+            self.guild_locales[guild_id] = resolve_locale(guild_locale)
+
+    async def public_language(self, guild_id: int) -> str:
+        """The language of a server's public messages: its `/settings language`, else its own locale."""
+        chosen = await self.service.store.guild_language(guild_id)
+        return chosen or self.guild_locales.get(guild_id, DEFAULT)
+
+    async def set_public_language(self, guild_id: int, language: str | None) -> str:
+        """Store the server's choice (None: its own locale again); the open tables of the server speak it
+        from their next message on. Returns the language now in force."""
+        await self.service.store.set_guild_language(guild_id, language)
+        now = await self.public_language(guild_id)
+        for table in self.service.open_tables():
+            if table.guild_id == guild_id and table.meta.language != now:
+                table.meta.language = now
+                await self.service.save_meta(table)
+                table.version += 1
+                self.presenter.changed(table)
+        return now
 
     async def resume_all(self) -> int:
         """After a restart: every open table back from the store, its timers running; no Discord call (the

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bot import render
+from bot.i18n import t
 from bot.render.common import Message, name
 from bot.sessions.errors import ChannelGone, DMClosed, EditExpired, MissingPermission
 from bot.sessions.pacing import CHANNEL_PERIOD, CHANNEL_WRITES, GLOBAL_PERIOD, GLOBAL_REQUESTS, Window
@@ -66,14 +67,21 @@ class _Job:
     busy: bool = False  # between a wake-up and the end of its step
 
 
-def table_view(table: Table, shown_seq: int | None = None) -> Message:
+def table_view(table: Table, shown_seq: int | None = None, *, locale: object = None) -> Message:
     """The table message for the table as it stands (also what /table shows). Lines of actions after
-    `shown_seq` are new to the channel: all of them are shown."""
+    `shown_seq` are new to the channel: all of them are shown. In the table's public language unless a
+    `locale` is given (/table, answered privately); the log lines stay as they were written, in public."""
     recent = [line.text for line in table.meta.recent]
     new = len(recent) if shown_seq is None else sum(line.seq > shown_seq for line in table.meta.recent)
     deadline = int(table.deadline) if table.deadline else None
     message = render.table_message(
-        table.info(), table.game, note=table.meta.note, recent=recent, new=new, deadline=deadline
+        table.info(),
+        table.game,
+        note=table.meta.note,
+        recent=recent,
+        new=new,
+        deadline=deadline,
+        locale=table.language if locale is None else locale,
     )
     if table.game is not None:
         message.mentions = []  # only the challenge pings (when posted); the game's edits never do
@@ -201,7 +209,7 @@ class Presenter:
                     await self._channel_gone(job.table)
                     more = False
                 except MissingPermission as exc:
-                    if exc.permission == "Attach Files" and not job.table.meta.pictures_off:
+                    if exc.permission == "attach_files" and not job.table.meta.pictures_off:
                         # Pictures are a bonus: say so once on the table message and go on in text.
                         await self._pictures_off(job.table)
                         more = True
@@ -285,7 +293,7 @@ class Presenter:
     async def _pictures_off(self, table: Table) -> None:
         log.info("table %s: no Attach Files permission in channel %s; text only", table.id, table.channel_id)
         table.meta.pictures_off = True
-        table.meta.note = "🖼️ I may not attach pictures here (Attach Files permission): text only."
+        table.meta.note = t(table.language, "table.pictures_off")
         table.version += 1
         await self._save(table)
 
@@ -299,13 +307,15 @@ class Presenter:
                 await self._global.acquire()
                 await self._global.acquire()
             self.writes += 1
-            message = render.hand_message(table.info(), table.game, player, dm=True)
+            message = render.hand_message(
+                table.info(), table.game, player, dm=True, locale=table.locale_of(player)
+            )
             try:
                 await self.announcer.dm(int(player), message)
             except DMClosed:
                 table.meta.dm_closed.append(player)
                 # Told once, on the table message (no message of its own): /hand always works.
-                table.meta.note = f"📪 {name(player)}, I cannot DM you: use /hand to see your cards."
+                table.meta.note = t(table.language, "table.dm_closed", player=name(player))
                 table.version += 1
             except Exception:
                 # Discord unwell, another 403: the hand stays available by /hand; no retry storm.
@@ -363,11 +373,18 @@ class Presenter:
             meta.ping_player = None
             return False
         await self._write_slot(table.channel_id)
-        deadline = f" Time runs out <t:{int(table.deadline)}:R>." if table.deadline else ""
-        ping = Message(
-            content=f"🔔 {name(target)}, it is your turn at table #{table.id}.{deadline}",
-            mentions=[int(target)],
-        )
+        # Discord writes the <t:...:R> timestamp in each reader's own language.
+        if table.deadline:
+            text = t(
+                table.language,
+                "turn.ping_deadline",
+                player=name(target),
+                table=table.id,
+                deadline=f"<t:{int(table.deadline)}:R>",
+            )
+        else:
+            text = t(table.language, "turn.ping", player=name(target), table=table.id)
+        ping = Message(content=text, mentions=[int(target)])
         meta.ping_message_id = await self.announcer.send(table.channel_id, ping)
         meta.ping_player = target
         await self._save(table)

@@ -11,6 +11,7 @@ No discord.py here.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 import secrets
@@ -20,11 +21,22 @@ from typing import Any
 
 from bot import render
 from bot.games import ai
-from bot.games.base import ActionInput, ChipTransfer, GameAction, GameEvent, IllegalAction, seed_commitment
+from bot.games.base import (
+    ActionInput,
+    ChipTransfer,
+    GameAction,
+    GameEvent,
+    IllegalAction,
+    Refusal,
+    seed_commitment,
+)
 from bot.games.registry import REGISTRY
 from bot.games.spec import GameSpec, TableStyle
+from bot.i18n import catalogue, resolve_locale, t
+from bot.i18n.cards import parse_card
+from bot.i18n.places import parse_place
 from bot.render.common import Message, name
-from bot.sessions.errors import NotAllowed
+from bot.sessions.errors import GameName, NotAllowed, Text
 from bot.sessions.kinds import game_options, offered_move
 from bot.sessions.state import RECENT_KEPT, RecentLine, Table, TableMeta
 from storage.contract import Store
@@ -35,8 +47,6 @@ log = logging.getLogger(__name__)
 
 TIMEOUTS_BEFORE_TAKEOVER = 3
 MAX_COMPUTER_STEPS = 2000  # a guard: a computer loop that never yields the turn is a bug, not a hang
-NO_TABLE = "There is no game in this channel: start one with /insomnia new or /malice challenge."
-BUSY = "This channel already has a game: finish it or /cancel it first."
 
 
 def new_seed() -> str:
@@ -48,6 +58,22 @@ def computer_seed(table_seed: str, seq: int) -> str:
     """The computer player's seed for one decision: the same position always gets the same move (also after a
     restart), but it is a one-way hash, so the computer never holds the table's secret seed."""
     return hashlib.sha256(f"computer/{table_seed}/{seq}".encode()).hexdigest()
+
+
+def engine_notation(params: dict[str, Any], locale: object) -> dict[str, Any]:
+    """A slash command's card and place as the engine writes them: a German player may type `BKr`, "Herz
+    Dame" or `mitte2`; English text and the autocomplete's values pass as they are (the engine reads them)."""
+    out = dict(params)
+    card, to = out.get("card"), out.get("to")
+    if isinstance(card, str) and parse_place(card, locale) is None:
+        # Not a card in any notation: left as typed, for the game's own refusal.
+        with contextlib.suppress(ValueError):
+            out["card"] = str(parse_card(card, locale))
+    elif isinstance(card, str):
+        out["card"] = parse_place(card, locale)
+    if isinstance(to, str) and (place := parse_place(to, locale)) is not None:
+        out["to"] = place
+    return out
 
 
 def _ignore(table: Table) -> None:
@@ -75,6 +101,7 @@ class TableService:
         self._tables: dict[int, Table] = {}  # channel id -> open table
         self._by_id: dict[int, int] = {}  # table id -> channel id
         self._locks: dict[int, asyncio.Lock] = {}
+        self.user_locales: dict[str, str] = {}  # player id -> "en"/"de", from his last interaction
 
     # ------------------------------------------------------------------ plumbing
 
@@ -94,7 +121,7 @@ class TableService:
     def require_table(self, channel_id: int) -> Table:
         table = self._tables.get(channel_id)
         if table is None:
-            raise NotAllowed(NO_TABLE)
+            raise NotAllowed("table.no_game")
         return table
 
     @staticmethod
@@ -167,7 +194,13 @@ class TableService:
         self, table: Table, events: Sequence[GameEvent], notes: Iterable[str] = (), lead: Iterable[str] = ()
     ) -> None:
         lines = render.log_lines(
-            table.info(), table.game, events, current=table.meta.log_group, notes=list(notes), lead=list(lead)
+            table.info(),
+            table.game,
+            events,
+            current=table.meta.log_group,
+            notes=list(notes),
+            lead=list(lead),
+            locale=table.language,
         )
         self._add_lines(table, (line.text for line in lines))
         if lines:
@@ -198,11 +231,13 @@ class TableService:
         host_id: int,
         options: dict[str, Any],
         players: list[str] | None = None,
+        language: str = "en",
     ) -> Table:
-        """A new lobby in the channel (its message is the presenter's). The seed is drawn here."""
+        """A new lobby in the channel (its message is the presenter's), its public messages in `language`.
+        The seed is drawn here."""
         async with self.lock(channel_id):
             if channel_id in self._tables:
-                raise NotAllowed(BUSY)
+                raise NotAllowed("table.channel_busy")
             options = {k: v for k, v in options.items() if v is not None}
             options.setdefault("timeout", self.default_timeout)
             seed = new_seed()
@@ -212,7 +247,7 @@ class TableService:
                     guild_id, channel_id, kind, host_id, options, seed, commitment
                 )
             except ChannelBusy as exc:
-                raise NotAllowed(BUSY) from exc
+                raise NotAllowed("table.channel_busy") from exc
             table = Table(
                 id=table_id,
                 guild_id=guild_id,
@@ -225,8 +260,9 @@ class TableService:
                 status="lobby",
                 players=players or [str(host_id)],
                 seq=0,
-                meta=TableMeta(),
+                meta=TableMeta(language=resolve_locale(language)),
             )
+            self.note_locales(table)
             await self._seat(table)
             self._remember(table)
             return table
@@ -244,15 +280,16 @@ class TableService:
         belong to lobbies, accept and decline to challenges)."""
         table = self.require_table(channel_id)
         if self.spec(table).table != style:
-            raise NotAllowed(f"This channel's table is a {table.kind.capitalize()} game.")
+            raise NotAllowed("table.wrong_kind", game=GameName(table.kind, self.spec(table).title))
         if table.status != "lobby":
-            raise NotAllowed("The game has already started.")
+            raise NotAllowed("table.already_started")
         return table
 
     async def change_seats(self, table: Table, players: list[str]) -> None:
         """Caller holds the lock. The seats are stored before anyone is told."""
         old = table.players
         table.players = players
+        self.note_locales(table)
         try:
             await self._seat(table)
         except BaseException:
@@ -260,11 +297,11 @@ class TableService:
             raise
         self._changed(table)
 
-    async def close_lobby(self, table: Table, note: str) -> None:
-        """Caller holds the lock."""
+    async def close_lobby(self, table: Table, note: Text) -> None:
+        """Caller holds the lock. `note` is public: worded in the table's language."""
         await self.store.cancel_table(table.id)
         table.status = "cancelled"
-        table.meta.note = note
+        table.meta.note = note.word(table.language)
         self._changed(table)
 
     async def start(self, table: Table) -> None:
@@ -272,14 +309,15 @@ class TableService:
         in one transaction."""
         async with self.lock(table.channel_id):
             if table.status != "lobby":
-                raise NotAllowed("The game has already started.")
+                raise NotAllowed("table.already_started")
             game = self.spec(table).new_game(list(table.players), table.seed, game_options(table.options))
             meta_before = table.meta.model_copy(deep=True)
             table.game = game
-            lead = [render.start_line(table.info(), game)]
+            lead = [render.start_line(table.info(), game, locale=table.language)]
             # What new_game() itself did (a first deal, a throw) is announced like any event.
             self._log_events(table, list(game.opening_events), lead=lead)
             table.meta.dm_pending = self.spec(table).session.hands_to_send(game, [], True)
+            self.note_locales(table)
             table.meta.note = None
             snapshot = game.model_dump_json()
             try:
@@ -297,16 +335,16 @@ class TableService:
     def check_actor(self, table: Table, user_id: int) -> str:
         player = str(user_id)
         if table.status == "lobby":
-            raise NotAllowed("The game has not started yet.")
+            raise NotAllowed("table.not_started")
         if player not in table.players:
-            raise NotAllowed("You are not playing at this table.")
+            raise NotAllowed("table.not_playing")
         if player in table.meta.computer_seats:
-            raise NotAllowed("A computer player has taken over your seat for the rest of this game.")
+            raise NotAllowed("table.seat_taken_over")
         current = table.playing.current_player
         if current != player:
-            raise NotAllowed(
-                f"It is not your turn: {name(current)} is to play." if current else "The game is over."
-            )
+            if current is None:
+                raise NotAllowed("table.game_over")
+            raise NotAllowed("table.not_your_turn", player=name(current))
         return player
 
     async def commit(
@@ -352,7 +390,7 @@ class TableService:
         except SequenceConflict:
             # Another writer got there first (another process, after a kill): reload the truth.
             await self._reload(table)
-            raise NotAllowed("The table changed while you acted: look again and retry.") from None
+            raise NotAllowed("table.changed") from None
         except BaseException:
             table.game = spec.load(before)
             table.meta, table.seq = meta_before, table.seq - 1
@@ -372,50 +410,78 @@ class TableService:
         table.seq, table.status = fresh.seq, fresh.status
         self._changed(table)
 
+    def saw(self, user_id: int, locale: object) -> None:
+        """A user's language, as his last interaction told it: kept for the tables he sits at (`note_locales`
+        stores it in their meta with the next change), so his DMs come in it."""
+        if locale is not None:
+            self.user_locales[str(user_id)] = resolve_locale(locale)
+
+    def note_locales(self, table: Table) -> None:
+        for player in table.players:
+            if player in self.user_locales:
+                table.meta.locales[player] = self.user_locales[player]
+
     async def act(
-        self, channel_id: int, user_id: int, action: ActionInput, *, seq: int | None = None
+        self,
+        channel_id: int,
+        user_id: int,
+        action: ActionInput,
+        *,
+        seq: int | None = None,
+        locale: object = "en",
     ) -> Message:
-        """A player's own action (command or button); returns his answer, built from what was stored."""
+        """A player's own action (command or button); returns his answer in his language, built from what was
+        stored."""
         async with self.lock(channel_id):
             table = self.require_table(channel_id)
             if seq is not None and seq != table.seq:
-                raise NotAllowed("That button is stale: use the newest message.")
+                raise NotAllowed("table.stale_button")
             player = self.check_actor(table, user_id)
             try:
                 parsed = self.spec(table).parse_action(action)  # an action object passes as it is
             except ValueError:  # pydantic's ValidationError too
                 # Buttons are the only source of raw actions: one the engine cannot read was not drawn
                 # for this game as it stands (or was edited): one sentence, not "something went wrong".
-                raise NotAllowed("That button is stale: use the newest message.") from None
+                raise NotAllowed("table.stale_button") from None
             table.meta.timeouts.pop(player, None)
+            self.note_locales(table)
             await self.commit(table, player, parsed)
-            answer = render.action_receipt(table.info(), table.game, player, parsed)
+            answer = render.action_receipt(table.info(), table.game, player, parsed, locale=locale)
             self._changed(table)
         return answer
 
     async def command(
-        self, channel_id: int, user_id: int, kind: str, command: str, params: dict[str, Any]
+        self,
+        channel_id: int,
+        user_id: int,
+        kind: str,
+        command: str,
+        params: dict[str, Any],
+        *,
+        locale: object = "en",
     ) -> Message:
         """A slash command's action: who may act is checked under the lock, before the options are read and
         turned into the engine's action (which the engine still validates)."""
         async with self.lock(channel_id):
             table = self.require_table(channel_id)
             if table.kind != kind:
-                raise NotAllowed(f"This channel's game is {table.kind.capitalize()}.")
+                raise NotAllowed("table.wrong_game", game=GameName(table.kind, self.spec(table).title))
             player = self.check_actor(table, user_id)
             params, offered_at = offered_move(params)
+            params = engine_notation(params, locale)
             if offered_at is not None and offered_at != table.seq:
-                raise NotAllowed(
-                    "That choice was offered for an earlier move and the game has moved on: pick again."
-                )
+                raise NotAllowed("table.choice_outdated")
             commands = self.spec(table).commands
             if commands is None:
-                raise NotAllowed(f"Unknown {table.kind.capitalize()} action {command}.")
+                game = GameName(table.kind, self.spec(table).title)
+                raise NotAllowed("table.unknown_action", game=game, command=command)
             try:
                 action = commands.build_action(table.playing, command, params, player)
-            except IllegalAction as exc:  # input that names no possible move: its sentence
+            except Refusal as exc:  # input naming no possible move: its sentence, in the reader's language
+                raise NotAllowed(exc.key, **exc.params) from None
+            except IllegalAction as exc:
                 raise NotAllowed(str(exc)) from None
-        return await self.act(channel_id, user_id, action, seq=offered_at)
+        return await self.act(channel_id, user_id, action, seq=offered_at, locale=locale)
 
     async def computer_moves(self, table: Table) -> None:
         """Every move of the computer seats holding the turn, each stored in its own transaction."""
@@ -467,42 +533,53 @@ class TableService:
                 return
             count = table.meta.timeouts.get(player, 0) + 1
             table.meta.timeouts[player] = count
-            notes = [f"⏰ {name(player)} ran out of time: {render.timeout_text(table.kind)}."]
+            lang = table.language
+            notes = [self._game_note(table, "timeout", "timeout_text", player=name(player, lang))]
             takeover = count >= TIMEOUTS_BEFORE_TAKEOVER
             if takeover and self.spec(table).session.takeover == "computer":
-                notes.extend(self._seat_to_computer(table, player, "timed out three times in a row"))
+                notes.extend(self._seat_to_computer(table, player, "timeouts"))
             for action in self.spec(table).session.timeout_actions(table.playing, player):
                 await self.commit(table, "timeout", action, notes=notes)
                 notes = []
                 if table.status != "running" or table.playing.current_player != player:
                     break
             if takeover and table.status == "running" and self.spec(table).session.takeover == "forfeit":
-                await self._forfeit(table, player, "timed out three times in a row", actor="timeout")
+                await self._forfeit(table, player, "timeouts", actor="timeout")
             self._changed(table)
 
+    def _game_text(self, table: Table, note: str, own: str, **params: Any) -> Text:
+        """A log note worded for this game (`log.<note>.<game>`), else the generic note around the game's own
+        renderer text (a game added without translations: its `timeout_text()` / `cancel_text()`)."""
+        if f"log.{note}.{table.kind}" in catalogue():
+            return Text(f"log.{note}.{table.kind}", **params)
+        words = getattr(self.spec(table).renderer, own, None)
+        return Text(f"log.{note}.other", what=words() if callable(words) else "", **params)
+
+    def _game_note(self, table: Table, note: str, own: str, **params: Any) -> str:
+        return self._game_text(table, note, own, **params).word(table.language)
+
     def _seat_to_computer(self, table: Table, player: str, reason: str) -> list[str]:
+        """`reason`: `timeouts` or `resigned` (the key of the public note)."""
         if player not in table.meta.computer_seats:
             table.meta.computer_seats.append(player)
         table.meta.timeouts.pop(player, None)
-        return [
-            f"🤖 {name(player)} {reason}: a computer player takes the seat "
-            f"(the seat's result still counts for {name(player)})."
-        ]
+        return [t(table.language, f"log.takeover.{reason}", player=name(player, table.language))]
 
     async def _forfeit(self, table: Table, player: str, reason: str, *, actor: str) -> None:
         action = self.spec(table).parse_action({"kind": "resign", "player": player})
-        await self.commit(table, actor, action, notes=[f"🏳️ {name(player)} {reason} and forfeits the game."])
+        note = t(table.language, f"log.forfeit.{reason}", player=name(player, table.language))
+        await self.commit(table, actor, action, notes=[note])
 
-    async def resign(self, channel_id: int, user_id: int) -> str:
+    async def resign(self, channel_id: int, user_id: int) -> Text:
         async with self.lock(channel_id):
             table = self.require_table(channel_id)
             player = str(user_id)
             if table.status != "running":
-                raise NotAllowed("The game has not started yet: use Leave, or /cancel if you are the host.")
+                raise NotAllowed("table.resign_not_started")
             if player not in table.players:
-                raise NotAllowed("You are not playing at this table.")
+                raise NotAllowed("table.not_playing")
             if player in table.meta.computer_seats:
-                raise NotAllowed("A computer player already plays your seat.")
+                raise NotAllowed("table.already_computer")
             if self.spec(table).session.takeover == "computer":
                 # No engine action: the seat's new controller is the stored change, in one transaction.
                 meta_before = table.meta.model_copy(deep=True)
@@ -515,26 +592,25 @@ class TableService:
             else:
                 await self._forfeit(table, player, "resigned", actor=player)
             self._changed(table)
-        return "You resigned."
+        return Text("table.resigned")
 
-    async def cancel(self, channel_id: int, user_id: int, *, can_manage: bool) -> str:
+    async def cancel(self, channel_id: int, user_id: int, *, can_manage: bool) -> Text:
         async with self.lock(channel_id):
             table = self.require_table(channel_id)
             if user_id != table.host_id and not can_manage:
-                raise NotAllowed(
-                    f"Only the host, {name(str(table.host_id))}, or a server manager can cancel."
-                )
+                raise NotAllowed("table.cancel_not_allowed", host=name(str(table.host_id)))
             if table.status == "lobby":
-                await self.close_lobby(table, f"The table was cancelled by {name(str(user_id))}.")
-                return "The table was cancelled."
-            await self.end(table, str(user_id), f"🛑 {name(str(user_id))} ended the game")
-        return "The game was ended and settled."
+                await self.close_lobby(table, Text("table.cancelled_by", player=name(str(user_id))))
+                return Text("table.cancelled")
+            why = self._game_text(table, "cancelled", "cancel_text", player=name(str(user_id)))
+            await self.end(table, str(user_id), why)
+        return Text("table.ended")
 
-    async def end(self, table: Table, actor: str | None, why: str) -> None:
-        """End a running game by the rules (`end_game`: settled as the game kind says). Caller holds the
-        lock."""
+    async def end(self, table: Table, actor: str | None, why: Text) -> None:
+        """End a running game by the rules (`end_game`: settled as the game kind says); `why` is the public
+        note, worded in the table's language. Caller holds the lock."""
         action = self.spec(table).parse_action({"kind": "end_game"})
-        await self.commit(table, actor, action, notes=[f"{why}: {render.cancel_text(table.kind)}."])
+        await self.commit(table, actor, action, notes=[why.word(table.language)])
         self._changed(table)
 
     async def channel_gone(self, table: Table) -> None:
@@ -548,7 +624,7 @@ class TableService:
                 self._forget(table)
             elif table.status == "running":
                 action = self.spec(table).parse_action({"kind": "end_game"})
-                await self.commit(table, None, action, notes=["The channel was deleted."])
+                await self.commit(table, None, action, notes=[t(table.language, "log.channel_deleted")])
                 self._forget(table)
                 self.on_stored(table)
 
@@ -586,11 +662,10 @@ class TableService:
             if table.status == "running" and not await self._check_against_log(table):
                 continue
             self._remember(table)
-            table.meta.note = (
-                "♻️ The bot restarted: this game resumed."
-                if table.status == "running"
-                else "♻️ The bot restarted: this table is open again."
-            )
+            if table.status == "running":
+                table.meta.note = t(table.language, "table.resumed_game")
+            else:
+                table.meta.note = t(table.language, "table.resumed_lobby")
             self._track_turn(table, None)
             resumed.append(table)
         return resumed
@@ -607,13 +682,13 @@ class TableService:
             elif text in REGISTRY:
                 kind = text
             else:
-                raise NotAllowed("Name a game as insomnia, malice or a table number like #12.")
+                raise NotAllowed("history.name_a_game")
         if table_id is not None:
             row = await self.store.get_table(table_id)
             if row is None or row.channel_id != channel_id:
-                raise NotAllowed(f"There is no table #{table_id} in this channel.")
+                raise NotAllowed("history.no_table", table=table_id)
         else:
             row = await self.store.last_table(channel_id, kind)
             if row is None:
-                raise NotAllowed("No game has been played in this channel yet.")
+                raise NotAllowed("history.none")
         return row, await self.store.history(row.id)

@@ -40,6 +40,11 @@ class TableMeta(BaseModel):
     ping_message_id: int | None = None  # the live "your turn" ping, deleted when the turn moves on
     pictures_off: bool = False  # the channel refused a picture (no Attach Files permission): text only
     ping_player: str | None = None
+    # Who reads what: the public messages in the server's language (chosen with /settings language, else the
+    # server's locale when the table opened), each DM in its player's language (`interaction.locale`, noted
+    # when he joins, accepts or acts: a DM at a new deal has no interaction to ask).
+    language: str = "en"
+    locales: dict[str, str] = {}
 
 
 @dataclass
@@ -67,6 +72,15 @@ class Table:
     turn_holder: str | None = None
     turn_since: float = 0.0
     ping_wanted: bool = False  # the turn passed from one person to another: ping him if he stays quiet
+
+    @property
+    def language(self) -> str:
+        """The language of the table's public messages."""
+        return self.meta.language
+
+    def locale_of(self, player: str) -> str:
+        """The language a player reads his DMs in (the table's until he has used a command or button)."""
+        return self.meta.locales.get(player, self.meta.language)
 
     @property
     def timeout(self) -> float:

@@ -156,6 +156,15 @@ MIGRATIONS: list[list[str]] = [
         GROUP BY guild_id, player
         """,
     ],
+    # 3: per-server settings: the public messages' language, NULL for the server's own locale (SQLite's 3).
+    [
+        """
+        CREATE TABLE guild_settings (
+            guild_id BIGINT PRIMARY KEY,
+            language TEXT CHECK (language IN ('en', 'de'))
+        )
+        """,
+    ],
 ]
 
 LATEST = len(MIGRATIONS)

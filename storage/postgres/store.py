@@ -17,7 +17,7 @@ from typing import Any
 
 import asyncpg
 
-from storage.common import ALL_KINDS, balance_changes, dumps, redact, stats_from_balances
+from storage.common import ALL_KINDS, balance_changes, check_language, dumps, redact, stats_from_balances
 from storage.errors import ChannelBusy, SequenceConflict, StoreUnavailable, TableNotFound, TableStateError
 from storage.models import (
     ActionRow,
@@ -382,3 +382,21 @@ class PostgresStore:
                 guild_id, player,
             )  # fmt: skip
         return stats_from_balances(player, [tuple(r) for r in rows])
+
+    # ---- server settings ----------------------------------------------------------------------------------
+
+    async def guild_language(self, guild_id: int) -> str | None:
+        async with self._pool.acquire() as conn:
+            query = "SELECT language FROM guild_settings WHERE guild_id = $1"
+            language = await conn.fetchval(query, guild_id)
+            return None if language is None else str(language)
+
+    async def set_guild_language(self, guild_id: int, language: str | None) -> None:
+        check_language(language)
+        async with self._pool.acquire() as conn:
+            await conn.execute(
+                "INSERT INTO guild_settings (guild_id, language) VALUES ($1, $2)"
+                " ON CONFLICT (guild_id) DO UPDATE SET language = EXCLUDED.language",
+                guild_id,
+                language,
+            )

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.client import STOPPING_TEXT
 from tests.e2e.harness import Harness
 
 
@@ -14,7 +13,7 @@ async def test_a_command_during_the_stop_is_refused_with_one_sentence(harness: H
     table = await harness.store.last_table(harness.fake.channel("games").id)
     harness.bot.stopping = True  # the first thing stop() does, before it waits for running commands
     reply = await alice.slash("malice end")
-    assert reply.ephemeral and reply.text == STOPPING_TEXT
+    assert reply.ephemeral and reply.text == "The bot is restarting: try again in a minute."
     assert await alice.autocomplete("malice play", "card") == []
     # The computer may still be finishing its turn; nothing of alice's was stored.
     assert [a for a in await harness.store.actions(table.id) if a.actor == str(alice.id)] == []

@@ -131,6 +131,7 @@ class FakeUser:
     bot: bool = False
     manage_guild: bool = False
     dms_closed: bool = False
+    locale: str = "en-US"  # the client's language, sent with each of his interactions
 
     @property
     def mention(self) -> str:
@@ -901,6 +902,7 @@ class FakeDiscord:
         self.bot_user = FakeUser(self.application_id, "cardtable", bot=True)
         self.guild_id = GUILD_ID
         self.guild_name = "Card Club"
+        self.guild_locale = "en-US"  # the server's preferred locale, sent with every interaction
         self.members: dict[str, FakeUser] = {}
         for name in member_names or ("alice", "bob", "carol", "dave", "erin", "frank"):
             self.add_member(name)
@@ -1261,7 +1263,7 @@ class FakeDiscord:
             "banner": None,
             "premium_tier": 0,
             "premium_subscription_count": 0,
-            "preferred_locale": "en-US",
+            "preferred_locale": self.guild_locale,
             "nsfw_level": 0,
             "premium_progress_bar_enabled": False,
         }
@@ -2072,7 +2074,7 @@ class FakeDiscord:
             "channel": channel.payload(self),
             "token": state.token,
             "version": 1,
-            "locale": "en-US",
+            "locale": state.user.locale,
             "entitlements": [],
             "attachment_size_limit": 8 * 1024 * 1024,
             "app_permissions": str(self.permissions_of(self.bot_user)),
@@ -2083,8 +2085,8 @@ class FakeDiscord:
             payload["authorizing_integration_owners"] = {"0": str(self.guild_id)}
         else:
             payload["guild_id"] = str(self.guild_id)
-            payload["guild_locale"] = "en-US"
-            payload["guild"] = {"id": str(self.guild_id), "locale": "en-US", "features": []}
+            payload["guild_locale"] = self.guild_locale
+            payload["guild"] = {"id": str(self.guild_id), "locale": self.guild_locale, "features": []}
             payload["member"] = self.member_payload(state.user, with_permissions=True)
             payload["context"] = 0
             payload["authorizing_integration_owners"] = {"0": str(self.guild_id)}

@@ -11,6 +11,8 @@ Fixtures (tests/e2e/conftest.py):
 
 Users (`UserHandle`): `alice = harness.user("alice")` (members: alice, bob, carol, dave, erin, frank; erin
 owns the guild and has Manage Server). Channels: "general", "games" (the default), "lounge".
+Languages: `alice.user.locale = "de"` (her client's language, sent with each of her interactions; default
+"en-US"); `fake.guild_locale = "de"` (the server's, sent as `guild_locale` with every interaction).
 - `reply = await alice.slash("insomnia new", chips=10)`; options are checked against the synced definitions
   as Discord would (unknown option, missing required option, choices, min/max all raise `FakeDiscordError`);
   user options take a handle: `await alice.slash("malice challenge", opponent=bob)`; `channel="lounge"`.

@@ -8,6 +8,7 @@ import asyncio
 
 import pytest
 
+from bot.i18n import signed
 from tests.e2e.harness import Harness
 from tests.e2e.test_game_support import (
     PublicScanner,
@@ -173,9 +174,9 @@ async def test_a_three_seat_insomnia_game_from_lobby_to_leaderboard(harness: Har
     net = ledger_net(await harness.store.ledger(tid))
     board = await alice.slash("leaderboard")
     for user in (alice, bob):
-        assert f"<@{user.id}>: **{net.get(str(user.id), 0):+d}** chips" in board.text
+        assert f"<@{user.id}>: **{signed('en', net.get(str(user.id), 0))}** chips" in board.text
         stats = await user.slash("stats")
-        assert f"Net chips: **{net.get(str(user.id), 0):+d}**" in stats.text
+        assert f"Net chips: **{signed('en', net.get(str(user.id), 0))}**" in stats.text
     assert "ai:" not in board.text
     history = await carol.slash("history")
     assert history.ephemeral and "Insomnia table" in history.text and "(finished)" in history.text
@@ -255,9 +256,12 @@ async def test_three_timeouts_in_a_row_give_the_seat_to_a_computer_and_the_resul
     results = {r.player: r.net for r in await harness.store.results(tid)}
     assert results == {p: net.get(p, 0) for p in (str(alice.id), str(bob.id))}
     board = await bob.slash("leaderboard", game="insomnia")
-    assert f"<@{alice.id}>: **{net.get(str(alice.id), 0):+d}** chips · 1 game" in board.text
+    assert f"<@{alice.id}>: **{signed('en', net.get(str(alice.id), 0))}** chips · 1 game" in board.text
     stats = await bob.slash("stats", user=alice)
-    assert f"Net chips: **{net.get(str(alice.id), 0):+d}**" in stats.text and "Games: **1**" in stats.text
+    assert (
+        f"Net chips: **{signed('en', net.get(str(alice.id), 0))}**" in stats.text
+        and "Games: **1**" in stats.text
+    )
 
 
 async def test_the_leaderboard_counts_a_running_games_chips_and_says_so(
@@ -285,7 +289,7 @@ async def test_the_leaderboard_counts_a_running_games_chips_and_says_so(
     assert net.get(str(alice.id)) and (await harness.store.get_table(tid)).status == "running"
 
     board = await bob.slash("leaderboard", game="insomnia")
-    assert f"<@{alice.id}>: **{net[str(alice.id)]:+d}** chips · 0 games · 0 wins" in board.text
+    assert f"<@{alice.id}>: **{signed('en', net[str(alice.id)])}** chips · 0 games · 0 wins" in board.text
     assert board.embeds[0]["footer"]["text"] == (
         "Page 1 · net chips from the chip ledger, running games included; games and wins count finished games"
     )

@@ -312,10 +312,11 @@ def build_action(game: GameState, command: str, params: dict[str, object], playe
     raise IllegalAction(f"Unknown High card action {command}.")
 
 
-def opened(table_id: int, status: str, opponent: str | None) -> str:
+def opened(table_id: int, status: str, opponent: str | None) -> tuple[str, dict[str, object]]:
+    # No catalogue entries for a test-only game: the sentence itself is shown as it is.
     if status == "running":
-        return f"Table #{table_id}: High card against the computer started. Use /hand."
-    return f"Table #{table_id}: High card challenge sent to {opponent}."
+        return f"Table #{table_id}: High card against the computer started. Use /hand.", {}
+    return f"Table #{table_id}: High card challenge sent to {opponent}.", {}
 
 
 COMMANDS = CommandSet(

@@ -7,7 +7,9 @@ A string literal (or the fixed parts of an f-string) is *user-facing* when
    "**{n}** chips", "Computer {n}", "Würfel"),
 unless it stands where only ids go (`NON_TEXT_CALLS`, `NON_TEXT_KEYWORDS`: custom ids, button styles, dict
 keys, comparisons, log calls, the catalogue's own keys, command declarations that the command translator
-localizes, docstrings) or is listed in `ALLOWED` with the reason. Single lowercase words outside a sink
+localizes, docstrings) or is listed in `ALLOWED` with the reason. `NotAllowed(key, **params)` and
+`Text(key, **params)` carry a catalogue key first (`KEY_CALLS`): a key-shaped first argument is a key, any
+other literal there is text that bypassed the catalogue. Single lowercase words outside a sink
 ("exchange", "centre1") are ids by their shape: message keys, action kinds, option names.
 
 `used_keys` finds the catalogue keys a source asks for: literal keys of `t`/`tn` calls, and f-string keys
@@ -24,7 +26,7 @@ from pathlib import Path
 
 SINKS = {
     "Message", "Embed", "EmbedField", "Button", "LogGroup", "LogLine", "NotAllowed", "UserFacingError",
-    "Choice", "send", "send_message", "edit_message", "add_field", "set_footer", "set_author",
+    "Text", "Choice", "send", "send_message", "edit_message", "add_field", "set_footer", "set_author",
 }  # fmt: skip
 # Calls whose string arguments are ids, keys, patterns or developer messages, never shown to a player.
 NON_TEXT_CALLS = {
@@ -34,9 +36,15 @@ NON_TEXT_CALLS = {
     "debug", "info", "warning", "error", "exception", "critical", "isinstance", "engine", "Literal",
     "TypeError", "ValueError", "KeyError", "RuntimeError", "AssertionError", "NotImplementedError",
     "command", "describe", "rename", "choices", "autocomplete", "Group", "group", "guild_only",
-    "default_permissions", "strftime", "encode", "decode", "load_extension",
+    "default_permissions", "strftime", "encode", "decode", "load_extension", "TypeVar",
 }  # fmt: skip
-NON_TEXT_KEYWORDS = {"custom_id", "style", "kind", "key", "template", "group_name", "name", "reason", "type"}
+NON_TEXT_KEYWORDS = {
+    "custom_id", "style", "kind", "key", "template", "group_name", "name", "reason", "type", "value",
+    "where",  # bot.errors.report_error's place of a failure, for the log
+}  # fmt: skip
+# Calls whose first argument is a catalogue key (the rest are the message's params).
+KEY_CALLS = {"NotAllowed", "Text", "Refusal", "said", "number_input"}
+_KEY_SHAPE = re.compile(r"^[a-z0-9_]+(\.[a-z0-9_{}]+)+$")
 # Literals that read as prose but are not text, each with its reason.
 ALLOWED: dict[str, str] = {
     "%(asctime)s %(levelname)s %(name)s: %(message)s": "log format",
@@ -148,6 +156,10 @@ class _Scanner(ast.NodeVisitor):
         name = _call_name(node)
         ids = [k.value for k in node.keywords if k.arg in NON_TEXT_KEYWORDS]
         self._mark(ids, self._skip)
+        if name in KEY_CALLS and node.args:
+            key = _fixed_text(node.args[0])
+            if key is not None and _KEY_SHAPE.match(key):
+                self._mark([node.args[0]], self._skip)
         if name in NON_TEXT_CALLS:
             self._mark([*node.args, *(k.value for k in node.keywords)], self._skip)
         elif name in SINKS:
@@ -200,14 +212,24 @@ def scan(paths: Iterable[Path], root: Path) -> list[Literal]:
 
 
 def used_keys(source: str) -> tuple[set[str], list[re.Pattern[str]]]:
-    """The catalogue keys a module asks for by `t(locale, key)` / `tn(locale, key, n)`: literal keys, and
-    f-string keys as patterns (`f"rank.{r}"` -> `rank\\..+`)."""
+    """The catalogue keys a module asks for by `t(locale, key)` / `tn(locale, key, n)` or carries in a
+    `NotAllowed(key)` / `Text(key)`: literal keys, and f-string keys as patterns (`f"rank.{r}"` ->
+    `rank\\..+`)."""
     keys: set[str] = set()
     patterns: list[re.Pattern[str]] = []
     for node in ast.walk(ast.parse(source)):
-        if not (isinstance(node, ast.Call) and _call_name(node) in ("t", "tn") and len(node.args) >= 2):
+        if not isinstance(node, ast.Call):
             continue
-        key = node.args[1]
+        name = _call_name(node)
+        if name in ("t", "tn") and len(node.args) >= 2:
+            key = node.args[1]
+        elif name in KEY_CALLS and node.args:
+            key = node.args[0]
+            text = _fixed_text(key)
+            if text is None or not _KEY_SHAPE.match(text):
+                continue
+        else:
+            continue
         if isinstance(key, ast.Constant) and isinstance(key.value, str):
             keys.add(key.value)
         elif isinstance(key, ast.JoinedStr):

@@ -164,8 +164,10 @@ async def test_help_in_german_names_every_command_as_a_german_client_types_it(bo
 
 
 async def test_the_german_readme_names_german_commands_and_options(bot):
-    """docs/README.de.md teaches German players what to type: every `/command option` in it must exist."""
-    readme = (Path(__file__).resolve().parents[2] / "docs" / "README.de.md").read_text(encoding="utf-8")
+    """README.md's German section teaches German players what to type: every `/command option` in it must
+    exist."""
+    text = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    readme = text.split("\n## Auf Deutsch: so spielt man\n", 1)[1].split("\n## ", 1)[0]
     usages = {usage(c, "de").replace("[", "").replace("]", "") for c in bot.tree.walk_commands()
               if isinstance(c, app_commands.Command)}  # fmt: skip
     typed = re.findall(r"`(/[^`]+)`", readme)

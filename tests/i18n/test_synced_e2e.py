@@ -1,13 +1,9 @@
-"""The real bot, started against the fake Discord with the translator registered: what Discord stores after
-the sync carries German names and descriptions, and a command still runs by its English name."""
+"""The real bot, started against the fake Discord (its setup_hook registers the translator): what Discord
+stores after the sync carries German names and descriptions, and a command still runs by its English name."""
 
 from __future__ import annotations
 
 from typing import Any
-
-import pytest
-
-pytestmark = pytest.mark.bot(extra_extensions=["tests.i18n.translator_ext"])
 
 
 def nodes(options: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -19,9 +19,10 @@ from .test_invariants import start
 
 async def fill(path: str) -> list[int]:
     """An SQLite database with every kind of row: random real games (finished and running), a lobby, a
-    cancelled table, a player who left his seat, meta, two guilds."""
+    cancelled table, a player who left his seat, meta, two guilds, one with a chosen language."""
     store = await open_store(path)
     try:
+        await store.set_guild_language(GUILD + 1, "de")
         rng = random.Random("copy")
         tables = [
             await start(store, kind, n, rng) for n, kind in enumerate(["insomnia", "malice", "insomnia"])
@@ -54,6 +55,7 @@ async def everything(store, ids: list[int]) -> dict:
     for i in ids:
         out[i] = (await store.get_table(i), await store.history(i), await store.results(i))
     for guild in (GUILD, GUILD + 1):
+        out[(guild, "language")] = await store.guild_language(guild)
         out[guild] = await store.leaderboard(guild, limit=100)
         out[(guild, "insomnia")] = await store.leaderboard(guild, "insomnia", limit=100)
         for row in out[guild]:

@@ -3,13 +3,14 @@ Insomnia's action. The generic game cog builds the command group from `COMMANDS`
 
 from __future__ import annotations
 
-from bot.games.base import GameAction, GameState, IllegalAction
+from bot.games.base import GameAction, GameState, Refusal
 from bot.games.commands import (
     CommandOption,
     CommandSet,
     GameCommand,
     card_input,
     number_input,
+    said,
     table_option,
 )
 from bot.games.insomnia.models import InsomniaOptions, parse_action
@@ -21,22 +22,19 @@ def build_action(game: GameState, command: str, params: dict[str, object], playe
     if command == "play":
         return parse_action({"kind": "play", "card": card_input(params["card"])})
     if command == "bid":
-        return parse_action({"kind": "bid", "amount": number_input(params["amount"], "bid")})
+        return parse_action({"kind": "bid", "amount": number_input("insomnia.not_a_bid", params["amount"])})
     if command == "rethrow":
-        die = number_input(params["die"], "die number")
+        die = number_input("insomnia.not_a_die", params["die"])
         if not 1 <= die <= 4:
-            raise IllegalAction("There are four dice: name one from 1 to 4, left to right.")
+            raise Refusal("insomnia.four_dice")
         return parse_action({"kind": "rethrow", "die": die})
     if command == "pass":
         return parse_action({"kind": "pass"})
-    raise IllegalAction(f"Unknown Insomnia action {command}.")
+    raise Refusal("table.unknown_action", game="Insomnia", command=command)
 
 
-def opened(table_id: int, status: str, opponent: str | None) -> str:
-    return (
-        f"Table #{table_id} is open: players join with the Join button or "
-        "/insomnia join; you start it with Start or /insomnia start."
-    )
+def opened(table_id: int, status: str, opponent: str | None) -> tuple[str, dict[str, object]]:
+    return said("insomnia.opened", table=table_id)
 
 
 COMMANDS = CommandSet(

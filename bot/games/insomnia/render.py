@@ -1,15 +1,19 @@
 """Insomnia as messages: the lobby, the table, the announcements of a deal, a player's hand and his choices.
 
 Public text is built only from `public_view()` and the engine's events, which never carry a hidden card (the
-stage-1 winner's shown hand and the stage-4 winner's matching won cards are public by the rules).
+stage-1 winner's shown hand and the stage-4 winner's matching won cards are public by the rules). Every word
+comes from the catalogue (`insomnia.*`) in the reader's `locale`; cards and dice faces in his notation.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.games.cards import Card
+from bot.games.cards import Card, Rank
+from bot.i18n import join, number, signed, t, tn
+from bot.i18n.cards import format_card, format_cards, format_rank
 from bot.render.common import (
     Button,
     Embed,
@@ -19,172 +23,241 @@ from bot.render.common import (
     TableInfo,
     custom_id,
     name,
-    plural,
     rows_of,
 )
 
 COLOUR = 0x2E86C1
-PATTERNS = {
-    "four_of_a_kind": "four of a kind",
-    "sequence": "a sequence",
-    "three_of_a_kind": "three of a kind",
-    "two_pair": "two pairs",
-    "pair": "one pair",
-    "high_card": "high card",
-}
-REASONS = {
-    "bid": "winning bid",
-    "stage1_payout": "stage 1 payout",
-    "stage2_payout": "best hand",
-    "pot_split": "the pot",
-    "stage4_bid": "stage 4 bid",
-    "stage4_payout": "stage 4 payout",
-}
-OVER = {
-    "out_of_chips": "a player ran out of chips",
-    "deal_cap": "the last deal was played",
-    "ended": "the game was ended early, chips as they are",
-}
+# The engine's reasons and patterns, each the last part of its catalogue key.
+PATTERNS = ("four_of_a_kind", "sequence", "three_of_a_kind", "two_pair", "pair", "high_card")
+REASONS = ("bid", "stage1_payout", "stage2_payout", "pot_split", "stage4_bid", "stage4_payout")
+OVER = ("out_of_chips", "deal_cap", "ended")
 
 
-def _dice(dice: list[Any]) -> str:
-    return " ".join(f"[{d.short}]" for d in dice) if dice else "—"
+def _pattern(pattern: str, locale: object) -> str:
+    return t(locale, f"insomnia.pattern.{pattern}") if pattern in PATTERNS else pattern
 
 
-def _cards(cards: list[Card]) -> str:
-    return " ".join(c.pretty for c in cards)
+def _dice(dice: list[Any], locale: object) -> str:
+    return " ".join(f"[{format_rank(d, locale)}]" for d in dice) if dice else "—"
 
 
-def lobby(info: TableInfo, *, locale: str = "en") -> Message:
+def _cards(cards: list[Card], locale: object) -> str:
+    return format_cards(cards, locale)
+
+
+# The engine describes the stage-2 hand in English ("two pairs, kings and nines", bot.games.insomnia.hands);
+# its category and deciding ranks are read back from that text, so a German table names them in German.
+_RANK_WORDS = {w: r for r in Rank if r.value >= 7 for w in (r.plural, tn("en", f"rank.{r.value}", 1))}
+_DESCRIPTIONS = [
+    ("four_of_a_kind", re.compile(r"four of a kind, (\w+)"), ("ranks",)),
+    ("straight_flush", re.compile(r"straight flush, (\w+) high"), ("rank",)),
+    ("three_of_a_kind", re.compile(r"three of a kind, (\w+)"), ("ranks",)),
+    ("straight", re.compile(r"straight, (\w+) high"), ("rank",)),
+    ("flush", re.compile(r"flush, (\w+) high"), ("rank",)),
+    ("two_pair", re.compile(r"two pairs, (\w+) and (\w+)"), ("high", "low")),
+    ("pair", re.compile(r"a pair of (\w+)"), ("ranks",)),
+]
+
+
+def hand_description(description: str, locale: object) -> str:
+    """The engine's English description of a stage-2 hand, in the reader's language."""
+    if description == "no pair":
+        return t(locale, "hand.none")
+    for category, pattern, fields in _DESCRIPTIONS:
+        match = pattern.fullmatch(description)
+        if match and all(w in _RANK_WORDS for w in match.groups()):
+            params = {
+                field: tn(locale, f"rank.{_RANK_WORDS[word].value}", 1 if field == "rank" else 2)
+                for field, word in zip(fields, match.groups(), strict=True)
+            }
+            return t(locale, f"hand.{category}", **params)
+    return description  # a wording this reader does not know: shown as the engine wrote it
+
+
+def lobby(info: TableInfo, *, locale: object = "en") -> Message:
     chips = info.options.get("chips", 15)
     deals = info.options.get("deals")
     seats = "\n".join(
-        f"{i + 1}. {name(p)}{' (host)' if p == str(info.host_id) else ''}" for i, p in enumerate(info.players)
+        f"{i + 1}. "
+        + (
+            t(locale, "lobby.host_mark", player=name(p, locale))
+            if p == str(info.host_id)
+            else name(p, locale)
+        )
+        for i, p in enumerate(info.players)
     )
     embed = Embed(
-        title=f"Insomnia · table #{info.id} · lobby",
-        description=f"Seats ({len(info.players)}/8):\n{seats}",
+        title=t(locale, "insomnia.lobby.title", table=info.id),
+        description=t(locale, "insomnia.lobby.seats", count=len(info.players)) + "\n" + seats,
         fields=[
-            EmbedField(name="Chips", value=str(chips)),
-            EmbedField(name="Deals", value=str(deals) if deals else "until someone runs out"),
-            EmbedField(name="Turn time", value=f"{int(info.timeout)} s"),
+            EmbedField(name=t(locale, "insomnia.field.chips"), value=number(locale, chips)),
+            EmbedField(
+                name=t(locale, "insomnia.field.deals"),
+                value=str(deals) if deals else t(locale, "insomnia.lobby.deals_unlimited"),
+            ),
+            EmbedField(
+                name=t(locale, "insomnia.field.turn_time"),
+                value=t(locale, "common.seconds", seconds=int(info.timeout)),
+            ),
         ],
-        footer="Join, then the host starts (2 to 8 players).",
+        footer=t(locale, "insomnia.lobby.footer"),
         colour=COLOUR,
     )
     if info.status != "lobby":
-        embed.description = f"{embed.description}\n\nThis table is {info.status}."
+        status = t(locale, f"status.{info.status}")
+        embed.description = f"{embed.description}\n\n" + t(locale, "lobby.status", status=status)
         return Message(embeds=[embed])
     buttons = [
-        Button(label="Join", custom_id=custom_id(info.id, "join"), style="success"),
-        Button(label="Leave", custom_id=custom_id(info.id, "leave")),
-        Button(label="Add computer", custom_id=custom_id(info.id, "addbot")),
-        Button(label="Start", custom_id=custom_id(info.id, "start"), style="primary"),
-        Button(label="Cancel", custom_id=custom_id(info.id, "cancel"), style="danger"),
+        Button(label=t(locale, "lobby.button.join"), custom_id=custom_id(info.id, "join"), style="success"),
+        Button(label=t(locale, "lobby.button.leave"), custom_id=custom_id(info.id, "leave")),
+        Button(label=t(locale, "lobby.button.addbot"), custom_id=custom_id(info.id, "addbot")),
+        Button(label=t(locale, "lobby.button.start"), custom_id=custom_id(info.id, "start"), style="primary"),
+        Button(
+            label=t(locale, "lobby.button.cancel"), custom_id=custom_id(info.id, "cancel"), style="danger"
+        ),
     ]
     return Message(
-        content=f"🎲 {name(str(info.host_id))} opened an **Insomnia** table.",
+        content=t(locale, "insomnia.lobby.opened", host=name(str(info.host_id), locale)),
         embeds=[embed],
         rows=rows_of(buttons),
     )
 
 
-def _stage_text(view: Any) -> str:
+def _stage_text(view: Any, locale: object) -> str:
     if view.is_over:
-        return "Game over"
+        return t(locale, "insomnia.stage.over")
     if view.phase == "exchange":
-        return "Stage 1a: exchanges"
+        return t(locale, "insomnia.stage.exchange")
     if view.phase == "auction":
         a = view.auction
-        high = f"high bid {a.high_bid} by {name(a.high_bidder)}" if a and a.high_bidder else "no bid yet"
-        return f"Stage {a.stage if a else view.stage}: auction for re-throws ({high})"
+        if a and a.high_bidder:
+            high = t(
+                locale,
+                "insomnia.stage.high_bid",
+                amount=number(locale, a.high_bid),
+                player=name(a.high_bidder, locale),
+            )
+        else:
+            high = t(locale, "insomnia.stage.no_bid")
+        return t(locale, "insomnia.stage.auction", stage=a.stage if a else view.stage, high=high)
     if view.phase == "rethrow":
-        return f"Stage {view.stage}: {name(view.rethrower)} re-throws ({view.rethrows_left} left)"
+        return t(
+            locale,
+            "insomnia.stage.rethrow",
+            stage=view.stage,
+            player=name(view.rethrower, locale),
+            left=view.rethrows_left,
+        )
     if view.phase == "tricks":
-        return "Stage 3: tricks for the pot"
+        return t(locale, "insomnia.stage.tricks")
     return str(view.phase)
 
 
-def table(info: TableInfo, game: Any, note: str | None, *, locale: str = "en") -> Message:
+def _plays(plays: list[Any], locale: object) -> str:
+    return ", ".join(f"{format_card(p.card, locale)} {name(p.player, locale)}" for p in plays)
+
+
+def table(info: TableInfo, game: Any, note: str | None, *, locale: object = "en") -> Message:
     view = game.public_view()
     lines = []
     for p in view.players:
         marks = ("▶️ " if p == view.current_player else "") + ("🃏 " if p == view.dealer else "")
         extra = []
         if view.phase == "tricks" or view.tricks_won.get(p):
-            extra.append(plural(view.tricks_won.get(p, 0), "trick"))
+            extra.append(tn(locale, "count.trick", view.tricks_won.get(p, 0)))
         if p in info.computer_seats:
-            extra.append("computer plays")
-        tail = f" · {', '.join(extra)}" if extra else ""
+            extra.append(t(locale, "insomnia.table.computer_plays"))
         lines.append(
-            f"{marks}{name(p)}: **{view.chips[p]}** chips, {plural(view.hand_counts.get(p, 0), 'card')}{tail}"
+            t(
+                locale,
+                "insomnia.table.player",
+                marks=marks,
+                player=name(p, locale),
+                chips=tn(locale, "count.chip_bold", view.chips[p]),
+                cards=tn(locale, "count.card", view.hand_counts.get(p, 0)),
+                tail=f" · {', '.join(extra)}" if extra else "",
+            )
         )
     deals = f"{view.deal}/{view.max_deals}" if view.max_deals else str(view.deal)
     fields = [
-        EmbedField(name="Dice", value=_dice(view.dice)),
-        EmbedField(name="Pot", value=str(view.pot)),
-        EmbedField(name="Stock", value=str(view.stock_count)),
-        EmbedField(name="Stage", value=_stage_text(view), inline=False),
+        EmbedField(name=t(locale, "insomnia.field.dice"), value=_dice(view.dice, locale)),
+        EmbedField(name=t(locale, "insomnia.field.pot"), value=number(locale, view.pot)),
+        EmbedField(name=t(locale, "insomnia.field.stock"), value=str(view.stock_count)),
+        EmbedField(name=t(locale, "insomnia.field.stage"), value=_stage_text(view, locale), inline=False),
     ]
     if view.shown_hand is not None:
         fields.append(
             EmbedField(
-                name="Shown hand (stage 1 winner)",
-                value=f"{name(view.shown_hand.player)}: {_cards(view.shown_hand.cards)}",
+                name=t(locale, "insomnia.field.shown_hand"),
+                value=f"{name(view.shown_hand.player, locale)}: {_cards(view.shown_hand.cards, locale)}",
             )
         )
     if view.stage2_winner and view.stage2_description:
-        fields.append(
-            EmbedField(name="Best hand", value=f"{name(view.stage2_winner)}: {view.stage2_description}")
-        )
-    if view.trump is not None:
-        fields.append(EmbedField(name="Trumps", value=view.trump.symbol))
-    title, plays = ("This trick", view.trick) if view.trick else ("Last trick", view.last_trick)
-    if plays:
+        described = hand_description(view.stage2_description, locale)
         fields.append(
             EmbedField(
-                name=title, value=", ".join(f"{t.card.pretty} {name(t.player)}" for t in plays), inline=False
+                name=t(locale, "insomnia.field.best_hand"),
+                value=f"{name(view.stage2_winner, locale)}: {described}",
             )
         )
+    if view.trump is not None:
+        fields.append(EmbedField(name=t(locale, "insomnia.field.trumps"), value=view.trump.symbol))
+    title, plays = ("this_trick", view.trick) if view.trick else ("last_trick", view.last_trick)
+    if plays:
+        fields.append(
+            EmbedField(name=t(locale, f"insomnia.field.{title}"), value=_plays(plays, locale), inline=False)
+        )
     if view.eligible and view.stage == 4:
-        fields.append(EmbedField(name="Stage 4 eligible", value=" ".join(name(p) for p in view.eligible)))
+        fields.append(
+            EmbedField(
+                name=t(locale, "insomnia.field.stage4_eligible"),
+                value=" ".join(name(p, locale) for p in view.eligible),
+            )
+        )
     description = "\n".join(lines)
     if note:
         description = f"{note}\n{description}"
     embed = Embed(
-        title=f"Insomnia · table #{info.id} · deal {deals}",
+        title=t(locale, "insomnia.table.title", table=info.id, deal=deals),
         description=description,
         fields=fields,
-        footer=f"Seed commitment {info.commitment[:16]}…" if not info.seed else f"Seed {info.seed}",
+        footer=(
+            t(locale, "common.footer.commitment", commitment=info.commitment[:16])
+            if not info.seed
+            else t(locale, "common.footer.seed", seed=info.seed)
+        ),
         colour=COLOUR,
     )
     rows = []
     if not view.is_over:
-        buttons = [Button(label="My hand", custom_id=custom_id(info.id, "hand"), style="primary")]
+        buttons = [
+            Button(
+                label=t(locale, "common.button.my_hand"),
+                custom_id=custom_id(info.id, "hand"),
+                style="primary",
+            )
+        ]
         if view.phase in ("exchange", "auction", "rethrow"):
             buttons.append(
-                Button(label=_pass_label(view.phase), custom_id=custom_id(info.id, "pass", info.seq))
+                Button(label=_pass_label(view.phase, locale), custom_id=custom_id(info.id, "pass", info.seq))
             )
         rows = rows_of(buttons)
     return Message(embeds=[embed], rows=rows)
 
 
-def _pass_label(phase: str) -> str:
-    return {"exchange": "No exchange", "auction": "Pass", "rethrow": "Stop re-throwing"}.get(phase, "Pass")
+def _pass_label(phase: str, locale: object) -> str:
+    key = {"exchange": "no_exchange", "rethrow": "stop_rethrow"}.get(phase, "pass")
+    return t(locale, f"insomnia.button.{key}")
 
 
-# The public log of a deal comes in groups, one log message each (docs/design.md section 3).
-GROUP_TITLES = {
-    "exchange": "exchanges (stage 1)",
-    "auction": "auction (stage 1)",
-    "payouts": "re-throws and payouts (stages 1 and 2)",
-    "tricks": "tricks (stage 3)",
-    "stage4": "second dice round (stage 4)",
-}
+# The public log of a deal comes in groups, one log message each (docs/design.md section 3); each part's
+# title is the catalogue's `insomnia.group.<part>`.
+GROUP_PARTS = ("exchange", "auction", "payouts", "tricks", "stage4")
 
 
-def _group(deal: int, part: str) -> LogGroup:
-    return LogGroup(key=f"deal-{deal}-{part}", title=f"**Deal {deal} · {GROUP_TITLES[part]}**")
+def _group(deal: int, part: str, locale: object) -> LogGroup:
+    title = t(locale, "insomnia.group.title", deal=deal, part=t(locale, f"insomnia.group.{part}"))
+    return LogGroup(key=f"deal-{deal}-{part}", title=title)
 
 
 def _part_of(event: Any, kind: str | None) -> str | None:
@@ -210,7 +283,7 @@ def _part_of(event: Any, kind: str | None) -> str | None:
 
 
 def log_entries(
-    info: TableInfo, game: Any, events: Sequence[Any], *, locale: str = "en"
+    info: TableInfo, game: Any, events: Sequence[Any], *, locale: object = "en"
 ) -> list[LogGroup | str]:
     """The public lines of these events, each group named before its lines."""
     out: list[LogGroup | str] = []
@@ -220,182 +293,254 @@ def log_entries(
     for event in events:
         kind = getattr(event, "kind", None)
         if kind == "chips":
-            transfers.setdefault(event.reason, []).append(
-                f"{name(event.from_account)} → {name(event.to_account)} {event.amount}"
-            )
+            payer, payee = name(event.from_account, locale), name(event.to_account, locale)
+            transfers.setdefault(event.reason, []).append(f"{payer} → {payee} {number(locale, event.amount)}")
             continue
         if kind == "deal_started":
             deal = event.deal
         part = _part_of(event, kind)
-        line = _event_line(event, kind)
+        line = _event_line(event, kind, locale)
         if line or part:
             # The transfers of one step follow its announcement; a new announcement closes that step.
-            out.extend(_flush(transfers))
+            out.extend(_flush(transfers, locale))
         if part:
-            out.append(_group(deal, part))
+            out.append(_group(deal, part, locale))
         if line:
             out.append(line)
-    out.extend(_flush(transfers))
+    out.extend(_flush(transfers, locale))
     return out
 
 
-def state_group(game: Any, *, locale: str = "en") -> LogGroup | None:
+def state_group(game: Any, *, locale: object = "en") -> LogGroup | None:
     """The group of the decision the game waits for now (None when it is over)."""
     view = game.public_view()
     if view.is_over:
         return None
     if view.phase in ("exchange", "tricks"):
-        return _group(view.deal, view.phase)
+        return _group(view.deal, view.phase, locale)
     if view.stage == 4:
-        return _group(view.deal, "stage4")
-    return _group(view.deal, "auction" if view.phase == "auction" else "payouts")
+        return _group(view.deal, "stage4", locale)
+    return _group(view.deal, "auction" if view.phase == "auction" else "payouts", locale)
 
 
-def _flush(transfers: dict[str, list[str]]) -> list[str]:
-    out = [
-        f"💸 {REASONS.get(reason, reason).capitalize()}: {', '.join(moves)}."
-        for reason, moves in transfers.items()
-    ]
+def _flush(transfers: dict[str, list[str]], locale: object) -> list[str]:
+    out = []
+    for reason, moves in transfers.items():
+        joined = ", ".join(moves)
+        if reason in REASONS:
+            out.append(t(locale, f"insomnia.transfer.{reason}", moves=joined))
+        else:
+            out.append(f"💸 {reason}: {joined}.")
     transfers.clear()
     return out
 
 
-def _event_line(event: Any, kind: str | None) -> str | None:
+def _event_line(event: Any, kind: str | None, locale: object) -> str | None:
+    def who(player: str) -> str:
+        return name(player, locale)
+
     if kind == "deal_started":
-        return (
-            f"🃏 **Deal {event.deal}**: {name(event.dealer)} deals ({event.stock} cards left in the stock)."
-        )
+        return tn(locale, "insomnia.log.deal_started", event.stock, deal=event.deal, dealer=who(event.dealer))
     if kind == "dice_thrown":
         if event.rethrown_die is None:
-            return f"🎲 {name(event.player)} throws the dice: {_dice(event.dice)}."
-        return (
-            f"🎲 {name(event.player)} re-throws die {event.rethrown_die}: {_dice(event.dice)} "
-            f"({plural(event.rethrows_left or 0, 're-throw')} left)."
+            return t(locale, "insomnia.log.throw", player=who(event.player), dice=_dice(event.dice, locale))
+        return t(
+            locale,
+            "insomnia.log.rethrow",
+            player=who(event.player),
+            die=event.rethrown_die,
+            dice=_dice(event.dice, locale),
+            left=tn(locale, "count.rethrow", event.rethrows_left or 0),
         )
     if kind == "exchanged":
-        return f"🔄 {name(event.player)} exchanges a card ({event.count} so far)."
+        return t(locale, "insomnia.log.exchanged", player=who(event.player), count=event.count)
     if kind == "exchange_done" and event.exchanges == 0:
-        return f"{name(event.player)} keeps the hand" + (
-            " (the stock is empty)." if event.stock_empty else "."
-        )
+        if event.stock_empty:
+            return t(locale, "insomnia.log.keeps_empty", player=who(event.player))
+        return t(locale, "insomnia.log.keeps", player=who(event.player))
     if kind == "bid":
-        return f"🪙 {name(event.player)} bids {event.amount}."
+        return t(locale, "insomnia.log.bid", player=who(event.player), amount=number(locale, event.amount))
     if kind == "passed":
-        return f"{name(event.player)} passes."
+        return t(locale, "insomnia.log.passed", player=who(event.player))
     if kind == "auction_won":
-        return (
-            f"🔨 {name(event.player)} wins the auction with {event.amount} "
-            f"({plural(event.rethrows, 're-throw')})."
+        return t(
+            locale,
+            "insomnia.log.auction_won",
+            player=who(event.player),
+            amount=number(locale, event.amount),
+            rethrows=tn(locale, "count.rethrow", event.rethrows),
         )
     if kind == "auction_no_winner":
-        return "Nobody bids: no re-throws."
+        return t(locale, "insomnia.log.no_bids")
     if kind == "rethrows_ended":
-        return f"{name(event.player)} stops re-throwing: the dice are {_dice(event.dice)}."
+        return t(
+            locale, "insomnia.log.rethrows_ended", player=who(event.player), dice=_dice(event.dice, locale)
+        )
     if kind == "stage1_result":
-        return (
-            f"🏆 {name(event.winner)} matches the dice ({PATTERNS.get(event.pattern, event.pattern)}) with "
-            f"{_cards(event.hand)}: every other player pays {event.amount}."
+        return t(
+            locale,
+            "insomnia.log.stage1_result",
+            player=who(event.winner),
+            pattern=_pattern(event.pattern, locale),
+            cards=_cards(event.hand, locale),
+            amount=number(locale, event.amount),
         )
     if kind == "no_match":
-        return f"Nobody matches the dice {_dice(event.dice)} ({PATTERNS.get(event.pattern, event.pattern)})."
+        return t(
+            locale,
+            "insomnia.log.no_match",
+            dice=_dice(event.dice, locale),
+            pattern=_pattern(event.pattern, locale),
+        )
     if kind == "stage2_winner":
-        who = name(event.winner)
-        return f"🥇 Best hand: {who} with {event.description}; {event.amount} from each other player."
+        return t(
+            locale,
+            "insomnia.log.stage2_winner",
+            player=who(event.winner),
+            description=hand_description(event.description, locale),
+            amount=number(locale, event.amount),
+        )
     if kind == "stage2_no_winner":
-        return f"Nobody holds a pair or better: {name(event.leader)} leads."
+        return t(locale, "insomnia.log.stage2_none", player=who(event.leader))
     if kind == "trick_won":
-        plays = ", ".join(f"{p.card.pretty} {name(p.player)}" for p in event.plays)
-        return f"Trick {event.trick}: {plays} → {name(event.winner)} wins it."
+        return t(
+            locale,
+            "insomnia.log.trick",
+            trick=event.trick,
+            plays=_plays(event.plays, locale),
+            player=who(event.winner),
+        )
     if kind == "pot_split":
         if not event.winners or event.share == 0:
-            return f"💰 The pot of {event.pot} stays on the table."
-        who = " and ".join(name(p) for p in event.winners)
-        rest = f"; {event.remainder} stays in the pot" if event.remainder else ""
-        return f"💰 {who} take{'s' if len(event.winners) == 1 else ''} the pot: {event.share} each{rest}."
+            return t(locale, "insomnia.log.pot_stays", pot=number(locale, event.pot))
+        rest = (
+            t(locale, "insomnia.log.pot_remainder", remainder=number(locale, event.remainder))
+            if event.remainder
+            else ""
+        )
+        players = join(locale, [who(p) for p in event.winners])
+        return tn(
+            locale,
+            "insomnia.log.pot_taken",
+            len(event.winners),
+            players=players,
+            share=number(locale, event.share),
+            rest=rest,
+        )
     if kind == "stage4_eligible":
-        return f"🎲 Second dice round: {' '.join(name(p) for p in event.players)} may bid."
+        players = " ".join(who(p) for p in event.players)
+        return tn(locale, "insomnia.log.stage4_eligible", len(event.players), players=players)
     if kind == "stage4_result":
-        return (
-            f"🏆 {name(event.winner)} matches the new dice "
-            f"({PATTERNS.get(event.pattern, event.pattern)}) with "
-            f"won cards {_cards(event.cards)}: every other player pays {event.amount}."
+        return t(
+            locale,
+            "insomnia.log.stage4_result",
+            player=who(event.winner),
+            pattern=_pattern(event.pattern, locale),
+            cards=_cards(event.cards, locale),
+            amount=number(locale, event.amount),
         )
     if kind == "deal_ended":
-        chips = ", ".join(f"{name(p)} {c}" for p, c in event.chips.items())
-        return f"📊 After deal {event.deal}: {chips}; pot {event.pot}."
+        chips = ", ".join(f"{who(p)} {number(locale, c)}" for p, c in event.chips.items())
+        return t(
+            locale, "insomnia.log.deal_ended", deal=event.deal, chips=chips, pot=number(locale, event.pot)
+        )
     return None
 
 
-def result_lines(info: TableInfo, game: Any, *, locale: str = "en") -> list[str]:
+def result_lines(info: TableInfo, game: Any, *, locale: object = "en") -> list[str]:
     view = game.public_view()
     start = info.options.get("chips", 15)
     order = sorted(game.standings(), key=lambda s: (s.placement, s.player))
     table_lines = [
-        f"{s.placement}. {name(s.player)}: {s.final_chips} chips ({s.net:+d}){' 🏆' if s.won else ''}"
+        tn(
+            locale,
+            "insomnia.log.standing",
+            s.final_chips,
+            place=s.placement,
+            player=name(s.player, locale),
+            net=signed(locale, s.net),
+            trophy=" 🏆" if s.won else "",
+        )
         for s in order
     ]
-    why = OVER.get(view.over_reason or "", view.over_reason or "")
-    pot = f" {view.pot} chips stay in the pot." if view.pot else ""
-    return [f"🏁 **Game over** ({why}). Everyone started with {start}.{pot}", *table_lines]
+    reason = view.over_reason or ""
+    why = t(locale, f"insomnia.over.{reason}") if reason in OVER else reason
+    pot = tn(locale, "insomnia.log.pot_left", view.pot) if view.pot else ""
+    return [t(locale, "insomnia.log.game_over", why=why, start=number(locale, start), pot=pot), *table_lines]
 
 
-def hand(info: TableInfo, game: Any, player: str, *, dm: bool, locale: str = "en") -> Message:
+def hand(info: TableInfo, game: Any, player: str, *, dm: bool, locale: object = "en") -> Message:
     view = game.view(player)
+    cards = _cards(view.hand, locale) or t(locale, "common.empty")
     lines = [
-        f"**Your hand** (Insomnia, table #{info.id}, deal {view.deal}): {_cards(view.hand) or 'empty'}",
-        f"Dice: {_dice(view.dice)} · your chips: {view.chips[player]} · pot {view.pot}",
+        t(locale, "insomnia.hand.title", table=info.id, deal=view.deal, cards=cards),
+        t(
+            locale,
+            "insomnia.hand.status",
+            dice=_dice(view.dice, locale),
+            chips=number(locale, view.chips[player]),
+            pot=number(locale, view.pot),
+        ),
     ]
     if view.trump is not None:
-        lines.append(
-            f"Trumps: {view.trump.symbol}"
-            + (f" · this trick: {', '.join(t.card.pretty for t in view.trick)}" if view.trick else "")
-        )
+        if view.trick:
+            lines.append(
+                t(
+                    locale,
+                    "insomnia.hand.trumps_trick",
+                    trump=view.trump.symbol,
+                    cards=_plays(view.trick, locale),
+                )
+            )
+        else:
+            lines.append(t(locale, "insomnia.hand.trumps", trump=view.trump.symbol))
     rows: list[list[Button]] = []
     if view.current_player == player and not view.is_over and player not in info.computer_seats:
-        lines.append(f"It is your turn: {turn_hint(game, player)}.")
+        lines.append(t(locale, "common.your_turn_hint", hint=turn_hint(game, player, locale=locale)))
         if not dm:
             buttons = [
                 Button(
-                    label=_label(a, view),
+                    label=_label(a, view, locale),
                     custom_id=custom_id(info.id, token(a), info.seq),
                     style="secondary" if a.kind == "pass" else "primary",
                 )
                 for a in game.legal_actions()
             ]
             if len(buttons) > 25:  # many bid amounts: keep the lowest bids and always the pass
-                lines.append("More bids than buttons: use /insomnia bid for higher amounts.")
+                lines.append(t(locale, "insomnia.hand.more_bids"))
                 buttons = buttons[:24] + buttons[-1:]
             rows = rows_of(buttons)
     elif view.current_player:
-        lines.append(f"Waiting for {name(view.current_player)}.")
+        lines.append(t(locale, "common.waiting_for", player=name(view.current_player, locale)))
     return Message(content="\n".join(lines), rows=rows)
 
 
-def _label(action: Any, view: Any) -> str:
+def _label(action: Any, view: Any, locale: object) -> str:
     if action.kind == "exchange":
-        return f"Exchange {action.card.pretty}"
+        return t(locale, "insomnia.button.exchange", card=format_card(action.card, locale))
     if action.kind == "play":
-        return f"Play {action.card.pretty}"
+        return t(locale, "insomnia.button.play", card=format_card(action.card, locale))
     if action.kind == "bid":
-        return f"Bid {action.amount}"
+        return t(locale, "insomnia.button.bid", amount=number(locale, action.amount))
     if action.kind == "rethrow":
-        return f"Re-throw die {action.die} ({view.dice[action.die - 1].short})"
-    return _pass_label(view.phase)
+        face = format_rank(view.dice[action.die - 1], locale)
+        return t(locale, "insomnia.button.rethrow", die=action.die, face=face)
+    return _pass_label(view.phase, locale)
 
 
-def turn_hint(game: Any, player: str, *, locale: str = "en") -> str:
+def turn_hint(game: Any, player: str, *, locale: object = "en") -> str:
     view = game.public_view()
     if view.phase == "exchange":
-        return "exchange a card (/insomnia exchange) or keep your hand (/insomnia pass)"
+        return t(locale, "insomnia.hint.exchange")
     if view.phase == "auction":
         # The lowest bid is the engine's to say (it refuses what it does not list).
         bids = [a.amount for a in game.legal_actions() if a.kind == "bid"]
         if not bids:
-            return "pass (/insomnia pass): you have too few chips to outbid the highest bid"
-        return f"bid at least {min(bids)} (/insomnia bid) or pass (/insomnia pass)"
+            return t(locale, "insomnia.hint.cannot_outbid")
+        return t(locale, "insomnia.hint.bid", least=min(bids))
     if view.phase == "rethrow":
-        return f"re-throw a die (/insomnia rethrow, {view.rethrows_left} left) or stop (/insomnia pass)"
-    return "play a card (/insomnia play)"
+        return t(locale, "insomnia.hint.rethrow", left=view.rethrows_left)
+    return t(locale, "insomnia.hint.play")
 
 
 def token(action: Any) -> str:
@@ -422,8 +567,9 @@ def parse_token(text: str) -> dict[str, Any] | None:
 
 
 def choices(
-    game: Any, player: str, command: str, option: str, namespace: Mapping[str, Any], *, locale: str = "en"
+    game: Any, player: str, command: str, option: str, namespace: Mapping[str, Any], *, locale: object = "en"
 ) -> list[tuple[str, str]]:
+    """The legal choices for an option: labels in the player's language and notation, values the engine's."""
     wanted = {
         ("exchange", "card"): "exchange",
         ("play", "card"): "play",
@@ -433,39 +579,34 @@ def choices(
     if wanted is None:
         return []
     view = game.public_view()
-    out: list[tuple[str, str]] = []
+    out: list[tuple[str, Any]] = []
     for a in game.legal_actions():
         if a.kind != wanted:
             continue
         if wanted in ("exchange", "play"):
-            out.append((a.card.pretty, str(a.card)))
+            out.append((format_card(a.card, locale), str(a.card)))
         elif wanted == "bid":
-            out.append((plural(a.amount, "chip"), str(a.amount)))
+            out.append((tn(locale, "count.chip", a.amount), str(a.amount)))
         else:
-            out.append((f"die {a.die} (showing {view.dice[a.die - 1].short})", str(a.die)))
+            face = format_rank(view.dice[a.die - 1], locale)
+            out.append((t(locale, "insomnia.choice.die", die=a.die, face=face), str(a.die)))
     return out
 
 
-def action_text(action: Mapping[str, Any], *, hide: bool, locale: str = "en") -> str:
+def action_text(action: Mapping[str, Any], *, hide: bool, locale: object = "en") -> str:
     kind = action.get("kind")
     if kind == "exchange":
-        return "exchanges a card" if hide else f"exchanges {Card.parse(action['card']).pretty}"
+        if hide:
+            return t(locale, "insomnia.action.exchange_hidden")
+        return t(locale, "insomnia.action.exchange", card=format_card(Card.parse(action["card"]), locale))
     if kind == "play":
-        return f"plays {Card.parse(action['card']).pretty}"
+        return t(locale, "insomnia.action.play", card=format_card(Card.parse(action["card"]), locale))
     if kind == "bid":
-        return f"bids {action['amount']}"
+        return t(locale, "insomnia.action.bid", amount=number(locale, action["amount"]))
     if kind == "rethrow":
-        return f"re-throws die {action['die']}"
+        return t(locale, "insomnia.action.rethrow", die=action["die"])
     if kind == "pass":
-        return "passes"
+        return t(locale, "insomnia.action.pass")
     if kind == "end_game":
-        return "ends the game (cancel)"
+        return t(locale, "common.action.end_game")
     return str(kind)
-
-
-def timeout_text(*, locale: str = "en") -> str:
-    return "the safe default was played for them"
-
-
-def cancel_text(*, locale: str = "en") -> str:
-    return "chips stay as they are"

@@ -3,8 +3,8 @@ become Malice's action. The generic game cog builds the command group from `COMM
 
 from __future__ import annotations
 
-from bot.games.base import GameAction, GameState, IllegalAction
-from bot.games.commands import CommandOption, CommandSet, GameCommand, card_input, table_option
+from bot.games.base import GameAction, GameState, Refusal
+from bot.games.commands import CommandOption, CommandSet, GameCommand, card_input, said, table_option
 from bot.games.malice.game import MaliceGame
 from bot.games.malice.models import MaliceOptions, parse_action
 
@@ -16,13 +16,13 @@ def build_action(game: GameState, command: str, params: dict[str, object], playe
     if command == "end":
         return parse_action({"kind": "end_turn"})
     if command != "play":
-        raise IllegalAction(f"Unknown Malice action {command}.")
+        raise Refusal("table.unknown_action", game="Malice", command=command)
     if not isinstance(game, MaliceGame):
         raise TypeError(f"not a Malice game: {type(game).__name__}")
     raw = str(params.get("card") or "").strip().lower()
     to = str(params.get("to") or "").strip().lower().replace(" ", "").replace("center", "centre")
     if to not in (*CENTRE, *SIDES, "centre"):
-        raise IllegalAction("Say where the card goes: centre, centre1-centre4 or side1-side4.")
+        raise Refusal("malice.say_where")
     if raw in ("payoff", *SIDES):
         source, card = raw, None
     else:
@@ -37,15 +37,17 @@ def build_action(game: GameState, command: str, params: dict[str, object], playe
         if action.to == to or (to == "centre" and action.to in CENTRE):
             return action
     if to == "centre":
-        what = card.pretty if card is not None else f"the top of your {raw}"
-        raise IllegalAction(f"{what} cannot go on any centre stack now.")
+        if card is not None:
+            raise Refusal("malice.card_no_centre", card=card.pretty)
+        pile = said("malice.pile.payoff") if raw == "payoff" else said("malice.pile.side", number=raw[-1])
+        raise Refusal("malice.top_no_centre", pile=pile)
     return parse_action({"kind": "play", "source": source, "card": card, "to": to})
 
 
-def opened(table_id: int, status: str, opponent: str | None) -> str:
+def opened(table_id: int, status: str, opponent: str | None) -> tuple[str, dict[str, object]]:
     if status == "running":
-        return f"Table #{table_id}: the game against the computer started. Use /hand."
-    return f"Table #{table_id}: challenge sent; waiting for {opponent}."
+        return said("malice.vs_computer", table=table_id)
+    return said("malice.challenge_sent", table=table_id, opponent=opponent)
 
 
 CARD = "a card in your hand (like 7H or JK), payoff, or side1-side4 (the top of that side stack)"

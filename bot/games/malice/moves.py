@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games.malice.render import PLACES
+from bot.games.malice.render import place
 from bot.games.moves import TypedMoves
 
 
@@ -23,7 +23,7 @@ def describe(action: Any, game: Any) -> str:
         return "end your turn"
     card = action.card.pretty if action.card is not None else "the top card"
     rank = f" as {action.as_rank.short}" if action.as_rank is not None else ""
-    return f"{card}{rank} from your {PLACES[action.source]} to {PLACES[action.to]}"
+    return f"{card}{rank} from your {place(action.source, 'en')} to {place(action.to, 'en')}"
 
 
 MOVES = TypedMoves(command=command, describe=describe)

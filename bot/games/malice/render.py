@@ -1,7 +1,8 @@
 """Malice as messages: the table, move announcements, a player's hand and his legal moves.
 
 Public text is built only from `public_view()` and the public events; a hand appears only in a player's own
-hand message (ephemeral or DM).
+hand message (ephemeral or DM). Every word comes from the catalogue (`malice.*`) in the reader's `locale`,
+cards in his notation.
 """
 
 from __future__ import annotations
@@ -9,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.games.cards import Card
+from bot.games.cards import Card, Rank
+from bot.i18n import t, tn
+from bot.i18n.cards import format_card, format_rank
 from bot.render.common import (
     Button,
     Embed,
@@ -20,84 +23,117 @@ from bot.render.common import (
     custom_id,
     is_computer,
     name,
-    plural,
     rows_of,
 )
 
 COLOUR = 0x8E44AD
-PLACES = {
-    "hand": "hand",
-    "payoff": "payoff pile",
-    "side1": "side stack 1",
-    "side2": "side stack 2",
-    "side3": "side stack 3",
-    "side4": "side stack 4",
-    "centre1": "centre 1",
-    "centre2": "centre 2",
-    "centre3": "centre 3",
-    "centre4": "centre 4",
-}
-REASONS = {
-    "payoff_emptied": "played the last payoff card",
-    "stalemate": "stalemate: two idle turns in a row",
-    "turn_cap": "the turn cap was reached",
-    "resign": "resignation",
-    "cancelled": "the game was cancelled (scored as a stalemate)",
-}
+REASONS = ("payoff_emptied", "stalemate", "turn_cap", "resign", "cancelled")
 
 
-def _stack(stack: list[Card]) -> str:
-    return f"{stack[-1].pretty} ({len(stack)})" if stack else "—"
+def place(token: str, locale: object, *, capital: bool = False) -> str:
+    """`side2` -> "side stack 2" / "Seitenstapel 2"; `hand`, `payoff`, `centre1`.."""
+    if token.startswith(("side", "centre")) and token[-1].isdigit():
+        kind = "side" if token.startswith("side") else ("centre_capital" if capital else "centre")
+        return t(locale, f"malice.place.{kind}", number=token[-1])
+    if token in ("hand", "payoff"):
+        return t(locale, f"malice.place.{token}")
+    return token
 
 
-def lobby(info: TableInfo, *, locale: str = "en") -> Message:
+def _short(token: str, locale: object) -> str:
+    kind = "side" if token.startswith("side") else "centre"
+    return t(locale, f"malice.short.{kind}", number=token[-1])
+
+
+def _stack(stack: list[Card], locale: object) -> str:
+    return f"{format_card(stack[-1], locale)} ({len(stack)})" if stack else "—"
+
+
+def _rank(rank: Any, locale: object) -> str:
+    return format_rank(rank if isinstance(rank, Rank) else Rank.parse(str(rank)), locale)
+
+
+def lobby(info: TableInfo, *, locale: object = "en") -> Message:
     host, opponent = info.players[0], info.players[1]
     stake = info.options.get("stake", 1)
-    text = (
-        f"⚔️ {name(host)} challenges {name(opponent)} to **Malice** (table #{info.id}): stake "
-        f"{plural(stake, 'chip')} per card, {int(info.timeout)} s per move."
+    text = t(
+        locale,
+        "malice.lobby.text",
+        host=name(host, locale),
+        opponent=name(opponent, locale),
+        table=info.id,
+        stake=tn(locale, "count.chip", stake),
+        seconds=int(info.timeout),
     )
     if info.status == "lobby":
         buttons = [
-            Button(label="Accept", custom_id=custom_id(info.id, "accept"), style="success"),
-            Button(label="Decline", custom_id=custom_id(info.id, "decline"), style="danger"),
+            Button(
+                label=t(locale, "lobby.button.accept"),
+                custom_id=custom_id(info.id, "accept"),
+                style="success",
+            ),
+            Button(
+                label=t(locale, "lobby.button.decline"),
+                custom_id=custom_id(info.id, "decline"),
+                style="danger",
+            ),
         ]
         return Message(
-            content=f"{text}\n{name(opponent)}: accept or decline.",
+            content=text + "\n" + t(locale, "malice.lobby.answer", opponent=name(opponent, locale)),
             rows=rows_of(buttons),
             mentions=[] if is_computer(opponent) else [int(opponent)],
         )
     return Message(content=text)
 
 
-def table(info: TableInfo, game: Any, note: str | None, *, locale: str = "en") -> Message:
+def table(info: TableInfo, game: Any, note: str | None, *, locale: object = "en") -> Message:
     view = game.public_view()
     lines = []
     for p in view.players:
         top = view.payoff_top.get(p)
-        marker = "▶️ " if p == view.current_player else ""
         lines.append(
-            f"{marker}{name(p)}: payoff {view.payoff_counts[p]} (top {top.pretty if top else '—'}), "
-            f"hand {view.hand_counts[p]}"
+            t(
+                locale,
+                "malice.table.player",
+                marker="▶️ " if p == view.current_player else "",
+                player=name(p, locale),
+                payoff=view.payoff_counts[p],
+                top=format_card(top, locale) if top else "—",
+                hand=view.hand_counts[p],
+            )
         )
     centre = "  ".join(
-        f"**{i + 1}**: {_stack(stack)} → {view.centre_needs[i].short}" if stack else f"**{i + 1}**: free"
+        f"**{i + 1}**: {_stack(stack, locale)} → {_rank(view.centre_needs[i], locale)}"
+        if stack
+        else t(locale, "malice.table.free_slot", number=i + 1)
         for i, stack in enumerate(view.centre)
     )
-    fields = [EmbedField(name="Centre", value=centre, inline=False)]
+    fields = [EmbedField(name=t(locale, "malice.field.centre"), value=centre, inline=False)]
     sides = [
-        f"{name(p)}: " + "  ".join(f"**{i + 1}**: {_stack(s)}" for i, s in enumerate(view.side[p]))
+        f"{name(p, locale)}: "
+        + "  ".join(f"**{i + 1}**: {_stack(s, locale)}" for i, s in enumerate(view.side[p]))
         for p in view.players
     ]
-    fields.append(EmbedField(name="Side stacks", value="\n".join(sides), inline=False))
-    footer = f"Turn {view.turn} of at most {view.max_turns} · stock {view.stock_count} · stake {view.stake}"
+    fields.append(
+        EmbedField(name=t(locale, "malice.field.side_stacks"), value="\n".join(sides), inline=False)
+    )
+    footer = t(
+        locale,
+        "malice.table.footer",
+        turn=view.turn,
+        max_turns=view.max_turns,
+        stock=view.stock_count,
+        stake=view.stake,
+    )
     description = "\n".join(lines)
     if view.is_over and view.result is not None:
-        description += "\n**Game over**: " + _result_sentence(view.result)
+        description += "\n" + t(
+            locale, "malice.table.game_over", result=_result_sentence(view.result, locale)
+        )
     if note:
         description = f"{note}\n{description}"
     embed = Embed(
-        title=f"Malice · table #{info.id}",
+        title=t(locale, "malice.table.title", table=info.id),
         description=description,
         fields=fields,
         footer=footer,
@@ -107,136 +143,192 @@ def table(info: TableInfo, game: Any, note: str | None, *, locale: str = "en") -
     if not view.is_over:
         rows = rows_of(
             [
-                Button(label="My hand", custom_id=custom_id(info.id, "hand"), style="primary"),
-                Button(label="End turn", custom_id=custom_id(info.id, "end", info.seq)),
+                Button(
+                    label=t(locale, "common.button.my_hand"),
+                    custom_id=custom_id(info.id, "hand"),
+                    style="primary",
+                ),
+                Button(
+                    label=t(locale, "malice.button.end_turn"), custom_id=custom_id(info.id, "end", info.seq)
+                ),
             ]
         )
     return Message(embeds=[embed], rows=rows)
 
 
-def _result_sentence(result: Any) -> str:
-    why = REASONS.get(result.reason, result.reason)
+def _result_sentence(result: Any, locale: object) -> str:
+    why = t(locale, f"malice.reason.{result.reason}") if result.reason in REASONS else result.reason
     if result.winner is None:
-        return f"a draw ({why})."
-    return (
-        f"{name(result.winner)} wins ({why}), scoring {plural(result.score, 'card')}"
-        f" = {plural(result.chips, 'chip')}."
+        return t(locale, "malice.result.draw", why=why)
+    return t(
+        locale,
+        "malice.result.win",
+        player=name(result.winner, locale),
+        why=why,
+        cards=tn(locale, "count.card", result.score),
+        chips=tn(locale, "count.chip", result.chips),
     )
 
 
-def event_lines(info: TableInfo, game: Any, events: list[Any]) -> list[str]:
+def _card_as(card: Card, as_rank: Any, locale: object) -> str:
+    shown = format_card(card, locale)
+    return shown if as_rank is None else t(locale, "malice.card_as", card=shown, rank=_rank(as_rank, locale))
+
+
+def _source_key(source: str) -> tuple[str, dict[str, Any]]:
+    """The catalogue key part of a source pile and its params: `hand`, `payoff`, or `side` with its number."""
+    if source.startswith("side"):
+        return "side", {"number": source[-1]}
+    return source, {}
+
+
+def event_lines(info: TableInfo, game: Any, events: list[Any], *, locale: object = "en") -> list[str]:
     lines: list[str] = []
     for event in events:
         kind = getattr(event, "kind", None)
         if kind == "card_played":
-            card = event.card.pretty
-            if event.as_rank is not None:
-                card += f" as {event.as_rank.short}"
+            source, extra = _source_key(event.source)
             lines.append(
-                f"{name(event.player)} plays {card} from the {PLACES[event.source]} to {PLACES[event.to]}."
+                t(
+                    locale,
+                    f"malice.log.play.{source}",
+                    player=name(event.player, locale),
+                    card=_card_as(event.card, event.as_rank, locale),
+                    target=place(event.to, locale),
+                    **extra,
+                )
             )
         elif kind == "payoff_turned":
             lines.append(
-                f"{name(event.player)} turns up {event.card.pretty} on the payoff pile "
-                f"({event.remaining} left)."
+                t(
+                    locale,
+                    "malice.log.payoff_turned",
+                    player=name(event.player, locale),
+                    card=format_card(event.card, locale),
+                    remaining=event.remaining,
+                )
             )
         elif kind == "stack_completed":
             lines.append(
-                f"✅ {PLACES[event.slot].capitalize()} is complete: shuffled into the stock "
-                f"(stock {event.stock_count})."
+                t(
+                    locale,
+                    "malice.log.stack_completed",
+                    place=place(event.slot, locale, capital=True),
+                    stock=event.stock_count,
+                )
             )
         elif kind == "hand_refilled":
-            lines.append(f"{name(event.player)} emptied the hand and draws {event.drawn}.")
-        elif kind == "turn_ended" and not event.side_play:
             lines.append(
-                f"{name(event.player)} ends turn {event.turn}"
-                f"{'' if event.moved else ' without moving a card'}."
+                t(locale, "malice.log.refilled", player=name(event.player, locale), drawn=event.drawn)
             )
+        elif kind == "turn_ended" and not event.side_play:
+            who = name(event.player, locale)
+            if event.moved:
+                lines.append(t(locale, "malice.log.turn_ended", player=who, turn=event.turn))
+            else:
+                lines.append(t(locale, "malice.log.turn_ended_idle", player=who, turn=event.turn))
         elif kind == "chips":
-            lines.append(f"💰 {name(event.from_account)} pays {name(event.to_account)} {event.amount} chips.")
+            lines.append(
+                tn(
+                    locale,
+                    "malice.log.pays",
+                    event.amount,
+                    payer=name(event.from_account, locale),
+                    payee=name(event.to_account, locale),
+                )
+            )
     return lines
 
 
-def _turn_group(turn: int, player: str | None) -> LogGroup:
-    who = f" · {name(player)}" if player else ""
-    return LogGroup(key=f"turn-{turn}", title=f"**Turn {turn}**{who}")
+def _turn_group(turn: int, player: str | None, locale: object) -> LogGroup:
+    if player:
+        title = t(locale, "malice.group.turn_of", turn=turn, player=name(player, locale))
+    else:
+        title = t(locale, "malice.group.turn", turn=turn)
+    return LogGroup(key=f"turn-{turn}", title=title)
 
 
 def log_entries(
-    info: TableInfo, game: Any, events: Sequence[Any], *, locale: str = "en"
+    info: TableInfo, game: Any, events: Sequence[Any], *, locale: object = "en"
 ) -> list[LogGroup | str]:
     """The public lines of these events; each turn is a group, named when it starts."""
     out: list[LogGroup | str] = []
     for event in events:
         if getattr(event, "kind", None) == "turn_started":
-            out.append(_turn_group(event.turn, event.player))
+            out.append(_turn_group(event.turn, event.player, locale))
         else:
-            out.extend(event_lines(info, game, [event]))
+            out.extend(event_lines(info, game, [event], locale=locale))
     return out
 
 
-def state_group(game: Any, *, locale: str = "en") -> LogGroup | None:
+def state_group(game: Any, *, locale: object = "en") -> LogGroup | None:
     """The turn being played now (None when the game is over)."""
     view = game.public_view()
-    return None if view.is_over else _turn_group(view.turn, view.current_player)
+    return None if view.is_over else _turn_group(view.turn, view.current_player, locale)
 
 
-def result_lines(info: TableInfo, game: Any, *, locale: str = "en") -> list[str]:
+def result_lines(info: TableInfo, game: Any, *, locale: object = "en") -> list[str]:
     view = game.public_view()
-    counts = ", ".join(f"{name(p)} {view.payoff_counts[p]}" for p in view.players)
-    return [f"🏁 **Game over**: {_result_sentence(view.result)} Payoff cards left: {counts}."]
+    counts = ", ".join(f"{name(p, locale)} {view.payoff_counts[p]}" for p in view.players)
+    return [t(locale, "malice.log.game_over", result=_result_sentence(view.result, locale), counts=counts)]
 
 
-def hand(info: TableInfo, game: Any, player: str, *, dm: bool, locale: str = "en") -> Message:
+def hand(info: TableInfo, game: Any, player: str, *, dm: bool, locale: object = "en") -> Message:
     view = game.view(player)
     top = view.payoff_top.get(player)
-    sides = "  ".join(f"{i + 1}: {_stack(s)}" for i, s in enumerate(view.side[player]))
-    centre = "  ".join(f"{i + 1}: {_stack(s)}" if s else f"{i + 1}: free" for i, s in enumerate(view.centre))
+    sides = "  ".join(f"{i + 1}: {_stack(s, locale)}" for i, s in enumerate(view.side[player]))
+    free = t(locale, "common.free")
+    centre = "  ".join(
+        f"{i + 1}: {_stack(s, locale)}" if s else f"{i + 1}: {free}" for i, s in enumerate(view.centre)
+    )
+    cards = " ".join(format_card(c, locale) for c in view.hand) or t(locale, "common.empty")
     lines = [
-        f"**Your hand** (Malice, table #{info.id}): {' '.join(c.pretty for c in view.hand) or 'empty'}",
-        f"Payoff top: {top.pretty if top else '—'} ({view.payoff_counts[player]} left)",
-        f"Your side stacks: {sides}",
-        f"Centre: {centre}",
+        t(locale, "malice.hand.title", table=info.id, cards=cards),
+        t(
+            locale,
+            "malice.hand.payoff",
+            top=format_card(top, locale) if top else "—",
+            left=view.payoff_counts[player],
+        ),
+        t(locale, "malice.hand.sides", sides=sides),
+        t(locale, "malice.hand.centre", centre=centre),
     ]
     rows: list[list[Button]] = []
     if view.current_player == player and not view.is_over:
-        lines.append(
-            "It is your turn."
-            + (" You must play your ace to the centre first." if view.must_play_ace else "")
-        )
+        if view.must_play_ace:
+            lines.append(t(locale, "malice.hand.your_turn_ace"))
+        else:
+            lines.append(t(locale, "malice.hand.your_turn"))
         if not dm:
+            actions = game.legal_actions()
             buttons = [
                 Button(
-                    label=_move_label(a),
+                    label=_move_label(a, locale),
                     custom_id=custom_id(info.id, token(a), info.seq),
                     style="primary" if a.kind == "play" and a.to.startswith("centre") else "secondary",
                 )
-                for a in game.legal_actions()
+                for a in actions
             ]
             if len(buttons) > 20:
-                lines.append("More moves than buttons: use /malice play for the rest.")
-                buttons = [b for b in buttons if not b.label.startswith("End")][:19] + [
-                    b for b in buttons if b.label.startswith("End")
-                ]
+                lines.append(t(locale, "malice.hand.more_moves"))
+                # The end of the turn always keeps its button (known by its action, not its label).
+                ends = [b for a, b in zip(actions, buttons, strict=True) if a.kind == "end_turn"]
+                moves = [b for a, b in zip(actions, buttons, strict=True) if a.kind != "end_turn"]
+                buttons = moves[:19] + ends
             rows = rows_of(buttons)
+    elif view.current_player:
+        lines.append(t(locale, "common.waiting_for", player=name(view.current_player, locale)))
     else:
-        lines.append(
-            f"Waiting for {name(view.current_player)}." if view.current_player else "The game is over."
-        )
+        lines.append(t(locale, "table.game_over"))
     return Message(content="\n".join(lines), rows=rows)
 
 
-def _move_label(action: Any) -> str:
+def _move_label(action: Any, locale: object) -> str:
     if action.kind == "end_turn":
-        return "End turn"
-    card = action.card.pretty if action.card is not None else "?"
-    where = (
-        "payoff "
-        if action.source == "payoff"
-        else ("" if action.source == "hand" else f"side {action.source[-1]} ")
-    )
-    target = PLACES[action.to].replace("centre ", "C").replace("side stack ", "S")
-    return f"{where}{card} → {target}"
+        return t(locale, "malice.button.end_turn")
+    card = format_card(action.card, locale) if action.card is not None else "?"
+    source, extra = _source_key(action.source)
+    return t(locale, f"malice.button.move.{source}", card=card, target=_short(action.to, locale), **extra)
 
 
 def token(action: Any) -> str:
@@ -261,9 +353,10 @@ def parse_token(text: str) -> dict[str, Any] | None:
 
 
 def choices(
-    game: Any, player: str, command: str, option: str, namespace: Mapping[str, Any], *, locale: str = "en"
+    game: Any, player: str, command: str, option: str, namespace: Mapping[str, Any], *, locale: object = "en"
 ) -> list[tuple[str, str]]:
-    """Autocomplete: the caller's legal cards (`card`) or the legal targets of the chosen card (`to`)."""
+    """Autocomplete: the caller's legal cards (`card`) or the legal targets of the chosen card (`to`),
+    labelled in his language and notation; the values are the engine's."""
     if command != "play":
         return []
     plays = [a for a in game.legal_actions() if a.kind == "play"]
@@ -272,8 +365,13 @@ def choices(
         for a in plays:
             value = str(a.card) if a.source == "hand" else a.source
             if value not in seen:
-                where = "from your hand" if a.source == "hand" else f"({PLACES[a.source]} top)"
-                seen[value] = f"{a.card.pretty} {where}"
+                card = format_card(a.card, locale)
+                if a.source == "hand":
+                    seen[value] = t(locale, "malice.choice.from_hand", card=card)
+                else:
+                    seen[value] = t(
+                        locale, "malice.choice.from_pile", card=card, place=place(a.source, locale)
+                    )
         return [(label, value) for value, label in seen.items()]
     if option == "to":
         chosen = str(namespace.get("card") or "").strip()
@@ -286,10 +384,15 @@ def choices(
                 continue
             if a.to.startswith("centre"):
                 stack = view.centre[int(a.to[-1]) - 1]
-                out[a.to] = f"{PLACES[a.to]} ({'on ' + stack[-1].pretty if stack else 'free slot'})"
             else:
                 stack = view.side[player][int(a.to[-1]) - 1]
-                out[a.to] = f"{PLACES[a.to]} ({'on ' + stack[-1].pretty if stack else 'empty'})"
+            where = place(a.to, locale)
+            if stack:
+                out[a.to] = t(locale, "malice.choice.on", place=where, card=format_card(stack[-1], locale))
+            elif a.to.startswith("centre"):
+                out[a.to] = t(locale, "malice.choice.free_slot", place=where)
+            else:
+                out[a.to] = t(locale, "malice.choice.empty", place=where)
         return [(label, value) for value, label in out.items()]
     return []
 
@@ -304,37 +407,28 @@ def _same_source(action: Any, chosen: str) -> bool:
         return False
 
 
-def action_text(action: Mapping[str, Any], *, hide: bool, locale: str = "en") -> str:
+def action_text(action: Mapping[str, Any], *, hide: bool, locale: object = "en") -> str:
     kind = action.get("kind")
     if kind == "play":
         card = action.get("card")
-        shown = Card.parse(card).pretty if card else "the top card"
-        rank = f" as {action['as_rank']}" if action.get("as_rank") else ""
-        return (
-            f"plays {shown}{rank} from the {PLACES.get(action['source'], action['source'])} "
-            f"to {PLACES.get(action['to'], action['to'])}"
+        shown = format_card(Card.parse(card), locale) if card else t(locale, "malice.action.top_card")
+        if action.get("as_rank"):
+            shown = t(locale, "malice.card_as", card=shown, rank=_rank(action["as_rank"], locale))
+        source, extra = _source_key(action["source"])
+        return t(
+            locale, f"malice.action.play.{source}", card=shown, target=place(action["to"], locale), **extra
         )
     if kind == "end_turn":
-        return "ends the turn"
+        return t(locale, "malice.action.end_turn")
     if kind == "resign":
-        return f"resigns for {name(action['player'])}"
+        return t(locale, "malice.action.resign", player=name(action["player"], locale))
     if kind == "end_game":
-        return "ends the game (cancel)"
+        return t(locale, "common.action.end_game")
     return str(kind)
 
 
-def turn_hint(game: Any, player: str, *, locale: str = "en") -> str:
+def turn_hint(game: Any, player: str, *, locale: object = "en") -> str:
     view = game.view(player)
-    return (
-        "play your ace to the centre"
-        if view.must_play_ace
-        else "play cards, then end the turn or play to a side stack"
-    )
-
-
-def timeout_text(*, locale: str = "en") -> str:
-    return "any ace that had to be played went to the centre and the turn ended"
-
-
-def cancel_text(*, locale: str = "en") -> str:
-    return "scored as a stalemate"
+    if view.must_play_ace:
+        return t(locale, "malice.hint.ace")
+    return t(locale, "malice.hint.play")
