@@ -165,9 +165,11 @@ class Harness:
             if self._connect_task in done:
                 self._connect_task.result()  # raises why the connection ended
             raise FakeDiscordError("the bot did not become ready")
+        # Every guild on this bot's shards (all of them unless SHARD_IDS says otherwise).
+        mine = [gid for gid in self.fake.guilds if self.settings.owns_guild(gid)]
         await self.fake.wait_for(
-            lambda: len(self.fake.identifies) > identifies and bot.get_guild(self.fake.guild_id) is not None,
-            what="the bot to see the guild",
+            lambda: len(self.fake.identifies) > identifies and all(bot.get_guild(g) for g in mine),
+            what="the bot to see its guilds",
         )
         self.bots_started += 1
         return bot

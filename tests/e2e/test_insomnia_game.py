@@ -89,6 +89,7 @@ async def test_a_three_seat_insomnia_game_from_lobby_to_leaderboard(harness: Har
 
         if not double_clicked and phase == "auction":
             double_clicked = True
+
             # The table message shows the auction a moment after it began (the presenter's pace).
             def with_pass():
                 message = table_message(fake, "Insomnia · table")
