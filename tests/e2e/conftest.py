@@ -9,7 +9,10 @@ import pytest
 import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
+from pydantic import SecretStr
 
+from tests import pg
+from tests.conftest import BACKENDS
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.harness import Harness
 
@@ -20,6 +23,22 @@ def pytest_configure(config: pytest.Config) -> None:
         "bot(**settings): settings of the bot under test (any Settings field, turn_timeout_seconds=..., "
         "extra_extensions=[...]) and rate_limits=True for Discord's rate limits in the fake",
     )
+    config.addinivalue_line(
+        "markers",
+        "both_backends: run the test's bot on SQLite and on PostgreSQL (a fresh database on the throwaway "
+        "server; skipped with the reason when there is none)",
+    )
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "e2e_backend" in metafunc.fixturenames and metafunc.definition.get_closest_marker("both_backends"):
+        metafunc.parametrize("e2e_backend", BACKENDS)
+
+
+@pytest.fixture
+def e2e_backend() -> str:
+    """The bot's database: SQLite unless the test is marked `both_backends` (then each in turn)."""
+    return "sqlite"
 
 
 @pytest.fixture
@@ -39,16 +58,23 @@ async def fake_server(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDisc
 
 @pytest.fixture
 async def harness(
-    fake_server: FakeDiscord, tmp_path: Path, request: pytest.FixtureRequest
+    fake_server: FakeDiscord, tmp_path: Path, request: pytest.FixtureRequest, e2e_backend: str
 ) -> AsyncIterator[Harness]:
     marker = request.node.get_closest_marker("bot")
     options = dict(marker.kwargs) if marker else {}
+    admin_url = database_url = None
+    if e2e_backend == "postgres":
+        admin_url = request.getfixturevalue("pg_admin_url")  # skips with the reason without PostgreSQL
+        database_url = await pg.create_database(admin_url)
+        options["database_url"] = SecretStr(database_url)
     h = Harness(fake_server, tmp_path, **options)
     try:
         await h.start_bot()
         yield h
     finally:
         await h.close()
+        if admin_url is not None and database_url is not None:
+            await pg.drop_database(admin_url, database_url)
     problems = h.problems()
     if problems:
         pytest.fail("end-to-end problems:\n- " + "\n- ".join(problems), pytrace=False)

@@ -22,6 +22,9 @@ from tests.e2e.test_game_support import (
     table_message,
 )
 
+# The whole game runs on both storage backends: what players see must not depend on the database.
+pytestmark = pytest.mark.both_backends
+
 
 async def test_a_three_seat_insomnia_game_from_lobby_to_leaderboard(harness: Harness, monkeypatch) -> None:
     monkeypatch.setattr("bot.sessions.service.new_seed", lambda: "e2e-insomnia-seed-7")
