@@ -1,10 +1,10 @@
 """A local fake of Discord (REST API and gateway) that the real, unmodified discord.py client talks to.
 
-It keeps the state a real Discord keeps for one guild (members, channels and the threads the bot opens,
-synced commands, messages with their components and edit history, interactions and their responses), records
-every REST call, and knows who saw each message (`Visibility`). Tests drive it through `UserHandle`s
-(`fake.user("alice")`): `slash`, `click`, `select`, `autocomplete`. The module docstring of
-tests/e2e/harness.py is the guide.
+It keeps the state a real Discord keeps for one guild, or several (`add_guild`), each on the gateway
+connection of its shard (members, channels and the threads the bot opens, synced commands, messages with their
+components and edit history, interactions and their responses), records every REST call, and knows who saw
+each message (`Visibility`). Tests drive it through `UserHandle`s (`fake.user("alice")`): `slash`, `click`,
+`select`, `autocomplete`. The module docstring of tests/e2e/harness.py is the guide.
 
 Discord's rules that a bot can break are checked here (message and embed limits, one response per
 interaction, the right response type for the interaction type, and every request body against Discord's own
