@@ -253,6 +253,7 @@ async def test_two_shard_processes_share_one_database_and_survive_a_kill(pg_url:
         # Killed while the table waits for Bob: the restarted process shows the resumed game before anyone
         # moves. (A computer's turn would be played at once on resume, and each move replaces the note.)
         await bob.wait_for_my_turn()
+        assert victim.problems() == []
         survivor_pid = survivor.proc.pid if survivor.proc else None
         await victim.kill()
         played = alice.moves
@@ -265,6 +266,7 @@ async def test_two_shard_processes_share_one_database_and_survive_a_kill(pg_url:
 
         # The survivor never noticed: same process, no restart note on its table, nothing wrong in its log.
         assert survivor.proc is not None and survivor.proc.pid == survivor_pid and not survivor.exited()
+        assert [i["shard"] for i in fake.identifies] == [[0, 2], [1, 2], [1, 2]], "shard 0 identified once"
         assert not any("restarted" in text for text in alice.table().history)
         assert survivor.problems() == [] and victim.problems() == []
         assert victim.logged("logged in as") and victim.starts == 2
