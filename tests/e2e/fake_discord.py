@@ -1,10 +1,10 @@
 """A local fake of Discord (REST API and gateway) that the real, unmodified discord.py client talks to.
 
-It keeps the state a real Discord keeps for one guild (members, channels and the threads the bot opens,
-synced commands, messages with their components and edit history, interactions and their responses), records
-every REST call, and knows who saw each message (`Visibility`). Tests drive it through `UserHandle`s
-(`fake.user("alice")`): `slash`, `click`, `select`, `autocomplete`. The module docstring of
-tests/e2e/harness.py is the guide.
+It keeps the state a real Discord keeps for one guild, or several (`add_guild`), each on the gateway
+connection of its shard (members, channels and the threads the bot opens, synced commands, messages with their
+components and edit history, interactions and their responses), records every REST call, and knows who saw
+each message (`Visibility`). Tests drive it through `UserHandle`s (`fake.user("alice")`): `slash`, `click`,
+`select`, `autocomplete`. The module docstring of tests/e2e/harness.py is the guide.
 
 Discord's rules that a bot can break are checked here (message and embed limits, one response per
 interaction, the right response type for the interaction type, and every request body against Discord's own
@@ -45,7 +45,9 @@ from aiohttp import WSMsgType, web
 from jsonschema import Draft202012Validator, ValidationError
 
 API_VERSION = 10
-GUILD_ID = 800000000000000001
+GUILD_ID = 800000000000000001  # on shard 1 of 2: (GUILD_ID >> 22) % 2 == 1
+# The id `add_guild()` gives a second guild: on shard 0 of 2, so two shards each have a guild.
+SECOND_GUILD_ID = 800000000004194305
 APPLICATION_ID = 900000000000000001
 DISCORD_EPOCH_MS = 1420070400000
 DEFAULT_TIMEOUT = 10.0  # generous: a wait only lasts this long when the bot never answers
@@ -150,6 +152,20 @@ class FakeUser:
         if self.bot:
             data["bot"] = True
         return data
+
+
+@dataclass
+class FakeGuild:
+    """A guild of the fake. Every member of the fake is a member of every guild."""
+
+    id: int
+    name: str
+    owner_id: int
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """Discord's formula: the shard whose gateway connection carries a guild's events."""
+    return (guild_id >> 22) % shard_count
 
 
 @dataclass
@@ -544,6 +560,16 @@ class Choice:
 
 
 @dataclass
+class _Connection:
+    """One identified gateway connection: a shard of `count`, and the sequence number of its last event."""
+
+    ws: web.WebSocketResponse
+    shard_id: int
+    count: int
+    seq: int = 0
+
+
+@dataclass
 class InteractionState:
     """What the fake knows of one interaction: who made it, how the bot answered, the messages it caused."""
 
@@ -879,12 +905,24 @@ Handler = Callable[[web.Request, dict[str, str], Any], Awaitable[web.StreamRespo
 
 
 class FakeDiscord:
-    """One fake Discord with one guild. Start with `await fake.start()`; stop with `await fake.stop()`."""
+    """One fake Discord, with one guild unless `add_guild()` adds more. Start with `await fake.start()`; stop
+    with `await fake.stop()`.
+
+    Shards: each gateway connection identifies as `shard: [id, count]` (no shard: [0, 1]) and gets READY and
+    GUILD_CREATE for its shard's guilds only ((guild_id >> 22) % count == id); a guild's events and
+    interactions go to the connection of its shard, DMs to shard 0's, as on Discord. `shard_count` is what
+    GET /gateway/bot recommends (1 unless set)."""
 
     def __init__(
-        self, *, token: str = "fake-bot-token", member_names: Iterable[str] = (), rate_limits: bool = False
+        self,
+        *,
+        token: str = "fake-bot-token",
+        member_names: Iterable[str] = (),
+        rate_limits: bool = False,
+        shard_count: int = 1,
     ) -> None:
         self.token = token
+        self.shard_count = shard_count
         # Discord's rate limits: off by default, so a bot that does not pace itself yet still runs; the
         # interaction deadlines, the old-message edit allowance and the body schemas always apply.
         self.rate_limits = rate_limits
@@ -909,6 +947,9 @@ class FakeDiscord:
         # erin moderates: she has Manage Server (for /cancel and other staff checks); she also owns the guild.
         self.members["erin"].manage_guild = True
         self.owner_id = self.members["erin"].id
+        self.guilds: dict[int, FakeGuild] = {
+            self.guild_id: FakeGuild(self.guild_id, self.guild_name, self.owner_id)
+        }
         self.channels: dict[str, FakeChannel] = {}
         for position, name in enumerate(("general", "games", "lounge")):
             cid = 700000000000000001 + position
@@ -927,11 +968,12 @@ class FakeDiscord:
         self.failures: list[Failure] = []
         self.identifies: list[dict[str, Any]] = []
         self.gateway_events: list[tuple[str, dict[str, Any]]] = []
+        self.shard_events: list[tuple[int, str, dict[str, Any]]] = []  # the same, with the shard sent on
         self.default_timeout = DEFAULT_TIMEOUT
         self._version_seqs: dict[tuple[int, int], int] = {}  # (message, version count) -> seq of that edit
         self._changed = asyncio.Event()
-        self._ws: web.WebSocketResponse | None = None
-        self._gateway_seq = 0
+        # Live gateway connections by shard id, with each one's shard count and event sequence number.
+        self._shards: dict[int, _Connection] = {}
         self._runner: web.AppRunner | None = None
         self.port = 0
         self._routes: list[tuple[str, re.Pattern[str], str, Handler]] = []
@@ -968,6 +1010,33 @@ class FakeDiscord:
         user = FakeUser(100000000000000000 + len(self.members) + 1, name, **flags)
         self.members[name] = user
         return user
+
+    def add_guild(
+        self,
+        name: str = "Dice Den",
+        channels: Iterable[str] = ("den-general", "den-games"),
+        *,
+        guild_id: int = 0,
+    ) -> FakeGuild:
+        """Another guild (by default on shard 0 of 2, the first guild being on shard 1), with text channels of
+        its own (named unlike every other guild's, since tests find channels by name). Every member is in it;
+        erin owns it. Add guilds before the bot connects: a connection learns its guilds at READY."""
+        gid = guild_id or SECOND_GUILD_ID + (len(self.guilds) - 1) * 2 * (1 << 22)
+        if gid in self.guilds:
+            raise FakeDiscordError(f"the guild {gid} exists already")
+        guild = self.guilds[gid] = FakeGuild(gid, name, self.members["erin"].id)
+        for position, channel_name in enumerate(channels):
+            if channel_name in self.channels:
+                raise FakeDiscordError(f"a channel is called {channel_name!r} already")
+            self.channels[channel_name] = FakeChannel(self._snowflake(), channel_name, gid, position=position)
+        return guild
+
+    def guild_of(self, channel: str | int | FakeChannel) -> FakeGuild:
+        """The guild of a guild channel or thread."""
+        found = self.channel(channel)
+        if found.guild_id is None:
+            raise FakeDiscordError(f"{found.id} is a DM channel, in no guild")
+        return self.guilds[found.guild_id]
 
     def user(self, name: str) -> UserHandle:
         if name not in self.members:
@@ -1124,15 +1193,38 @@ class FakeDiscord:
 
     @property
     def connected(self) -> bool:
-        return self._ws is not None and not self._ws.closed
+        """Some gateway connection is open (any shard)."""
+        return bool(self.connected_shards())
 
-    async def dispatch(self, event: str, data: dict[str, Any]) -> None:
-        if not self.connected:
-            raise FakeDiscordError(f"cannot send {event}: the bot is not connected to the gateway")
-        assert self._ws is not None
-        self._gateway_seq += 1
+    def connected_shards(self) -> set[int]:
+        """The shard ids with an open, identified gateway connection."""
+        return {sid for sid, c in self._shards.items() if not c.ws.closed}
+
+    def _connection_for(self, guild_id: int | None) -> _Connection | None:
+        # A guild's events go to the connection of its shard (by that connection's own shard count); DMs and
+        # events of no guild to shard 0, as on Discord.
+        for sid, conn in self._shards.items():
+            if conn.ws.closed:
+                continue
+            if guild_id is None and sid == 0:
+                return conn
+            if guild_id is not None and shard_of(guild_id, conn.count) == sid:
+                return conn
+        return None
+
+    async def dispatch(self, event: str, data: dict[str, Any], *, guild_id: int | None = None) -> None:
+        """Send an event on the connection of the shard of `guild_id` (None: shard 0, where DMs go)."""
+        conn = self._connection_for(guild_id)
+        if conn is None:
+            where = "shard 0" if guild_id is None else f"the shard of guild {guild_id}"
+            raise FakeDiscordError(f"cannot send {event}: the bot is not connected to the gateway on {where}")
+        await self._send(conn, event, data)
+
+    async def _send(self, conn: _Connection, event: str, data: dict[str, Any]) -> None:
+        conn.seq += 1
         self.gateway_events.append((event, data))
-        await self._ws.send_str(json.dumps({"op": 0, "t": event, "s": self._gateway_seq, "d": data}))
+        self.shard_events.append((conn.shard_id, event, data))
+        await conn.ws.send_str(json.dumps({"op": 0, "t": event, "s": conn.seq, "d": data}))
 
     async def _gateway(self, request: web.Request) -> web.StreamResponse:
         ws = web.WebSocketResponse()
@@ -1149,9 +1241,10 @@ class FakeDiscord:
                 await self._identify(ws, payload["d"])
             elif op == 6:  # resume: sessions are not kept, so ask for a fresh identify
                 await ws.send_str(json.dumps({"op": 9, "d": False, "s": None, "t": None}))
-        if self._ws is ws:
-            self._ws = None
-            self._notify()
+        for sid, conn in list(self._shards.items()):
+            if conn.ws is ws:
+                del self._shards[sid]
+                self._notify()
         return ws
 
     async def _identify(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> None:
@@ -1163,26 +1256,36 @@ class FakeDiscord:
         for bit, name in PRIVILEGED_INTENTS.items():
             if intents & bit:
                 self.violations.append(f"the bot asked for the privileged intent {name}")
-        self._ws = ws
-        self._gateway_seq = 0
-        await self.dispatch(
+        shard_id, count = (int(n) for n in data.get("shard") or (0, 1))
+        if not 0 <= shard_id < count:
+            await ws.close(code=4010, message=b"Invalid shard.")
+            return
+        old = self._shards.get(shard_id)
+        if old is not None and not old.ws.closed:
+            # A new session for a shard ends the old one, as Discord does (a restarted process takes over).
+            await old.ws.close(code=4009, message=b"Session timed out.")
+        conn = self._shards[shard_id] = _Connection(ws, shard_id, count)
+        mine = [gid for gid in self.guilds if shard_of(gid, count) == shard_id]
+        await self._send(
+            conn,
             "READY",
             {
                 "v": API_VERSION,
                 "user": self.bot_user.payload(),
-                "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+                "guilds": [{"id": str(gid), "unavailable": True} for gid in mine],
                 "session_id": secrets.token_hex(16),
                 "resume_gateway_url": self.gateway_url,
-                "shard": [0, 1],
+                "shard": [shard_id, count],
                 "application": {"id": str(self.application_id), "flags": 0},
                 "private_channels": [],
                 "relationships": [],
             },
         )
-        await self.dispatch("GUILD_CREATE", self._guild_create_payload())
+        for gid in mine:
+            await self._send(conn, "GUILD_CREATE", self._guild_create_payload(gid))
         self._notify()
 
-    def _roles_payload(self) -> list[dict[str, Any]]:
+    def _roles_payload(self, guild_id: int) -> list[dict[str, Any]]:
         def role(rid: int, name: str, perms: int, position: int, managed: bool = False) -> dict[str, Any]:
             return {
                 "id": str(rid),
@@ -1200,29 +1303,32 @@ class FakeDiscord:
             }
 
         return [
-            role(self.guild_id, "@everyone", EVERYONE_PERMISSIONS, 0),
-            role(self.guild_id + 1, "Moderator", EVERYONE_PERMISSIONS | MANAGE_GUILD, 1),
-            role(self.guild_id + 2, "cardtable", BOT_PERMISSIONS, 2, managed=True),
+            role(guild_id, "@everyone", EVERYONE_PERMISSIONS, 0),
+            role(guild_id + 1, "Moderator", EVERYONE_PERMISSIONS | MANAGE_GUILD, 1),
+            role(guild_id + 2, "cardtable", BOT_PERMISSIONS, 2, managed=True),
         ]
 
-    def _role_ids(self, user: FakeUser) -> list[str]:
+    def _role_ids(self, user: FakeUser, guild_id: int) -> list[str]:
         if user.bot:
-            return [str(self.guild_id + 2)]
-        return [str(self.guild_id + 1)] if user.manage_guild else []
+            return [str(guild_id + 2)]
+        return [str(guild_id + 1)] if user.manage_guild else []
 
-    def permissions_of(self, user: FakeUser) -> int:
-        if user.id == self.owner_id:
+    def permissions_of(self, user: FakeUser, guild_id: int | None = None) -> int:
+        if user.id == self.guilds[guild_id or self.guild_id].owner_id:
             return ALL_PERMISSIONS
         if user.bot:
             return EVERYONE_PERMISSIONS | BOT_PERMISSIONS
         return EVERYONE_PERMISSIONS | (MANAGE_GUILD if user.manage_guild else 0)
 
-    def member_payload(self, user: FakeUser, *, with_permissions: bool = False) -> dict[str, Any]:
+    def member_payload(
+        self, user: FakeUser, *, with_permissions: bool = False, guild_id: int | None = None
+    ) -> dict[str, Any]:
+        gid = guild_id or self.guild_id
         data: dict[str, Any] = {
             "user": user.payload(),
             "nick": None,
             "avatar": None,
-            "roles": self._role_ids(user),
+            "roles": self._role_ids(user, gid),
             "joined_at": _iso(1_700_000_000),
             "premium_since": None,
             "deaf": False,
@@ -1232,29 +1338,33 @@ class FakeDiscord:
             "communication_disabled_until": None,
         }
         if with_permissions:
-            data["permissions"] = str(self.permissions_of(user))
+            data["permissions"] = str(self.permissions_of(user, gid))
         return data
 
-    def _guild_payload(self) -> dict[str, Any]:
+    def _guild_channels(self, guild_id: int) -> list[FakeChannel]:
+        return [c for c in self.channels.values() if c.guild_id == guild_id]
+
+    def _guild_payload(self, guild_id: int | None = None) -> dict[str, Any]:
+        guild = self.guilds[guild_id or self.guild_id]
         return {
-            "id": str(self.guild_id),
-            "name": self.guild_name,
+            "id": str(guild.id),
+            "name": guild.name,
             "icon": None,
             "splash": None,
             "discovery_splash": None,
-            "owner_id": str(self.owner_id),
+            "owner_id": str(guild.owner_id),
             "afk_channel_id": None,
             "afk_timeout": 300,
             "verification_level": 0,
             "default_message_notifications": 1,
             "explicit_content_filter": 0,
-            "roles": self._roles_payload(),
+            "roles": self._roles_payload(guild.id),
             "emojis": [],
             "stickers": [],
             "features": [],
             "mfa_level": 0,
             "application_id": None,
-            "system_channel_id": str(self.channels["general"].id),
+            "system_channel_id": str(self._guild_channels(guild.id)[0].id),
             "system_channel_flags": 0,
             "rules_channel_id": None,
             "public_updates_channel_id": None,
@@ -1268,18 +1378,21 @@ class FakeDiscord:
             "premium_progress_bar_enabled": False,
         }
 
-    def _guild_create_payload(self) -> dict[str, Any]:
+    def _guild_create_payload(self, guild_id: int | None = None) -> dict[str, Any]:
         # Without the members intent Discord sends only the bot's own member, and so does this fake.
+        gid = guild_id or self.guild_id
         return {
-            **self._guild_payload(),
+            **self._guild_payload(gid),
             "joined_at": _iso(1_700_000_000),
             "large": False,
             "unavailable": False,
             "member_count": len(self.members) + 1,
             "voice_states": [],
-            "members": [self.member_payload(self.bot_user)],
-            "channels": [c.payload(self) for c in self.channels.values()],
-            "threads": [t.payload(self) for t in self.threads.values() if not t.archived],
+            "members": [self.member_payload(self.bot_user, guild_id=gid)],
+            "channels": [c.payload(self) for c in self._guild_channels(gid)],
+            "threads": [
+                t.payload(self) for t in self.threads.values() if not t.archived and t.guild_id == gid
+            ],
             "presences": [],
             "stage_instances": [],
             "guild_scheduled_events": [],
@@ -1302,8 +1415,9 @@ class FakeDiscord:
         self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
 
     async def stop(self) -> None:
-        if self._ws is not None and not self._ws.closed:
-            await self._ws.close()
+        for conn in list(self._shards.values()):
+            if not conn.ws.closed:
+                await conn.ws.close()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -1539,7 +1653,7 @@ class FakeDiscord:
         return _json(
             {
                 "url": self.gateway_url.rstrip("/"),
-                "shards": 1,
+                "shards": self.shard_count,
                 "session_start_limit": {
                     "total": 1000,
                     "remaining": 999,
@@ -1551,7 +1665,7 @@ class FakeDiscord:
 
     async def _put_commands(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
         guild_id = int(p["guild_id"]) if "guild_id" in p else None
-        if guild_id is not None and guild_id != self.guild_id:
+        if guild_id is not None and guild_id not in self.guilds:
             return _error(403, 50001, "Missing Access")
         problems = _check_commands(body)
         if problems:
@@ -1872,7 +1986,7 @@ class FakeDiscord:
         message = self._new_message(channel, body, visibility)
         if channel.is_thread and channel.archived:
             channel.archived = False  # a message to an archived, unlocked thread revives it, as on Discord
-            await self._dispatch_if_connected("THREAD_UPDATE", channel.payload(self))
+            await self._dispatch_if_connected("THREAD_UPDATE", channel.payload(self), channel.guild_id)
         return _json(message.payload(self))
 
     def _message_or_none(self, p: dict[str, str]) -> FakeMessage | None:
@@ -1958,7 +2072,7 @@ class FakeDiscord:
         thread = FakeChannel(
             self._snowflake(),
             body["name"],
-            self.guild_id,
+            parent.guild_id,
             type=11 if "message_id" in p else int(body.get("type") or 12),
             parent_id=parent.id,
             owner_id=self.bot_user.id,
@@ -1966,7 +2080,9 @@ class FakeDiscord:
         )
         self.threads[thread.id] = thread
         # Discord tells the bot's gateway too, so discord.py caches the thread (get_channel finds it).
-        await self._dispatch_if_connected("THREAD_CREATE", {**thread.payload(self), "newly_created": True})
+        await self._dispatch_if_connected(
+            "THREAD_CREATE", {**thread.payload(self), "newly_created": True}, thread.guild_id
+        )
         return _json(thread.payload(self))
 
     async def _edit_channel(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
@@ -1982,12 +2098,12 @@ class FakeDiscord:
             channel.archived = bool(body["archived"])
         if body.get("locked") is not None:
             channel.locked = bool(body["locked"])
-        await self._dispatch_if_connected("THREAD_UPDATE", channel.payload(self))
+        await self._dispatch_if_connected("THREAD_UPDATE", channel.payload(self), channel.guild_id)
         return _json(channel.payload(self))
 
-    async def _dispatch_if_connected(self, event: str, data: dict[str, Any]) -> None:
-        if self.connected:
-            await self.dispatch(event, data)
+    async def _dispatch_if_connected(self, event: str, data: dict[str, Any], guild_id: int | None) -> None:
+        if self._connection_for(guild_id) is not None:
+            await self.dispatch(event, data, guild_id=guild_id)
 
     async def _get_channel(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
         channel = self._channel_or_404(p["channel_id"])
@@ -2011,29 +2127,33 @@ class FakeDiscord:
         return _json(self.user_by_id(int(p["user_id"])).payload())
 
     async def _get_guild(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
-        if int(p["guild_id"]) != self.guild_id:
+        if int(p["guild_id"]) not in self.guilds:
             return _error(404, 10004, "Unknown Guild")
-        return _json(self._guild_payload())
+        return _json(self._guild_payload(int(p["guild_id"])))
 
     async def _get_guild_channels(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
-        if int(p["guild_id"]) != self.guild_id:
+        if int(p["guild_id"]) not in self.guilds:
             return _error(404, 10004, "Unknown Guild")
-        return _json([c.payload(self) for c in self.channels.values()])
+        return _json([c.payload(self) for c in self._guild_channels(int(p["guild_id"]))])
 
     async def _get_member(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
-        if int(p["guild_id"]) != self.guild_id or not self.knows(int(p["user_id"])):
+        if int(p["guild_id"]) not in self.guilds or not self.knows(int(p["user_id"])):
             return _error(404, 10007, "Unknown Member")
-        return _json(self.member_payload(self.user_by_id(int(p["user_id"]))))
+        return _json(self.member_payload(self.user_by_id(int(p["user_id"])), guild_id=int(p["guild_id"])))
 
     # ---- interactions from users
 
-    def find_command(self, path: str) -> tuple[dict[str, Any], list[dict[str, Any]], int | None]:
-        """The synced top-level command for "insomnia play", the option chain to its leaf, and its guild."""
+    def find_command(
+        self, path: str, guild_id: int | None = None
+    ) -> tuple[dict[str, Any], list[dict[str, Any]], int | None]:
+        """The synced top-level command for "insomnia play" (in the first guild unless `guild_id` is given),
+        the option chain to its leaf, and the guild it was synced to (None: global)."""
         parts = path.strip().lstrip("/").split()
         if not parts:
             raise FakeDiscordError("empty command")
-        for guild_id, commands in [
-            (self.guild_id, self.guild_commands.get(self.guild_id, [])),
+        guild_id = guild_id or self.guild_id
+        for synced_to, commands in [
+            (guild_id, self.guild_commands.get(guild_id, [])),
             (None, self.global_commands),
         ]:
             for command in commands:
@@ -2055,10 +2175,8 @@ class FakeDiscord:
                         raise FakeDiscordError(
                             f"/{' '.join(parts)} needs a subcommand: {[o['name'] for o in subs]}"
                         )
-                    return command, chain, guild_id
-        synced = sorted(
-            c["name"] for c in [*self.global_commands, *self.guild_commands.get(self.guild_id, [])]
-        )
+                    return command, chain, synced_to
+        synced = sorted(c["name"] for c in [*self.global_commands, *self.guild_commands.get(guild_id, [])])
         raise FakeDiscordError(f"/{parts[0]} is not synced; synced commands: {synced}")
 
     def _interaction_payload(
@@ -2077,19 +2195,21 @@ class FakeDiscord:
             "locale": state.user.locale,
             "entitlements": [],
             "attachment_size_limit": 8 * 1024 * 1024,
-            "app_permissions": str(self.permissions_of(self.bot_user)),
+            "app_permissions": str(self.permissions_of(self.bot_user, channel.guild_id)),
         }
         if channel.is_dm:
             payload["user"] = state.user.payload()
             payload["context"] = 1
             payload["authorizing_integration_owners"] = {"0": str(self.guild_id)}
         else:
-            payload["guild_id"] = str(self.guild_id)
+            payload["guild_id"] = str(channel.guild_id)
             payload["guild_locale"] = self.guild_locale
-            payload["guild"] = {"id": str(self.guild_id), "locale": self.guild_locale, "features": []}
-            payload["member"] = self.member_payload(state.user, with_permissions=True)
+            payload["guild"] = {"id": str(channel.guild_id), "locale": self.guild_locale, "features": []}
+            payload["member"] = self.member_payload(
+                state.user, with_permissions=True, guild_id=channel.guild_id
+            )
             payload["context"] = 0
-            payload["authorizing_integration_owners"] = {"0": str(self.guild_id)}
+            payload["authorizing_integration_owners"] = {"0": str(channel.guild_id)}
         if message is not None:
             payload["message"] = message.payload(self)
         return payload
@@ -2117,7 +2237,12 @@ class FakeDiscord:
         return state
 
     def _option_value(
-        self, where: str, option: dict[str, Any], value: Any, resolved: dict[str, dict[str, Any]]
+        self,
+        where: str,
+        option: dict[str, Any],
+        value: Any,
+        resolved: dict[str, dict[str, Any]],
+        guild_id: int | None = None,
     ) -> Any:
         otype = option["type"]
         if otype == 3:
@@ -2137,7 +2262,7 @@ class FakeDiscord:
         elif otype in (6, 9):
             user = self._resolve_user(value)
             resolved.setdefault("users", {})[str(user.id)] = user.payload()
-            member = self.member_payload(user, with_permissions=True)
+            member = self.member_payload(user, with_permissions=True, guild_id=guild_id)
             del member["user"]
             resolved.setdefault("members", {})[str(user.id)] = member
             value = str(user.id)
@@ -2163,9 +2288,15 @@ class FakeDiscord:
         return value
 
     def _command_data(
-        self, path: str, options: dict[str, Any], *, focused: str | None = None
+        self,
+        path: str,
+        options: dict[str, Any],
+        *,
+        focused: str | None = None,
+        channel: FakeChannel | None = None,
     ) -> tuple[dict[str, Any], str]:
-        command, chain, guild_id = self.find_command(path)
+        in_guild = channel.guild_id if channel is not None else None
+        command, chain, guild_id = self.find_command(path, in_guild)
         leaf = chain[-1] if chain else command
         definitions = {o["name"]: o for o in leaf.get("options") or []}
         where = "/" + " ".join([command["name"], *[c["name"] for c in chain]])
@@ -2186,7 +2317,7 @@ class FakeDiscord:
                     {
                         "name": name,
                         "type": option["type"],
-                        "value": self._option_value(f"{where} {name}", option, value, resolved),
+                        "value": self._option_value(f"{where} {name}", option, value, resolved, in_guild),
                     }
                 )
         if focused is None:
@@ -2209,7 +2340,7 @@ class FakeDiscord:
         self, state: InteractionState, payload: dict[str, Any], timeout: float | None
     ) -> Reply:
         state.dispatched_at = self.now()
-        await self.dispatch("INTERACTION_CREATE", payload)
+        await self.dispatch("INTERACTION_CREATE", payload, guild_id=self.channel(state.channel_id).guild_id)
         await self.wait_for(
             lambda: state.finished or state.refused,
             timeout=timeout,
@@ -2279,7 +2410,7 @@ class UserHandle:
         (a deferred answer counts once its message is completed). Options are checked as Discord would."""
         fake = self.fake
         where = fake.channel(channel)
-        data, description = fake._command_data(command, options)
+        data, description = fake._command_data(command, options, channel=where)
         state = fake._start_interaction(APPLICATION_COMMAND, self.user, where, description)
         return await fake.run_interaction(state, fake._interaction_payload(state, data), timeout)
 
@@ -2296,7 +2427,9 @@ class UserHandle:
         """Type `value` into `option` of a command; return the choices the bot offers."""
         fake = self.fake
         where = fake.channel(channel)
-        data, description = fake._command_data(command, {**other_options, option: value}, focused=option)
+        data, description = fake._command_data(
+            command, {**other_options, option: value}, focused=option, channel=where
+        )
         state = fake._start_interaction(
             AUTOCOMPLETE, self.user, where, f"autocomplete {description} {option}"
         )

@@ -8,6 +8,15 @@ Fixtures (tests/e2e/conftest.py):
   (any `Settings` field, plus `extra_extensions`: more cog modules to load, e.g. a test-only cog, and
   `rate_limits=True`: Discord's rate limits in the fake, see below).
 - `discord_fake`: the `FakeDiscord` of that harness (same object as `harness.fake`).
+- `@pytest.mark.both_backends` (tests/e2e/conftest.py): the test runs twice, `[sqlite]` and `[postgres]`, the
+  bot's DATABASE_URL then a fresh database on the throwaway PostgreSQL server of tests/conftest.py (skipped
+  with the reason when there is none). The whole-game tests (test_malice_game.py, test_insomnia_game.py) are.
+
+Shards and guilds: `fake.add_guild("Dice Den", ["den-games"])` adds a guild (by default on the other shard of
+2 from the first) with channels of its own; `FakeDiscord(shard_count=2)` or `fake.shard_count = 2` is what
+GET /gateway/bot recommends. Each gateway connection gets only its shard's guilds and their interactions
+(`fake.connected_shards()`, `fake.shard_events`); `slash(..., channel="den-games")` runs in that guild.
+Bots as separate processes: tests/e2e/bot_process.py (see tests/e2e/test_two_processes.py).
 
 Users (`UserHandle`): `alice = harness.user("alice")` (members: alice, bob, carol, dave, erin, frank; erin
 owns the guild and has Manage Server). Channels: "general", "games" (the default), "lounge".
@@ -167,9 +176,11 @@ class Harness:
             if self._connect_task in done:
                 self._connect_task.result()  # raises why the connection ended
             raise FakeDiscordError("the bot did not become ready")
+        # Every guild on this bot's shards (all of them unless SHARD_IDS says otherwise).
+        mine = [gid for gid in self.fake.guilds if self.settings.owns_guild(gid)]
         await self.fake.wait_for(
-            lambda: len(self.fake.identifies) > identifies and bot.get_guild(self.fake.guild_id) is not None,
-            what="the bot to see the guild",
+            lambda: len(self.fake.identifies) > identifies and all(bot.get_guild(g) for g in mine),
+            what="the bot to see its guilds",
         )
         self.bots_started += 1
         return bot

@@ -23,6 +23,9 @@ from tests.e2e.test_game_support import (
     table_message,
 )
 
+# The whole game runs on both storage backends: what players see must not depend on the database.
+pytestmark = pytest.mark.both_backends
+
 
 async def test_a_three_seat_insomnia_game_from_lobby_to_leaderboard(harness: Harness, monkeypatch) -> None:
     monkeypatch.setattr("bot.sessions.service.new_seed", lambda: "e2e-insomnia-seed-7")
@@ -90,6 +93,7 @@ async def test_a_three_seat_insomnia_game_from_lobby_to_leaderboard(harness: Har
 
         if not double_clicked and phase == "auction":
             double_clicked = True
+
             # The table message shows the auction a moment after it began (the presenter's pace).
             def with_pass():
                 message = table_message(fake, "Insomnia · table")

@@ -24,6 +24,9 @@ from tests.e2e.test_game_support import (
     table_message,
 )
 
+# The whole game runs on both storage backends: what players see must not depend on the database.
+pytestmark = pytest.mark.both_backends
+
 # Found offline with the engine and the computer player: with both seats playing the computer player's
 # choices, this deal ends with a payoff pile emptied after 218 moves (62 turns).
 SEED = "e2e-malice-261"
