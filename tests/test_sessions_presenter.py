@@ -316,3 +316,27 @@ async def test_without_attach_files_the_table_goes_on_in_text_and_says_so_once(s
     notes = [s for s in announcer.public() if any("Attach Files" in t for t in s.message.texts())]
     assert notes, "the channel is told why there are no pictures"
     await sessions.close()
+
+
+async def test_a_restart_on_the_computers_turn_still_says_so_on_the_table(store):
+    """The computer moves at once after a restart; the "restarted" note must survive until it was shown."""
+    announcer = RecordingAnnouncer()
+    sessions = manager(store, announcer)
+    table = await sessions.open_table("malice", GUILD, CHANNEL, ALICE, opponent=BOT, options={"turns": 40})
+    for _ in range(200):
+        await sessions.idle()
+        if table.playing.current_player == str(ALICE):
+            break
+    # Alice ends her turn; the process stops before the computer could move.
+    while table.playing.current_player == str(ALICE):
+        await sessions.act(CHANNEL, ALICE, best_malice_move(table.playing))
+    await sessions.close(flush=0)
+    later_announcer = RecordingAnnouncer(messages=dict(announcer.messages), _next_id=announcer._next_id)
+    later = manager(store, later_announcer)
+    await later.resume_all()
+    await later.idle()
+    resumed = later.table_in(CHANNEL)
+    assert resumed is not None and resumed.seq > table.seq, "the computer moved right after the restart"
+    shown = [t for s in later_announcer.public() for t in s.message.texts()]
+    assert any("restarted" in t for t in shown)
+    await later.close()

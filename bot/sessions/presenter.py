@@ -163,6 +163,7 @@ class Presenter:
             version, seq = table.version, table.seq
             table.meta.table_message_id = await self.announcer.send(table.channel_id, table_view(table))
             job.shown, job.shown_seq = max(job.shown, version), seq
+            table.shown_note = table.meta.note
         await self._save(table)
 
     @contextlib.asynccontextmanager
@@ -173,6 +174,7 @@ class Presenter:
             version, seq = table.version, table.seq
             yield table_view(table, job.shown_seq)
             job.shown, job.shown_seq = max(job.shown, version), seq
+            table.shown_note = table.meta.note
 
     # ---------------------------------------------------------------- the worker
 
@@ -289,6 +291,7 @@ class Presenter:
                 table.meta.table_message_id = await self.announcer.send(table.channel_id, message)
                 await self._save(table)
             job.shown, job.shown_seq = max(job.shown, version), seq
+            table.shown_note = table.meta.note
 
     async def _pictures_off(self, table: Table) -> None:
         log.info("table %s: no Attach Files permission in channel %s; text only", table.id, table.channel_id)

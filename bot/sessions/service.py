@@ -380,7 +380,8 @@ class TableService:
                 p for p in spec.session.hands_to_send(table.playing, events, False)
                 if p not in table.meta.dm_pending
             )
-        table.meta.note = None
+        if table.meta.note == table.shown_note:
+            table.meta.note = None  # shown: the move replaces it (one not shown yet stays until it is)
         after = table.playing.model_dump_json()
         try:
             await self.store.append_action(

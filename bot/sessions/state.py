@@ -71,6 +71,7 @@ class Table:
     deadline: float | None = None
     turn_holder: str | None = None
     turn_since: float = 0.0
+    shown_note: str | None = None  # the note the table message last showed (a move clears it only then)
     ping_wanted: bool = False  # the turn passed from one person to another: ping him if he stays quiet
 
     @property
