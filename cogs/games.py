@@ -33,6 +33,8 @@ def _annotation(option: CommandOption) -> Any:
     base: Any
     if option.type == "user":
         base = discord.User
+    elif option.type == "boolean":
+        base = bool
     else:
         kind = int if option.type == "integer" else str
         if option.min is not None or option.max is not None:

@@ -16,6 +16,7 @@ TYPES = {
     "string": discord.AppCommandOptionType.string.value,
     "integer": discord.AppCommandOptionType.integer.value,
     "user": discord.AppCommandOptionType.user.value,
+    "boolean": discord.AppCommandOptionType.boolean.value,
 }
 
 LIMIT_KEYS = {"integer": ("min_value", "max_value"), "string": ("min_length", "max_length")}

@@ -16,7 +16,7 @@ from bot.games.base import GameAction, GameState, Refusal
 from bot.games.cards import Card
 from bot.games.spec import TableOptions
 
-OptionType = Literal["string", "integer", "user"]
+OptionType = Literal["string", "integer", "boolean", "user"]
 
 Role = Literal["open", "join", "leave", "addbot", "start", "accept", "decline", "move"]
 """What a command does: open a table (its options are the table options, a `user` option the challenged
@@ -77,6 +77,13 @@ def option_range(model: type[TableOptions], name: str) -> tuple[int, int]:
     if low is None or high is None:
         raise ValueError(f"{model.__name__}.{name} has no range")
     return int(low), int(high)
+
+
+def switch_option(model: type[TableOptions], name: str) -> CommandOption:
+    """An optional yes/no option of the open command, described by the options model's field."""
+    return CommandOption(
+        name=name, description=model.model_fields[name].description or name, type="boolean", required=False
+    )
 
 
 def table_option(

@@ -47,6 +47,9 @@ class TableOptions(BaseModel):
             "seconds per decision before the safe default is played (default from the bot's settings)"
         ),
     )
+    pictures: bool | None = Field(
+        default=None, description="pictures of the table and of your hand (default: yes; no: text only)"
+    )
 
 
 Start = Callable[[list[str], str, TableOptions, Chance | None], GameState]

@@ -24,7 +24,10 @@ def offered_move(params: Mapping[str, Any]) -> tuple[dict[str, Any], int | None]
     return clean, seq
 
 
+SESSION_OPTIONS = ("timeout", "pictures")
+
+
 def game_options(options: Mapping[str, Any]) -> dict[str, Any]:
-    """A table's stored options as its game takes them: all but the turn time, which is the session's (a
-    setting's default may be any number of seconds; the engine never sees the clock)."""
-    return {k: v for k, v in options.items() if k != "timeout"}
+    """A table's stored options as its game takes them: all but the session's own, the turn time (a
+    setting's default may be any number of seconds; the engine never sees the clock) and the pictures."""
+    return {k: v for k, v in options.items() if k not in SESSION_OPTIONS}

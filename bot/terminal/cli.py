@@ -11,6 +11,7 @@ from bot import limits
 from bot.games.commands import option_range
 from bot.games.registry import REGISTRY
 from bot.games.spec import GameSpec
+from bot.sessions.kinds import SESSION_OPTIONS
 
 DEFAULT_SEATS = 3  # you and two computer players, where the game seats that many
 FLAGS = ("players", "chips", "deals", "stake", "turns")  # in the order their errors are told
@@ -53,8 +54,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def own_flags(spec: GameSpec) -> set[str]:
     """The command-line options a game takes: `--players` unless its seats are fixed, and its table options
-    (the flags are named like the options, e.g. `--chips`; the turn time is not one: moves are typed)."""
-    flags = {name for name in spec.options.model_fields if name != "timeout"}
+    (the flags are named like the options, e.g. `--chips`; the turn time and pictures are the session's: a
+    terminal game has neither)."""
+    flags = {name for name in spec.options.model_fields if name not in SESSION_OPTIONS}
     return flags | ({"players"} if spec.min_players != spec.max_players else set())
 
 

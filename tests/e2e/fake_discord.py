@@ -92,8 +92,9 @@ EVERYONE_PERMISSIONS = (
     | ADD_REACTIONS
     | USE_APPLICATION_COMMANDS
 )
-# What the README's invite link grants the bot: View Channel, Send Messages, Embed Links, Read History.
-BOT_PERMISSIONS = VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | READ_MESSAGE_HISTORY
+# What the README's invite link grants the bot: View Channel, Send Messages, Embed Links, Attach Files, Read
+# History. A test takes one away with `fake.bot_permissions &= ~ATTACH_FILES`.
+BOT_PERMISSIONS = VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | ATTACH_FILES | READ_MESSAGE_HISTORY
 
 PRIVILEGED_INTENTS = {1 << 1: "GUILD_MEMBERS", 1 << 8: "GUILD_PRESENCES", 1 << 15: "MESSAGE_CONTENT"}
 
@@ -940,6 +941,8 @@ class FakeDiscord:
         self.bot_user = FakeUser(self.application_id, "cardtable", bot=True)
         self.guild_id = GUILD_ID
         self.guild_name = "Card Club"
+        # What the bot may do in the guild's channels (a test takes a permission away to see the bot cope).
+        self.bot_permissions = EVERYONE_PERMISSIONS | BOT_PERMISSIONS
         self.guild_locale = "en-US"  # the server's preferred locale, sent with every interaction
         self.members: dict[str, FakeUser] = {}
         for name in member_names or ("alice", "bob", "carol", "dave", "erin", "frank"):
@@ -1317,7 +1320,7 @@ class FakeDiscord:
         if user.id == self.guilds[guild_id or self.guild_id].owner_id:
             return ALL_PERMISSIONS
         if user.bot:
-            return EVERYONE_PERMISSIONS | BOT_PERMISSIONS
+            return self.bot_permissions
         return EVERYONE_PERMISSIONS | (MANAGE_GUILD if user.manage_guild else 0)
 
     def member_payload(
@@ -1979,6 +1982,8 @@ class FakeDiscord:
         problems = _check_message(body)
         if problems:
             return self._violation(f"message to {channel.name or channel.id}", problems)
+        if not channel.is_dm and body.get("__attachments__") and not self.bot_permissions & ATTACH_FILES:
+            return _error(403, 50013, "Missing Permissions")
         if channel.is_dm:
             visibility = Visibility("dm", channel.id, channel.recipient_id)
         else:
@@ -2030,6 +2035,8 @@ class FakeDiscord:
         problems = _check_message(body, edit=True)
         if problems:
             return self._violation(f"edit of message {message.id}", problems)
+        if body.get("__attachments__") and not self.bot_permissions & ATTACH_FILES:
+            return _error(403, 50013, "Missing Permissions")
         if self.now() - message.versions[0].at > OLD_MESSAGE_AGE:
             if message.old_edits >= self.old_message_edit_allowance:
                 return _error(400, 30046, "Maximum number of edits to messages older than 1 hour reached.")

@@ -11,6 +11,7 @@ from bot.games.commands import (
     card_input,
     number_input,
     said,
+    switch_option,
     table_option,
 )
 from bot.games.insomnia.models import InsomniaOptions, parse_action
@@ -48,6 +49,7 @@ COMMANDS = CommandSet(
                 table_option(InsomniaOptions, "chips"),
                 table_option(InsomniaOptions, "deals"),
                 table_option(InsomniaOptions, "timeout"),
+                switch_option(InsomniaOptions, "pictures"),
             ),
         ),
         GameCommand("join", "Take a seat at the open table.", role="join"),

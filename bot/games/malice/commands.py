@@ -4,7 +4,15 @@ become Malice's action. The generic game cog builds the command group from `COMM
 from __future__ import annotations
 
 from bot.games.base import GameAction, GameState, Refusal
-from bot.games.commands import CommandOption, CommandSet, GameCommand, card_input, said, table_option
+from bot.games.commands import (
+    CommandOption,
+    CommandSet,
+    GameCommand,
+    card_input,
+    said,
+    switch_option,
+    table_option,
+)
 from bot.games.malice.game import MaliceGame
 from bot.games.malice.models import MaliceOptions, parse_action
 
@@ -73,6 +81,7 @@ COMMANDS = CommandSet(
                     ),
                 ),
                 table_option(MaliceOptions, "turns"),
+                switch_option(MaliceOptions, "pictures"),
             ),
         ),
         GameCommand("accept", "Accept the challenge in this channel.", role="accept"),
