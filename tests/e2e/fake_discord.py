@@ -2213,7 +2213,7 @@ class FakeDiscord:
         fake knows is resolved as Discord would; any other value goes without resolved data."""
         if option is not None and option["type"] in (6, 9) and isinstance(value, UserHandle | FakeUser):
             value = value.id
-        if option is not None and option["type"] in (6, 9) and str(value).isdigit():
+        if option is not None and option["type"] in (6, 9) and re.fullmatch(r"[0-9]+", str(value)):
             if self.knows(int(value)):
                 self._option_value("unchecked", option, int(value), resolved)
             return str(value)
@@ -2236,6 +2236,7 @@ class FakeDiscord:
                         "name": name,
                         "type": option["type"] if option is not None else 3,
                         "value": self._unchecked_value(option, value, resolved),
+                        **({"focused": True} if name == focused else {}),
                     }
                 )
                 continue
@@ -2256,9 +2257,9 @@ class FakeDiscord:
                         "value": self._option_value(f"{where} {name}", option, value, resolved),
                     }
                 )
-        if focused is None and checked:
+        if focused is None:
             missing = [n for n, o in definitions.items() if o.get("required") and n not in options]
-            if missing:
+            if missing and checked:
                 raise FakeDiscordError(f"{where}: Discord requires the options {missing}")
         elif focused not in options:
             raise FakeDiscordError(f"{where}: the focused option {focused!r} needs a value")
@@ -2341,14 +2342,17 @@ class UserHandle:
         channel: str | int | FakeChannel = "games",
         timeout: float | None = None,
         unchecked: bool = False,
+        values: dict[str, Any] | None = None,
         **options: Any,
     ) -> Reply:
         """Run a slash command ("malice challenge", opponent=bob) and wait until the bot has answered it
         (a deferred answer counts once its message is completed). Options are checked as Discord would;
         `unchecked=True` sends them as a hostile or buggy client could (any JSON value, out of range or
-        choices, missing, a user id nobody has), in a well-formed interaction."""
+        choices, missing, a user id nobody has), in a well-formed interaction. `values` takes
+        options by a dict too (one named like a keyword of this method: `timeout`)."""
         fake = self.fake
         where = fake.channel(channel)
+        options = {**options, **(values or {})}
         data, description = fake._command_data(command, options, checked=not unchecked)
         state = fake._start_interaction(APPLICATION_COMMAND, self.user, where, description)
         return await fake.run_interaction(state, fake._interaction_payload(state, data), timeout)
@@ -2361,12 +2365,18 @@ class UserHandle:
         *,
         channel: str | int | FakeChannel = "games",
         timeout: float | None = None,
+        unchecked: bool = False,
+        values: dict[str, Any] | None = None,
         **other_options: Any,
     ) -> list[Choice]:
-        """Type `value` into `option` of a command; return the choices the bot offers."""
+        """Type `value` into `option` of a command; return the choices the bot offers. `unchecked=True`: the
+        other options go unchecked, as with `slash`; `values` as with `slash`."""
         fake = self.fake
         where = fake.channel(channel)
-        data, description = fake._command_data(command, {**other_options, option: value}, focused=option)
+        other_options = {**other_options, **(values or {})}
+        data, description = fake._command_data(
+            command, {**other_options, option: value}, focused=option, checked=not unchecked
+        )
         state = fake._start_interaction(
             AUTOCOMPLETE, self.user, where, f"autocomplete {description} {option}"
         )
