@@ -37,6 +37,15 @@ Time-outs are generous (`fake.default_timeout`, 10 s) and only reached when some
 Failures: `fake.close_dms(alice)` (DMs to her answer 403 / 50007),
 `fake.fail_next("POST /channels/{channel_id}/messages", 429, retry_after=0.05)` or `(..., 500)`;
 `fake.calls(route)` lists the recorded REST calls of a route template.
+`chaos = fake.fail_randomly(MESSAGE_WRITE_ROUTES, rate=0.3, statuses=(500, 503), seed=1)` fails that share
+of the calls of those routes from now on, at a fixed seed (429s carry `retry_after=`); `chaos.injected`
+counts them by status; `fake.stop_failing()` ends it.
+
+Hostile input (what Discord itself would refuse, sent anyway): `slash(..., unchecked=True)` and
+`autocomplete(..., unchecked=True)` send option values unchecked (any JSON value, missing, out of range or
+choices, a user id nobody has); `values={"timeout": 5}` passes options named like a keyword of the helper;
+`alice.forged_click("cardtable:1:x", message=msg)` sends any custom_id, on any message or none;
+`alice.dm_channel()` is her DM channel with the bot, to send commands from (`channel=alice.dm_channel()`).
 
 Discord's limits (tests/e2e/fake_discord.py; each answers as Discord does, the bot must cope):
 - Rate limits are OFF unless asked for: `@pytest.mark.bot(rate_limits=True)` (or
