@@ -20,7 +20,7 @@ import pytest
 from bot.games.ai import choose_action
 from tests.e2e.fake_discord import FakeChannel, FakeDiscordError, Reply, UserHandle
 from tests.e2e.harness import Harness
-from tests.e2e.test_game_support import table_message
+from tests.e2e.test_game_support import ledger_net, table_message
 
 SEED = 12_2026
 FUZZ_INTERACTIONS = 2_000  # hostile ones; the real game traffic comes on top
@@ -446,6 +446,19 @@ async def test_hostile_input_from_every_side_gets_an_answer(harness: Harness) ->
     assert unanswered.texts == []
     # The garbage met the games: real moves were made, lobbies and games were opened in both channels.
     assert real.moves >= 50 and real.opened["insomnia"] >= 1 and real.opened["malice"] >= 1
+    # ... and broke no game: every table the fuzz and the players opened (and often cancelled) is settled,
+    # each finished one with results that match its ledger, which sums to zero.
+    store = harness.store
+    rows = []
+    while (row := await store.get_table(len(rows) + 1)) is not None:
+        rows.append(row)
+    finished = [r for r in rows if r.status == "finished"]
+    print(f"fuzz: {len(rows)} tables, {len(finished)} finished, the others cancelled or still open")
+    assert len(rows) >= sum(real.opened.values()) and finished
+    for row in finished:
+        net = ledger_net(await store.ledger(row.id))
+        results = {r.player: r.net for r in await store.results(row.id)}
+        assert sum(net.values()) == 0 and results == {p: net.get(p, 0) for p in results}, row.id
 
 
 async def test_what_the_fuzz_found_gets_a_sentence(harness: Harness) -> None:
