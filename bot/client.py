@@ -17,7 +17,7 @@ import asyncio
 import logging
 import pkgutil
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -28,6 +28,9 @@ from bot.config import Settings
 from bot.errors import UserFacingError, report_error
 from bot.input_checks import check_command_input
 from storage import Store
+
+if TYPE_CHECKING:
+    from bot.sessions import SessionManager
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +82,7 @@ class CardBot(commands.AutoShardedBot):
     commands); other keyword arguments go to `commands.Bot`."""
 
     store: Store
+    sessions: SessionManager  # created by the `cogs.table` extension (and set back to None when it unloads)
 
     def __init__(
         self,
@@ -96,7 +100,7 @@ class CardBot(commands.AutoShardedBot):
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
             # Unset: Discord's recommended number of shards, all in this process.
             shard_count=settings.shard_count,
-            shard_ids=settings.shard_ids,
+            shard_ids=settings.shard_ids,  # type: ignore[arg-type]  # None (all) is discord.py's own default
             **options,
         )
         self.settings = settings

@@ -104,7 +104,8 @@ class SafeView(discord.ui.View):
     async def on_error(
         self, interaction: discord.Interaction, error: Exception, item: discord.ui.Item[Any], /
     ) -> None:
-        await report_error(interaction, error, where=f"{type(self).__name__} item {item.custom_id!r}")
+        custom_id = getattr(item, "custom_id", None)  # buttons and selects have one
+        await report_error(interaction, error, where=f"{type(self).__name__} item {custom_id!r}")
 
 
 F = TypeVar("F", bound=Callable[..., Awaitable[Any]])

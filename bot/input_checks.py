@@ -34,7 +34,7 @@ _SNOWFLAKE = re.compile(r"[0-9]{1,20}")  # ASCII digits only: int() would take "
 
 def _options(data: dict[str, Any]) -> list[dict[str, Any]]:
     """The leaf options of a command's data (inside its subcommand group and subcommand, if any)."""
-    options = data.get("options", [])
+    options: list[dict[str, Any]] = data.get("options", [])
     while options and options[0].get("type") in (1, 2):  # a subcommand (group): its options hold the values
         options = options[0].get("options", [])
     return options
@@ -72,7 +72,8 @@ def check_command_input(interaction: discord.Interaction) -> None:
         if param.type in _RESOLVED:
             # An id that is not a snowflake, or one Discord did not resolve (a user nobody can see), would
             # fail inside discord.py before the command runs (no answer) or reach it as a bare id.
-            resolved = (interaction.data or {}).get("resolved") or {}
+            data: dict[str, Any] = dict(interaction.data or {})
+            resolved: dict[str, Any] = data.get("resolved") or {}
             known = [resolved.get(kind) or {} for kind in _RESOLVED[param.type]]
             if not _SNOWFLAKE.fullmatch(str(value)) or not any(str(value) in k for k in known):
                 raise UserFacingError(f"I cannot find that for `{name}`: pick one from Discord's list.")

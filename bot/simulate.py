@@ -14,23 +14,25 @@ import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
-from typing import Any, Literal
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from pydantic import BaseModel
 from tqdm import tqdm
 
 from bot import limits
-from bot.games import ai, insomnia, malice
+from bot.games import ai
 from bot.games.base import ChipTransfer
+from bot.games.commands import option_range
+from bot.games.figures import shares
+from bot.games.registry import REGISTRY
 
 Chooser = Callable[[Any, str, str], Any]
-GameKind = Literal["insomnia", "malice"]
 
 
 def play_game(game: Any, choosers: Callable[[str], Chooser], seed: str) -> list[Any]:
     """Play `game` to its end, each decision by `choosers(player)(game, player, f"{seed}/{step}")`;
-    returns every event in order (the opening events of an Insomnia game first)."""
+    returns every event in order (the opening events of `new_game()` first)."""
     events: list[Any] = list(getattr(game, "opening_events", []))
     step = 0
     while not game.is_over:
@@ -43,85 +45,70 @@ def play_game(game: Any, choosers: Callable[[str], Chooser], seed: str) -> list[
 class SimulationReport(BaseModel):
     """What a simulation run measured."""
 
-    game: GameKind
+    game: str  # a registered game
     players: int
     games: int
     seed: str
     seconds: float
-    lengths: list[int]  # deals (Insomnia) or turns (Malice) per game
+    lengths: list[int]  # each game's length in the game's unit (Insomnia deals, Malice turns)
     wins_by_seat: list[int]  # seat 1 first; a shared first place counts for each
     draws: int  # games nobody won outright (Malice: draws; Insomnia: shared first places)
     end_reasons: dict[str, int]
-    deals: int  # Insomnia deals started; Malice: one per game
-    # Insomnia: stage-1 and stage-4 dice payouts by pattern (no_match included), stage-2 winners by category
-    stage1: dict[str, int] = {}
-    stage2: dict[str, int] = {}
-    stage4: dict[str, int] = {}
+    deals: int  # rounds chips moved in (Insomnia deals started; Malice: one per game)
+    tallies: dict[str, dict[str, int]] = {}  # the game's own counts (Insomnia: each stage's outcomes)
     chips_by_reason: dict[str, int]  # every chip moved, by ledger reason
-    malice_scores: list[int] = []  # the score (cards) of each decided Malice game
+    scores: list[int] = []  # the score of each decided game, where the game has one
 
     @property
     def games_per_second(self) -> float:
         return self.games / self.seconds if self.seconds > 0 else math.inf
 
 
-def simulate(game: GameKind, players: int, games: int, seed: str, *, chips: int = 15,
-             max_deals: int | None = None, progress: bool = True) -> SimulationReport:
-    """Play `games` computer-vs-computer games and gather the figures."""
+def simulate(game: str, players: int, games: int, seed: str, *, options: Mapping[str, object] | None = None,
+             progress: bool = True) -> SimulationReport:
+    """Play `games` computer-vs-computer games of a registered game and gather the figures. `options` are
+    table options (`{"chips": 20, "deals": 3}`)."""
+    spec = REGISTRY[game]
     ids = [f"ai:{i + 1}" for i in range(players)]
     lengths: list[int] = []
     wins = [0] * players
     draws = deals = 0
     reasons: Counter[str] = Counter()
-    stage1: Counter[str] = Counter()
-    stage2: Counter[str] = Counter()
-    stage4: Counter[str] = Counter()
+    tallies: dict[str, Counter[str]] = {}
     moved: Counter[str] = Counter()
     scores: list[int] = []
     start = time.perf_counter()
     bar = tqdm(range(games), desc=f"{game} x{players}", unit="game", file=sys.stderr, disable=not progress)
     for i in bar:
         game_seed = f"{seed}/{i}"
-        if game == "insomnia":
-            state: Any = insomnia.new_game(ids, game_seed, chips=chips, max_deals=max_deals)
-        else:
-            state = malice.new_game(ids, game_seed)
+        state: Any = spec.new_game(ids, game_seed, options)
         events = play_game(state, lambda _p: ai.choose_action, game_seed)
         for event in events:
-            kind = event.kind
             if isinstance(event, ChipTransfer):
                 moved[event.reason] += event.amount
-            elif kind == "stage1_result":
-                stage1[event.pattern] += 1
-            elif kind == "stage4_result":
-                stage4[event.pattern] += 1
-            elif kind == "no_match":
-                (stage1 if event.stage == 1 else stage4)["no_match"] += 1
-            elif kind == "stage2_winner":
-                stage2[event.category] += 1
-            elif kind == "stage2_no_winner":
-                stage2["no_winner"] += 1
-        standings = state.standings()
-        firsts = [s.player for s in standings if s.won]
-        for p in firsts:
-            wins[ids.index(p)] += 1
-        if game == "insomnia":
-            lengths.append(state.deal)
-            deals += state.deal
-            reasons[state.over_reason] += 1
-            draws += len(firsts) > 1
-        else:
-            lengths.append(state.turn)
+        for standing in state.standings():
+            if standing.won:
+                wins[ids.index(standing.player)] += 1
+        if spec.figures is None:
+            lengths.append(1)
             deals += 1
-            reasons[state.result.reason] += 1
-            draws += not firsts
-            if firsts:
-                scores.append(state.result.score)
+            reasons["over"] += 1
+            draws += sum(s.won for s in state.standings()) != 1
+            continue
+        figures = spec.figures.count(state, events)
+        lengths.append(figures.length)
+        deals += figures.rounds
+        reasons[figures.end_reason] += 1
+        draws += figures.draw
+        for name, counts in figures.tallies.items():
+            tallies.setdefault(name, Counter()).update(counts)
+        if figures.score is not None:
+            scores.append(figures.score)
     return SimulationReport(
         game=game, players=players, games=games, seed=seed, seconds=time.perf_counter() - start,
         lengths=lengths, wins_by_seat=wins, draws=draws, end_reasons=dict(reasons), deals=deals,
-        stage1=dict(stage1), stage2=dict(stage2), stage4=dict(stage4), chips_by_reason=dict(moved),
-        malice_scores=scores,
+        tallies={name: dict(counts) for name, counts in tallies.items()}, chips_by_reason=dict(moved),
+        scores=scores,
     )
 
 
@@ -130,44 +117,33 @@ def _spread(values: Sequence[int]) -> str:
     return f"mean {statistics.mean(values):.2f}, stddev {sd:.2f}, min {min(values)}, max {max(values)}"
 
 
-def _shares(counts: dict[str, int], total: int) -> str:
-    if not counts:
-        return "none"
-    ordered = sorted(counts.items(), key=lambda kv: -kv[1])
-    return ", ".join(f"{k} {v} ({100 * v / total:.1f}%)" for k, v in ordered)
-
-
 def format_report(r: SimulationReport) -> str:
-    unit = "deals" if r.game == "insomnia" else "turns"
+    figures = REGISTRY[r.game].figures
+    unit, per, draws = (figures.unit, figures.per, figures.draws) if figures else ("rounds", "game", "draws")
     lines = [
         f"{r.game}: {r.games} games, {r.players} players, seed {r.seed}",
         f"games per second: {r.games_per_second:.1f}",
         f"{unit} per game: {_spread(r.lengths)}",
         "wins by seat: " + ", ".join(f"seat {i + 1} {w} ({100 * w / r.games:.1f}%)"
                                      for i, w in enumerate(r.wins_by_seat)),
-        f"{'shared first places' if r.game == 'insomnia' else 'draws'}: {r.draws}",
-        f"game ends: {_shares(r.end_reasons, r.games)}",
+        f"{draws}: {r.draws}",
+        f"game ends: {shares(r.end_reasons, r.games)}",
     ]
-    if r.game == "insomnia":
-        lines += [
-            f"deals: {r.deals}",
-            "(each stage's outcomes as a share of the deals that reached it; a game can end mid-deal)",
-            f"stage 1 dice payouts: {_shares(r.stage1, sum(r.stage1.values()))}",
-            f"stage 2 best hand: {_shares(r.stage2, sum(r.stage2.values()))}",
-            f"stage 4 dice payouts: {_shares(r.stage4, sum(r.stage4.values()))}",
-        ]
-    elif r.malice_scores:
-        lines.append(f"score of a decided game (cards): {_spread(r.malice_scores)}")
+    if figures is not None:
+        lines += figures.lines(r.tallies, r.deals, r.scores)
     total = sum(r.chips_by_reason.values())
-    per = "deal" if r.game == "insomnia" else "game"
     lines.append(f"chips moved per {per}: {total / max(r.deals, 1):.2f}")
     lines += [f"  {reason}: {amount / max(r.deals, 1):.2f}"
               for reason, amount in sorted(r.chips_by_reason.items(), key=lambda kv: -kv[1])]
     return "\n".join(lines)
 
 
+# The command line's options and the table option each one sets.
+OPTION_FLAGS = {"--chips": "chips", "--max-deals": "deals"}
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", choices=["insomnia", "malice"], required=True)
+    parser.add_argument("--game", choices=REGISTRY.names(), required=True)
     parser.add_argument(
         "--players", type=int, default=None,
         help=f"Insomnia: {limits.INSOMNIA_PLAYERS.min}-{limits.INSOMNIA_PLAYERS.max} (default 4); Malice: 2",
@@ -186,19 +162,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    """Check the arguments against the table limits (a usage error otherwise) and print the figures."""
-    players = args.players if args.players is not None else (4 if args.game == "insomnia" else 2)
-    if args.game == "malice":
-        if players != 2:
-            parser.error("Malice is for exactly 2 players.")
-        for flag, value in (("--chips", args.chips), ("--max-deals", args.max_deals)):
-            if value is not None:
-                parser.error(f"{flag} is an Insomnia option; Malice has no chips to start with or deals.")
-    checks = [(limits.INSOMNIA_PLAYERS, players, "--players")] if args.game == "insomnia" else []
-    if args.chips is not None:
-        checks.append((limits.CHIPS, args.chips, "--chips"))
-    if args.max_deals is not None:
-        checks.append((limits.DEALS, args.max_deals, "--max-deals"))
+    """Check the arguments against the game's seats and option limits (a usage error otherwise) and print
+    the figures."""
+    spec = REGISTRY[args.game]
+    default = spec.figures.default_players if spec.figures else spec.min_players
+    players = args.players if args.players is not None else default
+    if spec.min_players == spec.max_players and players != spec.min_players:
+        parser.error(f"{spec.title} is for exactly {spec.min_players} players.")
+    given = {flag: getattr(args, flag[2:].replace("-", "_")) for flag in OPTION_FLAGS}
+    for flag, value in given.items():
+        if value is not None and OPTION_FLAGS[flag] not in spec.options.model_fields:
+            parser.error(f"{flag} is an Insomnia option; Malice has no chips to start with or deals.")
+    checks = [(limits.Limit(spec.min_players, spec.max_players), players, "--players")]
+    checks += [
+        (limits.Limit(*option_range(spec.options, OPTION_FLAGS[flag])), value, flag)
+        for flag, value in given.items()
+        if value is not None
+    ]
     for limit, value, flag in checks:
         try:
             limit.check(value, flag)
@@ -206,8 +186,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             parser.error(f"{exc}.")
     if args.games < 1:
         parser.error("--games must be at least 1.")
-    chips = args.chips if args.chips is not None else limits.DEFAULT_CHIPS
-    report = simulate(args.game, players, args.games, args.seed, chips=chips, max_deals=args.max_deals)
+    options = {OPTION_FLAGS[flag]: value for flag, value in given.items() if value is not None}
+    report = simulate(args.game, players, args.games, args.seed, options=options)
     print(format_report(report))
     return 0
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -10,7 +12,7 @@ COLOUR = discord.Colour.blurple()
 DESCRIPTION_LIMIT = 4096
 
 
-def usage(command: app_commands.Command) -> str:
+def usage(command: app_commands.Command[Any, ..., Any]) -> str:
     """`/malice challenge opponent [stake] [timeout] [turns]`: required options bare, optional in brackets."""
     parts = [f"/{command.qualified_name}"]
     for p in command.parameters:
@@ -18,8 +20,10 @@ def usage(command: app_commands.Command) -> str:
     return " ".join(parts)
 
 
-def walk(commands_: list[app_commands.Command | app_commands.Group]) -> list[app_commands.Command]:
-    found: list[app_commands.Command] = []
+def walk(
+    commands_: list[app_commands.Command[Any, ..., Any] | app_commands.Group]
+) -> list[app_commands.Command[Any, ..., Any]]:
+    found: list[app_commands.Command[Any, ..., Any]] = []
     for c in sorted(commands_, key=lambda c: c.name):
         if isinstance(c, app_commands.Group):
             found += walk(c.commands)
@@ -38,7 +42,7 @@ def help_lines(tree: app_commands.CommandTree, guild: discord.abc.Snowflake | No
             for c in tree.get_commands(guild=guild, type=discord.AppCommandType.chat_input)
             if c.name not in names
         ]
-    return [f"`{usage(c)}`: {c.description}" for c in walk(commands_)]  # type: ignore[arg-type]
+    return [f"`{usage(c)}`: {c.description}" for c in walk(commands_)]
 
 
 def help_embeds(lines: list[str]) -> list[discord.Embed]:

@@ -7,13 +7,14 @@ are shown as mentions that never ping anybody.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import UserFacingError, guarded
+from bot.games.registry import REGISTRY
 from bot.render.common import plural
 
 if TYPE_CHECKING:
@@ -23,12 +24,15 @@ if TYPE_CHECKING:
 PAGE_SIZE = 10
 MAX_PAGE = 99_999  # no server has that many players; a forged page number stops here
 COLOUR = discord.Colour.teal()
-GAME_NAMES = {"insomnia": "Insomnia", "malice": "Malice"}
 NO_PINGS = discord.AllowedMentions.none()
-Game = Literal["insomnia", "malice"]
 # What the figures are, said plainly: the net is every movement in the chip ledger, so a running game's chips
 # already count; games and wins come from the results of finished games.
 FIGURES = "net chips from the chip ledger, running games included; games and wins count finished games"
+
+
+def game_title(kind: str) -> str:
+    """A game's name as players read it; a kind no longer registered shows as stored."""
+    return REGISTRY[kind].title if kind in REGISTRY else kind
 
 
 def player_label(player: str) -> str:
@@ -51,7 +55,7 @@ async def leaderboard_page(
 ) -> tuple[discord.Embed, discord.ui.View]:
     # One row more than a page tells whether a next page exists.
     rows = await bot.store.leaderboard(guild_id, kind, limit=PAGE_SIZE + 1, offset=page * PAGE_SIZE)
-    title = f"Leaderboard: {GAME_NAMES[kind]}" if kind else "Leaderboard: all games"
+    title = f"Leaderboard: {game_title(kind)}" if kind else "Leaderboard: all games"
     if rows:
         description = "\n".join(leaderboard_line(r) for r in rows[:PAGE_SIZE])
     elif page == 0:
@@ -70,8 +74,8 @@ async def leaderboard_page(
 
 
 class LeaderboardPageButton(
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"lb:(?P<scope>all|insomnia|malice):(?P<page>\d+)",
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"lb:(?P<scope>[a-z][a-z0-9_]{0,31}):(?P<page>\d+)",
 ):
     """A page button of a leaderboard message; its custom_id carries the page, so it works after a restart."""
 
@@ -89,10 +93,13 @@ class LeaderboardPageButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> LeaderboardPageButton:
         # A forged id may carry any number of digits: past the last page is simply an empty page.
-        return cls(match["scope"], min(int(match["page"][:6]), MAX_PAGE), item.label or "")
+        # A scope that is no registered game (a forged id, a game no longer offered) shows all games.
+        scope = match["scope"] if match["scope"] in REGISTRY else "all"
+        label = item.label if isinstance(item, discord.ui.Button) else None
+        return cls(scope, min(int(match["page"][:6]), MAX_PAGE), label or "")
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -125,7 +132,8 @@ class Ledger(commands.Cog):
     @app_commands.command(name="leaderboard")
     @app_commands.guild_only()
     @app_commands.describe(game="Only this game (all games if left out)")
-    async def leaderboard(self, interaction: discord.Interaction, game: Game | None = None) -> None:
+    @app_commands.choices(game=[app_commands.Choice(name=s.name, value=s.name) for s in REGISTRY])
+    async def leaderboard(self, interaction: discord.Interaction, game: str | None = None) -> None:
         """Show the chip leaderboard of this server."""
         if interaction.guild_id is None:
             raise UserFacingError("Leaderboards belong to a server: use /leaderboard there.")
@@ -153,10 +161,10 @@ class Ledger(commands.Cog):
         embed.add_field(name="All games", value=_kind_lines(stats), inline=False)
         for kind, per_kind in sorted(stats.per_game.items()):
             if per_kind.games:
-                embed.add_field(name=GAME_NAMES.get(kind, kind), value=_kind_lines(per_kind), inline=False)
+                embed.add_field(name=game_title(kind), value=_kind_lines(per_kind), inline=False)
         embed.set_footer(text=FIGURES[0].upper() + FIGURES[1:])
         await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NO_PINGS)
 
 
-async def setup(bot: CardBot) -> None:  # type: ignore[override]
+async def setup(bot: CardBot) -> None:
     await bot.add_cog(Ledger(bot))

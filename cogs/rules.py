@@ -1,14 +1,15 @@
-"""/rules game:<insomnia|malice>: the rules summary of a game, house decisions flagged (ephemeral)."""
+"""/rules game:<a registered game>: the rules summary of a game, house decisions flagged (ephemeral).
+
+The game choices are the registered games with a rules text, read when the bot loads its cogs."""
 
 from __future__ import annotations
-
-from typing import Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.rules_text import HOUSE_DECISIONS_TITLE, SUMMARIES, RulesSummary
+from bot.games.registry import REGISTRY
+from bot.rules_text import HOUSE_DECISIONS_TITLE, RulesSummary
 
 COLOUR = discord.Colour.dark_green()
 HOUSE_COLOUR = discord.Colour.gold()
@@ -42,9 +43,12 @@ def pack_embeds(embeds: list[discord.Embed]) -> list[list[discord.Embed]]:
 class Rules(commands.Cog):
     @app_commands.command(name="rules")
     @app_commands.describe(game="Which game to explain")
-    async def rules(self, interaction: discord.Interaction, game: Literal["insomnia", "malice"]) -> None:
+    @app_commands.choices(game=[app_commands.Choice(name=s.name, value=s.name) for s in REGISTRY if s.rules])
+    async def rules(self, interaction: discord.Interaction, game: str) -> None:
         """Read the rules of Insomnia or Malice, with this bot's house decisions."""
-        first, *rest = pack_embeds(rules_embeds(SUMMARIES[game]))
+        summary = REGISTRY[game].rules
+        assert summary is not None  # only games with a rules text are offered
+        first, *rest = pack_embeds(rules_embeds(summary))
         await interaction.response.send_message(embeds=first, ephemeral=True)
         for embeds in rest:
             await interaction.followup.send(embeds=embeds, ephemeral=True)

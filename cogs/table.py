@@ -139,7 +139,8 @@ async def answer(interaction: discord.Interaction, message: Message | str | None
 
 
 def sessions_of(interaction: discord.Interaction) -> SessionManager:
-    return interaction.client.sessions  # type: ignore[attr-defined]
+    sessions: SessionManager = interaction.client.sessions  # type: ignore[attr-defined]
+    return sessions
 
 
 def where(interaction: discord.Interaction) -> tuple[int, int]:
@@ -172,7 +173,9 @@ async def respond(
     await answer(interaction, reply)
 
 
-async def game_command(interaction: discord.Interaction, kind: str, command: str, params: dict) -> None:
+async def game_command(
+    interaction: discord.Interaction, kind: str, command: str, params: dict[str, Any]
+) -> None:
     """A move by slash command: the session checks who may act, the engine whether the move is legal."""
     sessions = sessions_of(interaction)
     await respond(interaction, lambda: sessions.command(*where(interaction), kind, command, params))
@@ -195,7 +198,7 @@ class DiscordAnnouncer:
     """The presenter's `Announcer` on discord.py: public messages, in-place edits, deletions and DMs, with
     Discord's error codes turned into the session layer's exceptions."""
 
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: commands.Bot | commands.AutoShardedBot) -> None:
         self.bot = bot
 
     async def send(self, channel_id: int, message: Message) -> int:
@@ -238,7 +241,7 @@ class DiscordAnnouncer:
 
 
 class TableButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"cardtable:(?P<table>[0-9]+):(?P<action>[A-Za-z0-9\-]+)(?::(?P<seq>[0-9]+))?",
 ):
     """Every button of a table: lobby, table message and hand. The custom id carries all it needs."""
@@ -251,7 +254,7 @@ class TableButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> TableButton:
         seq = match["seq"]
         return cls(int(match["table"]), match["action"], int(seq) if seq is not None else None)
@@ -283,7 +286,7 @@ class TableButton(
 
 def choices_for(
     interaction: discord.Interaction, command: str, option: str, current: str
-) -> list[app_commands.Choice]:
+) -> list[app_commands.Choice[str]]:
     """Autocomplete: the caller's legal choices (from the engine, via the session), filtered by his typing."""
     namespace = {k: v for k, v in vars(interaction.namespace).items()}
     options = sessions_of(interaction).choices(
@@ -298,7 +301,12 @@ def choices_for(
     return out[:25]
 
 
-def handled(bot: commands.Bot, component_type: int, custom_id: str, interaction: discord.Interaction) -> bool:
+def handled(
+    bot: commands.Bot | commands.AutoShardedBot,
+    component_type: int,
+    custom_id: str,
+    interaction: discord.Interaction,
+) -> bool:
     """Whether discord.py has a handler for this component: a persistent button's template or a live view.
     (Its view store has no public lookup; this mirrors `ViewStore.dispatch_view`.) A persistent button is
     only dispatched when its id is on the interaction's message as it is now: a button an edit just removed
@@ -327,8 +335,8 @@ def _on_message(interaction: discord.Interaction, component_type: int, custom_id
     )
 
 
-class Table(commands.Cog):
-    """Commands for whatever game runs in this channel."""
+class TableCommands(commands.Cog):
+    """Commands for whatever game runs in this channel (the session's record of a table is `Table`)."""
 
     def __init__(self, bot: CardBot) -> None:
         self.bot = bot
@@ -346,8 +354,8 @@ class Table(commands.Cog):
         one private sentence instead of Discord's "This interaction failed"."""
         if interaction.type is not discord.InteractionType.component:
             return
-        data = interaction.data or {}
-        if handled(self.bot, data.get("component_type", 2), str(data.get("custom_id", "")), interaction):
+        data: dict[str, Any] = dict(interaction.data or {})
+        if handled(self.bot, int(data.get("component_type", 2)), str(data.get("custom_id", "")), interaction):
             return
         with contextlib.suppress(discord.HTTPException):
             await interaction.response.send_message(
@@ -416,7 +424,7 @@ class Table(commands.Cog):
 
 async def setup(bot: CardBot) -> None:
     if getattr(bot, "sessions", None) is None:
-        bot.sessions = SessionManager(  # type: ignore[attr-defined]
+        bot.sessions = SessionManager(
             bot.store,
             DiscordAnnouncer(bot),
             default_timeout=bot.settings.turn_timeout_seconds,
@@ -425,7 +433,7 @@ async def setup(bot: CardBot) -> None:
             owns_guild=bot.settings.owns_guild,
         )
     bot.add_dynamic_items(TableButton)
-    await bot.add_cog(Table(bot))
+    await bot.add_cog(TableCommands(bot))
 
 
 async def teardown(bot: CardBot) -> None:
@@ -433,4 +441,5 @@ async def teardown(bot: CardBot) -> None:
     sessions = getattr(bot, "sessions", None)
     if sessions is not None:
         await sessions.close()
-    bot.sessions = None  # type: ignore[attr-defined]
+        del bot.sessions  # loaded again, setup makes a new one
+

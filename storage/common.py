@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from storage.models import KindStats, LedgerIn, PlayerStats, ResultIn
 
@@ -13,7 +13,7 @@ from storage.models import KindStats, LedgerIn, PlayerStats, ResultIn
 ALL_KINDS = "*"
 
 
-def dumps(data: dict) -> str:
+def dumps(data: dict[str, Any]) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from storage.models import (
     ActionRow,
@@ -78,7 +78,7 @@ class Store(Protocol):
         channel_id: int,
         kind: str,
         host_id: int,
-        options: dict,
+        options: dict[str, Any],
         seed: str,
         commitment: str,
     ) -> int:
@@ -90,7 +90,9 @@ class Store(Protocol):
         their joined time."""
         ...
 
-    async def start_table(self, table_id: int, snapshot_json: str, meta: dict | None = None) -> None:
+    async def start_table(
+        self, table_id: int, snapshot_json: str, meta: dict[str, Any] | None = None
+    ) -> None:
         """Lobby -> running, with the started time, the first snapshot and (if given) the table's meta, in
         one transaction."""
         ...
@@ -104,7 +106,7 @@ class Store(Protocol):
         ledger: Sequence[LedgerIn],
         snapshot_json: str,
         finish: Sequence[ResultIn] | None = None,
-        meta: dict | None = None,
+        meta: dict[str, Any] | None = None,
     ) -> int:
         """One transaction: the action (seq = expected_seq, the first is 0), its ledger entries in order, the
         balances they change, the snapshot, the meta if given and, if `finish`, the results (and their games,
@@ -117,7 +119,7 @@ class Store(Protocol):
         """`cancelled`: a lobby, or a running table with no action yet."""
         ...
 
-    async def update_meta(self, table_id: int, meta: dict) -> None:
+    async def update_meta(self, table_id: int, meta: dict[str, Any]) -> None:
         """Replace the session's presentation state; any status."""
         ...
 

@@ -14,6 +14,7 @@ import asyncio
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 from pydantic import BaseModel, ConfigDict
@@ -70,7 +71,7 @@ class CopyReport(BaseModel):
         )
 
 
-def _read_chunks(path: str, table: str, columns: tuple[str, ...]) -> Iterator[list[tuple]]:
+def _read_chunks(path: str, table: str, columns: tuple[str, ...]) -> Iterator[list[tuple[Any, ...]]]:
     # Pulled chunk by chunk from worker threads (never two at once), so the connection may change threads.
     conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
     try:

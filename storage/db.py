@@ -74,7 +74,8 @@ class Connection:
         return self._aio._conn
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        return await self._aio._execute(fn, self._aio._conn, *args)
+        result: T = await self._aio._execute(fn, self._aio._conn, *args)  # type: ignore[no-untyped-call]
+        return result
 
     async def close(self, before: Callable[[sqlite3.Connection], None] | None = None) -> None:
         try:

@@ -5,7 +5,7 @@ Times are unix seconds (float), taken by the store's clock; the engines never se
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -50,11 +50,11 @@ class TableRow(_Row):
     channel_id: int
     kind: str
     status: TableStatus
-    options: dict
+    options: dict[str, Any]
     seed: str
     commitment: str
     host_id: int
-    meta: dict
+    meta: dict[str, Any]
     snapshot: str | None  # the game's JSON after the last stored action (or at start)
     next_seq: int  # the seq the next append_action must carry (the number of stored actions)
     created_at: float

@@ -73,7 +73,7 @@ def _require_status(db: sqlite3.Connection, table_id: int, allowed: tuple[str, .
         raise TableNotFound(table_id)
     if row["status"] not in allowed:
         raise TableStateError(table_id, row["status"], op)
-    return row["status"]
+    return str(row["status"])
 
 
 def _append(
@@ -86,7 +86,7 @@ def _append(
     ledger: Sequence[LedgerIn],
     snapshot_json: str,
     finish: Sequence[ResultIn] | None,
-    meta: dict | None,
+    meta: dict[str, Any] | None,
 ) -> int:
     row = db.execute(
         "SELECT t.status, t.guild_id, t.kind,"
@@ -159,7 +159,7 @@ def _set_seats(db: sqlite3.Connection, now: float, table_id: int, players: Seque
 
 
 def _tables(
-    db: sqlite3.Connection, where: str, params: tuple, order: str, limit: int | None
+    db: sqlite3.Connection, where: str, params: tuple[Any, ...], order: str, limit: int | None
 ) -> list[TableRow]:
     sql = f"SELECT {_TABLE_COLUMNS} FROM game_tables t WHERE {where} ORDER BY {order}"
     if limit is not None:
@@ -175,8 +175,8 @@ def _tables(
         ):
             seats[s["table_id"]].append(dict(s))
     return [
-        TableRow(
-            **{**r, "options": json.loads(r["options"]), "meta": json.loads(r["meta"])}, seats=seats[r["id"]]
+        TableRow.model_validate(
+            {**r, "options": json.loads(r["options"]), "meta": json.loads(r["meta"]), "seats": seats[r["id"]]}
         )
         for r in rows
     ]
@@ -231,7 +231,7 @@ class SqliteStore:
         channel_id: int,
         kind: str,
         host_id: int,
-        options: dict,
+        options: dict[str, Any],
         seed: str,
         commitment: str,
     ) -> int:
@@ -253,6 +253,7 @@ class SqliteStore:
                     (channel_id,),
                 ).fetchone()
                 raise ChannelBusy(channel_id, active["id"] if active else None) from e
+            assert cur.lastrowid is not None  # an INSERT that returned always sets it
             return int(cur.lastrowid)
 
         return await self._db.write(create)
@@ -262,7 +263,9 @@ class SqliteStore:
         still listed keep their joined time. Allowed while the table is in the lobby or running."""
         await self._db.write(_set_seats, self._clock(), table_id, list(players))
 
-    async def start_table(self, table_id: int, snapshot_json: str, meta: dict | None = None) -> None:
+    async def start_table(
+        self, table_id: int, snapshot_json: str, meta: dict[str, Any] | None = None
+    ) -> None:
         """Lobby -> running: the started time, the first snapshot (the new game's JSON) and, if given, the
         table's meta (the hands to DM, the opening lines), in one transaction."""
         now = self._clock()
@@ -287,7 +290,7 @@ class SqliteStore:
         ledger: Sequence[LedgerIn],
         snapshot_json: str,
         finish: Sequence[ResultIn] | None = None,
-        meta: dict | None = None,
+        meta: dict[str, Any] | None = None,
     ) -> int:
         """Store one applied action in one transaction and return its seq (== expected_seq): see the
         contract (`storage.contract.Store.append_action`)."""
@@ -322,7 +325,7 @@ class SqliteStore:
 
         await self._db.write(cancel)
 
-    async def update_meta(self, table_id: int, meta: dict) -> None:
+    async def update_meta(self, table_id: int, meta: dict[str, Any]) -> None:
         """Replace the table's presentation state (message ids, closed DMs, seat controllers). Any status."""
 
         def update(db: sqlite3.Connection) -> None:
@@ -353,7 +356,7 @@ class SqliteStore:
         """Tables in the lobby or running, oldest first: what to resume after a restart."""
         return await self._db.read(_tables, "t.status IN ('lobby', 'running')", (), "t.id", None)
 
-    async def _one_table(self, where: str, params: tuple, order: str = "t.id") -> TableRow | None:
+    async def _one_table(self, where: str, params: tuple[Any, ...], order: str = "t.id") -> TableRow | None:
         rows = await self._db.read(_tables, where, params, order, 1)
         return rows[0] if rows else None
 

@@ -30,7 +30,7 @@ async def manager(store: Store, announcer: RecordingAnnouncer, timeout: float = 
 
 async def started_insomnia(sessions: SessionManager, *, computer: bool = False, **options):
     """Alice's Insomnia table with Bob seated (and a computer seat if asked), started; computer moves done."""
-    table = await sessions.open_insomnia(GUILD, CHANNEL, ALICE, **options)
+    table = await sessions.open_table("insomnia", GUILD, CHANNEL, ALICE, options=options)
     await sessions.join(CHANNEL, BOB)
     if computer:
         await sessions.add_computer(CHANNEL, ALICE)
@@ -81,7 +81,9 @@ async def test_malice_against_the_computer_is_stored_before_announced_and_settle
     store, announcer
 ):
     sessions = await manager(store, announcer)
-    table = await sessions.challenge(GUILD, CHANNEL, ALICE, BOT, stake=2, timeout=300)
+    table = await sessions.open_table(
+        "malice", GUILD, CHANNEL, ALICE, opponent=BOT, options={"stake": 2, "timeout": 300}
+    )
     table.options["turns"] = table.options.get("turns")  # default cap: the game runs to a real end
     await sessions.idle()
     assert table.status == "running"
@@ -114,7 +116,7 @@ async def test_malice_against_the_computer_is_stored_before_announced_and_settle
 
 async def test_who_may_act_gets_one_sentence_each(store, announcer):
     sessions = await manager(store, announcer)
-    table = await sessions.challenge(GUILD, CHANNEL, ALICE, BOB, timeout=300)
+    table = await sessions.open_table("malice", GUILD, CHANNEL, ALICE, opponent=BOB, options={"timeout": 300})
     with pytest.raises(NotAllowed, match="not started"):
         await sessions.act(CHANNEL, ALICE, {"kind": "end_turn"})
     with pytest.raises(NotAllowed, match="Only the challenged player"):
@@ -132,12 +134,12 @@ async def test_who_may_act_gets_one_sentence_each(store, announcer):
         await sessions.act(CHANNEL, current, {"kind": "play", "source": "payoff", "to": "side1"})
     assert table.seq == seq and (await store.get_table(table.id)).next_seq == seq
     with pytest.raises(NotAllowed, match="already has a game"):
-        await sessions.open_insomnia(GUILD, CHANNEL, CAROL)
+        await sessions.open_table("insomnia", GUILD, CHANNEL, CAROL)
 
 
 async def test_stale_and_double_clicks_change_nothing(store, announcer):
     sessions = await manager(store, announcer)
-    table = await sessions.challenge(GUILD, CHANNEL, ALICE, BOB, timeout=300)
+    table = await sessions.open_table("malice", GUILD, CHANNEL, ALICE, opponent=BOB, options={"timeout": 300})
     await sessions.click(table.id, BOB, "accept", None)
     current = int(table.game.current_player)
     seq = table.seq
@@ -159,7 +161,9 @@ async def test_stale_and_double_clicks_change_nothing(store, announcer):
 
 async def test_restart_resumes_the_game_and_a_new_manager_finishes_it(store, announcer):
     sessions = await manager(store, announcer)
-    table = await sessions.challenge(GUILD, CHANNEL, ALICE, BOB, stake=1, timeout=300, turns=30)
+    table = await sessions.open_table(
+        "malice", GUILD, CHANNEL, ALICE, opponent=BOB, options={"stake": 1, "timeout": 300, "turns": 30}
+    )
     await sessions.accept(CHANNEL, BOB)
     for _ in range(3):
         await sessions.act(CHANNEL, int(table.game.current_player), best_malice_move(table.game))
@@ -193,7 +197,7 @@ def best_malice_move(game):
 async def test_closed_dms_are_told_once_and_remembered(store, announcer):
     announcer.closed_dms.add(BOB)
     sessions = await manager(store, announcer)
-    table = await sessions.challenge(GUILD, CHANNEL, ALICE, BOB, timeout=300)
+    table = await sessions.open_table("malice", GUILD, CHANNEL, ALICE, opponent=BOB, options={"timeout": 300})
     await sessions.accept(CHANNEL, BOB)
     for _ in range(4):
         player = int(table.game.current_player)
@@ -212,7 +216,7 @@ async def test_closed_dms_are_told_once_and_remembered(store, announcer):
 
 async def test_timeouts_apply_the_default_and_three_in_a_row_forfeit_malice(store, announcer):
     sessions = await manager(store, announcer, timeout=0.5)
-    table = await sessions.challenge(GUILD, CHANNEL, ALICE, BOB)
+    table = await sessions.open_table("malice", GUILD, CHANNEL, ALICE, opponent=BOB)
     await sessions.accept(CHANNEL, BOB)
     # Bob moves at once on each of his turns; Alice never does, so her timer runs out each time.
     for _ in range(50):
@@ -242,7 +246,7 @@ async def test_timeouts_apply_the_default_and_three_in_a_row_forfeit_malice(stor
 
 async def test_cancel_needs_the_host_and_settles_as_a_stalemate(store, announcer):
     sessions = await manager(store, announcer)
-    table = await sessions.challenge(GUILD, CHANNEL, ALICE, BOB, timeout=300)
+    table = await sessions.open_table("malice", GUILD, CHANNEL, ALICE, opponent=BOB, options={"timeout": 300})
     await sessions.accept(CHANNEL, BOB)
     with pytest.raises(NotAllowed, match="Only the host"):
         await sessions.cancel(CHANNEL, BOB, can_manage=False)

@@ -28,7 +28,9 @@ def hidden(game) -> set[str]:
 
 
 async def open_three(sessions):
-    table = await sessions.open_insomnia(GUILD, CHANNEL, ALICE, chips=5, deals=1, timeout=300)
+    table = await sessions.open_table(
+        "insomnia", GUILD, CHANNEL, ALICE, options={"chips": 5, "deals": 1, "timeout": 300}
+    )
     with pytest.raises(NotAllowed, match="Only the host"):
         await sessions.add_computer(CHANNEL, BOB)
     await sessions.join(CHANNEL, BOB)
@@ -127,7 +129,7 @@ async def test_cancel_ends_with_chips_as_they_are_and_history_hides_exchanges(st
 
 async def test_lobby_cancel_closes_the_table(store, announcer):
     sessions = await manager(store, announcer)
-    table = await sessions.open_insomnia(GUILD, CHANNEL, ALICE, timeout=300)
+    table = await sessions.open_table("insomnia", GUILD, CHANNEL, ALICE, options={"timeout": 300})
     await sessions.join(CHANNEL, CAROL)
     with pytest.raises(NotAllowed, match="host"):
         await sessions.leave(CHANNEL, ALICE)
@@ -140,7 +142,7 @@ async def test_lobby_cancel_closes_the_table(store, announcer):
 
 async def test_three_timeouts_in_a_row_give_the_seat_to_a_computer(store, announcer):
     sessions = await manager(store, announcer, timeout=0.5)
-    table = await sessions.open_insomnia(GUILD, CHANNEL, ALICE, chips=5, deals=1)
+    table = await sessions.open_table("insomnia", GUILD, CHANNEL, ALICE, options={"chips": 5, "deals": 1})
     await sessions.join(CHANNEL, BOB)
     await sessions.start(CHANNEL, ALICE)
     # Bob acts at once whenever it is his turn; Alice never does, so each of her decisions times out.

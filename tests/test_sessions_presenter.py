@@ -23,7 +23,9 @@ def manager(store, announcer, **options) -> SessionManager:
 
 
 async def malice_between_people(sessions):
-    table = await sessions.challenge(GUILD, CHANNEL, ALICE, BOB, stake=1, timeout=300, turns=40)
+    table = await sessions.open_table(
+        "malice", GUILD, CHANNEL, ALICE, opponent=BOB, options={"stake": 1, "timeout": 300, "turns": 40}
+    )
     await sessions.accept(CHANNEL, BOB)
     return table
 
@@ -121,7 +123,7 @@ async def test_a_resign_is_stored_whatever_discord_does_and_survives_a_restart(s
     """The seat's new controller is stored in the move's own transaction, before any Discord call."""
     announcer = Failing()
     sessions = manager(store, announcer)
-    table = await sessions.open_insomnia(GUILD, CHANNEL, ALICE, chips=10)
+    table = await sessions.open_table("insomnia", GUILD, CHANNEL, ALICE, options={"chips": 10})
     await sessions.join(CHANNEL, BOB)
     await sessions.start(CHANNEL, ALICE)
     await sessions.idle()
@@ -217,11 +219,11 @@ async def test_a_lobby_the_bot_cannot_post_is_refused_in_a_sentence_and_not_left
 
     sessions = manager(store, Mute())
     with pytest.raises(NotAllowed, match="Send Messages"):
-        await sessions.open_insomnia(GUILD, CHANNEL, ALICE)
+        await sessions.open_table("insomnia", GUILD, CHANNEL, ALICE)
     assert await store.active_table(CHANNEL) is None and sessions.table_in(CHANNEL) is None
     await sessions.close()
     working = manager(store, RecordingAnnouncer())
-    assert (await working.open_insomnia(GUILD, CHANNEL, ALICE)).status == "lobby"
+    assert (await working.open_table("insomnia", GUILD, CHANNEL, ALICE)).status == "lobby"
     await working.close()
 
 
@@ -229,7 +231,7 @@ async def test_a_lobby_posted_while_discord_fails_appears_when_it_recovers(store
     monkeypatch.setattr("bot.sessions.presenter.RETRY_PAUSES", (0.01,))
     announcer = Failing(failures=2)
     sessions = manager(store, announcer)
-    table = await sessions.open_insomnia(GUILD, CHANNEL, ALICE)
+    table = await sessions.open_table("insomnia", GUILD, CHANNEL, ALICE)
     assert table.status == "lobby"
     await sessions.idle()
     assert table.meta.table_message_id in announcer.messages
@@ -272,7 +274,9 @@ async def test_the_turn_ping_comes_after_a_quiet_while_and_goes_when_the_turn_pa
 async def test_a_finished_game_leaves_only_its_table_message(store):
     announcer = RecordingAnnouncer()
     sessions = manager(store, announcer, ping_after=0.0)
-    table = await sessions.challenge(GUILD, CHANNEL, ALICE, BOT, stake=1, turns=40)
+    table = await sessions.open_table(
+        "malice", GUILD, CHANNEL, ALICE, opponent=BOT, options={"stake": 1, "turns": 40}
+    )
     for _ in range(2000):
         await sessions.idle()
         if table.status != "running":
@@ -284,4 +288,31 @@ async def test_a_finished_game_leaves_only_its_table_message(store):
     assert "Game over" in table_text(announcer, table)
     pings = [s for s in announcer.log if s.kind == "send" and "it is your turn" in (s.message.content or "")]
     assert not pings, "against the computer the turn never passes to another person: no ping"
+    await sessions.close()
+
+
+async def test_without_attach_files_the_table_goes_on_in_text_and_says_so_once(store):
+    @dataclass
+    class NoFiles(RecordingAnnouncer):
+        refused: int = 0
+
+        async def edit(self, channel_id, message_id, message):
+            if message.picture is not None:
+                self.refused += 1
+                raise MissingPermission("Attach Files")
+            return await super().edit(channel_id, message_id, message)
+
+    announcer = NoFiles()
+    sessions = manager(store, announcer)
+    table = await malice_between_people(sessions)
+    await sessions.idle()
+    for _ in range(3):
+        await sessions.act(CHANNEL, int(table.game.current_player), best_malice_move(table.game))
+    await sessions.idle()
+    assert announcer.refused == 1, "refused once, then text only"
+    assert (await store.get_table(table.id)).meta["pictures_off"] is True
+    shown = announcer.messages[table.meta.table_message_id]
+    assert shown.picture is None and table.meta.recent[-1].text in table_text(announcer, table)
+    notes = [s for s in announcer.public() if any("Attach Files" in t for t in s.message.texts())]
+    assert notes, "the channel is told why there are no pictures"
     await sessions.close()

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import sqlite3
 
-from bot.games.replay import replay
-from bot.sessions.kinds import RULES
+from bot.games.registry import REGISTRY
+from bot.sessions.kinds import game_options
 from tests.recording import RecordingAnnouncer
 from tests.test_sessions import CHANNEL, fixed_seeds, manager, started_insomnia  # noqa: F401
 
@@ -25,13 +25,14 @@ async def test_a_damaged_snapshot_is_rebuilt_from_the_log_on_resume(store, annou
     seq = table.seq
     await sessions.close()
 
-    # The log replays to exactly the stored game, with the table's options mapped onto the engine's (deals=2
-    # is max_deals=2: without it the replay would differ).
+    # The log replays to exactly the stored game, with the table's options as the game takes them (deals=2:
+    # without it the replay would differ).
     row = await store.get_table(table.id)
-    options = RULES["insomnia"].engine_options(row.options)
-    assert options["max_deals"] == 2
+    options = game_options(row.options)
+    assert options["deals"] == 2
     log = [a.action for a in await store.actions(table.id)]
-    assert replay("insomnia", row.players, row.seed, options, log).model_dump_json() == truth == row.snapshot
+    rebuilt = REGISTRY["insomnia"].replay(row.players, row.seed, options, log)
+    assert rebuilt.model_dump_json() == truth == row.snapshot
 
     # Damage the cached snapshot behind the store's back (a stale or corrupt cache must not lose the game).
     with sqlite3.connect(str(tmp_path / "cards.sqlite3")) as raw:

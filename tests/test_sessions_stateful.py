@@ -13,9 +13,9 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from bot.games.replay import replay
+from bot.games.registry import REGISTRY
 from bot.sessions import NotAllowed, SessionManager, service
-from bot.sessions.kinds import RULES
+from bot.sessions.kinds import game_options
 from storage import Store
 from tests.recording import RecordingAnnouncer
 
@@ -73,11 +73,15 @@ class Tables(RuleBasedStateMachine):
 
     @rule(host=user, chips=st.integers(1, 6), deals=st.integers(1, 2))
     def open_insomnia(self, host, chips, deals):
-        self.attempt(self.sessions.open_insomnia(GUILD, CHANNEL, host, chips=chips, deals=deals))
+        self.attempt(self.sessions.open_table(
+            "insomnia", GUILD, CHANNEL, host, options={"chips": chips, "deals": deals}
+        ))
 
     @rule(host=user, opponent=st.sampled_from([*USERS, BOT]), turns=st.integers(1, 6))
     def challenge(self, host, opponent, turns):
-        self.attempt(self.sessions.challenge(GUILD, CHANNEL, host, opponent, stake=1, turns=turns))
+        self.attempt(self.sessions.open_table(
+            "malice", GUILD, CHANNEL, host, opponent=opponent, options={"stake": 1, "turns": turns}
+        ))
 
     @rule(who=user, what=st.sampled_from(["join", "leave", "add_computer", "start", "accept", "decline"]))
     def lobby(self, who, what):
@@ -154,9 +158,10 @@ class Tables(RuleBasedStateMachine):
                 return
             actions = await self.store.actions(last.id)
             assert [a.seq for a in actions] == list(range(len(actions))), "each move once, in order"
-            options = RULES[last.kind].engine_options(last.options)
             players = [s.player for s in sorted(last.seats, key=lambda s: s.seat)]
-            game = replay(last.kind, players, last.seed, options, [a.action for a in actions])
+            game = REGISTRY[last.kind].replay(
+                players, last.seed, game_options(last.options), [a.action for a in actions]
+            )
             assert game.model_dump_json() == last.snapshot, "the snapshot is the replay of the log"
             if last.status == "finished":
                 net: dict[str, int] = {}

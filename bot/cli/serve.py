@@ -12,6 +12,7 @@ import asyncio
 import logging
 import signal
 import sys
+from typing import Any
 
 import aiohttp
 import discord
@@ -80,7 +81,7 @@ async def run(settings: Settings, **options: object) -> int:
 _SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
-_stopping: set[asyncio.Task] = set()  # the stop task must outlive the signal handler that started it
+_stopping: set[asyncio.Task[Any]] = set()  # the stop task must outlive the signal handler that started it
 
 
 def _stop_on_signals(bot: CardBot) -> list[str]:

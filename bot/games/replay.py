@@ -1,11 +1,8 @@
 """Rebuild a game from its seed and its action log: the log is the truth, the stored snapshot only a cache.
 
-Pure (no storage import). On a restart the session rebuilds every running game with this and checks it
-against the stored snapshot (the log wins); the storage tests check that replays reproduce snapshots exactly.
-
-This takes the engine's keyword options (`max_deals`, `max_turns`). `GameSpec.replay` does the same from a
-table's own options (`deals`, `turns`), checked against the game's options model: the way forward once the
-session layer reads the registry.
+Pure (no storage import). This takes the engine's keyword options (`max_deals`, `max_turns`), as the games
+recorded in `tests/games/data` store them; the session layer rebuilds a table's game with `GameSpec.replay`
+from the table's own options (`deals`, `turns`), checked against the game's options model.
 """
 
 from __future__ import annotations
@@ -36,8 +33,7 @@ def replay(
     """The game after `new_game(players, seed, **options)` and every action of the log applied in order.
 
     `options` are the engine's keyword options (`chips`, `max_deals`; `stake`, `max_turns`); others are
-    dropped, so a session table's stored options must be mapped first (`deals` -> `max_deals`, `turns` ->
-    `max_turns`: `bot.sessions.kinds`).
+    dropped (a table's stored options go through `GameSpec.replay` instead).
 
     `actions` are the logged actions as JSON text or dicts, in seq order. Raises IllegalAction if the log does
     not fit the rules (a corrupt log, or rules that changed since the game was played).

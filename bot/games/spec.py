@@ -2,22 +2,30 @@
 
 The layers above read the registry (`bot.games.registry.REGISTRY`) instead of naming games: how many seats,
 how a table fills, which options a table takes and within which limits, how a game starts, loads from its
-JSON, parses an action from the log, and what a computer seat plays. The spec holds only engine-level parts,
-so `bot.games` stays pure; the renderer and the commands of a game are added by the layers that own them.
+JSON, parses an action from the log, what a computer seat plays, how the game looks (its `render.py`, a
+`Renderer`), how its table behaves around the moves (`SessionRules`), its `/rules` text and its slash commands
+as data (`CommandSet`). All of it is Discord-free, so `bot.games` stays pure.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from bot.games.base import ActionInput, GameAction, GameState
 from bot.games.chance import Chance
+from bot.games.seats import SessionRules
 from bot.rules_text import RulesSummary
+
+if TYPE_CHECKING:  # the renderer and the commands import this module: only their types are needed here
+    from bot.games.commands import CommandSet
+    from bot.games.figures import Figures
+    from bot.games.moves import TypedMoves
+    from bot.render.protocol import Pictures, Renderer
 
 TableStyle = Literal["lobby", "challenge"]
 """How a table fills: an open lobby people join until the host starts, or a challenge one opponent answers."""
@@ -70,6 +78,12 @@ class GameSpec:
     computer: Computer
     module: str  # the engine module with the contract names (`bot.games.engine(name)` returns it)
     rules: RulesSummary | None = None  # the /rules text
+    renderer: Renderer | None = None  # how it looks: its `render.py` module (None: no table on Discord)
+    session: SessionRules = field(default_factory=SessionRules)  # DMs, timeouts, a seat given up
+    commands: CommandSet | None = None  # its `/<name>` command group (None: no commands)
+    pictures: Pictures | None = None  # its table and hand pictures (None: text only)
+    moves: TypedMoves | None = None  # its moves as typed in the terminal (None: chosen by number)
+    figures: Figures | None = None  # what the simulator counts and prints of it (None: the common figures)
 
     def __post_init__(self) -> None:
         if not self.name or not self.name.isidentifier() or self.name != self.name.lower():

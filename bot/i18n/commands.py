@@ -16,6 +16,8 @@ registers it in `setup_hook`, before the sync: `await self.tree.set_translator(C
 
 from __future__ import annotations
 
+from typing import Any
+
 from discord import Locale, app_commands
 from discord.app_commands import TranslationContextLocation as Where
 from discord.app_commands import locale_str
@@ -24,11 +26,11 @@ from bot.i18n.catalogue import Catalogue, catalogue
 from bot.i18n.locale import DEFAULT, resolve_locale
 
 
-def command_key(command: app_commands.Command | app_commands.Group) -> str:
+def command_key(command: app_commands.Command[Any, ..., Any] | app_commands.Group) -> str:
     return "cmd." + command.qualified_name.replace(" ", ".")
 
 
-def option_key(command: app_commands.Command, option: str) -> str:
+def option_key(command: app_commands.Command[Any, ..., Any], option: str) -> str:
     return f"{command_key(command)}.opt.{option}"
 
 
@@ -36,7 +38,7 @@ def choice_key(value: object) -> str:
     return f"cmd.choice.{value}"
 
 
-def context_key(context: app_commands.TranslationContext) -> str | None:
+def context_key(context: app_commands.TranslationContext[Any, Any]) -> str | None:
     """The catalogue key of the string discord.py asks about, from where it sits in the command tree."""
     data = context.data
     location = context.location
@@ -60,7 +62,7 @@ class CommandTranslator(app_commands.Translator):
         self.messages = messages or catalogue()
 
     async def translate(
-        self, string: locale_str, locale: Locale, context: app_commands.TranslationContext
+        self, string: locale_str, locale: Locale, context: app_commands.TranslationContext[Any, Any]
     ) -> str | None:
         # Every English variant (and every language we do not speak) keeps the command's own text.
         if resolve_locale(locale) == DEFAULT:
@@ -76,17 +78,17 @@ def _text(locale: object, key: str, default: str) -> str:
     return messages.t(locale, key) if key in messages else default
 
 
-def command_path(command: app_commands.Command | app_commands.Group, locale: object) -> str:
+def command_path(command: app_commands.Command[Any, ..., Any] | app_commands.Group, locale: object) -> str:
     """`insomnia play` / `insomnia ausspielen`: the command as a client in that language types it."""
-    names = []
-    node: app_commands.Command | app_commands.Group | None = command
+    names: list[str] = []
+    node: app_commands.Command[Any, ..., Any] | app_commands.Group | None = command
     while node is not None:
         names.insert(0, _text(locale, f"{command_key(node)}.name", node.name))
         node = node.parent
     return " ".join(names)
 
 
-def usage(command: app_commands.Command, locale: object) -> str:
+def usage(command: app_commands.Command[Any, ..., Any], locale: object) -> str:
     """`/malice herausfordern gegner [einsatz] [bedenkzeit] [züge]`: required options bare, optional ones in
     brackets, every name in the reader's language (what /help shows)."""
     parts = [f"/{command_path(command, locale)}"]
@@ -96,7 +98,7 @@ def usage(command: app_commands.Command, locale: object) -> str:
     return " ".join(parts)
 
 
-def help_line(command: app_commands.Command, locale: object) -> str:
+def help_line(command: app_commands.Command[Any, ..., Any], locale: object) -> str:
     """One line of /help: "`/hand`: Deine Hand und was du jetzt tun kannst (nur du siehst es)."."""
     description = _text(locale, f"{command_key(command)}.description", command.description)
     return f"`{usage(command, locale)}`: {description}"

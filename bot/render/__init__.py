@@ -9,10 +9,8 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from bot.games.insomnia import render as insomnia
-from bot.games.malice import render as malice
 from bot.render import pictures
 from bot.render.common import (
     Button,
@@ -27,6 +25,9 @@ from bot.render.common import (
     is_computer,
     name,
 )
+
+if TYPE_CHECKING:
+    from bot.render.protocol import Renderer
 
 __all__ = [
     "Button",
@@ -50,7 +51,18 @@ __all__ = [
     "turn_line",
 ]
 
-_KINDS = {"insomnia": insomnia, "malice": malice}
+
+def renderer(kind: str) -> Renderer:
+    """The renderer of a registered game (its spec names it)."""
+    # Imported here: the games' renderers import this package's `common`, so the registry cannot load first.
+    from bot.games.registry import REGISTRY
+
+    found = REGISTRY[kind].renderer
+    if found is None:
+        raise LookupError(f"{kind} has no renderer")
+    return found
+
+
 HISTORY_LINES_PER_PAGE = 30
 log = logging.getLogger(__name__)
 
@@ -90,7 +102,7 @@ def table_message(
 
     `recent` are the newest lines of the log, of which the last `new` were never shown: those all go in (as
     far as Discord's limits allow), and at least the last `RECENT_AT_LEAST`."""
-    module = _KINDS[info.kind]
+    module = renderer(info.kind)
     if game is None:
         message = module.lobby(info)
         if note:
@@ -118,7 +130,7 @@ def turn_line(info: TableInfo, game: Any, deadline: int | None) -> str:
     player = game.current_player
     if is_computer(player) or player in info.computer_seats:
         return f"➡️ {name(player)} (computer) is playing."
-    hint = _KINDS[info.kind].turn_hint(game, player)
+    hint = renderer(info.kind).turn_hint(game, player)
     when = f" Time runs out <t:{deadline}:R>." if deadline else ""
     return f"➡️ {name(player)}, your turn: {hint}.{when}"
 
@@ -137,7 +149,7 @@ RESULT_GROUP = LogGroup(key="result")
 def log_lines(
     info: TableInfo,
     game: Any,
-    events: list[Any],
+    events: Sequence[Any],
     *,
     current: LogGroup | None,
     notes: Sequence[str] = (),
@@ -151,7 +163,7 @@ def log_lines(
     title. At the end the group of the decision now awaited is opened, so its message is posted before the
     turn message that asks for that decision; a finished game ends with the result in a group of its own.
     """
-    module = _KINDS[info.kind]
+    module = renderer(info.kind)
     entries: list[LogGroup | str] = list(module.log_entries(info, game, events))
     if game.is_over:
         entries.append(RESULT_GROUP)
@@ -185,13 +197,13 @@ def log_lines(
 
 
 def result_lines(info: TableInfo, game: Any) -> list[str]:
-    lines = _KINDS[info.kind].result_lines(info, game)
+    lines = renderer(info.kind).result_lines(info, game)
     lines.append(f"🔑 Seed: `{game.seed}` (its SHA-256 is the commitment `{game.seed_commitment}`).")
     return lines
 
 
 def hand_message(info: TableInfo, game: Any, player: str, *, dm: bool) -> Message:
-    message = _KINDS[info.kind].hand(info, game, player, dm=dm)
+    message = renderer(info.kind).hand(info, game, player, dm=dm)
     return _with_picture(message, info, lambda: pictures.hand_picture(info, game, player))
 
 
@@ -199,39 +211,40 @@ def action_receipt(info: TableInfo, game: Any, player: str, action: Any) -> Mess
     """The actor's ephemeral answer: his hand as it is now, with his next choices if it is still his turn."""
     if game.is_over:
         return Message(content="Done: the game is over.")
-    return hand_message(info, game, player, dm=False)
+    # Text only: the answer to a move must be as quick as any other answer (a picture is drawn and uploaded);
+    # the hand's picture is one click away (My hand, /hand).
+    return renderer(info.kind).hand(info, game, player, dm=False)
 
 
 def timeout_text(kind: str) -> str:
-    if kind == "malice":
-        return "any ace that had to be played went to the centre and the turn ended"
-    return "the safe default was played for them"
+    return renderer(kind).timeout_text()
 
 
 def cancel_text(kind: str) -> str:
-    return "scored as a stalemate" if kind == "malice" else "chips stay as they are"
+    return renderer(kind).cancel_text()
 
 
 def choices(
-    kind: str, game: Any, player: str, command: str, option: str, namespace: dict
-) -> list[tuple[str, Any]]:
-    return _KINDS[kind].choices(game, player, command, option, namespace)
+    kind: str, game: Any, player: str, command: str, option: str, namespace: dict[str, Any]
+) -> list[tuple[str, str]]:
+    return renderer(kind).choices(game, player, command, option, namespace)
 
 
 def token(kind: str, action: Any) -> str:
-    return _KINDS[kind].token(action)
+    """An action as a button's token (what `parse_token` reads back)."""
+    return renderer(kind).token(action)
 
 
-def parse_token(kind: str, text: str) -> dict | None:
+def parse_token(kind: str, text: str) -> dict[str, Any] | None:
     try:
-        return _KINDS[kind].parse_token(text)
+        return renderer(kind).parse_token(text)
     except (ValueError, KeyError, IndexError):
         return None
 
 
 def history_pages(kind: str, table_id: int, status: str, entries: list[Any]) -> list[Embed]:
     """The action log with its chip movements, paged into embeds; a running game never shows a discard."""
-    module = _KINDS[kind]
+    module = renderer(kind)
     hide = status != "finished"
     lines: list[str] = []
     for entry in entries:

@@ -7,7 +7,7 @@ can scan every string the bot would show.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -135,7 +135,7 @@ class TableInfo(BaseModel):
     status: str  # lobby, running, finished, cancelled
     host_id: int
     players: list[str]
-    options: dict = {}
+    options: dict[str, Any] = {}
     seq: int = 0
     commitment: str = ""
     seed: str | None = None  # set only once the game is over (the reveal)

@@ -18,6 +18,8 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from bot import render
+from bot.games.base import ActionInput
+from bot.games.registry import REGISTRY
 from bot.render.common import Message, name
 from bot.sessions.errors import ChannelGone, MissingPermission, NotAllowed
 from bot.sessions.kinds import offered_move
@@ -25,17 +27,16 @@ from bot.sessions.presenter import Announcer, Presenter, table_view
 from bot.sessions.scheduler import Scheduler
 from bot.sessions.service import TableService
 from bot.sessions.state import Table
-from storage.models import TableRow
+from storage.contract import Store
+from storage.models import HistoryEntry, TableRow
 
 log = logging.getLogger(__name__)
-
-LOBBY_TOKENS = ("join", "leave", "addbot", "start", "accept", "decline", "cancel")
 
 
 class SessionManager:
     def __init__(
         self,
-        store: Any,
+        store: Store,
         announcer: Announcer,
         *,
         default_timeout: float,
@@ -71,7 +72,7 @@ class SessionManager:
             self.presenter.start()
 
     @property
-    def store(self) -> Any:
+    def store(self) -> Store:
         return self.service.store
 
     def start_presenting(self) -> None:
@@ -81,7 +82,7 @@ class SessionManager:
     def table_in(self, channel_id: int) -> Table | None:
         return self.service.table_in(channel_id)
 
-    def lock(self, channel_id: int) -> Any:
+    def lock(self, channel_id: int) -> asyncio.Lock:
         return self.service.lock(channel_id)
 
     async def idle(self) -> None:
@@ -105,12 +106,42 @@ class SessionManager:
 
     async def open_table(
         self,
-        *,
         kind: str,
         guild_id: int,
         channel_id: int,
         host_id: int,
-        options: dict,
+        *,
+        options: dict[str, Any] | None = None,
+        opponent: int | None = None,
+        opponent_is_bot: bool = False,
+    ) -> Table:
+        """A new table of `kind` in the channel, filled as its spec says: an open lobby the host starts, or a
+        challenge to `opponent` (challenging the bot itself starts a game against the computer at once)."""
+        spec = REGISTRY[kind]
+        if spec.table == "lobby":
+            return await self._open(kind, guild_id, channel_id, host_id, options or {})
+        if opponent is None:
+            raise NotAllowed("You cannot challenge yourself: pick another player, or challenge me.")
+        vs_computer = self.bot_user_id is not None and opponent == self.bot_user_id
+        if opponent == host_id:
+            raise NotAllowed("You cannot challenge yourself: pick another player, or challenge me.")
+        if opponent_is_bot and not vs_computer:
+            raise NotAllowed("That is a bot: challenge a person, or challenge me to play the computer.")
+        seat = "ai:1" if vs_computer else str(opponent)
+        table = await self._open(
+            kind, guild_id, channel_id, host_id, options or {}, players=[str(host_id), seat]
+        )
+        if vs_computer and table.status == "lobby":
+            await self.service.start(table)
+        return table
+
+    async def _open(
+        self,
+        kind: str,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        options: dict[str, Any],
         players: list[str] | None = None,
     ) -> Table:
         table = await self.service.open_table(
@@ -133,69 +164,20 @@ class SessionManager:
             self.presenter.changed(table)
         return table
 
-    async def open_insomnia(
-        self,
-        guild_id: int,
-        channel_id: int,
-        host_id: int,
-        *,
-        chips: int | None = None,
-        deals: int | None = None,
-        timeout: float | None = None,
-    ) -> Table:
-        return await self.open_table(
-            kind="insomnia",
-            guild_id=guild_id,
-            channel_id=channel_id,
-            host_id=host_id,
-            options={"chips": chips, "deals": deals, "timeout": timeout},
-        )
-
-    async def challenge(
-        self,
-        guild_id: int,
-        channel_id: int,
-        host_id: int,
-        opponent_id: int,
-        *,
-        stake: int | None = None,
-        timeout: float | None = None,
-        turns: int | None = None,
-        opponent_is_bot: bool = False,
-    ) -> Table:
-        """A Malice challenge; challenging the bot itself starts a game against the computer at once."""
-        vs_computer = self.bot_user_id is not None and opponent_id == self.bot_user_id
-        if opponent_id == host_id:
-            raise NotAllowed("You cannot challenge yourself: pick another player, or challenge me.")
-        if opponent_is_bot and not vs_computer:
-            raise NotAllowed("That is a bot: challenge a person, or challenge me to play the computer.")
-        opponent = "ai:1" if vs_computer else str(opponent_id)
-        table = await self.open_table(
-            kind="malice",
-            guild_id=guild_id,
-            channel_id=channel_id,
-            host_id=host_id,
-            options={"stake": stake, "timeout": timeout, "turns": turns},
-            players=[str(host_id), opponent],
-        )
-        if vs_computer and table.status == "lobby":
-            await self.service.start(table)
-        return table
-
     async def join(self, channel_id: int, user_id: int) -> str:
         async with self.lock(channel_id):
-            table = self.service.lobby(channel_id, "insomnia")
+            table = self.service.lobby(channel_id, "lobby")
             player = str(user_id)
             if player in table.players:
                 raise NotAllowed("You are already seated at this table.")
-            if len(table.players) >= self.service.rules(table).max_players:
+            if len(table.players) >= self.service.spec(table).max_players:
                 raise NotAllowed("The table is full.")
             await self.service.change_seats(table, [*table.players, player])
             return "You joined the table."
 
     async def leave(self, channel_id: int, user_id: int) -> str:
         async with self.lock(channel_id):
-            table = self.service.lobby(channel_id, "insomnia")
+            table = self.service.lobby(channel_id, "lobby")
             player = str(user_id)
             if player not in table.players:
                 raise NotAllowed("You are not seated at this table.")
@@ -206,9 +188,9 @@ class SessionManager:
 
     async def add_computer(self, channel_id: int, user_id: int) -> str:
         async with self.lock(channel_id):
-            table = self.service.lobby(channel_id, "insomnia")
+            table = self.service.lobby(channel_id, "lobby")
             self._require_host(table, user_id, "add a computer player")
-            if len(table.players) >= self.service.rules(table).max_players:
+            if len(table.players) >= self.service.spec(table).max_players:
                 raise NotAllowed("The table is full.")
             used = {int(p.split(":", 1)[1]) for p in table.players if render.is_computer(p)}
             number = next(n for n in range(1, 100) if n not in used)
@@ -217,9 +199,9 @@ class SessionManager:
 
     async def start(self, channel_id: int, user_id: int) -> str:
         async with self.lock(channel_id):
-            table = self.service.lobby(channel_id, "insomnia")
+            table = self.service.lobby(channel_id, "lobby")
             self._require_host(table, user_id, "start the game")
-            if len(table.players) < self.service.rules(table).min_players:
+            if len(table.players) < self.service.spec(table).min_players:
                 raise NotAllowed(
                     "At least two players are needed: wait for someone to join, or add a computer."
                 )
@@ -228,7 +210,7 @@ class SessionManager:
 
     async def accept(self, channel_id: int, user_id: int) -> str:
         async with self.lock(channel_id):
-            table = self.service.lobby(channel_id, "malice")
+            table = self.service.lobby(channel_id, "challenge")
             if str(user_id) != table.players[1]:
                 raise NotAllowed("Only the challenged player can accept this challenge.")
         await self.service.start(table)
@@ -236,7 +218,7 @@ class SessionManager:
 
     async def decline(self, channel_id: int, user_id: int) -> str:
         async with self.lock(channel_id):
-            table = self.service.lobby(channel_id, "malice")
+            table = self.service.lobby(channel_id, "challenge")
             if str(user_id) not in table.players:
                 raise NotAllowed("Only the challenged player can decline this challenge.")
             await self.service.close_lobby(table, f"{name(str(user_id))} declined the challenge.")
@@ -249,10 +231,14 @@ class SessionManager:
 
     # ------------------------------------------------------------------ moves
 
-    async def act(self, channel_id: int, user_id: int, action: Any, *, seq: int | None = None) -> Message:
+    async def act(
+        self, channel_id: int, user_id: int, action: ActionInput, *, seq: int | None = None
+    ) -> Message:
         return await self.service.act(channel_id, user_id, action, seq=seq)
 
-    async def command(self, channel_id: int, user_id: int, kind: str, command: str, params: dict) -> Message:
+    async def command(
+        self, channel_id: int, user_id: int, kind: str, command: str, params: dict[str, Any]
+    ) -> Message:
         return await self.service.command(channel_id, user_id, kind, command, params)
 
     async def resign(self, channel_id: int, user_id: int) -> str:
@@ -325,7 +311,9 @@ class SessionManager:
         message.rows = [row for row in message.rows if row]
         return message
 
-    def choices(self, channel_id: int, user_id: int, command: str, option: str, namespace: dict) -> list:
+    def choices(
+        self, channel_id: int, user_id: int, command: str, option: str, namespace: dict[str, Any]
+    ) -> list[tuple[str, str]]:
         """Autocomplete: exactly the caller's legal choices for this option now (none when not his turn)."""
         table = self.service.table_in(channel_id)
         if table is None or table.status != "running" or table.game is None:
@@ -349,5 +337,5 @@ class SessionManager:
             self.presenter.changed(table)
         return len(resumed)
 
-    async def history(self, channel_id: int, game: str | None = None) -> tuple[TableRow, list]:
+    async def history(self, channel_id: int, game: str | None = None) -> tuple[TableRow, list[HistoryEntry]]:
         return await self.service.history(channel_id, game)

@@ -20,7 +20,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from bot import render
 from bot.render.common import Message, name
@@ -59,7 +59,7 @@ class _Job:
     shown_seq: int = -1  # the action count it shows: later log lines are new to the channel
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one write of this table's messages at a time
-    task: asyncio.Task | None = None
+    task: asyncio.Task[Any] | None = None
     failures: int = 0
     stale_messages: list[int] = field(default_factory=list)  # old table messages to delete (after 30046)
     silenced: bool = False  # the bot may not write here (permission missing): wait for the next change
@@ -209,10 +209,15 @@ class Presenter:
                     await self._channel_gone(job.table)
                     more = False
                 except MissingPermission as exc:
-                    log.warning("table %s: missing the %s permission; waiting for the next change",
-                                job.table.id, exc.permission)
-                    job.silenced = True
-                    more = False
+                    if exc.permission == "Attach Files" and not job.table.meta.pictures_off:
+                        # Pictures are a bonus: say so once on the table message and go on in text.
+                        await self._pictures_off(job.table)
+                        more = True
+                    else:
+                        log.warning("table %s: missing the %s permission; waiting for the next change",
+                                    job.table.id, exc.permission)
+                        job.silenced = True
+                        more = False
                 except Exception:
                     pause = RETRY_PAUSES[min(job.failures, len(RETRY_PAUSES) - 1)]
                     job.failures += 1
@@ -285,12 +290,21 @@ class Presenter:
                 await self._save(table)
             job.shown, job.shown_seq = max(job.shown, version), seq
 
+    async def _pictures_off(self, table: Table) -> None:
+        log.info("table %s: no Attach Files permission in channel %s; text only", table.id, table.channel_id)
+        table.meta.pictures_off = True
+        table.meta.note = "🖼️ I may not attach pictures here (Attach Files permission): text only."
+        table.version += 1
+        await self._save(table)
+
     async def _send_hands(self, table: Table) -> None:
         for player in list(table.meta.dm_pending):
             if player in table.meta.dm_closed or table.seat_is_computer(player) or table.game is None:
                 table.meta.dm_pending.remove(player)
                 continue
             if self.pacing:
+                # Two requests: discord.py opens the DM channel first (once per user and process).
+                await self._global.acquire()
                 await self._global.acquire()
             self.writes += 1
             message = render.hand_message(table.info(), table.game, player, dm=True)

@@ -9,6 +9,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from bot.sessions.service import TableService
 from bot.sessions.state import Table
@@ -20,8 +21,8 @@ class Scheduler:
     def __init__(self, service: TableService, *, clock: Callable[[], float] = time.time) -> None:
         self.service = service
         self.clock = clock
-        self._timers: dict[int, asyncio.Task] = {}  # table id -> its one live timer (also while it runs)
-        self._tasks: set[asyncio.Task] = set()  # computer turns in flight
+        self._timers: dict[int, asyncio.Task[Any]] = {}  # table id -> its one live timer (also while it runs)
+        self._tasks: set[asyncio.Task[Any]] = set()  # computer turns in flight
         self._closed = False
 
     def after(self, table: Table) -> None:
@@ -30,7 +31,7 @@ class Scheduler:
             self._cancel_timer(table)
             table.deadline = None
             return
-        current = table.game.current_player
+        current = table.playing.current_player
         if current is not None and table.seat_is_computer(current):
             self._cancel_timer(table)
             table.deadline = None
@@ -43,7 +44,7 @@ class Scheduler:
         self._tasks.add(task)
         task.add_done_callback(self._task_done)
 
-    def _task_done(self, task: asyncio.Task) -> None:
+    def _task_done(self, task: asyncio.Task[Any]) -> None:
         self._tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
             log.error("session task failed", exc_info=task.exception())

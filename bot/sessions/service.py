@@ -15,19 +15,21 @@ import hashlib
 import logging
 import secrets
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from bot import render
-from bot.games import ai, engine
-from bot.games.base import ChipTransfer, IllegalAction, seed_commitment
-from bot.games.replay import replay
-from bot.render.common import name
+from bot.games import ai
+from bot.games.base import ActionInput, ChipTransfer, GameAction, GameEvent, IllegalAction, seed_commitment
+from bot.games.registry import REGISTRY
+from bot.games.spec import GameSpec, TableStyle
+from bot.render.common import Message, name
 from bot.sessions.errors import NotAllowed
-from bot.sessions.kinds import RULES, KindRules, offered_move
+from bot.sessions.kinds import game_options, offered_move
 from bot.sessions.state import RECENT_KEPT, RecentLine, Table, TableMeta
-from storage.errors import ChannelBusy, SequenceConflict
-from storage.models import LedgerIn, ResultIn, SeatIn, TableRow
+from storage.contract import Store
+from storage.errors import ChannelBusy, SequenceConflict, TableNotFound
+from storage.models import HistoryEntry, LedgerIn, ResultIn, SeatIn, TableRow
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +57,7 @@ def _ignore(table: Table) -> None:
 class TableService:
     def __init__(
         self,
-        store: Any,
+        store: Store,
         *,
         default_timeout: float,
         bot_user_id: int | None = None,
@@ -96,8 +98,8 @@ class TableService:
         return table
 
     @staticmethod
-    def rules(table: Table) -> KindRules:
-        return RULES[table.kind]
+    def spec(table: Table) -> GameSpec:
+        return REGISTRY[table.kind]
 
     def is_current(self, table: Table) -> bool:
         return self._tables.get(table.channel_id) is table
@@ -144,7 +146,7 @@ class TableService:
         )
         if row.snapshot is not None:
             try:
-                table.game = engine(row.kind).Game.model_validate_json(row.snapshot)
+                table.game = REGISTRY[row.kind].load(row.snapshot)
             except ValueError:
                 table.snapshot = None  # unreadable: resume rebuilds the game from the action log
         return table
@@ -162,7 +164,7 @@ class TableService:
         del meta.recent[:-RECENT_KEPT]
 
     def _log_events(
-        self, table: Table, events: list[Any], notes: Iterable[str] = (), lead: Iterable[str] = ()
+        self, table: Table, events: Sequence[GameEvent], notes: Iterable[str] = (), lead: Iterable[str] = ()
     ) -> None:
         lines = render.log_lines(
             table.info(), table.game, events, current=table.meta.log_group, notes=list(notes), lead=list(lead)
@@ -194,7 +196,7 @@ class TableService:
         guild_id: int,
         channel_id: int,
         host_id: int,
-        options: dict,
+        options: dict[str, Any],
         players: list[str] | None = None,
     ) -> Table:
         """A new lobby in the channel (its message is the presenter's). The seed is drawn here."""
@@ -237,9 +239,11 @@ class TableService:
                 table.status = "cancelled"
                 self._forget(table)
 
-    def lobby(self, channel_id: int, kind: str) -> Table:
+    def lobby(self, channel_id: int, style: TableStyle) -> Table:
+        """The channel's table, which must be waiting for players and fill the `style` way (lobby steps
+        belong to lobbies, accept and decline to challenges)."""
         table = self.require_table(channel_id)
-        if table.kind != kind:
+        if self.spec(table).table != style:
             raise NotAllowed(f"This channel's table is a {table.kind.capitalize()} game.")
         if table.status != "lobby":
             raise NotAllowed("The game has already started.")
@@ -269,15 +273,13 @@ class TableService:
         async with self.lock(table.channel_id):
             if table.status != "lobby":
                 raise NotAllowed("The game has already started.")
-            game = engine(table.kind).new_game(
-                list(table.players), table.seed, **self.rules(table).engine_options(table.options)
-            )
+            game = self.spec(table).new_game(list(table.players), table.seed, game_options(table.options))
             meta_before = table.meta.model_copy(deep=True)
             table.game = game
             lead = [render.start_line(table.info(), game)]
-            # Insomnia's first deal and throw happen inside new_game(); they are announced like any event.
-            self._log_events(table, list(getattr(game, "opening_events", [])), lead=lead)
-            table.meta.dm_pending = self.rules(table).hands_to_send(game, [], True)
+            # What new_game() itself did (a first deal, a throw) is announced like any event.
+            self._log_events(table, list(game.opening_events), lead=lead)
+            table.meta.dm_pending = self.spec(table).session.hands_to_send(game, [], True)
             table.meta.note = None
             snapshot = game.model_dump_json()
             try:
@@ -300,7 +302,7 @@ class TableService:
             raise NotAllowed("You are not playing at this table.")
         if player in table.meta.computer_seats:
             raise NotAllowed("A computer player has taken over your seat for the rest of this game.")
-        current = table.game.current_player
+        current = table.playing.current_player
         if current != player:
             raise NotAllowed(
                 f"It is not your turn: {name(current)} is to play." if current else "The game is over."
@@ -308,17 +310,17 @@ class TableService:
         return player
 
     async def commit(
-        self, table: Table, actor: str, action: Any, *, notes: Iterable[str] = ()
-    ) -> list[Any]:
+        self, table: Table, actor: str | None, action: GameAction, *, notes: Iterable[str] = ()
+    ) -> list[GameEvent]:
         """Apply one action and store it, with everything it changed, in one transaction. Caller holds the
         lock; the meta changes the caller made before (timeouts, seat control) are stored with it."""
-        module = engine(table.kind)
-        before = table.snapshot if table.snapshot is not None else table.game.model_dump_json()
+        spec = self.spec(table)
+        before = table.snapshot if table.snapshot is not None else table.playing.model_dump_json()
         meta_before = table.meta.model_copy(deep=True)
         try:
-            events = table.game.apply(action)
+            events = list(table.playing.apply(action))
         except IllegalAction as exc:
-            table.game = module.Game.model_validate_json(before)
+            table.game = spec.load(before)
             raise NotAllowed(str(exc)) from exc
         ledger = [
             LedgerIn(from_account=e.from_account, to_account=e.to_account, amount=e.amount, reason=e.reason)
@@ -326,22 +328,22 @@ class TableService:
             if isinstance(e, ChipTransfer)
         ]
         finish = None
-        if table.game.is_over:
+        if table.playing.is_over:
             finish = [
                 ResultIn(
                     player=s.player, final_chips=s.final_chips, net=s.net, placement=s.placement, won=s.won
                 )
-                for s in table.game.standings()
+                for s in table.playing.standings()
             ]
         table.seq += 1
         self._log_events(table, events, notes=notes)
-        if not table.game.is_over:
+        if not table.playing.is_over:
             table.meta.dm_pending.extend(
-                p for p in self.rules(table).hands_to_send(table.game, events, False)
+                p for p in spec.session.hands_to_send(table.playing, events, False)
                 if p not in table.meta.dm_pending
             )
         table.meta.note = None
-        after = table.game.model_dump_json()
+        after = table.playing.model_dump_json()
         try:
             await self.store.append_action(
                 table.id, table.seq - 1, actor, action.model_dump_json(), ledger, after, finish,
@@ -352,43 +354,48 @@ class TableService:
             await self._reload(table)
             raise NotAllowed("The table changed while you acted: look again and retry.") from None
         except BaseException:
-            table.game = module.Game.model_validate_json(before)
+            table.game = spec.load(before)
             table.meta, table.seq = meta_before, table.seq - 1
             raise
         table.snapshot = after
-        if table.game.is_over:
+        if table.playing.is_over:
             table.status = "finished"
         self._track_turn(table, actor)
         return events
 
     async def _reload(self, table: Table) -> None:
         row = await self.store.get_table(table.id)
+        if row is None:
+            raise TableNotFound(table.id)
         fresh = self.from_row(row)
         table.game, table.snapshot, table.meta = fresh.game, fresh.snapshot, fresh.meta
         table.seq, table.status = fresh.seq, fresh.status
         self._changed(table)
 
-    async def act(self, channel_id: int, user_id: int, action: Any, *, seq: int | None = None) -> Any:
+    async def act(
+        self, channel_id: int, user_id: int, action: ActionInput, *, seq: int | None = None
+    ) -> Message:
         """A player's own action (command or button); returns his answer, built from what was stored."""
         async with self.lock(channel_id):
             table = self.require_table(channel_id)
             if seq is not None and seq != table.seq:
                 raise NotAllowed("That button is stale: use the newest message.")
             player = self.check_actor(table, user_id)
-            if isinstance(action, dict | str):
-                try:
-                    action = engine(table.kind).parse_action(action)
-                except ValueError:  # pydantic's ValidationError too
-                    # Buttons are the only source of raw actions: one the engine cannot read was not drawn
-                    # for this game as it stands (or was edited): one sentence, not "something went wrong".
-                    raise NotAllowed("That button is stale: use the newest message.") from None
+            try:
+                parsed = self.spec(table).parse_action(action)  # an action object passes as it is
+            except ValueError:  # pydantic's ValidationError too
+                # Buttons are the only source of raw actions: one the engine cannot read was not drawn
+                # for this game as it stands (or was edited): one sentence, not "something went wrong".
+                raise NotAllowed("That button is stale: use the newest message.") from None
             table.meta.timeouts.pop(player, None)
-            await self.commit(table, player, action)
-            answer = render.action_receipt(table.info(), table.game, player, action)
+            await self.commit(table, player, parsed)
+            answer = render.action_receipt(table.info(), table.game, player, parsed)
             self._changed(table)
         return answer
 
-    async def command(self, channel_id: int, user_id: int, kind: str, command: str, params: dict) -> Any:
+    async def command(
+        self, channel_id: int, user_id: int, kind: str, command: str, params: dict[str, Any]
+    ) -> Message:
         """A slash command's action: who may act is checked under the lock, before the options are read and
         turned into the engine's action (which the engine still validates)."""
         async with self.lock(channel_id):
@@ -401,7 +408,13 @@ class TableService:
                 raise NotAllowed(
                     "That choice was offered for an earlier move and the game has moved on: pick again."
                 )
-            action = self.rules(table).build_action(table.game, command, params, player)
+            commands = self.spec(table).commands
+            if commands is None:
+                raise NotAllowed(f"Unknown {table.kind.capitalize()} action {command}.")
+            try:
+                action = commands.build_action(table.playing, command, params, player)
+            except IllegalAction as exc:  # input that names no possible move: its sentence
+                raise NotAllowed(str(exc)) from None
         return await self.act(channel_id, user_id, action, seq=offered_at)
 
     async def computer_moves(self, table: Table) -> None:
@@ -409,7 +422,7 @@ class TableService:
         async with self.lock(table.channel_id):
             steps = 0
             while self.is_current(table) and table.status == "running" and steps < MAX_COMPUTER_STEPS:
-                current = table.game.current_player
+                current = table.playing.current_player
                 if current is None or not table.seat_is_computer(current):
                     break
                 actor = current if render.is_computer(current) else "ai"
@@ -420,7 +433,7 @@ class TableService:
                     # A computer move the engine refuses is a bug in the computer player; the game goes on
                     # with the safe default rather than stalling the table.
                     log.warning("table %s: computer move %r refused; playing the default", table.id, action)
-                    await self.commit(table, actor, table.game.default_action())
+                    await self.commit(table, actor, self._default(table))
                 steps += 1
                 table.version += 1
                 self.on_change(table)  # the presenter coalesces the streak into few writes
@@ -430,33 +443,40 @@ class TableService:
                 self.on_stored(table)
 
     @staticmethod
-    def _computer_choice(table: Table, player: str) -> Any:
+    def _computer_choice(table: Table, player: str) -> GameAction:
         try:
-            return ai.choose_action(table.game, player, computer_seed(table.seed, table.seq))
+            return ai.choose_action(table.playing, player, computer_seed(table.seed, table.seq))
         except Exception:
             log.warning("table %s: the computer player failed; playing the default", table.id, exc_info=True)
-            return table.game.default_action()
+            return TableService._default(table)
+
+    @staticmethod
+    def _default(table: Table) -> GameAction:
+        action = table.playing.default_action()
+        if action is None:  # only a finished game has none, and a finished game has no turn to play
+            raise RuntimeError(f"table {table.id}: no default action in a finished game")
+        return action
 
     async def time_out(self, table: Table, seq: int) -> None:
         """The turn timer ran out (keyed by the action count: any action since makes it stale)."""
         async with self.lock(table.channel_id):
             if not self.is_current(table) or table.seq != seq or table.status != "running":
                 return
-            player = table.game.current_player
+            player = table.playing.current_player
             if player is None or table.seat_is_computer(player):
                 return
             count = table.meta.timeouts.get(player, 0) + 1
             table.meta.timeouts[player] = count
             notes = [f"⏰ {name(player)} ran out of time: {render.timeout_text(table.kind)}."]
             takeover = count >= TIMEOUTS_BEFORE_TAKEOVER
-            if takeover and self.rules(table).takeover == "computer":
+            if takeover and self.spec(table).session.takeover == "computer":
                 notes.extend(self._seat_to_computer(table, player, "timed out three times in a row"))
-            for action in self.rules(table).timeout_actions(table.game, player):
+            for action in self.spec(table).session.timeout_actions(table.playing, player):
                 await self.commit(table, "timeout", action, notes=notes)
                 notes = []
-                if table.status != "running" or table.game.current_player != player:
+                if table.status != "running" or table.playing.current_player != player:
                     break
-            if takeover and table.status == "running" and self.rules(table).takeover == "forfeit":
+            if takeover and table.status == "running" and self.spec(table).session.takeover == "forfeit":
                 await self._forfeit(table, player, "timed out three times in a row", actor="timeout")
             self._changed(table)
 
@@ -470,7 +490,7 @@ class TableService:
         ]
 
     async def _forfeit(self, table: Table, player: str, reason: str, *, actor: str) -> None:
-        action = engine(table.kind).parse_action({"kind": "resign", "player": player})
+        action = self.spec(table).parse_action({"kind": "resign", "player": player})
         await self.commit(table, actor, action, notes=[f"🏳️ {name(player)} {reason} and forfeits the game."])
 
     async def resign(self, channel_id: int, user_id: int) -> str:
@@ -483,7 +503,7 @@ class TableService:
                 raise NotAllowed("You are not playing at this table.")
             if player in table.meta.computer_seats:
                 raise NotAllowed("A computer player already plays your seat.")
-            if self.rules(table).takeover == "computer":
+            if self.spec(table).session.takeover == "computer":
                 # No engine action: the seat's new controller is the stored change, in one transaction.
                 meta_before = table.meta.model_copy(deep=True)
                 self._add_lines(table, self._seat_to_computer(table, player, "resigned"))
@@ -513,7 +533,7 @@ class TableService:
     async def end(self, table: Table, actor: str | None, why: str) -> None:
         """End a running game by the rules (`end_game`: settled as the game kind says). Caller holds the
         lock."""
-        action = engine(table.kind).parse_action({"kind": "end_game"})
+        action = self.spec(table).parse_action({"kind": "end_game"})
         await self.commit(table, actor, action, notes=[f"{why}: {render.cancel_text(table.kind)}."])
         self._changed(table)
 
@@ -527,7 +547,7 @@ class TableService:
                 table.status = "cancelled"
                 self._forget(table)
             elif table.status == "running":
-                action = engine(table.kind).parse_action({"kind": "end_game"})
+                action = self.spec(table).parse_action({"kind": "end_game"})
                 await self.commit(table, None, action, notes=["The channel was deleted."])
                 self._forget(table)
                 self.on_stored(table)
@@ -539,9 +559,10 @@ class TableService:
         should the stored snapshot disagree (or be unreadable), play on from the rebuilt game. False when the
         table cannot be resumed at all (no readable snapshot and a log the rules no longer accept)."""
         log_actions = [row.action for row in await self.store.actions(table.id)]
-        options = self.rules(table).engine_options(table.options)
         try:
-            rebuilt = replay(table.kind, table.players, table.seed, options, log_actions)
+            rebuilt = self.spec(table).replay(
+                table.players, table.seed, game_options(table.options), log_actions
+            )
         except ValueError:
             log.exception("table %s: its action log no longer replays under these rules", table.id)
             return table.game is not None
@@ -574,14 +595,16 @@ class TableService:
             resumed.append(table)
         return resumed
 
-    async def history(self, channel_id: int, game: str | None = None) -> tuple[TableRow, list]:
+    async def history(
+        self, channel_id: int, game: str | None = None
+    ) -> tuple[TableRow, list[HistoryEntry]]:
         kind = None
         table_id = None
         if game:
             text = game.strip().lstrip("#").lower()
             if text.isascii() and text.isdigit() and len(text) <= 18:
                 table_id = int(text)
-            elif text in RULES:
+            elif text in REGISTRY:
                 kind = text
             else:
                 raise NotAllowed("Name a game as insomnia, malice or a table number like #12.")

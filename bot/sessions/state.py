@@ -11,6 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from bot.games.base import GameState
 from bot.render.common import LogGroup, TableInfo, is_computer
 
 RECENT_KEPT = 60  # public lines kept in the meta: the table message shows those not shown yet, and more
@@ -37,6 +38,7 @@ class TableMeta(BaseModel):
     note: str | None = None  # a banner over the table (cancelled, restarted, pictures off...)
     dm_pending: list[str] = []  # players whose new hand is still to be DMed
     ping_message_id: int | None = None  # the live "your turn" ping, deleted when the turn moves on
+    pictures_off: bool = False  # the channel refused a picture (no Attach Files permission): text only
     ping_player: str | None = None
 
 
@@ -47,14 +49,14 @@ class Table:
     channel_id: int
     kind: str
     host_id: int
-    options: dict
+    options: dict[str, Any]
     seed: str
     commitment: str
     status: str
     players: list[str]
     seq: int
     meta: TableMeta
-    game: Any = None  # the engine's Game while running or finished
+    game: GameState | None = None  # the engine's game while running or finished
     # The game's JSON as last stored: equal to `game` between actions (only the service mutates it), so a
     # refused or unstored action rolls back to it without dumping the game a second time per action.
     snapshot: str | None = None
@@ -69,6 +71,13 @@ class Table:
     @property
     def timeout(self) -> float:
         return float(self.options.get("timeout") or 0)
+
+    @property
+    def playing(self) -> GameState:
+        """The game of a started table (moves, timers and computer turns only ever act on one)."""
+        if self.game is None:
+            raise RuntimeError(f"table {self.id} has not started")
+        return self.game
 
     def seat_is_computer(self, player: str) -> bool:
         return is_computer(player) or player in self.meta.computer_seats
@@ -87,4 +96,5 @@ class Table:
             seed=self.seed if over else None,
             computer_seats=list(self.meta.computer_seats),
             timeout=self.timeout,
+            pictures=bool(self.options.get("pictures", True)) and not self.meta.pictures_off,
         )

@@ -5,8 +5,15 @@ from __future__ import annotations
 import argparse
 import secrets
 import sys
+from typing import Any
 
 from bot import limits
+from bot.games.commands import option_range
+from bot.games.registry import REGISTRY
+from bot.games.spec import GameSpec
+
+DEFAULT_SEATS = 3  # you and two computer players, where the game seats that many
+FLAGS = ("players", "chips", "deals", "stake", "turns")  # in the order their errors are told
 
 DESCRIPTION = (
     "Play Insomnia or Malice in the terminal against computer players, with the bot's own rules, computer "
@@ -16,7 +23,7 @@ DESCRIPTION = (
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", choices=["insomnia", "malice"], help="which game")
+    parser.add_argument("game", choices=REGISTRY.names(), help="which game")
     parser.add_argument(
         "--players", type=int, default=None,
         help=f"Insomnia: seats at the table, you included, {limits.INSOMNIA_PLAYERS.min}-"
@@ -44,33 +51,38 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", default="Player", help="your name in the game's texts (default Player)")
 
 
-def options(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[int, dict]:
-    """The number of seats and the engine options, or a usage error naming the first bad argument."""
-    own = {"insomnia": ("players", "chips", "deals"), "malice": ("stake", "turns")}[args.game]
-    for flag in ("players", "chips", "deals", "stake", "turns"):
+def own_flags(spec: GameSpec) -> set[str]:
+    """The command-line options a game takes: `--players` unless its seats are fixed, and its table options
+    (the flags are named like the options, e.g. `--chips`; the turn time is not one: moves are typed)."""
+    flags = {name for name in spec.options.model_fields if name != "timeout"}
+    return flags | ({"players"} if spec.min_players != spec.max_players else set())
+
+
+def options(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[int, dict[str, Any]]:
+    """The number of seats and the table options, or a usage error naming the first bad argument."""
+    spec = REGISTRY[args.game]
+    own = own_flags(spec)
+    for flag in FLAGS:
         if getattr(args, flag) is not None and flag not in own:
-            other = "Malice" if args.game == "insomnia" else "Insomnia"
+            other = next(s.title for s in REGISTRY if flag in own_flags(s))
             parser.error(f"--{flag} is a {other} option.")
-    checks = {
-        "players": limits.INSOMNIA_PLAYERS, "chips": limits.CHIPS, "deals": limits.DEALS,
-        "stake": limits.STAKE, "turns": limits.TURNS,
-    }
-    for flag, limit in checks.items():
+    for flag in (f for f in FLAGS if f in own):
         value = getattr(args, flag)
-        if value is not None:
-            try:
-                limit.check(value, f"--{flag}")
-            except ValueError as exc:
-                parser.error(f"{exc}.")
-    if args.game == "malice":
-        engine_options = {"stake": args.stake, "max_turns": args.turns}
-        return 2, {k: v for k, v in engine_options.items() if v is not None}
-    engine_options = {"chips": args.chips, "max_deals": args.deals}
-    return args.players or 3, {k: v for k, v in engine_options.items() if v is not None}
+        if value is None:
+            continue
+        low, high = (
+            (spec.min_players, spec.max_players) if flag == "players" else option_range(spec.options, flag)
+        )
+        try:
+            limits.Limit(low, high).check(value, f"--{flag}")
+        except ValueError as exc:
+            parser.error(f"{exc}.")
+    seats = args.players or max(spec.min_players, min(DEFAULT_SEATS, spec.max_players))
+    return seats, {k: getattr(args, k) for k in own - {"players"} if getattr(args, k) is not None}
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    seats, engine_options = options(args, parser)
+    seats, table_options = options(args, parser)
     from bot.terminal.session import TerminalGame
 
     for stream in (sys.stdout, sys.stderr):
@@ -78,7 +90,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             # A terminal without UTF-8 shows ? for a suit instead of a traceback.
             stream.reconfigure(errors="replace")
     game = TerminalGame(
-        args.game, seats, args.seed or secrets.token_hex(8), engine_options, name=args.name,
+        args.game, seats, args.seed or secrets.token_hex(8), table_options, name=args.name,
         read=sys.stdin.readline, write=sys.stdout.write, echo=not sys.stdin.isatty(),
     )
     return game.play()

@@ -8,11 +8,13 @@ nothing hidden (another player's cards, the stock) is ever shown.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot import render
-from bot.games import ai, engine
+from bot.games import ai
+from bot.games.base import GameAction
+from bot.games.registry import REGISTRY
 from bot.render.common import LogGroup, TableInfo
 from bot.terminal import moves
 from bot.terminal.text import message_text, plain
@@ -28,7 +30,7 @@ class TerminalGame:
         kind: str,
         seats: int,
         seed: str,
-        options: dict,
+        options: dict[str, Any],
         *,
         name: str,
         read: Callable[[], str],
@@ -38,13 +40,10 @@ class TerminalGame:
         self.kind = kind
         self.seed = seed
         self.players = [HUMAN, *(f"ai:{i}" for i in range(1, seats))]
-        self.game = engine(kind).new_game(self.players, seed, **options)
-        table_options = dict(options)
-        if "max_deals" in table_options:
-            table_options["deals"] = table_options.pop("max_deals")
+        self.game = REGISTRY[kind].new_game(self.players, seed, options)  # table options, as at a table
         self.info = TableInfo(
             id=1, kind=kind, status="running", host_id=int(HUMAN), players=self.players,
-            options=table_options, commitment=self.game.seed_commitment,
+            options=dict(options), commitment=self.game.seed_commitment,
         )
         self.names = {HUMAN: name}
         self._read = read
@@ -56,7 +55,7 @@ class TerminalGame:
     def say(self, text: str = "") -> None:
         self._write(plain(text, self.names) + "\n")
 
-    def _log(self, events: list[Any], lead: list[str] | None = None) -> None:
+    def _log(self, events: Sequence[Any], lead: list[str] | None = None) -> None:
         lines = render.log_lines(self.info, self.game, events, current=self._group, lead=lead or [])
         for line in lines:
             if line.group != self._group and line.text == line.group.title:
@@ -70,7 +69,7 @@ class TerminalGame:
     def _help(self) -> None:
         self.say("Your legal moves (type the move or its number):")
         for i, action in enumerate(self.game.legal_actions(), 1):
-            self.say(f"  {i:>2}. {moves.command(action):<22} {moves.describe(action, self.game)}")
+            self.say(f"  {i:>2}. {moves.command(action, self.game):<22} {moves.describe(action, self.game)}")
         self.say("Also: hand, table, quit.")
 
     def play(self) -> int:
@@ -82,6 +81,8 @@ class TerminalGame:
         shown_hand_at = -1
         while not self.game.is_over:
             player = self.game.current_player
+            assert player is not None  # a game that is not over waits for someone
+            action: GameAction | None
             if player != HUMAN:
                 action = ai.choose_action(self.game, player, f"{self.seed}/{self._step}")
             else:
@@ -98,7 +99,7 @@ class TerminalGame:
         self.say("The game is over. Play again with: cardtable-bot play " + self.kind)
         return 0
 
-    def _ask(self) -> Any | None:
+    def _ask(self) -> GameAction | None:
         """The person's next legal move; None when he quits or the input ends."""
         while True:
             self._write("your move (help, quit)> ")
@@ -124,7 +125,7 @@ class TerminalGame:
             if word == "table":
                 self.say(message_text(render.table_message(self.info, self.game), self.names))
                 continue
-            action = moves.parse(typed, self.game.legal_actions())
+            action: GameAction | None = moves.parse(typed, self.game.legal_actions(), self.game)
             if action is not None:
                 return action
             self.say(f"'{typed}' is not a legal move now: type help for the list.")

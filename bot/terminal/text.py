@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import re
 
+from bot.games.registry import REGISTRY
 from bot.render.common import Embed, Message
 
-_SLASH = re.compile(r"/(insomnia|malice) \w+(, )?")
 _TABLE_NO = re.compile(r"(,| ·)? table #\d+")
+
+
+def _slash() -> re.Pattern[str]:
+    """A game's slash command in a hint (`/insomnia pass, `), for every registered game."""
+    games = "|".join(re.escape(name) for name in REGISTRY.names())
+    return re.compile(rf"/({games}) \w+(, )?")
 
 
 def plain(text: str, names: dict[str, str]) -> str:
@@ -15,7 +21,7 @@ def plain(text: str, names: dict[str, str]) -> str:
     for player, shown in names.items():
         text = text.replace(f"<@{player}>", shown)
     text = text.replace("**", "").replace("`", "").replace("__", "")
-    text = _SLASH.sub("", text).replace(" ()", "")
+    text = _slash().sub("", text).replace(" ()", "")
     return _TABLE_NO.sub("", text)
 
 

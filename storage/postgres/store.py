@@ -86,7 +86,8 @@ UPDATE game_tables SET
 
 def _table_row(r: asyncpg.Record, seats: list[dict[str, Any]]) -> TableRow:
     d = dict(r)
-    return TableRow(**{**d, "options": json.loads(d["options"]), "meta": json.loads(d["meta"])}, seats=seats)
+    data = {**d, "options": json.loads(d["options"]), "meta": json.loads(d["meta"]), "seats": seats}
+    return TableRow.model_validate(data)
 
 
 async def _require_status(conn: asyncpg.Connection, table_id: int, allowed: tuple[str, ...], op: str) -> str:
@@ -95,7 +96,7 @@ async def _require_status(conn: asyncpg.Connection, table_id: int, allowed: tupl
         raise TableNotFound(table_id)
     if status not in allowed:
         raise TableStateError(table_id, status, op)
-    return status
+    return str(status)
 
 
 class PostgresStore:
@@ -145,18 +146,19 @@ class PostgresStore:
         channel_id: int,
         kind: str,
         host_id: int,
-        options: dict,
+        options: dict[str, Any],
         seed: str,
         commitment: str,
     ) -> int:
         """A new table in `lobby`. Raises ChannelBusy if the channel already has a lobby or running table."""
         async with self._pool.acquire() as conn:
             try:
-                return await conn.fetchval(
+                table_id = await conn.fetchval(
                     "INSERT INTO game_tables (guild_id, channel_id, kind, status, options, seed, commitment,"
                     " host_id, created_at) VALUES ($1, $2, $3, 'lobby', $4, $5, $6, $7, $8) RETURNING id",
                     guild_id, channel_id, kind, dumps(options), seed, commitment, host_id, self._clock(),
                 )  # fmt: skip
+                return int(table_id)
             except asyncpg.UniqueViolationError as e:
                 if e.constraint_name != "game_tables_one_active_per_channel":
                     raise
@@ -197,7 +199,9 @@ class PostgresStore:
                     new,
                 )
 
-    async def start_table(self, table_id: int, snapshot_json: str, meta: dict | None = None) -> None:
+    async def start_table(
+        self, table_id: int, snapshot_json: str, meta: dict[str, Any] | None = None
+    ) -> None:
         """Lobby -> running: the started time, the first snapshot and, if given, the meta, in one
         transaction."""
         now = self._clock()
@@ -219,7 +223,7 @@ class PostgresStore:
         ledger: Sequence[LedgerIn],
         snapshot_json: str,
         finish: Sequence[ResultIn] | None = None,
-        meta: dict | None = None,
+        meta: dict[str, Any] | None = None,
     ) -> int:
         """Store one applied action in one transaction and return its seq (== expected_seq): see the
         contract (`storage.contract.Store.append_action`)."""
@@ -268,7 +272,7 @@ class PostgresStore:
                 "UPDATE game_tables SET status = 'cancelled', finished_at = $1 WHERE id = $2", now, table_id
             )
 
-    async def update_meta(self, table_id: int, meta: dict) -> None:
+    async def update_meta(self, table_id: int, meta: dict[str, Any]) -> None:
         """Replace the table's presentation state (message ids, closed DMs, seat controllers). Any status."""
         async with self._pool.acquire() as conn:
             done = await conn.execute("UPDATE game_tables SET meta = $1 WHERE id = $2", dumps(meta), table_id)
@@ -296,12 +300,12 @@ class PostgresStore:
         """Tables in the lobby or running, oldest first: what to resume after a restart."""
         return await self._tables("t.status IN ('lobby', 'running')", (), order="t.id")
 
-    async def _one_table(self, where: str, params: tuple, order: str = "t.id") -> TableRow | None:
+    async def _one_table(self, where: str, params: tuple[Any, ...], order: str = "t.id") -> TableRow | None:
         rows = await self._tables(where, params, order=order, limit=1)
         return rows[0] if rows else None
 
     async def _tables(
-        self, where: str, params: tuple, order: str, limit: int | None = None
+        self, where: str, params: tuple[Any, ...], order: str, limit: int | None = None
     ) -> list[TableRow]:
         sql = f"SELECT {_TABLE_COLUMNS} FROM game_tables t WHERE {where} ORDER BY {order}"
         if limit is not None:

@@ -30,7 +30,11 @@ from bot.games.base import (
 )
 from bot.games.cards import Card, standard_deck
 from bot.games.chance import Chance
+from bot.games.commands import CommandOption, CommandSet, GameCommand, table_option
+from bot.games.seats import SessionRules
 from bot.games.spec import GameSpec, TableOptions
+
+from . import highcard_render
 
 
 class _Frozen(BaseModel):
@@ -302,6 +306,42 @@ def _computer(game: GameState, player: str, rng: random.Random) -> GameAction:
     return choose(game.view(player), game.legal_actions(), rng)
 
 
+def build_action(game: GameState, command: str, params: dict[str, object], player: str) -> GameAction:
+    if command in ("keep", "swap"):
+        return parse_action({"kind": command})
+    raise IllegalAction(f"Unknown High card action {command}.")
+
+
+def opened(table_id: int, status: str, opponent: str | None) -> str:
+    if status == "running":
+        return f"Table #{table_id}: High card against the computer started. Use /hand."
+    return f"Table #{table_id}: High card challenge sent to {opponent}."
+
+
+COMMANDS = CommandSet(
+    description="High card: two players, the higher card takes a chip.",
+    commands=(
+        GameCommand(
+            "challenge",
+            "Challenge someone to High card in this channel.",
+            role="open",
+            options=(
+                CommandOption("opponent", "who you challenge (me: the computer)", type="user"),
+                table_option(Options, "chips"),
+                table_option(Options, "rounds"),
+                table_option(Options, "timeout"),
+            ),
+        ),
+        GameCommand("accept", "Accept the challenge in this channel.", role="accept"),
+        GameCommand("decline", "Decline the challenge in this channel.", role="decline"),
+        GameCommand("keep", "Keep your card."),
+        GameCommand("swap", "Swap your card for the next one of the deck."),
+    ),
+    build_action=build_action,
+    opened=opened,
+)
+
+
 SPEC = GameSpec(
     name="highcard",
     title="High card",
@@ -314,6 +354,10 @@ SPEC = GameSpec(
     parse_action=parse_action,
     computer=_computer,
     module="tests.games.highcard",
+    renderer=highcard_render,
+    # No resign action in this game: a seat given up is played on by the computer.
+    session=SessionRules(takeover="computer"),
+    commands=COMMANDS,
 )
 
 __all__ = [

@@ -6,6 +6,7 @@ stage-1 winner's shown hand and the stage-4 winner's matching won cards are publ
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.games.cards import Card
@@ -54,7 +55,7 @@ def _cards(cards: list[Card]) -> str:
     return " ".join(c.pretty for c in cards)
 
 
-def lobby(info: TableInfo) -> Message:
+def lobby(info: TableInfo, *, locale: str = "en") -> Message:
     chips = info.options.get("chips", 15)
     deals = info.options.get("deals")
     seats = "\n".join(
@@ -101,10 +102,10 @@ def _stage_text(view: Any) -> str:
         return f"Stage {view.stage}: {name(view.rethrower)} re-throws ({view.rethrows_left} left)"
     if view.phase == "tricks":
         return "Stage 3: tricks for the pot"
-    return view.phase
+    return str(view.phase)
 
 
-def table(info: TableInfo, game: Any, note: str | None) -> Message:
+def table(info: TableInfo, game: Any, note: str | None, *, locale: str = "en") -> Message:
     view = game.public_view()
     lines = []
     for p in view.players:
@@ -208,7 +209,9 @@ def _part_of(event: Any, kind: str | None) -> str | None:
     return None  # deal_ended, game_over: the end of what came before
 
 
-def log_entries(info: TableInfo, game: Any, events: list[Any]) -> list[LogGroup | str]:
+def log_entries(
+    info: TableInfo, game: Any, events: Sequence[Any], *, locale: str = "en"
+) -> list[LogGroup | str]:
     """The public lines of these events, each group named before its lines."""
     out: list[LogGroup | str] = []
     transfers: dict[str, list[str]] = {}
@@ -236,7 +239,7 @@ def log_entries(info: TableInfo, game: Any, events: list[Any]) -> list[LogGroup 
     return out
 
 
-def state_group(game: Any) -> LogGroup | None:
+def state_group(game: Any, *, locale: str = "en") -> LogGroup | None:
     """The group of the decision the game waits for now (None when it is over)."""
     view = game.public_view()
     if view.is_over:
@@ -323,7 +326,7 @@ def _event_line(event: Any, kind: str | None) -> str | None:
     return None
 
 
-def result_lines(info: TableInfo, game: Any) -> list[str]:
+def result_lines(info: TableInfo, game: Any, *, locale: str = "en") -> list[str]:
     view = game.public_view()
     start = info.options.get("chips", 15)
     order = sorted(game.standings(), key=lambda s: (s.placement, s.player))
@@ -336,7 +339,7 @@ def result_lines(info: TableInfo, game: Any) -> list[str]:
     return [f"🏁 **Game over** ({why}). Everyone started with {start}.{pot}", *table_lines]
 
 
-def hand(info: TableInfo, game: Any, player: str, *, dm: bool) -> Message:
+def hand(info: TableInfo, game: Any, player: str, *, dm: bool, locale: str = "en") -> Message:
     view = game.view(player)
     lines = [
         f"**Your hand** (Insomnia, table #{info.id}, deal {view.deal}): {_cards(view.hand) or 'empty'}",
@@ -380,7 +383,7 @@ def _label(action: Any, view: Any) -> str:
     return _pass_label(view.phase)
 
 
-def turn_hint(game: Any, player: str) -> str:
+def turn_hint(game: Any, player: str, *, locale: str = "en") -> str:
     view = game.public_view()
     if view.phase == "exchange":
         return "exchange a card (/insomnia exchange) or keep your hand (/insomnia pass)"
@@ -404,10 +407,10 @@ def token(action: Any) -> str:
         return f"b-{action.amount}"
     if action.kind == "rethrow":
         return f"r-{action.die}"
-    return action.kind
+    return str(action.kind)
 
 
-def parse_token(text: str) -> dict | None:
+def parse_token(text: str) -> dict[str, Any] | None:
     if text == "pass":
         return {"kind": "pass"}
     head, _, rest = text.partition("-")
@@ -418,7 +421,9 @@ def parse_token(text: str) -> dict | None:
     return {"kind": kinds[head], field: int(rest) if field in ("amount", "die") and rest.isdigit() else rest}
 
 
-def choices(game: Any, player: str, command: str, option: str, namespace: dict) -> list[tuple[str, Any]]:
+def choices(
+    game: Any, player: str, command: str, option: str, namespace: Mapping[str, Any], *, locale: str = "en"
+) -> list[tuple[str, str]]:
     wanted = {
         ("exchange", "card"): "exchange",
         ("play", "card"): "play",
@@ -428,7 +433,7 @@ def choices(game: Any, player: str, command: str, option: str, namespace: dict) 
     if wanted is None:
         return []
     view = game.public_view()
-    out: list[tuple[str, Any]] = []
+    out: list[tuple[str, str]] = []
     for a in game.legal_actions():
         if a.kind != wanted:
             continue
@@ -441,7 +446,7 @@ def choices(game: Any, player: str, command: str, option: str, namespace: dict) 
     return out
 
 
-def action_text(action: dict, *, hide: bool) -> str:
+def action_text(action: Mapping[str, Any], *, hide: bool, locale: str = "en") -> str:
     kind = action.get("kind")
     if kind == "exchange":
         return "exchanges a card" if hide else f"exchanges {Card.parse(action['card']).pretty}"
@@ -456,3 +461,11 @@ def action_text(action: dict, *, hide: bool) -> str:
     if kind == "end_game":
         return "ends the game (cancel)"
     return str(kind)
+
+
+def timeout_text(*, locale: str = "en") -> str:
+    return "the safe default was played for them"
+
+
+def cancel_text(*, locale: str = "en") -> str:
+    return "chips stay as they are"

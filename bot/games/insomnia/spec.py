@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
-from bot.games.base import GameAction, GameState
+from bot.games.base import GameAction, GameEvent, GameState
 from bot.games.chance import Chance
-from bot.games.insomnia import ai
+from bot.games.insomnia import ai, render
+from bot.games.insomnia.commands import COMMANDS
+from bot.games.insomnia.figures import FIGURES
 from bot.games.insomnia.game import InsomniaGame, new_game
 from bot.games.insomnia.models import InsomniaOptions, parse_action
+from bot.games.insomnia.moves import MOVES
+from bot.games.seats import SessionRules, default_once
 from bot.games.spec import GameSpec, TableOptions
+from bot.render.pictures import insomnia as insomnia_pictures
 from bot.rules_text import INSOMNIA
 
 
@@ -26,6 +32,13 @@ def _computer(game: GameState, player: str, rng: random.Random) -> GameAction:
     return ai.choose(game.view(player), game.public_view(), game.legal_actions(), rng)
 
 
+def _hands(game: GameState, events: Sequence[GameEvent], started: bool) -> list[str]:
+    # A new hand at each deal; exchanges are answered to the player himself.
+    if started or any(getattr(e, "kind", None) == "deal_started" for e in events):
+        return list(game.public_view().players)
+    return []
+
+
 SPEC = GameSpec(
     name="insomnia",
     title="Insomnia",
@@ -39,4 +52,10 @@ SPEC = GameSpec(
     computer=_computer,
     module="bot.games.insomnia",
     rules=INSOMNIA,
+    renderer=render,
+    pictures=insomnia_pictures,
+    session=SessionRules(takeover="computer", hands_to_send=_hands, timeout_actions=default_once),
+    commands=COMMANDS,
+    moves=MOVES,
+    figures=FIGURES,
 )

@@ -6,6 +6,7 @@ hand message (ephemeral or DM).
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.games.cards import Card
@@ -49,7 +50,7 @@ def _stack(stack: list[Card]) -> str:
     return f"{stack[-1].pretty} ({len(stack)})" if stack else "—"
 
 
-def lobby(info: TableInfo) -> Message:
+def lobby(info: TableInfo, *, locale: str = "en") -> Message:
     host, opponent = info.players[0], info.players[1]
     stake = info.options.get("stake", 1)
     text = (
@@ -69,7 +70,7 @@ def lobby(info: TableInfo) -> Message:
     return Message(content=text)
 
 
-def table(info: TableInfo, game: Any, note: str | None) -> Message:
+def table(info: TableInfo, game: Any, note: str | None, *, locale: str = "en") -> Message:
     view = game.public_view()
     lines = []
     for p in view.players:
@@ -161,7 +162,9 @@ def _turn_group(turn: int, player: str | None) -> LogGroup:
     return LogGroup(key=f"turn-{turn}", title=f"**Turn {turn}**{who}")
 
 
-def log_entries(info: TableInfo, game: Any, events: list[Any]) -> list[LogGroup | str]:
+def log_entries(
+    info: TableInfo, game: Any, events: Sequence[Any], *, locale: str = "en"
+) -> list[LogGroup | str]:
     """The public lines of these events; each turn is a group, named when it starts."""
     out: list[LogGroup | str] = []
     for event in events:
@@ -172,19 +175,19 @@ def log_entries(info: TableInfo, game: Any, events: list[Any]) -> list[LogGroup 
     return out
 
 
-def state_group(game: Any) -> LogGroup | None:
+def state_group(game: Any, *, locale: str = "en") -> LogGroup | None:
     """The turn being played now (None when the game is over)."""
     view = game.public_view()
     return None if view.is_over else _turn_group(view.turn, view.current_player)
 
 
-def result_lines(info: TableInfo, game: Any) -> list[str]:
+def result_lines(info: TableInfo, game: Any, *, locale: str = "en") -> list[str]:
     view = game.public_view()
     counts = ", ".join(f"{name(p)} {view.payoff_counts[p]}" for p in view.players)
     return [f"🏁 **Game over**: {_result_sentence(view.result)} Payoff cards left: {counts}."]
 
 
-def hand(info: TableInfo, game: Any, player: str, *, dm: bool) -> Message:
+def hand(info: TableInfo, game: Any, player: str, *, dm: bool, locale: str = "en") -> Message:
     view = game.view(player)
     top = view.payoff_top.get(player)
     sides = "  ".join(f"{i + 1}: {_stack(s)}" for i, s in enumerate(view.side[player]))
@@ -245,19 +248,21 @@ def token(action: Any) -> str:
     return "-".join(parts)
 
 
-def parse_token(text: str) -> dict | None:
+def parse_token(text: str) -> dict[str, Any] | None:
     if text == "end":
         return {"kind": "end_turn"}
     parts = text.split("-")
     if parts[0] != "m" or len(parts) not in (4, 5):
         return None
-    action: dict = {"kind": "play", "source": parts[1], "card": parts[2] or None, "to": parts[3]}
+    action: dict[str, Any] = {"kind": "play", "source": parts[1], "card": parts[2] or None, "to": parts[3]}
     if len(parts) == 5:
         action["as_rank"] = parts[4]
     return action
 
 
-def choices(game: Any, player: str, command: str, option: str, namespace: dict) -> list[tuple[str, str]]:
+def choices(
+    game: Any, player: str, command: str, option: str, namespace: Mapping[str, Any], *, locale: str = "en"
+) -> list[tuple[str, str]]:
     """Autocomplete: the caller's legal cards (`card`) or the legal targets of the chosen card (`to`)."""
     if command != "play":
         return []
@@ -292,14 +297,14 @@ def choices(game: Any, player: str, command: str, option: str, namespace: dict) 
 def _same_source(action: Any, chosen: str) -> bool:
     key = chosen.lower()
     if key in ("payoff", "side1", "side2", "side3", "side4"):
-        return action.source == key
+        return bool(action.source == key)
     try:
-        return action.source == "hand" and action.card is Card.parse(chosen)
+        return bool(action.source == "hand" and action.card is Card.parse(chosen))
     except ValueError:
         return False
 
 
-def action_text(action: dict, *, hide: bool) -> str:
+def action_text(action: Mapping[str, Any], *, hide: bool, locale: str = "en") -> str:
     kind = action.get("kind")
     if kind == "play":
         card = action.get("card")
@@ -318,10 +323,18 @@ def action_text(action: dict, *, hide: bool) -> str:
     return str(kind)
 
 
-def turn_hint(game: Any, player: str) -> str:
+def turn_hint(game: Any, player: str, *, locale: str = "en") -> str:
     view = game.view(player)
     return (
         "play your ace to the centre"
         if view.must_play_ace
         else "play cards, then end the turn or play to a side stack"
     )
+
+
+def timeout_text(*, locale: str = "en") -> str:
+    return "any ace that had to be played went to the centre and the turn ended"
+
+
+def cancel_text(*, locale: str = "en") -> str:
+    return "scored as a stalemate"

@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 from bot.games.base import GameAction, GameState
 from bot.games.chance import Chance
-from bot.games.malice import ai
+from bot.games.malice import ai, render
+from bot.games.malice.commands import COMMANDS
+from bot.games.malice.figures import FIGURES
 from bot.games.malice.game import MaliceGame, new_game
 from bot.games.malice.models import MaliceOptions, parse_action
+from bot.games.malice.moves import MOVES
+from bot.games.seats import SessionRules, every_hand_at_start
 from bot.games.spec import GameSpec, TableOptions
+from bot.render.pictures import malice as malice_pictures
 from bot.rules_text import MALICE
 
 
@@ -26,6 +32,19 @@ def _computer(game: GameState, player: str, rng: random.Random) -> GameAction:
     return ai.choose(game.view(player), game.public_view(), game.legal_actions(), rng)
 
 
+def _timeout_actions(game: GameState, player: str) -> Iterator[GameAction]:
+    # Forced aces first, then the end of the turn: apply the default until the turn passes. Only the first
+    # hand goes by DM (`every_hand_at_start`): the hand changes every turn, and a DM per turn would spend
+    # Discord's budget on what the answer to each move, the "My hand" button and /hand already show.
+    for _ in range(16):
+        if game.is_over or game.current_player != player:
+            return
+        action = game.default_action()
+        if action is None:
+            return
+        yield action
+
+
 SPEC = GameSpec(
     name="malice",
     title="Malice",
@@ -39,4 +58,12 @@ SPEC = GameSpec(
     computer=_computer,
     module="bot.games.malice",
     rules=MALICE,
+    renderer=render,
+    pictures=malice_pictures,
+    session=SessionRules(
+        takeover="forfeit", hands_to_send=every_hand_at_start, timeout_actions=_timeout_actions
+    ),
+    commands=COMMANDS,
+    moves=MOVES,
+    figures=FIGURES,
 )

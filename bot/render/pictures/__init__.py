@@ -14,16 +14,23 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.render.common import Picture, TableInfo
-from bot.render.pictures import insomnia, malice
 from bot.render.pictures.canvas import PictureCache, png
+from bot.render.protocol import Pictures
 
 __all__ = ["CACHE", "Picture", "hand_picture", "table_picture"]
 
-_KINDS = {"insomnia": insomnia, "malice": malice}
 CACHE = PictureCache()
 
 
-def _facts(info: TableInfo, names: Mapping[str, str] | None) -> dict:
+def _drawer(kind: str) -> Pictures | None:
+    """The game's picture drawer, named by its spec (None: the game has no pictures, its text is all)."""
+    # Imported here: the games' picture modules import this package, so the registry cannot load first.
+    from bot.games.registry import REGISTRY
+
+    return REGISTRY[kind].pictures if kind in REGISTRY else None
+
+
+def _facts(info: TableInfo, names: Mapping[str, str] | None) -> dict[str, Any]:
     """The table facts a picture shows besides the view (part of its cache key)."""
     return {
         "kind": info.kind,
@@ -37,13 +44,14 @@ def _facts(info: TableInfo, names: Mapping[str, str] | None) -> dict:
 def table_picture(info: TableInfo, game: Any, *, names: Mapping[str, str] | None = None) -> Picture | None:
     """The public table as a PNG, or None when there is nothing to draw (a lobby). `names` (player id ->
     display name) replaces the seat numbers if the caller knows the names."""
-    if game is None or info.kind not in _KINDS:
+    drawer = _drawer(info.kind)
+    if game is None or drawer is None:
         return None
     view = game.public_view()
     key = json.dumps(["table", _facts(info, names), view.model_dump(mode="json")], sort_keys=True)
 
     def draw() -> Picture:
-        canvas, alt = _KINDS[info.kind].table(info, view, names)
+        canvas, alt = drawer.table(info, view, names)
         return Picture(filename=f"{info.kind}-table.png", data=png(canvas), alt=alt)
 
     return CACHE.get(key, draw)
@@ -51,8 +59,12 @@ def table_picture(info: TableInfo, game: Any, *, names: Mapping[str, str] | None
 
 def hand_picture(
     info: TableInfo, game: Any, player: str, *, names: Mapping[str, str] | None = None
-) -> Picture:
-    """`player`'s hand as a PNG (for him only), his legal moves marked when it is his turn."""
+) -> Picture | None:
+    """`player`'s hand as a PNG (for him only), his legal moves marked when it is his turn; None when the game
+    has no pictures."""
+    drawer = _drawer(info.kind)
+    if drawer is None:
+        return None
     view = game.view(player)
     mine = view.current_player == player and not view.is_over and player not in info.computer_seats
     legal = list(game.legal_actions()) if mine else []
@@ -67,7 +79,7 @@ def hand_picture(
     )
 
     def draw() -> Picture:
-        canvas, alt = _KINDS[info.kind].hand(info, view, legal, names)
+        canvas, alt = drawer.hand(info, view, legal, names)
         return Picture(filename=f"{info.kind}-hand.png", data=png(canvas), alt=alt)
 
     return CACHE.get(key, draw)

@@ -34,6 +34,7 @@ def seat_note(info: TableInfo, player: str) -> str:
 def card_words(card: Card) -> str:
     if card.is_joker:
         return "joker"
+    assert card.rank is not None and card.suit is not None  # every card but the joker has both
     rank = card.rank.short
     return f"{RANK_WORDS.get(rank, rank)} of {SUIT_WORDS[card.suit.letter]}"
 

@@ -47,7 +47,9 @@ def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
 def text_mask(text: str, size: int) -> Image.Image:
     """A text as an "L" mask, tight to its ink plus the font's line height, so texts of one size align."""
     f = font(size)
-    left, _top, right, _bottom = f.getbbox(text)
+    if not isinstance(f, ImageFont.FreeTypeFont):  # load_default(size=) is scalable from Pillow 10.1
+        raise RuntimeError("Pillow's bundled font is not scalable: Pillow 10.1 or later is needed")
+    left, _top, right, _bottom = (round(v) for v in f.getbbox(text))
     ascent, descent = f.getmetrics()
     mask = Image.new("L", (max(1, right - min(left, 0)), ascent + descent))
     ImageDraw.Draw(mask).text((-min(left, 0), 0), text, font=f, fill=255)
@@ -171,10 +173,10 @@ def card(c: Card, width: int) -> Image.Image:
     colour = SUIT_COLOURS[c.suit]
     corner = max(12, round(width * 0.36))
     pad = max(3, width // 14)
-    text = "JK" if c.is_joker else c.rank.short
-    ink_top = font(corner).getbbox(text)[1]  # the font's own space above capitals: a fan hides less
+    text = "JK" if c.is_joker or c.rank is None else c.rank.short
+    ink_top = round(font(corner).getbbox(text)[1])  # the font's own space above capitals: a fan hides less
     x = pad + draw_text(sprite, (pad, pad - ink_top), text, corner, colour, shadow=False)
-    cap = font(corner).getbbox("A")[3] - font(corner).getbbox("A")[1]
+    cap = round(font(corner).getbbox("A")[3] - font(corner).getbbox("A")[1])
     if not c.is_joker:
         pip = round(cap * 0.95)
         sprite.paste(colour, (x + 1, pad + (cap - pip) // 2), suit_mask(c.suit, pip))

@@ -1,0 +1,404 @@
+"""The bot at Discord's limits: the real bot (CardBot, its cogs, sessions and store) against the project's
+fake Discord with the rate limits on (5 message writes per 5 s per channel, 50 requests/s in all, 429s past
+them),
+N tables of each game played at a human pace (a pause of 1-3 s between a person's moves).
+
+Printed, each beside its baseline measured in the same run:
+- answer p50/p99 of a move (a slash command until its answer) against /help p50/p99;
+- rate-limited REST calls per stored move (human and computer moves) and the peak calls per second;
+- 429s received;
+- the time from a move's answer to the table message showing it (p50/p99);
+- bot messages left in the channel per finished game;
+- resume: 1,000 running tables in the database, the time from READY to the first answered command, the calls
+  made before READY, and how long until every table message was refreshed (peak calls per second).
+
+Run from the repository root: `python bench/bench_discord.py [--write]` (`--quick` for N = 1 and 10 only and
+a shorter window; `--seconds`, `--tables`, `--resume-tables` to change the sizes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import random
+import sqlite3
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yarl
+from discord.gateway import DiscordWebSocket
+from discord.http import Route
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.report import write_section  # noqa: E402
+from bot.games.ai import choose_action  # noqa: E402
+from bot.sessions import SessionManager  # noqa: E402
+from storage import Store  # noqa: E402
+from tests.e2e.fake_discord import FakeChannel, FakeDiscord  # noqa: E402
+from tests.e2e.harness import Harness  # noqa: E402
+
+PEOPLE = ("alice", "bob", "carol")
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def ms(value: float) -> str:
+    return "n/a" if value != value else f"{value * 1000:.0f}"
+
+
+@dataclass
+class Figures:
+    kind: str
+    tables: int
+    answers: list[float] = field(default_factory=list)
+    helps: list[float] = field(default_factory=list)
+    shown_after: list[float] = field(default_factory=list)
+    moves: int = 0
+    calls: int = 0
+    peak: int = 0
+    answered_429: int = 0
+    messages_left: list[int] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+class Bench:
+    """One fake Discord with `channels` game channels and one bot on a fresh database."""
+
+    def __init__(self, folder: Path, channels: int, *, rate_limits: bool = True) -> None:
+        self.folder = folder
+        self.fake = FakeDiscord(rate_limits=rate_limits)
+        self.names = [f"table-{i}" for i in range(channels)]
+        for i, name in enumerate(self.names):
+            self.fake.channels[name] = FakeChannel(
+                710000000000000000 + i, name, self.fake.guild_id, position=10 + i
+            )
+        self.harness: Harness | None = None
+
+    async def start(self, database: Path, **settings: Any) -> None:
+        await self.fake.start()
+        Route.BASE = self.fake.api_base
+        DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.fake.gateway_url)
+        self.harness = Harness(
+            self.fake, self.folder, database_path=database, log_level="WARNING", **settings
+        )
+        await self.harness.start_bot()
+
+    async def stop(self) -> None:
+        if self.harness is not None:
+            await self.harness.close()
+        await self.fake.stop()
+
+    @property
+    def sessions(self) -> SessionManager:
+        assert self.harness is not None and self.harness.bot is not None
+        return self.harness.bot.sessions
+
+    def table(self, channel: str) -> Any:
+        return self.sessions.table_in(self.fake.channel(channel).id)
+
+    def table_message(self, channel: str) -> Any:
+        table = self.table(channel)
+        if table is None or table.meta.table_message_id is None:
+            return None
+        return self.fake.messages.get(table.meta.table_message_id)
+
+    async def open_game(self, kind: str, channel: str) -> None:
+        alice, bob, carol = (self.fake.user(n) for n in PEOPLE)
+        if kind == "malice":
+            await alice.slash("malice challenge", channel=channel, opponent=self.fake.bot_user, turns=200)
+        else:
+            await alice.slash("insomnia new", channel=channel, chips=30, deals=3)
+            await bob.slash("insomnia join", channel=channel)
+            await carol.slash("insomnia join", channel=channel)
+            await alice.slash("insomnia addbot", channel=channel)
+            await alice.slash("insomnia start", channel=channel)
+
+
+def command_for(kind: str, action: Any) -> tuple[str, dict[str, Any]]:
+    """The slash command a person types for this move."""
+    if kind == "malice":
+        if action.kind == "play":
+            card = str(action.card) if action.source == "hand" else action.source
+            return "malice play", {"card": card, "to": action.to}
+        return "malice end", {}
+    if action.kind in ("exchange", "play"):
+        return f"insomnia {action.kind}", {"card": str(action.card)}
+    if action.kind == "bid":
+        return "insomnia bid", {"amount": str(action.amount)}
+    if action.kind == "rethrow":
+        return "insomnia rethrow", {"die": str(action.die)}
+    return "insomnia pass", {}
+
+
+async def drive(
+    bench: Bench, kind: str, channel: str, until: float, figures: Figures, rng: random.Random
+) -> None:
+    """A person (or three) at one table: a pause of 1-3 s, then the move the computer player would make,
+    typed as a slash command; now and then /help, the baseline."""
+    users = {str(bench.fake.user(n).id): bench.fake.user(n) for n in PEOPLE}
+    step = 0
+    while time.monotonic() < until:
+        await asyncio.sleep(rng.uniform(1.0, 3.0))
+        if time.monotonic() >= until:
+            return
+        table = bench.table(channel)
+        if table is None or table.status != "running":
+            await bench.open_game(kind, channel)  # the game ended: the people start another
+            continue
+        game = table.game
+        player = game.current_player
+        user = users.get(player or "")
+        step += 1
+        if step % 4 == 0:
+            started = time.perf_counter()
+            await user_or_alice(bench, user).slash("help", channel=channel)
+            figures.helps.append(time.perf_counter() - started)
+        if user is None or table.seat_is_computer(player):
+            continue  # the computer is moving: wait
+        action = choose_action(game, player, f"bench/{channel}/{table.seq}")
+        command, options = command_for(kind, action)
+        started = time.perf_counter()
+        await user.slash(command, channel=channel, **options)
+        figures.answers.append(time.perf_counter() - started)
+        answered = bench.fake.now()
+        figures_pending.setdefault(channel, []).append(answered)
+
+
+figures_pending: dict[str, list[float]] = {}  # channel -> when each of its moves was answered
+
+
+def user_or_alice(bench: Bench, user: Any) -> Any:
+    return user if user is not None else bench.fake.user("alice")
+
+
+def shown_delays(bench: Bench, channel: str, answered: list[float]) -> list[float]:
+    """For each move answered at time t: how long until a version of the table message was written after t."""
+    message = bench.table_message(channel)
+    if message is None:
+        return []
+    versions = sorted(v.at for v in message.versions)
+    delays = []
+    for t in answered:
+        later = [at for at in versions if at >= t]
+        if later:
+            delays.append(later[0] - t)
+    return delays
+
+
+async def scenario(kind: str, tables: int, seconds: float, seed: int) -> Figures:
+    figures = Figures(kind, tables)
+    figures_pending.clear()
+    with tempfile.TemporaryDirectory() as folder:
+        bench = Bench(Path(folder), tables)
+        await bench.start(Path(folder) / "bench.sqlite3", turn_timeout_seconds=600)
+        try:
+            for name in bench.names:
+                await bench.open_game(kind, name)
+            await bench.sessions.idle()
+            since = bench.fake.now()
+            rng = random.Random(seed)
+            until = time.monotonic() + seconds
+            started = time.monotonic()
+            await asyncio.gather(
+                *(drive(bench, kind, n, until, figures, random.Random(rng.random())) for n in bench.names)
+            )
+            await bench.sessions.idle()
+            figures.seconds = time.monotonic() - started
+            stats = bench.fake.rest_stats(since=since)
+            figures.calls = stats.total
+            figures.peak = stats.peak(window=1.0)
+            figures.answered_429 = stats.sent_429
+            figures.moves = max(1, stored_moves(Path(folder) / "bench.sqlite3", since))
+            for name in bench.names:
+                figures.shown_after += shown_delays(bench, name, figures_pending.get(name, []))
+        finally:
+            await bench.stop()
+    return figures
+
+
+def stored_moves(database: Path, since: float) -> int:
+    """Every action stored since `since` (people's and computers'), read from the database file."""
+    with sqlite3.connect(database) as conn:
+        (count,) = conn.execute("SELECT COUNT(*) FROM actions WHERE created_at >= ?", (since,)).fetchone()
+    return int(count)
+
+
+async def finished_game_messages(kind: str) -> list[int]:
+    """Whole games at a quick pace, one table: the bot messages each leaves in its channel."""
+    left = []
+    with tempfile.TemporaryDirectory() as folder:
+        bench = Bench(Path(folder), 1)
+        await bench.start(Path(folder) / "bench.sqlite3", turn_timeout_seconds=600)
+        users = {str(bench.fake.user(n).id): bench.fake.user(n) for n in PEOPLE}
+        try:
+            channel = bench.names[0]
+            await bench.open_game(kind, channel)
+            for _ in range(5000):
+                await bench.sessions.idle()
+                table = bench.table(channel)
+                if table is None:
+                    break
+                player = table.game.current_player
+                if player not in users or table.seat_is_computer(player):
+                    await asyncio.sleep(0.01)
+                    continue
+                action = choose_action(table.game, player, f"bench/{table.seq}")
+                command, options = command_for(kind, action)
+                await users[player].slash(command, channel=channel, **options)
+            await bench.sessions.idle()
+            left.append(len([m for m in bench.fake.channel_messages(channel) if m.author.bot]))
+        finally:
+            await bench.stop()
+    return left
+
+
+async def resume(tables: int) -> dict[str, float]:
+    """`tables` running Malice games in the database (a person to move in each), then a bot start."""
+    with tempfile.TemporaryDirectory() as folder:
+        database = Path(folder) / "bench.sqlite3"
+        bench = Bench(Path(folder), tables)
+        store = await Store.open(str(database))
+
+        class Silent:
+            """The seeding process's Discord: its messages are gone (the new bot posts fresh ones)."""
+
+            async def send(self, channel_id: int, message: Any) -> Any:
+                return None
+
+            async def edit(self, channel_id: int, message_id: int, message: Any) -> bool:
+                return True
+
+            async def delete(self, channel_id: int, message_id: int) -> None:
+                return None
+
+            async def dm(self, user_id: int, message: Any) -> None:
+                return None
+
+        alice = bench.fake.user("alice")
+        seeding = SessionManager(
+            store, Silent(), default_timeout=600, bot_user_id=bench.fake.bot_user.id, present_now=False
+        )
+        for name in bench.names:
+            await seeding.challenge(
+                bench.fake.guild_id, bench.fake.channel(name).id, alice.id, bench.fake.bot_user.id
+            )
+        await seeding.idle()
+        await seeding.close(flush=0)
+        await store.close()
+
+        await bench.fake.start()
+        Route.BASE = bench.fake.api_base
+        DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(bench.fake.gateway_url)
+        bench.harness = Harness(
+            bench.fake, bench.folder, database_path=database, log_level="WARNING", turn_timeout_seconds=600
+        )
+        started = bench.fake.now()
+        try:
+            await bench.harness.start_bot()
+            ready = bench.fake.now()
+            before_ready = len([c for c in bench.fake.rest_stats(since=started).calls if c.at < ready])
+            sent = time.perf_counter()
+            await alice.slash("hand", channel=bench.names[-1])
+            first_answer = time.perf_counter() - sent
+            refreshed_at = ready
+            await asyncio.wait_for(bench.sessions.idle(), 600)
+            refreshed_at = bench.fake.now()
+            stats = bench.fake.rest_stats(since=ready)
+            return {
+                "tables": tables,
+                "calls_before_ready": before_ready,
+                "first_answer": first_answer,
+                "refreshed": refreshed_at - ready,
+                "calls": stats.total,
+                "peak": stats.peak(window=1.0),
+                "answered_429": stats.sent_429,
+            }
+        finally:
+            await bench.stop()
+
+
+HEADER = [
+    "| game | tables | moves | answer p50 / p99 ms | /help p50 / p99 ms | p99 ratio | REST calls per move "
+    "| peak calls/s | 429s | table shows a move p50 / p99 ms |",
+    "|---|---|---|---|---|---|---|---|---|---|",
+]
+
+
+def row(f: Figures) -> str:
+    ratio = pct(f.answers, 0.99) / pct(f.helps, 0.99) if f.helps and f.answers else float("nan")
+    return (
+        f"| {f.kind} | {f.tables} | {f.moves} | {ms(pct(f.answers, 0.5))} / {ms(pct(f.answers, 0.99))} "
+        f"| {ms(pct(f.helps, 0.5))} / {ms(pct(f.helps, 0.99))} | {ratio:.2f} | {f.calls / f.moves:.2f} "
+        f"| {f.peak} | {f.answered_429} "
+        f"| {ms(pct(f.shown_after, 0.5))} / {ms(pct(f.shown_after, 0.99))} |"
+    )
+
+
+def report(rows: list[Figures], finished: dict[str, list[int]], resumed: dict[str, float], args: Any) -> str:
+    lines = [
+        f"Rate limits on in the fake Discord; each table played for {args.seconds:.0f} s at a human pace "
+        "(a pause of 1-3 s before each move, a slash command per move; Insomnia: three people and a "
+        "computer seat, Malice: a person against the computer); /help sent by the same players in the "
+        "same run is the baseline.",
+        "",
+        *HEADER,
+        *(row(f) for f in rows),
+        "",
+        "Bot messages left in the channel per finished game (whole games, one table, quick pace):",
+        "",
+    ]
+    for kind, left in finished.items():
+        lines.append(f"- {kind}: {', '.join(str(n) for n in left)}")
+    if resumed:
+        lines += [
+            "",
+            f"Resume with {resumed['tables']:,.0f} running tables: {resumed['calls_before_ready']:.0f} REST "
+            f"calls before READY; first command answered {resumed['first_answer'] * 1000:.0f} ms after "
+            f"READY; every table message refreshed {resumed['refreshed']:.1f} s after READY "
+            f"({resumed['calls']:.0f} calls, peak {resumed['peak']:.0f}/s, "
+            f"{resumed['answered_429']:.0f} 429s).",
+        ]
+    return "\n".join(lines)
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=40.0, help="how long each scenario plays")
+    parser.add_argument("--tables", default="1,10,100", help="table counts, comma-separated")
+    parser.add_argument("--resume-tables", type=int, default=1000)
+    parser.add_argument("--quick", action="store_true", help="N = 1 and 10, 15 s, resume with 200 tables")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--write", action="store_true", help="write the figures into docs/benchmarks.md")
+    args = parser.parse_args()
+    if args.quick:
+        args.seconds, args.tables, args.resume_tables = 15.0, "1,10", 200
+    logging.basicConfig(level=logging.ERROR)
+    rows = []
+    print("\n".join(HEADER), flush=True)
+    for n in [int(x) for x in args.tables.split(",")]:
+        for kind in ("malice", "insomnia"):
+            figures = await scenario(kind, n, args.seconds, args.seed)
+            rows.append(figures)
+            print(row(figures), flush=True)
+    finished = {kind: await finished_game_messages(kind) for kind in ("malice", "insomnia")}
+    resumed = await resume(args.resume_tables) if args.resume_tables else {}
+    text = report(rows, finished, resumed, args)
+    print(text)
+    if args.write:
+        write_section("discord", "## Discord traffic at Discord's limits\n\n" + text)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,112 @@
+"""A game's slash commands as data, and how a move command becomes an action.
+
+The cogs build the `/<game> ...` command group of every registered game from its `CommandSet` (one generic
+cog, no cog per game), so the names, descriptions, option types and limits written here are exactly what
+Discord shows. Nothing here imports Discord: an option's `type` is a word the cog maps to a discord.py type.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from bot.fit import excerpt
+from bot.games.base import GameAction, GameState, IllegalAction
+from bot.games.cards import Card
+from bot.games.spec import TableOptions
+
+OptionType = Literal["string", "integer", "user"]
+
+Role = Literal["open", "join", "leave", "addbot", "start", "accept", "decline", "move"]
+"""What a command does: open a table (its options are the table options, a `user` option the challenged
+player), one of the lobby steps, or `move`: a decision in the game, built into an action by `build_action`."""
+
+
+@dataclass(frozen=True)
+class CommandOption:
+    name: str
+    description: str
+    type: OptionType = "string"
+    required: bool = True
+    min: int | None = None  # integer: the smallest value; string: the shortest length
+    max: int | None = None  # integer: the largest value; string: the longest length
+    autocomplete: bool = False  # the player's legal choices are offered as he types (`Renderer.choices`)
+
+
+@dataclass(frozen=True)
+class GameCommand:
+    name: str
+    description: str
+    role: Role = "move"
+    options: tuple[CommandOption, ...] = ()
+
+
+BuildAction = Callable[[GameState, str, dict[str, object], str], GameAction]
+"""`(game, command, options, player) -> action`: a move command's options as the engine's action. Raises
+`IllegalAction` with a sentence for input that names no possible move (the engine still checks the rest)."""
+
+Opened = Callable[[int, str, str | None], str]
+"""`(table_id, status, opponent_mention) -> answer`: what the player who opened a table is told."""
+
+
+@dataclass(frozen=True)
+class CommandSet:
+    """The `/<game>` command group: its description, its commands in order, and how moves become actions."""
+
+    description: str
+    commands: tuple[GameCommand, ...]
+    build_action: BuildAction
+    opened: Opened
+
+    def __getitem__(self, name: str) -> GameCommand:
+        for command in self.commands:
+            if command.name == name:
+                return command
+        raise KeyError(name)
+
+
+def option_range(model: type[TableOptions], name: str) -> tuple[int, int]:
+    """The smallest and largest value a table accepts for an integer option (its field's `ge` and `le`)."""
+    low = high = None
+    for rule in model.model_fields[name].metadata:
+        low = getattr(rule, "ge", low)
+        high = getattr(rule, "le", high)
+    if low is None or high is None:
+        raise ValueError(f"{model.__name__}.{name} has no range")
+    return int(low), int(high)
+
+
+def table_option(
+    model: type[TableOptions], name: str, *, description: str | None = None
+) -> CommandOption:
+    """An optional integer option of the open command, with the limits and (unless given) the description of
+    the options model's field: the command offers exactly what a table accepts."""
+    info = model.model_fields[name]
+    low, high = option_range(model, name)
+    return CommandOption(
+        name=name,
+        description=description or info.description or name,
+        type="integer",
+        required=False,
+        min=low,
+        max=high,
+    )
+
+
+def card_input(text: object) -> Card:
+    """A card as a player typed it."""
+    try:
+        return Card.parse(str(text))
+    except ValueError:
+        raise IllegalAction(
+            f"`{excerpt(str(text))}` is not a card: write it like 10H, QS or AD (rank, then suit)."
+        ) from None
+
+
+def number_input(text: object, what: str) -> int:
+    """A whole number as a player typed it (a string option: a typo gets a sentence, not Discord's error)."""
+    value = str(text).strip()
+    if not (value.isascii() and value.isdigit() and len(value) <= 9):
+        raise IllegalAction(f"`{excerpt(value)}` is not a {what}: give a whole number.")
+    return int(value)

@@ -1,0 +1,36 @@
+"""Malice in the simulator's figures: turns per game, and the score of a decided game."""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Mapping, Sequence
+
+from bot.games.base import GameEvent, GameState
+from bot.games.figures import Figures, GameFigures
+from bot.games.malice.game import MaliceGame
+
+
+def count(game: GameState, events: Sequence[GameEvent]) -> GameFigures:
+    if not isinstance(game, MaliceGame):
+        raise TypeError(f"not a Malice game: {type(game).__name__}")
+    result = game.public_view().result
+    assert result is not None  # the game is over
+    decided = any(s.won for s in game.standings())
+    return GameFigures(
+        length=game.turn,
+        rounds=1,
+        end_reason=result.reason,
+        draw=not decided,
+        score=result.score if decided else None,
+    )
+
+
+def lines(tallies: Mapping[str, Mapping[str, int]], rounds: int, scores: Sequence[int]) -> list[str]:
+    if not scores:
+        return []
+    sd = statistics.stdev(scores) if len(scores) > 1 else 0.0
+    spread = f"mean {statistics.mean(scores):.2f}, stddev {sd:.2f}, min {min(scores)}, max {max(scores)}"
+    return [f"score of a decided game (cards): {spread}"]
+
+
+FIGURES = Figures(unit="turns", per="game", draws="draws", count=count, lines=lines)

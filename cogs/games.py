@@ -1,0 +1,158 @@
+"""/<game> ...: every registered game's command group, built from its spec's command data (`CommandSet`).
+
+One generic cog for all games: each command is an `app_commands.Command` whose callback is generated with a
+signature carrying the options (name, discord.py type, limits, default), so the synced tree shows exactly what
+the spec says. Thin: the session layer and the engine decide everything. The groups are built when the bot
+loads its cogs, from the games registered then (a test registers its own game before the bot starts).
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any, Optional
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.games.commands import CommandOption, GameCommand
+from bot.games.registry import REGISTRY
+from bot.games.spec import GameSpec
+from cogs.table import choices_for, game_command, respond, sessions_of, where
+
+if TYPE_CHECKING:
+    from bot.client import CardBot
+
+Callback = Callable[..., Coroutine[Any, Any, None]]
+
+
+def _annotation(option: CommandOption) -> Any:
+    """The discord.py annotation of an option: its type, with its limits, optional unless required."""
+    base: Any
+    if option.type == "user":
+        base = discord.User
+    else:
+        kind = int if option.type == "integer" else str
+        if option.min is not None or option.max is not None:
+            base = app_commands.Range[kind, option.min, option.max]
+        else:
+            base = kind
+    return base if option.required else Optional[base]  # noqa: UP045 (a runtime object, not a hint)
+
+
+def _signature(command: GameCommand) -> inspect.Signature:
+    params = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                annotation=discord.Interaction)]
+    params += [
+        inspect.Parameter(
+            o.name,
+            inspect.Parameter.KEYWORD_ONLY,
+            annotation=_annotation(o),
+            default=inspect.Parameter.empty if o.required else None,
+        )
+        for o in command.options
+    ]
+    return inspect.Signature(params)
+
+
+def _open(spec: GameSpec, command: GameCommand) -> Callback:
+    assert spec.commands is not None
+    opened = spec.commands.opened
+
+    async def callback(interaction: discord.Interaction, **params: Any) -> None:
+        opponent = next((params.pop(o.name) for o in command.options if o.type == "user"), None)
+
+        async def open_table() -> str:
+            table = await sessions_of(interaction).open_table(
+                spec.name,
+                interaction.guild_id or 0,
+                *where(interaction),
+                options=params,
+                opponent=opponent.id if opponent is not None else None,
+                opponent_is_bot=bool(opponent is not None and opponent.bot),
+            )
+            return opened(table.id, table.status, opponent.mention if opponent is not None else None)
+
+        await respond(interaction, open_table)
+
+    return callback
+
+
+LOBBY_STEPS = {
+    "join": "join",
+    "leave": "leave",
+    "addbot": "add_computer",
+    "start": "start",
+    "accept": "accept",
+    "decline": "decline",
+}
+
+
+def _lobby_step(step: str) -> Callback:
+    async def callback(interaction: discord.Interaction) -> None:
+        method = getattr(sessions_of(interaction), LOBBY_STEPS[step])
+        await respond(interaction, lambda: method(*where(interaction)))
+
+    return callback
+
+
+def _move(spec: GameSpec, command: GameCommand) -> Callback:
+    async def callback(interaction: discord.Interaction, **params: Any) -> None:
+        await game_command(interaction, spec.name, command.name, params)
+
+    return callback
+
+
+def _autocomplete(
+    command: str, option: str
+) -> Callable[[discord.Interaction, str], Coroutine[Any, Any, list[app_commands.Choice[str]]]]:
+    async def complete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return choices_for(interaction, command, option, current)
+
+    return complete
+
+
+def build_command(spec: GameSpec, command: GameCommand) -> app_commands.Command[Any, ..., None]:
+    if command.role == "open":
+        callback = _open(spec, command)
+    elif command.role == "move":
+        callback = _move(spec, command)
+    else:
+        callback = _lobby_step(command.role)
+    callback.__signature__ = _signature(command)  # type: ignore[attr-defined]
+    # A plain function's name, not a method's: discord.py then passes no `self`.
+    callback.__name__ = callback.__qualname__ = f"{spec.name}_{command.name}"
+    described = {o.name: o.description for o in command.options}
+    if described:
+        callback = app_commands.describe(**described)(callback)
+    built: app_commands.Command[Any, ..., None] = app_commands.Command(
+        name=command.name, description=command.description, callback=callback
+    )
+    for option in command.options:
+        if option.autocomplete:
+            built.autocomplete(option.name)(_autocomplete(command.name, option.name))
+    return built
+
+
+def build_group(spec: GameSpec) -> app_commands.Group:
+    """The `/<game>` group of one registered game."""
+    assert spec.commands is not None
+    group = app_commands.Group(name=spec.name, description=spec.commands.description)
+    group = app_commands.guild_only()(group)
+    for command in spec.commands.commands:
+        group.add_command(build_command(spec, command))
+    return group
+
+
+class GameCommands(commands.Cog):
+    """The command groups of the registered games; added to the tree with the cog, removed with it."""
+
+    def __init__(self, groups: list[app_commands.Group]) -> None:
+        self.groups = groups
+        self.__cog_app_commands__ = list(groups)
+
+
+async def setup(bot: CardBot) -> None:
+    groups = [build_group(spec) for spec in REGISTRY if spec.commands is not None]
+    await bot.add_cog(GameCommands(groups))
