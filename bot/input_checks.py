@@ -5,6 +5,7 @@ it)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import discord
@@ -21,6 +22,16 @@ _TYPES: dict[discord.AppCommandOptionType, tuple[type, ...]] = {
     discord.AppCommandOptionType.number: (int, float),
     discord.AppCommandOptionType.boolean: (bool,),
 }
+
+
+# Options whose value is a Discord id that Discord resolves for the bot (the user, channel or role itself).
+_RESOLVED: dict[discord.AppCommandOptionType, tuple[str, ...]] = {
+    discord.AppCommandOptionType.user: ("users",),
+    discord.AppCommandOptionType.channel: ("channels",),
+    discord.AppCommandOptionType.role: ("roles",),
+    discord.AppCommandOptionType.mentionable: ("users", "roles"),
+}
+_SNOWFLAKE = re.compile(r"[0-9]{1,20}")  # ASCII digits only: int() would take "٣" as 3 and fail on "²"
 
 
 def _options(data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -68,6 +79,15 @@ def check_command_input(interaction: discord.Interaction) -> None:
             not isinstance(value, expected) or (bool not in expected and isinstance(value, bool))
         ):
             raise UserFacingError(t(locale, "input.bad_value", value=excerpt(str(value)), option=name))
+        if param.type in _RESOLVED:
+            # An id that is not a snowflake, or one Discord did not resolve (a user nobody can see), would
+            # fail inside discord.py before the command runs (no answer) or reach it as a bare id.
+            data: dict[str, Any] = dict(interaction.data or {})
+            resolved: dict[str, Any] = data.get("resolved") or {}
+            known = [resolved.get(kind) or {} for kind in _RESOLVED[param.type]]
+            if not _SNOWFLAKE.fullmatch(str(value)) or not any(str(value) in k for k in known):
+                raise UserFacingError(t(locale, "input.unresolved", option=name))
+            continue
         if param.choices and value not in {c.value for c in param.choices}:
             allowed = ", ".join(str(c.value) for c in param.choices)
             raise UserFacingError(t(locale, "input.not_a_choice", option=name, allowed=allowed))

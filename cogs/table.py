@@ -345,13 +345,31 @@ def handled(
     interaction: discord.Interaction,
 ) -> bool:
     """Whether discord.py has a handler for this component: a persistent button's template or a live view.
-    (Its view store has no public lookup; this mirrors `ViewStore.dispatch_view`.)"""
+    (Its view store has no public lookup; this mirrors `ViewStore.dispatch_view`.) A persistent button is
+    only dispatched when its id is on the interaction's message as it is now: a button an edit just removed
+    (a click a moment before the table moved on), or a forged id, would otherwise get no answer at all."""
     store = bot._connection._view_store
-    if any(pattern.fullmatch(custom_id) for pattern in store._dynamic_items):
+    if any(pattern.fullmatch(custom_id) for pattern in store._dynamic_items) and _on_message(
+        interaction, component_type, custom_id
+    ):
         return True
     key = (component_type, custom_id)
     message_id = interaction.message.id if interaction.message is not None else None
     return key in store._views.get(message_id, {}) or key in store._views.get(None, {})
+
+
+def _on_message(interaction: discord.Interaction, component_type: int, custom_id: str) -> bool:
+    """Whether the interaction's message has this component now (what `ViewStore.schedule_dynamic_item_call`
+    requires before it calls a persistent button)."""
+    message = interaction.message
+    if message is None:
+        return False
+    layout = discord.ui.LayoutView if message.flags.components_v2 else discord.ui.View
+    view = layout.from_message(message, timeout=None)
+    return any(
+        item.type.value == component_type and getattr(item, "custom_id", None) == custom_id
+        for item in view.walk_children()
+    )
 
 
 class TableCommands(commands.Cog):

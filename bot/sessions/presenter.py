@@ -67,6 +67,14 @@ class _Job:
     busy: bool = False  # between a wake-up and the end of its step
 
 
+def _shown_seq(table: Table) -> int:
+    """The action count a table message drawn now shows the log up to. A lobby (or a challenge) shows no log
+    line: the lines of the game's start carry the same count (0) as the lobby, so counting them shown would
+    drop them for good whenever more than a few lines come before the next write (a failed write, quick
+    moves)."""
+    return table.seq if table.game is not None else -1
+
+
 def table_view(table: Table, shown_seq: int | None = None, *, locale: object = None) -> Message:
     """The table message for the table as it stands (also what /table shows). Lines of actions after
     `shown_seq` are new to the channel: all of them are shown. In the table's public language unless a
@@ -160,7 +168,7 @@ class Presenter:
         job = self._job(table)
         await self._write_slot(table.channel_id)
         async with job.lock:
-            version, seq = table.version, table.seq
+            version, seq = table.version, _shown_seq(table)
             table.meta.table_message_id = await self.announcer.send(table.channel_id, table_view(table))
             job.shown, job.shown_seq = max(job.shown, version), seq
             table.shown_note = table.meta.note
@@ -171,7 +179,7 @@ class Presenter:
         """The newest table message for a click's own response (type 7); shown once the block succeeds."""
         job = self._job(table)
         async with job.lock:
-            version, seq = table.version, table.seq
+            version, seq = table.version, _shown_seq(table)
             yield table_view(table, job.shown_seq)
             job.shown, job.shown_seq = max(job.shown, version), seq
             table.shown_note = table.meta.note
@@ -270,7 +278,7 @@ class Presenter:
         table = job.table
         await self._write_slot(table.channel_id)
         async with job.lock:
-            version, seq = table.version, table.seq
+            version, seq = table.version, _shown_seq(table)
             if job.shown >= version:
                 return  # a click's response showed it meanwhile: the write slot is simply unused
             message = table_view(table, job.shown_seq)

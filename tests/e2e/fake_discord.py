@@ -30,6 +30,7 @@ import functools
 import itertools
 import json
 import math
+import random
 import re
 import secrets
 import time
@@ -555,6 +556,18 @@ class Failure:
 
 
 @dataclass
+class RandomFailures:
+    """`fail_randomly`'s switch: which routes fail, how often, how, and what was injected so far."""
+
+    routes: frozenset[str]
+    rate: float
+    statuses: tuple[int, ...]
+    rng: random.Random
+    retry_after: float
+    injected: Counter[int] = field(default_factory=Counter)  # status -> how many answered so far
+
+
+@dataclass
 class Choice:
     name: str
     value: Any
@@ -969,6 +982,7 @@ class FakeDiscord:
         self.unknown_routes: list[str] = []
         self.violations: list[str] = []
         self.failures: list[Failure] = []
+        self.random_failures: RandomFailures | None = None  # see fail_randomly()
         self.identifies: list[dict[str, Any]] = []
         self.gateway_events: list[tuple[str, dict[str, Any]]] = []
         self.shard_events: list[tuple[int, str, dict[str, Any]]] = []  # the same, with the shard sent on
@@ -1090,6 +1104,33 @@ class FakeDiscord:
         if route not in known:
             raise FakeDiscordError(f"unknown route {route!r}; known routes: {sorted(known)}")
         self.failures.append(Failure(route, status, times, retry_after, code))
+
+    def fail_randomly(
+        self,
+        routes: Iterable[str],
+        *,
+        rate: float,
+        statuses: Iterable[int] = (500, 503),
+        seed: int | str = 0,
+        retry_after: float = 0.05,
+    ) -> RandomFailures:
+        """From now on, answer each call of `routes` (templates, e.g. MESSAGE_WRITE_ROUTES) with a failure at
+        probability `rate`: a status drawn from `statuses` (a 429 carries `retry_after`). Fixed `seed`: the
+        same calls in the same order fail the same way. `stop_failing()` ends it; the returned record counts
+        what was injected (`.injected`, a Counter of statuses)."""
+        known = {template for _, _, template, _ in self._routes}
+        routes = frozenset(routes)
+        if routes - known:
+            raise FakeDiscordError(f"unknown routes {sorted(routes - known)}; known routes: {sorted(known)}")
+        injected = self.random_failures.injected if self.random_failures is not None else Counter()
+        self.random_failures = RandomFailures(
+            routes, rate, tuple(statuses), random.Random(seed), retry_after, injected
+        )
+        return self.random_failures
+
+    def stop_failing(self) -> None:
+        """End `fail_randomly` (what it injected stays counted in the record it returned)."""
+        self.random_failures = None
 
     # ---- what the bot did
 
@@ -1609,6 +1650,13 @@ class FakeDiscord:
                 if failure.status == 429:
                     return _too_many(failure.retry_after, scope="user")
                 return _error(failure.status, failure.code, f"{failure.status}: injected failure")
+        chance = self.random_failures
+        if chance is not None and template in chance.routes and chance.rng.random() < chance.rate:
+            status = chance.rng.choice(chance.statuses)
+            chance.injected[status] += 1
+            if status == 429:
+                return _too_many(chance.retry_after, scope="user")
+            return _error(status, 0, f"{status}: injected failure")
         return None
 
     def _auth_failure(self, request: web.Request, template: str) -> web.Response | None:
@@ -2294,6 +2342,17 @@ class FakeDiscord:
             )
         return value
 
+    def _unchecked_value(self, option: dict[str, Any] | None, value: Any, resolved: dict[str, Any]) -> Any:
+        """An option value as a hostile or buggy client sends it: any JSON value, unchecked. A user id the
+        fake knows is resolved as Discord would; any other value goes without resolved data."""
+        if option is not None and option["type"] in (6, 9) and isinstance(value, UserHandle | FakeUser):
+            value = value.id
+        if option is not None and option["type"] in (6, 9) and re.fullmatch(r"[0-9]+", str(value)):
+            if self.knows(int(value)):
+                self._option_value("unchecked", option, int(value), resolved)
+            return str(value)
+        return value
+
     def _command_data(
         self,
         path: str,
@@ -2301,6 +2360,7 @@ class FakeDiscord:
         *,
         focused: str | None = None,
         channel: FakeChannel | None = None,
+        checked: bool = True,
     ) -> tuple[dict[str, Any], str]:
         in_guild = channel.guild_id if channel is not None else None
         command, chain, guild_id = self.find_command(path, in_guild)
@@ -2310,6 +2370,17 @@ class FakeDiscord:
         resolved: dict[str, dict[str, Any]] = {}
         leaf_options: list[dict[str, Any]] = []
         for name, value in options.items():
+            if not checked:
+                option = definitions.get(name)
+                leaf_options.append(
+                    {
+                        "name": name,
+                        "type": option["type"] if option is not None else 3,
+                        "value": self._unchecked_value(option, value, resolved),
+                        **({"focused": True} if name == focused else {}),
+                    }
+                )
+                continue
             if name not in definitions:
                 raise FakeDiscordError(f"{where} has no option {name!r}; it has {sorted(definitions)}")
             option = definitions[name]
@@ -2329,7 +2400,7 @@ class FakeDiscord:
                 )
         if focused is None:
             missing = [n for n, o in definitions.items() if o.get("required") and n not in options]
-            if missing:
+            if missing and checked:
                 raise FakeDiscordError(f"{where}: Discord requires the options {missing}")
         elif focused not in options:
             raise FakeDiscordError(f"{where}: the focused option {focused!r} needs a value")
@@ -2411,13 +2482,19 @@ class UserHandle:
         *,
         channel: str | int | FakeChannel = "games",
         timeout: float | None = None,
+        unchecked: bool = False,
+        values: dict[str, Any] | None = None,
         **options: Any,
     ) -> Reply:
         """Run a slash command ("malice challenge", opponent=bob) and wait until the bot has answered it
-        (a deferred answer counts once its message is completed). Options are checked as Discord would."""
+        (a deferred answer counts once its message is completed). Options are checked as Discord would;
+        `unchecked=True` sends them as a hostile or buggy client could (any JSON value, out of range or
+        choices, missing, a user id nobody has), in a well-formed interaction. `values` takes
+        options by a dict too (one named like a keyword of this method: `timeout`)."""
         fake = self.fake
         where = fake.channel(channel)
-        data, description = fake._command_data(command, options, channel=where)
+        options = {**options, **(values or {})}
+        data, description = fake._command_data(command, options, channel=where, checked=not unchecked)
         state = fake._start_interaction(APPLICATION_COMMAND, self.user, where, description)
         return await fake.run_interaction(state, fake._interaction_payload(state, data), timeout)
 
@@ -2429,13 +2506,17 @@ class UserHandle:
         *,
         channel: str | int | FakeChannel = "games",
         timeout: float | None = None,
+        unchecked: bool = False,
+        values: dict[str, Any] | None = None,
         **other_options: Any,
     ) -> list[Choice]:
-        """Type `value` into `option` of a command; return the choices the bot offers."""
+        """Type `value` into `option` of a command; return the choices the bot offers. `unchecked=True`: the
+        other options go unchecked, as with `slash`; `values` as with `slash`."""
         fake = self.fake
         where = fake.channel(channel)
+        other_options = {**other_options, **(values or {})}
         data, description = fake._command_data(
-            command, {**other_options, option: value}, focused=option, channel=where
+            command, {**other_options, option: value}, focused=option, channel=where, checked=not unchecked
         )
         state = fake._start_interaction(
             AUTOCOMPLETE, self.user, where, f"autocomplete {description} {option}"
@@ -2487,6 +2568,44 @@ class UserHandle:
             MESSAGE_COMPONENT, self.user, channel, f"click {label!r}", source_message_id=msg.id
         )
         return await fake.run_interaction(state, fake._interaction_payload(state, data, msg), timeout)
+
+    async def forged_click(
+        self,
+        custom_id: str,
+        *,
+        message: FakeMessage | int | None = None,
+        channel: str | int | FakeChannel = "games",
+        component_type: int = 2,
+        values: list[str] | None = None,
+        timeout: float | None = None,
+    ) -> Reply:
+        """A component interaction with any custom_id (forged, or of a button that no longer exists), as a
+        hostile client could send, on `message` (any message, or none) in `channel`."""
+        fake = self.fake
+        msg = None
+        if message is not None:
+            msg = fake.messages[message if isinstance(message, int) else message.id]
+        where = fake.channel(msg.channel_id if msg is not None else channel)
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type}
+        if values is not None:
+            data["values"] = list(values)
+        state = fake._start_interaction(
+            MESSAGE_COMPONENT,
+            self.user,
+            where,
+            f"forged click {custom_id[:40]!r}",
+            source_message_id=msg.id if msg is not None else None,
+        )
+        return await fake.run_interaction(state, fake._interaction_payload(state, data, msg), timeout)
+
+    def dm_channel(self) -> FakeChannel:
+        """This user's DM channel with the bot (opened if needed), to send commands from it."""
+        fake = self.fake
+        channel = fake.dm_channels.get(self.id)
+        if channel is None:
+            channel = FakeChannel(fake._snowflake(), "", None, recipient_id=self.id)
+            fake.dm_channels[self.id] = channel
+        return channel
 
     # What this user saw.
     def ephemerals(self) -> list[FakeMessage]:

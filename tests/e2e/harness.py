@@ -48,6 +48,15 @@ Time-outs are generous (`fake.default_timeout`, 10 s) and only reached when some
 Failures: `fake.close_dms(alice)` (DMs to her answer 403 / 50007),
 `fake.fail_next("POST /channels/{channel_id}/messages", 429, retry_after=0.05)` or `(..., 500)`;
 `fake.calls(route)` lists the recorded REST calls of a route template.
+`chaos = fake.fail_randomly(MESSAGE_WRITE_ROUTES, rate=0.3, statuses=(500, 503), seed=1)` fails that share
+of the calls of those routes from now on, at a fixed seed (429s carry `retry_after=`); `chaos.injected`
+counts them by status; `fake.stop_failing()` ends it.
+
+Hostile input (what Discord itself would refuse, sent anyway): `slash(..., unchecked=True)` and
+`autocomplete(..., unchecked=True)` send option values unchecked (any JSON value, missing, out of range or
+choices, a user id nobody has); `values={"timeout": 5}` passes options named like a keyword of the helper;
+`alice.forged_click("cardtable:1:x", message=msg)` sends any custom_id, on any message or none;
+`alice.dm_channel()` is her DM channel with the bot, to send commands from (`channel=alice.dm_channel()`).
 
 Discord's limits (tests/e2e/fake_discord.py; each answers as Discord does, the bot must cope):
 - Rate limits are OFF unless asked for: `@pytest.mark.bot(rate_limits=True)` (or
@@ -77,6 +86,9 @@ Discord's limits (tests/e2e/fake_discord.py; each answers as Discord does, the b
 Restart: `await harness.restart_bot()` stops the bot (closing its store) and starts a NEW `CardBot` on the
 same database file; the fake keeps its messages, so old buttons can be clicked on the new bot. Settings can
 change on restart: `await harness.restart_bot(turn_timeout_seconds=5)`. `harness.bot` is the current bot.
+`await harness.crash_bot()` is a kill -9 instead: every task of the bot is cancelled wherever it is (no
+graceful stop, nothing flushed, nothing logged any more), its sockets and database file closed as the OS
+would; then `start_bot()` starts the next one on the same database.
 
 At teardown the test fails if the bot called a REST route the fake does not know, broke a Discord rule
 (`fake.violations`), or logged an error. A test that provokes an error on purpose takes it with
@@ -86,7 +98,9 @@ At teardown the test fails if the bot called a REST route the fake does not know
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
+import weakref
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -96,6 +110,9 @@ from bot.config import Settings
 from tests.e2e.fake_discord import FakeDiscord, FakeDiscordError, UserHandle
 
 START_TIMEOUT = 20.0
+# Which bot (by its start number) a task belongs to: set in the context the bot is started in, so every task
+# it spawns (gateway, handlers, timers, presenter) inherits it and `crash_bot` can find them all.
+_BOT_NUMBER: contextvars.ContextVar[int] = contextvars.ContextVar("e2e_bot_number")
 
 
 class _ErrorCollector(logging.Handler):
@@ -128,7 +145,10 @@ class Harness:
         self.bot: CardBot | None = None
         self._connect_task: asyncio.Task[None] | None = None
         self.bots_started = 0
+        self.crashes = 0
         self._errors = _ErrorCollector()
+        self._bot_tasks: dict[int, weakref.WeakSet[asyncio.Task[Any]]] = {}
+        self._old_task_factory: Any = None
 
     def _settings(self, **overrides: Any) -> Settings:
         values: dict[str, Any] = {
@@ -158,15 +178,24 @@ class Harness:
         if settings:
             self.settings = self.settings.model_copy(update=settings)
         logging.getLogger().addHandler(self._errors)
+        self._track_bot_tasks()
+        number = self.bots_started + self.crashes + 1
+        context = contextvars.copy_context()
+        context.run(_BOT_NUMBER.set, number)
         identifies = len(self.fake.identifies)
         # A short guild_ready_timeout: the fake sends its only GUILD_CREATE right after READY, so waiting the
         # default 2 s for more guilds would only slow every start.
-        bot = CardBot(self.settings, extra_extensions=self.extra_extensions, guild_ready_timeout=0.05)
+        bot = context.run(
+            CardBot, self.settings, extra_extensions=self.extra_extensions, guild_ready_timeout=0.05
+        )
         self.bot = bot
         token = self.settings.token()
         assert token is not None
-        await bot.login(token)  # login runs setup_hook: store, cogs, command sync; errors surface here
-        self._connect_task = asyncio.create_task(bot.connect(reconnect=False), name="bot-connect")
+        # login runs setup_hook: store, cogs, command sync; errors surface here
+        await asyncio.get_running_loop().create_task(bot.login(token), context=context)
+        self._connect_task = asyncio.get_running_loop().create_task(
+            bot.connect(reconnect=False), name="bot-connect", context=context
+        )
         ready = asyncio.create_task(bot.wait_until_ready())
         done, _ = await asyncio.wait(
             {self._connect_task, ready}, timeout=START_TIMEOUT, return_when=asyncio.FIRST_COMPLETED
@@ -199,6 +228,50 @@ class Harness:
         # Let the gateway handler notice the closed socket, so a new bot can identify cleanly.
         await self.fake.wait_for(lambda: not self.fake.connected, what="the gateway to close")
 
+    def _track_bot_tasks(self) -> None:
+        """Record every task a bot creates (by the bot number in its context), for `crash_bot`."""
+        loop = asyncio.get_running_loop()
+        if self._old_task_factory is not None:
+            return
+        self._old_task_factory = loop.get_task_factory() or _DEFAULT_FACTORY
+        previous = self._old_task_factory
+
+        def factory(loop: asyncio.AbstractEventLoop, coro: Any, **kwargs: Any) -> asyncio.Future[Any]:
+            task = previous(loop, coro, **kwargs)
+            context = kwargs.get("context") or contextvars.copy_context()
+            number = context.get(_BOT_NUMBER, None)
+            if number is not None:
+                self._bot_tasks.setdefault(number, weakref.WeakSet()).add(task)
+            return task
+
+        loop.set_task_factory(factory)
+
+    async def crash_bot(self) -> None:
+        """Kill the bot as kill -9 would: no graceful stop, no flush. Every task it started is cancelled where
+        it stands; then what the OS does for a dead process: its sockets and its database file are closed
+        (closing commits nothing: each write is its own transaction, committed or not). What the dying bot
+        logs while its tasks unwind is dropped: a killed process logs nothing. `start_bot()` starts the next
+        bot on the same database."""
+        bot = self.bot
+        if bot is None:
+            raise FakeDiscordError("the bot is not running")
+        number = self.bots_started + self.crashes
+        self.bot, self._connect_task = None, None
+        logged = len(self._errors.records)
+        me = asyncio.current_task()
+        tasks = [t for t in self._bot_tasks.pop(number, ()) if not t.done() and t is not me]
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.wait(tasks, timeout=START_TIMEOUT)
+        await bot.http.close()  # its connections, the gateway's included, drop
+        store = bot.__dict__.get("store")
+        if store is not None:
+            await store.close()
+        del self._errors.records[logged:]
+        self.crashes += 1
+        await self.fake.wait_for(lambda: not self.fake.connected, what="the gateway to notice the crash")
+
     async def restart_bot(self, **settings: Any) -> CardBot:
         """Stop the bot and start a new one on the same database (and the same fake Discord)."""
         await self.stop_bot()
@@ -227,3 +300,15 @@ class Harness:
             await self.stop_bot()
         finally:
             logging.getLogger().removeHandler(self._errors)
+            if self._old_task_factory is not None:
+                previous = self._old_task_factory
+                asyncio.get_running_loop().set_task_factory(
+                    None if previous is _DEFAULT_FACTORY else previous
+                )
+
+
+def _default_factory(loop: asyncio.AbstractEventLoop, coro: Any, **kwargs: Any) -> asyncio.Future[Any]:
+    return asyncio.Task(coro, loop=loop, **kwargs)
+
+
+_DEFAULT_FACTORY = _default_factory
