@@ -493,7 +493,9 @@ class TableService:
                 if current is None or not table.seat_is_computer(current):
                     break
                 actor = current if render.is_computer(current) else "ai"
-                action = self._computer_choice(table, current)
+                # Thinking happens off the event loop (the Insomnia player looks ahead through the auction):
+                # other tables' answers do not wait for it. The table's lock keeps its game unchanged.
+                action = await asyncio.to_thread(self._computer_choice, table, current)
                 try:
                     await self.commit(table, actor, action)
                 except NotAllowed:
