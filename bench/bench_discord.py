@@ -173,27 +173,28 @@ async def drive(
         await user.slash(command, channel=channel, **options)
         figures.answers.append(time.perf_counter() - started)
         answered = bench.fake.now()
-        figures_pending.setdefault(channel, []).append(answered)
+        message_id = table.meta.table_message_id  # the game's own message (a new game gets a new one)
+        figures_pending.setdefault(channel, []).append((answered, message_id))
 
 
-figures_pending: dict[str, list[float]] = {}  # channel -> when each of its moves was answered
+# channel -> when each of its moves was answered, and the table message that should show it
+figures_pending: dict[str, list[tuple[float, int | None]]] = {}
 
 
 def user_or_alice(bench: Bench, user: Any) -> Any:
     return user if user is not None else bench.fake.user("alice")
 
 
-def shown_delays(bench: Bench, channel: str, answered: list[float]) -> list[float]:
-    """For each move answered at time t: how long until a version of the table message was written after t."""
-    message = bench.table_message(channel)
-    if message is None:
-        return []
-    versions = sorted(v.at for v in message.versions)
+def shown_delays(bench: Bench, channel: str, answered: list[tuple[float, int | None]]) -> list[float]:
+    """For each move answered at time t: how long until its table message was written after t."""
     delays = []
-    for t in answered:
-        later = [at for at in versions if at >= t]
+    for t, message_id in answered:
+        message = bench.fake.messages.get(message_id or 0)
+        if message is None:
+            continue
+        later = [v.at for v in message.versions if v.at >= t]
         if later:
-            delays.append(later[0] - t)
+            delays.append(min(later) - t)
     return delays
 
 
