@@ -137,7 +137,7 @@ def table_message(
         message.embeds.append(Embed(description="\n".join(shown), colour=message.embeds[0].colour))
     if not game.is_over and game.current_player is not None:
         message.content = turn_line(info, game, deadline, locale=locale)
-    return _with_picture(message, info, lambda: pictures.table_picture(info, game))
+    return _with_picture(message, info, lambda: pictures.table_picture(info, game, locale=locale))
 
 
 def turn_line(info: TableInfo, game: Any, deadline: int | None, *, locale: object = "en") -> str:
@@ -230,7 +230,7 @@ def result_lines(info: TableInfo, game: Any, *, locale: object = "en") -> list[s
 
 def hand_message(info: TableInfo, game: Any, player: str, *, dm: bool, locale: object = "en") -> Message:
     message = renderer(info.kind).hand(info, game, player, dm=dm, locale=locale)
-    return _with_picture(message, info, lambda: pictures.hand_picture(info, game, player))
+    return _with_picture(message, info, lambda: pictures.hand_picture(info, game, player, locale=locale))
 
 
 def action_receipt(info: TableInfo, game: Any, player: str, action: Any, *, locale: object = "en") -> Message:

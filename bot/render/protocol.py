@@ -61,12 +61,19 @@ class Renderer(Protocol):
 
 class Pictures(Protocol):
     """A game's pictures (`bot.render.pictures` caches and encodes them): each returns the canvas and its alt
-    text. The table is drawn only from the public view, a hand only from its owner's view and legal moves."""
+    text. The table is drawn only from the public view, a hand only from its owner's view and legal moves.
+    Every word is in `locale`, as for the text renderers."""
 
     def table(
-        self, info: TableInfo, view: Any, names: Mapping[str, str] | None
+        self, info: TableInfo, view: Any, names: Mapping[str, str] | None, *, locale: object = "en"
     ) -> tuple[Image.Image, str]: ...
 
     def hand(
-        self, info: TableInfo, view: Any, legal: list[Any], names: Mapping[str, str] | None
+        self,
+        info: TableInfo,
+        view: Any,
+        legal: list[Any],
+        names: Mapping[str, str] | None,
+        *,
+        locale: object = "en",
     ) -> tuple[Image.Image, str]: ...

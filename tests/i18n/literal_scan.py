@@ -48,6 +48,15 @@ _KEY_SHAPE = re.compile(r"^[a-z0-9_]+(\.[a-z0-9_{}]+)+$")
 # Literals that read as prose but are not text, each with its reason.
 ALLOWED: dict[str, str] = {
     "%(asctime)s %(levelname)s %(name)s: %(message)s": "log format",
+    # bot/render/pictures: Pillow's image modes and file format, not words
+    "RGB": "Pillow image mode",
+    "RGBA": "Pillow image mode",
+    "L": "Pillow image mode (a grey mask)",
+    "PNG": "Pillow file format",
+    "A": "a capital measured for the font's cap height (sprites.card), never drawn",
+    "NFD": "a Unicode normalization form (sprites: umlauts drawn as vowel and dots)",
+    "JK": "the joker's corner index on a card face, a symbol like the rank letters beside it",
+    "Seat 8 · 0123": "sample glyphs of the palette swatch (canvas.palette), never shown",
 }
 # A word beside whitespace ("payoff pile", "** chips"), a capital, or a non-ASCII letter reads as prose; an
 # f-string's fields count as neither space nor letter, so "cardtable:{}:hand" stays an id.

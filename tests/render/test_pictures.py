@@ -243,3 +243,64 @@ def test_discord_sends_the_picture_as_a_file_and_an_edit_replaces_it():
     text_only = message.model_copy(update={"picture": None})
     assert discord_kwargs(text_only, edit=True)["attachments"] == []
     assert "files" not in discord_kwargs(text_only)
+
+
+# --- in the reader's language -------------------------------------------------------------------------------
+
+# Words each German alt text of that kind holds (and an English one does not), by the catalogue's vocabulary.
+GERMAN_TABLE_WORDS = {
+    "insomnia": ("Insomnia-Tisch", "Würfel"),
+    "malice": ("Malice-Tisch", "Mitte", "Zahlstapel"),
+}
+
+
+@pytest.mark.parametrize("state", list(STATES))
+def test_a_german_table_picture_differs_from_the_english_one_and_its_alt_text_is_german(state):
+    table_info, game, _ = STATES[state]()
+    english = table_picture(table_info, game, locale="en")
+    german = table_picture(table_info, game, locale="de")
+    assert german is not english and german.data != english.data  # its labels are drawn in German
+    kind = state.split("-")[0]
+    for word in GERMAN_TABLE_WORDS[kind]:
+        if word == "Würfel" and state.endswith("over"):
+            continue  # a finished game shows no dice
+        assert word in german.alt and word not in english.alt, (word, german.alt)
+    assert "Seat " not in german.alt and "Platz " in german.alt
+    assert len(german.alt) <= 1024
+
+
+@pytest.mark.parametrize("state", [s for s in STATES if not s.endswith("over")])
+def test_a_german_hand_picture_is_worded_in_german(state):
+    table_info, game, player = STATES[state]()
+    english = hand_picture(table_info, game, player, locale="en")
+    german = hand_picture(table_info, game, player, locale="de")
+    assert german.data != english.data
+    assert german.alt.startswith("Deine ") and english.alt.startswith("Your ")
+
+
+def test_the_messages_draw_their_pictures_in_the_readers_language():
+    """The table message in the table's language, the hand in its owner's: a German table and an English
+    player's hand of the same state."""
+    table_info, game, player = STATES["insomnia-tricks"]()
+    table = render.table_message(table_info, game, locale="de")
+    assert table.picture is not None and table.picture.alt.startswith("Insomnia-Tisch")
+    hand = render.hand_message(table_info, game, player, dm=False, locale="en-US")
+    assert hand.picture is not None and hand.picture.alt.startswith("Your Insomnia hand")
+
+
+def test_a_discord_locale_shares_the_picture_of_its_language():
+    """The cache key holds the resolved language: "de" and Discord's "de" locale variants draw once."""
+    table_info, game, _ = STATES["malice-middle"]()
+    CACHE.clear()
+    first = table_picture(table_info, game, locale="de")
+    assert table_picture(table_info, game, locale="de-DE") is first
+    assert CACHE.misses == 1
+
+
+def test_umlauts_are_drawn_as_their_vowel_with_dots_not_as_missing_glyphs():
+    """Pillow's bundled font has no ä, ö, ü, ß: the sprites add the dots to the vowel, ß becomes ss."""
+    from bot.render.pictures.sprites import text_mask
+
+    umlaut, vowel = text_mask("Würfel", 20), text_mask("Wurfel", 20)
+    assert umlaut.size == vowel.size and umlaut.tobytes() != vowel.tobytes()
+    assert text_mask("Größe", 20).size == text_mask("Grosse", 20).size

@@ -1,6 +1,9 @@
 """Pictures of the table and of a hand, drawn with Pillow from shapes and text (no Discord, no downloaded
 art).
 
+Every drawn label and alt text comes from the catalogue (`picture.*`) in the `locale` asked for: the table
+in the server's language, a hand in its owner's.
+
 Rule of this package, as for the text: `table_picture` is drawn only from `game.public_view()` and table
 facts, `hand_picture` only from the player's own `view(player)` and, on his turn, his legal actions. Each
 picture is drawn once per state: finished pictures are kept in an LRU keyed by the JSON of exactly what was
@@ -13,6 +16,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from bot.i18n import resolve_locale
 from bot.render.common import Picture, TableInfo
 from bot.render.pictures.canvas import PictureCache, png
 from bot.render.protocol import Pictures
@@ -41,24 +45,33 @@ def _facts(info: TableInfo, names: Mapping[str, str] | None) -> dict[str, Any]:
     }
 
 
-def table_picture(info: TableInfo, game: Any, *, names: Mapping[str, str] | None = None) -> Picture | None:
+def table_picture(
+    info: TableInfo, game: Any, *, names: Mapping[str, str] | None = None, locale: object = "en"
+) -> Picture | None:
     """The public table as a PNG, or None when there is nothing to draw (a lobby). `names` (player id ->
     display name) replaces the seat numbers if the caller knows the names."""
     drawer = _drawer(info.kind)
     if game is None or drawer is None:
         return None
     view = game.public_view()
-    key = json.dumps(["table", _facts(info, names), view.model_dump(mode="json")], sort_keys=True)
+    # The language is part of the key: a German picture of a state must not be served to an English table.
+    lang = resolve_locale(locale)
+    key = json.dumps(["table", lang, _facts(info, names), view.model_dump(mode="json")], sort_keys=True)
 
     def draw() -> Picture:
-        canvas, alt = drawer.table(info, view, names)
+        canvas, alt = drawer.table(info, view, names, locale=lang)
         return Picture(filename=f"{info.kind}-table.png", data=png(canvas), alt=alt)
 
     return CACHE.get(key, draw)
 
 
 def hand_picture(
-    info: TableInfo, game: Any, player: str, *, names: Mapping[str, str] | None = None
+    info: TableInfo,
+    game: Any,
+    player: str,
+    *,
+    names: Mapping[str, str] | None = None,
+    locale: object = "en",
 ) -> Picture | None:
     """`player`'s hand as a PNG (for him only), his legal moves marked when it is his turn; None when the game
     has no pictures."""
@@ -68,9 +81,11 @@ def hand_picture(
     view = game.view(player)
     mine = view.current_player == player and not view.is_over and player not in info.computer_seats
     legal = list(game.legal_actions()) if mine else []
+    lang = resolve_locale(locale)
     key = json.dumps(
         [
             "hand",
+            lang,
             _facts(info, names),
             view.model_dump(mode="json"),
             [a.model_dump(mode="json") for a in legal],
@@ -79,7 +94,7 @@ def hand_picture(
     )
 
     def draw() -> Picture:
-        canvas, alt = drawer.hand(info, view, legal, names)
+        canvas, alt = drawer.hand(info, view, legal, names, locale=lang)
         return Picture(filename=f"{info.kind}-hand.png", data=png(canvas), alt=alt)
 
     return CACHE.get(key, draw)

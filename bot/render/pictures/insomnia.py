@@ -12,6 +12,7 @@ from typing import Any
 from PIL import Image
 
 from bot.games.insomnia import trick_winner
+from bot.i18n import join, t, tn
 from bot.render.pictures import sprites as sp
 from bot.render.pictures.canvas import MARGIN, WIDTH, new_canvas
 from bot.render.pictures.labels import alt, card_words, cards_words, seat_label, seat_note
@@ -21,27 +22,31 @@ DIE = 56
 TILE_H = 66
 GAP = 10
 HAND_CARD = 108
-OVER = {
-    "out_of_chips": "a player ran out of chips",
-    "deal_cap": "the last deal was played",
-    "ended": "ended early, chips as they are",
-}
+# The reasons a game ends that have a text (picture.insomnia.over.*); another is shown as the engine names it.
+OVER = {"out_of_chips", "deal_cap", "ended"}
 
 
-def _stage(view: Any, label: Any) -> str:
+def _stage(view: Any, label: Any, locale: object) -> str:
     """The stage and whose decision it is, in words (the gold seat is not the only sign)."""
     if view.is_over:
-        return "Game over"
-    who = f"{label(view.current_player)} to act"
+        return t(locale, "picture.game_over")
+    who = t(locale, "picture.to_act", player=label(view.current_player))
     if view.phase == "exchange":
-        return f"Stage 1 · exchanges · {who}"
+        return t(locale, "picture.insomnia.stage_exchange", who=who)
     if view.phase == "auction":
         a = view.auction
-        high = f"high bid {a.high_bid} by {label(a.high_bidder)}" if a and a.high_bidder else "no bid yet"
-        return f"Stage {a.stage if a else view.stage} · re-throw auction · {high} · {who}"
+        if a and a.high_bidder:
+            high = t(locale, "picture.insomnia.high_bid", amount=a.high_bid, player=label(a.high_bidder))
+        else:
+            high = t(locale, "picture.insomnia.no_bid")
+        stage = a.stage if a else view.stage
+        return t(locale, "picture.insomnia.stage_auction", stage=stage, high=high, who=who)
     if view.phase == "rethrow":
-        return f"Stage {view.stage} · {label(view.rethrower)} re-throws · {view.rethrows_left} left"
-    return f"Stage 3 · tricks for the pot · {label(view.current_player)} to play"
+        return t(
+            locale, "picture.insomnia.stage_rethrow", stage=view.stage, player=label(view.rethrower),
+            left=view.rethrows_left,
+        )
+    return t(locale, "picture.insomnia.stage_tricks", player=label(view.current_player))
 
 
 def _dice_row(
@@ -76,21 +81,24 @@ def _backs(canvas: Image.Image, x: int, y: int, count: int, width: int = 20) -> 
     return x + (count - 1) * (width // 2 + 2) + width if count else x
 
 
-def _trump(canvas: Image.Image, view: Any, x: int, y: int) -> None:
-    sp.draw_text(canvas, (x, y), "Trumps", 18, sp.MUTED)
+def _trump(canvas: Image.Image, view: Any, x: int, y: int, locale: object) -> None:
+    sp.draw_text(canvas, (x, y), t(locale, "picture.trumps"), 18, sp.MUTED)
     sp.paste(canvas, sp.suit_tile(view.trump, 36), (x + 12, y + 24))
 
 
-def _plays_row(canvas: Image.Image, view: Any, y: int, label: Any) -> int:
+def _plays_row(canvas: Image.Image, view: Any, y: int, label: Any, locale: object) -> int:
     """The trick in progress (or the last one, its winner ringed) with who played what."""
-    plays, title = (view.trick, "This trick") if view.trick else (view.last_trick, "Last trick")
+    if view.trick:
+        plays, title = view.trick, t(locale, "picture.this_trick")
+    else:
+        plays, title = view.last_trick, t(locale, "picture.last_trick")
     shown = not plays and view.shown_hand is not None
     if shown:
-        plays, title = [], f"Shown by {label(view.shown_hand.player)} (stage 1 winner)"
+        plays, title = [], t(locale, "picture.insomnia.shown_by", player=label(view.shown_hand.player))
     winner = None
     if not view.trick and plays and view.trump is not None:
         winner = trick_winner([p.card for p in plays], view.trump)
-        title = f"Last trick · won by {label(plays[winner].player)}"
+        title = t(locale, "picture.insomnia.last_trick_won", player=label(plays[winner].player))
     sp.draw_text(canvas, (MARGIN, y), title, 18, sp.MUTED)
     y += 26
     step = TRICK_CARD + 14
@@ -107,7 +115,7 @@ def _plays_row(canvas: Image.Image, view: Any, y: int, label: Any) -> int:
         x += step
     if view.stage2_winner and view.stage2_description and WIDTH - MARGIN - x >= 180:
         room = WIDTH - MARGIN - x - 10
-        sp.draw_text(canvas, (x + 10, y), "Best hand", sp.SMALL, sp.MUTED)
+        sp.draw_text(canvas, (x + 10, y), t(locale, "picture.insomnia.best_hand"), sp.SMALL, sp.MUTED)
         sp.draw_text(canvas, (x + 10, y + 24), sp.fit_text(label(view.stage2_winner), 20, room), 20)
         what = sp.fit_text(view.stage2_description, sp.SMALL, room)
         sp.draw_text(canvas, (x + 10, y + 50), what, sp.SMALL, sp.MUTED)
@@ -115,7 +123,7 @@ def _plays_row(canvas: Image.Image, view: Any, y: int, label: Any) -> int:
 
 
 def _tile(canvas: Image.Image, view: Any, info: Any, player: str, x: int, y: int, w: int, label: Any,
-          place: str | None = None) -> None:
+          locale: object, place: str | None = None) -> None:
     """One seat: name, dealer and turn marks, chips, hidden cards, tricks and what he does this stage."""
     current = player == view.current_player
     sp.paste(canvas, sp.panel(w, TILE_H, current), (x, y))
@@ -125,24 +133,23 @@ def _tile(canvas: Image.Image, view: Any, info: Any, player: str, x: int, y: int
     name = sp.fit_text(label(player), 20, w - 130)
     name_x += sp.draw_text(canvas, (name_x, y + 6), name, 20, sp.GOLD if current else sp.WHITE) + 6
     if player == view.dealer and not view.is_over:
-        sp.paste(canvas, sp.badge("D", 14), (name_x, y + 9))
+        sp.paste(canvas, sp.badge(t(locale, "picture.insomnia.dealer_badge"), 14), (name_x, y + 9))
     _chips(canvas, x + w - 10, y + 5, view.chips[player], anchor="r")
     line = y + 36
     lx = _backs(canvas, x + 10, line - 2, view.hand_counts.get(player, 0)) + 8
     facts = []
     if view.is_over:
         net = view.chips[player] - info.options.get("chips", 15)
-        facts.append(f"{net:+d} chips")
+        facts.append(t(locale, "picture.insomnia.net_chips", net=f"{net:+d}"))
     elif view.phase == "tricks" or view.tricks_won.get(player):
-        n = view.tricks_won.get(player, 0)
-        facts.append(f"{n} trick{'s' if n != 1 else ''}")
+        facts.append(tn(locale, "picture.insomnia.tricks", view.tricks_won.get(player, 0)))
     if view.phase == "exchange" and view.exchanges.get(player):
-        facts.append(f"swapped {view.exchanges[player]}")
+        facts.append(t(locale, "picture.insomnia.swapped", count=view.exchanges[player]))
     if view.stage == 4 and player in view.eligible and not view.is_over:
-        facts.append("stage 4")
+        facts.append(t(locale, "picture.insomnia.stage4"))
     if view.auction and view.auction.high_bidder == player and view.phase == "auction":
-        facts.append(f"bid {view.auction.high_bid}")
-    note = seat_note(info, player)
+        facts.append(t(locale, "picture.insomnia.bid", amount=view.auction.high_bid))
+    note = seat_note(info, player, locale)
     if note:
         facts.append(note)
     if facts:
@@ -150,13 +157,13 @@ def _tile(canvas: Image.Image, view: Any, info: Any, player: str, x: int, y: int
         sp.draw_text(canvas, (lx, line + 2), text, sp.SMALL, sp.MUTED)
 
 
-def _seats(canvas: Image.Image, view: Any, info: Any, y: int, label: Any, order: list[str],
+def _seats(canvas: Image.Image, view: Any, info: Any, y: int, label: Any, locale: object, order: list[str],
            places: dict[str, str] | None = None) -> int:
     w = (WIDTH - 2 * MARGIN - GAP) // 2
     for i, player in enumerate(order):
         x = MARGIN + (i % 2) * (w + GAP)
         top = y + (i // 2) * (TILE_H + GAP)
-        _tile(canvas, view, info, player, x, top, w, label, (places or {}).get(player))
+        _tile(canvas, view, info, player, x, top, w, label, locale, (places or {}).get(player))
     return y + ((len(order) + 1) // 2) * (TILE_H + GAP)
 
 
@@ -178,63 +185,83 @@ def table_height(view: Any) -> int:
     return MARGIN + 62 + middle + plays + rows * (TILE_H + GAP) + MARGIN - GAP + 4
 
 
-def table(info: Any, view: Any, names: Mapping[str, str] | None) -> tuple[Image.Image, str]:
+def table(
+    info: Any, view: Any, names: Mapping[str, str] | None, *, locale: object = "en"
+) -> tuple[Image.Image, str]:
     def label(p: str) -> str:
-        return seat_label(info, p, names)
+        return seat_label(info, p, names, locale)
 
     canvas = new_canvas(table_height(view))
     deals = f"{view.deal}/{view.max_deals}" if view.max_deals else str(view.deal)
+    stage = _stage(view, label, locale)
     y = MARGIN
-    sp.draw_text(canvas, (MARGIN, y), f"Insomnia · deal {deals}", 26)
-    sp.draw_text(canvas, (WIDTH - MARGIN - 86, y + 4), "Pot", 22, sp.MUTED, anchor="r")
+    sp.draw_text(canvas, (MARGIN, y), t(locale, "picture.insomnia.title", deals=deals), 26)
+    sp.draw_text(canvas, (WIDTH - MARGIN - 86, y + 4), t(locale, "picture.pot"), 22, sp.MUTED, anchor="r")
     _chips(canvas, WIDTH - MARGIN, y + 2, view.pot, 24, anchor="r")
     y += 36
-    sp.draw_text(canvas, (MARGIN, y), sp.fit_text(_stage(view, label), 20, WIDTH - 2 * MARGIN), 20, sp.GOLD)
+    sp.draw_text(canvas, (MARGIN, y), sp.fit_text(stage, 20, WIDTH - 2 * MARGIN), 20, sp.GOLD)
     y += 30
-    words = [f"Insomnia table, deal {deals}.", _stage(view, label) + ".", f"Pot {view.pot}."]
+    words = [
+        t(locale, "picture.insomnia.alt_title", deals=deals),
+        stage + ".",
+        t(locale, "picture.pot_alt", pot=view.pot),
+    ]
     if view.is_over:
         order, places = _places(view)
         top = [p for p in order if places[p] == "1."]
-        who = " and ".join(label(p) for p in top)
-        headline = f"{who} win{'s' if len(top) == 1 else ''} with {view.chips[top[0]]} chips"
+        who = join(locale, [label(p) for p in top])
+        headline = tn(locale, "picture.insomnia.winners", len(top), players=who, chips=view.chips[top[0]])
         sp.draw_text(canvas, (MARGIN, y + 8), sp.fit_text(headline, 28, WIDTH - 2 * MARGIN), 28, sp.GOLD)
-        why = OVER.get(view.over_reason or "", view.over_reason or "")
+        reason = view.over_reason or ""
+        why = t(locale, f"picture.insomnia.over.{reason}") if reason in OVER else reason
         start = info.options.get("chips", 15)
-        why_text = f"{why.capitalize()} · everyone started with {start}"
+        # Only the first letter is raised: str.capitalize would lower every German noun after it.
+        why_text = t(locale, "picture.insomnia.why", why=why[:1].upper() + why[1:], start=start)
         sp.draw_text(canvas, (MARGIN, y + 48), why_text, 18, sp.MUTED)
         y += 96
-        words.append(f"Game over: {headline} ({why}).")
-        y = _seats(canvas, view, info, y, label, order, places)
-        words.append("Chips: " + ", ".join(f"{places[p]} {label(p)} {view.chips[p]}" for p in order) + ".")
+        words.append(t(locale, "picture.game_over_alt", what=headline, why=why))
+        y = _seats(canvas, view, info, y, label, locale, order, places)
+        chips = ", ".join(f"{places[p]} {label(p)} {view.chips[p]}" for p in order)
+        words.append(t(locale, "picture.insomnia.chips_alt", chips=chips))
         return canvas, alt(words)
     x = _dice_row(canvas, view, MARGIN + 2, y, DIE)
-    words.append("Dice: " + " ".join(d.short for d in view.dice) + ".")
+    words.append(t(locale, "picture.dice_alt", dice=" ".join(d.short for d in view.dice)))
     if view.trump is not None:
-        _trump(canvas, view, x + 14, y - 4)
-        words.append(f"Trumps: {view.trump.singular}s.")
+        _trump(canvas, view, x + 14, y - 4, locale)
+        words.append(t(locale, "picture.trumps_alt", suit=tn(locale, f"suit.{view.trump.value}", 2)))
     stock_x = WIDTH - MARGIN - 40
     sp.paste(canvas, sp.back(38) if view.stock_count else sp.slot(38), (stock_x, y - 6))
-    sp.draw_text(canvas, (stock_x - 8, y + 4), "Stock", 18, sp.MUTED, anchor="r")
+    sp.draw_text(canvas, (stock_x - 8, y + 4), t(locale, "picture.stock"), 18, sp.MUTED, anchor="r")
     sp.draw_text(canvas, (stock_x - 8, y + 26), str(view.stock_count), 22, anchor="r")
-    words.append(f"Stock {view.stock_count}.")
+    words.append(t(locale, "picture.stock_alt", count=view.stock_count))
     y += DIE + 34
     if _has_plays(view):
-        y = _plays_row(canvas, view, y, label)
+        y = _plays_row(canvas, view, y, label, locale)
         if view.trick or view.last_trick:
             plays = view.trick or view.last_trick
-            what = "This trick" if view.trick else "Last trick"
-            played = ", ".join(f"{label(p.player)} {card_words(p.card)}" for p in plays)
+            what = t(locale, "picture.this_trick") if view.trick else t(locale, "picture.last_trick")
+            played = ", ".join(f"{label(p.player)} {card_words(p.card, locale)}" for p in plays)
             words.append(f"{what}: {played}.")
         else:
-            words.append(f"Shown by {label(view.shown_hand.player)}: {cards_words(view.shown_hand.cards)}.")
+            shown = view.shown_hand
+            cards = cards_words(shown.cards, locale)
+            words.append(t(locale, "picture.insomnia.shown_alt", player=label(shown.player), cards=cards))
         if view.stage2_winner and view.stage2_description:
-            words.append(f"Best hand: {label(view.stage2_winner)}, {view.stage2_description}.")
-    _seats(canvas, view, info, y, label, list(view.players))
+            words.append(
+                t(locale, "picture.insomnia.best_hand_alt", player=label(view.stage2_winner),
+                  what=view.stage2_description)
+            )
+    _seats(canvas, view, info, y, label, locale, list(view.players))
     seats = []
     for p in view.players:
-        marks = (" (to act)" if p == view.current_player else "") + (" (dealer)" if p == view.dealer else "")
-        seats.append(f"{label(p)}{marks} {view.chips[p]} chips, {view.hand_counts.get(p, 0)} cards")
-    words.append("Seats: " + "; ".join(seats) + ".")
+        marks = (t(locale, "picture.insomnia.to_act_mark") if p == view.current_player else "") + (
+            t(locale, "picture.insomnia.dealer_mark") if p == view.dealer else ""
+        )
+        seats.append(
+            t(locale, "picture.insomnia.seat_alt", player=label(p), marks=marks, chips=view.chips[p],
+              cards=view.hand_counts.get(p, 0))
+        )
+    words.append(t(locale, "picture.insomnia.seats_alt", seats="; ".join(seats)))
     return canvas, alt(words)
 
 
@@ -245,18 +272,23 @@ def hand_height() -> int:
     return MARGIN + 40 + sp.card_height(HAND_CARD) + 36 + 44 + 30 + 36 + MARGIN
 
 
-def hand(info: Any, view: Any, legal: list[Any], names: Mapping[str, str] | None) -> tuple[Image.Image, str]:
+def hand(
+    info: Any, view: Any, legal: list[Any], names: Mapping[str, str] | None, *, locale: object = "en"
+) -> tuple[Image.Image, str]:
     """His cards large, the legal ones ringed and tagged; the dice (ringed when he may re-throw them)."""
 
     def label(p: str) -> str:
-        return "you" if p == view.player else seat_label(info, p, names)
+        return t(locale, "picture.you") if p == view.player else seat_label(info, p, names, locale)
 
     canvas = new_canvas(hand_height())
     y = MARGIN
-    sp.draw_text(canvas, (MARGIN, y), f"Your hand · Insomnia deal {view.deal}", 24)
+    sp.draw_text(canvas, (MARGIN, y), t(locale, "picture.insomnia.hand_title", deal=view.deal), 24)
     _chips(canvas, WIDTH - MARGIN, y, view.chips.get(view.player, 0), 24, anchor="r")
     y += 40
-    verbs = {"play": "PLAY", "exchange": "SWAP"}
+    verbs = {
+        "play": t(locale, "picture.insomnia.play_tag"),
+        "exchange": t(locale, "picture.insomnia.swap_tag"),
+    }
     marked = {a.card: verbs[a.kind] for a in legal if a.kind in verbs}
     step = HAND_CARD + 24
     x = (WIDTH - (len(view.hand) * step - 24)) // 2 if view.hand else MARGIN
@@ -271,51 +303,55 @@ def hand(info: Any, view: Any, legal: list[Any], names: Mapping[str, str] | None
             canvas.paste(sp.FELT, (x, y), sp.faded(HAND_CARD, height))
         x += step
     if not view.hand:
-        sp.draw_text(canvas, (MARGIN, y + 40), "No cards", 24, sp.MUTED)
+        sp.draw_text(canvas, (MARGIN, y + 40), t(locale, "picture.no_cards"), 24, sp.MUTED)
     y += height + 36
     dice = {a.die for a in legal if a.kind == "rethrow"}
     x = _dice_row(canvas, view, MARGIN + 2, y, 44, dice)
-    facts = [f"Pot {view.pot}"]
+    facts = [t(locale, "picture.pot_fact", pot=view.pot)]
     if view.trump is not None:
-        sp.draw_text(canvas, (x + 10, y + 10), "Trumps", 20, sp.MUTED)
+        sp.draw_text(canvas, (x + 10, y + 10), t(locale, "picture.trumps"), 20, sp.MUTED)
         sp.paste(canvas, sp.suit_tile(view.trump, 36), (x + 90, y + 4))
         x += 134
     sp.draw_text(canvas, (x + 12, y + 10), " · ".join(facts), 20, sp.MUTED)
     y += 44 + 30
-    hint = _hint(view, legal, label)
+    hint = _hint(view, legal, label, locale)
     colour = sp.GOLD if legal else sp.MUTED
     sp.draw_text(canvas, (MARGIN, y), sp.fit_text(hint, 20, WIDTH - 2 * MARGIN), 20, colour)
     words = [
-        f"Your Insomnia hand, deal {view.deal}: {cards_words(view.hand)}.",
-        f"Dice: {' '.join(d.short for d in view.dice)}.",
-        f"Your chips {view.chips.get(view.player, 0)}, pot {view.pot}.",
+        t(locale, "picture.insomnia.hand_alt", deal=view.deal, cards=cards_words(view.hand, locale)),
+        t(locale, "picture.dice_alt", dice=" ".join(d.short for d in view.dice)),
+        t(locale, "picture.insomnia.your_chips_alt", chips=view.chips.get(view.player, 0), pot=view.pot),
     ]
     if view.trump is not None:
-        words.append(f"Trumps: {view.trump.singular}s.")
+        words.append(t(locale, "picture.trumps_alt", suit=tn(locale, f"suit.{view.trump.value}", 2)))
     if marked:
-        words.append(f"Marked ({verbs_word(legal)}): {cards_words([c for c in view.hand if c in marked])}.")
+        cards = cards_words([c for c in view.hand if c in marked], locale)
+        words.append(t(locale, "picture.insomnia.marked_alt", verbs=verbs_word(legal, locale), cards=cards))
     words.append(hint + ".")
     return canvas, alt(words)
 
 
-def verbs_word(legal: list[Any]) -> str:
-    return "you may exchange" if any(a.kind == "exchange" for a in legal) else "you may play"
+def verbs_word(legal: list[Any], locale: object = "en") -> str:
+    if any(a.kind == "exchange" for a in legal):
+        return t(locale, "picture.insomnia.may_exchange")
+    return t(locale, "picture.insomnia.may_play")
 
 
-def _hint(view: Any, legal: list[Any], label: Any) -> str:
+def _hint(view: Any, legal: list[Any], label: Any, locale: object) -> str:
     if view.is_over:
-        return "The game is over"
+        return t(locale, "picture.game_is_over")
     if not legal:
-        return f"Waiting for {label(view.current_player)}" if view.current_player else ""
+        if not view.current_player:
+            return ""
+        return t(locale, "picture.waiting_for", player=label(view.current_player))
     kinds = {a.kind for a in legal}
     if "play" in kinds:
-        return "Your turn: play a marked card"
+        return t(locale, "picture.insomnia.hint_play")
     if "exchange" in kinds:
-        return "Your turn: swap a marked card, or keep your hand"
+        return t(locale, "picture.insomnia.hint_exchange")
     if "rethrow" in kinds:
-        return f"Your turn: re-throw a marked die ({view.rethrows_left} left), or stop"
+        return t(locale, "picture.insomnia.hint_rethrow", left=view.rethrows_left)
     bids = [a.amount for a in legal if a.kind == "bid"]
     if bids:
-        return f"Your turn: bid {min(bids)} to {max(bids)}, or pass"
-    return "Your turn: pass"
-
+        return t(locale, "picture.insomnia.hint_bid", low=min(bids), high=max(bids))
+    return t(locale, "picture.insomnia.hint_pass")

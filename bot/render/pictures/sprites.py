@@ -10,6 +10,7 @@ the suits apart at a glance, the shape when colour does not.
 from __future__ import annotations
 
 import math
+import unicodedata
 from functools import cache
 
 from PIL import Image, ImageDraw, ImageFont
@@ -43,16 +44,48 @@ def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size=size)
 
 
+# The bundled font has no German letters beyond ASCII: an umlaut is drawn as its vowel with two dots added
+# (`_diaereses`), ß as "ss" (as Swiss German writes it); without this a German label shows empty boxes.
+# By code point, from their Unicode decomposition: these are glyphs, not words (the literal scan reads
+# letters as text).
+UMLAUTS = {chr(c): unicodedata.normalize("NFD", chr(c))[0] for c in (0xE4, 0xF6, 0xFC, 0xC4, 0xD6, 0xDC)}
+SHARP_S = chr(0xDF)
+
+
+def _drawable(text: str) -> str:
+    return "".join(UMLAUTS.get(ch, ch) for ch in text.replace(SHARP_S, "ss"))
+
+
+def _diaereses(draw: ImageDraw.ImageDraw, f: ImageFont.FreeTypeFont, text: str, x0: int) -> None:
+    """Two dots above each umlaut's vowel in the mask of `_drawable(text)` drawn from `x0`."""
+    text = text.replace(SHARP_S, "ss")
+    radius = max(1.0, f.size / 16)
+    for i, ch in enumerate(text):
+        base = UMLAUTS.get(ch)
+        if base is None:
+            continue
+        _l, top, _r, _b = f.getbbox(base)
+        middle = x0 + f.getlength(_drawable(text[:i])) + f.getlength(base) / 2
+        y = max(radius, top - f.size / 10 - radius)
+        for dx in (-f.size / 8, f.size / 8):
+            cx = middle + dx
+            draw.ellipse([cx - radius, y - radius, cx + radius, y + radius], fill=255)
+
+
 @cache
 def text_mask(text: str, size: int) -> Image.Image:
     """A text as an "L" mask, tight to its ink plus the font's line height, so texts of one size align."""
     f = font(size)
     if not isinstance(f, ImageFont.FreeTypeFont):  # load_default(size=) is scalable from Pillow 10.1
         raise RuntimeError("Pillow's bundled font is not scalable: Pillow 10.1 or later is needed")
-    left, _top, right, _bottom = (round(v) for v in f.getbbox(text))
+    drawn = _drawable(text)
+    left, _top, right, _bottom = (round(v) for v in f.getbbox(drawn))
     ascent, descent = f.getmetrics()
     mask = Image.new("L", (max(1, right - min(left, 0)), ascent + descent))
-    ImageDraw.Draw(mask).text((-min(left, 0), 0), text, font=f, fill=255)
+    draw = ImageDraw.Draw(mask)
+    draw.text((-min(left, 0), 0), drawn, font=f, fill=255)
+    if drawn != text:
+        _diaereses(draw, f, text, -min(left, 0))
     return mask
 
 
