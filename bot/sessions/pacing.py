@@ -25,6 +25,9 @@ class Window:
         self.period = period
         self.clock = clock
         self._times: deque[float] = deque()
+        # Waiters are served in the order they came (asyncio.Lock is fair): with many tables waiting for the
+        # global budget, none is starved while the others keep winning the race for each freed slot.
+        self._queue = asyncio.Lock()
 
     def _trim(self, now: float) -> None:
         while self._times and now - self._times[0] >= self.period:
@@ -42,10 +45,11 @@ class Window:
         self._times.append(self.clock())
 
     async def acquire(self) -> None:
-        """Wait until one more event fits, then count it."""
-        while (delay := self.wait_time()) > 0:
-            await asyncio.sleep(delay)
-        self.take()
+        """Wait (in turn) until one more event fits, then count it."""
+        async with self._queue:
+            while (delay := self.wait_time()) > 0:
+                await asyncio.sleep(delay)
+            self.take()
 
     def used(self) -> int:
         self._trim(self.clock())
