@@ -52,8 +52,8 @@ async def test_a_move_is_answered_before_anything_is_written_and_quick_moves_bec
 
 
 async def test_the_presenter_paces_itself_under_the_channel_bucket(store, monkeypatch):
-    monkeypatch.setattr("bot.sessions.presenter.CHANNEL_WRITES", 2)
-    monkeypatch.setattr("bot.sessions.presenter.CHANNEL_PERIOD", 0.4)
+    monkeypatch.setattr("bot.sessions.pacing.CHANNEL_WRITES", 2)
+    monkeypatch.setattr("bot.sessions.pacing.CHANNEL_PERIOD", 0.4)
     times: list[float] = []
 
     @dataclass

@@ -12,6 +12,7 @@ import asyncio
 import time
 from collections import deque
 from collections.abc import Callable
+from typing import Any
 
 CHANNEL_WRITES, CHANNEL_PERIOD = 5, 5.4  # Discord: 5 per 5 s per channel (a DM channel too)
 # Discord: 50 per second. A slot is taken a moment before its request leaves (under load, many at once), and
@@ -54,3 +55,53 @@ class Window:
     def used(self) -> int:
         self._trim(self.clock())
         return len(self._times)
+
+
+IN_FLIGHT = 8  # requests on their way at once: a slot is counted when its request really leaves
+
+
+class PacedAnnouncer:
+    """An `Announcer` that spends Discord's budget at the moment of each request: it waits for a slot of the
+    channel's window and of the global one, then sends. Counting at the call itself (with few requests in
+    flight at once) keeps every second Discord counts under its limit even when a thousand tables want a
+    write at the same moment (a slot taken long before its request leaves would bunch requests up)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self._channels: dict[int, Window] = {}
+        self._global = Window(GLOBAL_REQUESTS, GLOBAL_PERIOD)
+        self._in_flight = asyncio.Semaphore(IN_FLIGHT)
+
+    def _window(self, channel_id: int) -> Window:
+        window = self._channels.get(channel_id)
+        if window is None:
+            window = self._channels[channel_id] = Window(CHANNEL_WRITES, CHANNEL_PERIOD)
+        return window
+
+    async def _slot(self, channel_id: int | None, requests: int = 1) -> None:
+        if channel_id is not None:
+            await self._window(channel_id).acquire()
+        for _ in range(requests):
+            await self._global.acquire()
+
+    async def send(self, channel_id: int, message: Any) -> int:
+        async with self._in_flight:
+            await self._slot(channel_id)
+            return int(await self.inner.send(channel_id, message))
+
+    async def edit(self, channel_id: int, message_id: int, message: Any) -> bool:
+        async with self._in_flight:
+            await self._slot(channel_id)
+            return bool(await self.inner.edit(channel_id, message_id, message))
+
+    async def delete(self, channel_id: int, message_id: int) -> None:
+        async with self._in_flight:
+            await self._slot(channel_id)
+            await self.inner.delete(channel_id, message_id)
+
+    async def dm(self, user_id: int, message: Any) -> None:
+        async with self._in_flight:
+            # Two requests: discord.py opens the DM channel first (once per user and process). A DM channel
+            # has its own bucket, one DM per player and deal stays far inside it.
+            await self._slot(None, requests=2)
+            await self.inner.dm(user_id, message)

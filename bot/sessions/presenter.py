@@ -26,7 +26,7 @@ from bot import render
 from bot.i18n import t
 from bot.render.common import Message, name
 from bot.sessions.errors import ChannelGone, DMClosed, EditExpired, MissingPermission
-from bot.sessions.pacing import CHANNEL_PERIOD, CHANNEL_WRITES, GLOBAL_PERIOD, GLOBAL_REQUESTS, Window
+from bot.sessions.pacing import PacedAnnouncer
 from bot.sessions.state import Table
 
 log = logging.getLogger(__name__)
@@ -108,7 +108,9 @@ class Presenter:
         ping_after: float = 15.0,
         pacing: bool = True,
     ) -> None:
-        self.announcer = announcer
+        # Paced at the call itself (bot.sessions.pacing): the presenter decides what to write, the announcer
+        # when it may leave.
+        self.announcer: Announcer = PacedAnnouncer(announcer) if pacing else announcer
         self.pacing = pacing  # off only in tests that count what is written, not when
         self._save = save
         self._channel_gone = channel_gone
@@ -116,8 +118,6 @@ class Presenter:
         self.coalesce = coalesce
         self.ping_after = ping_after
         self._jobs: dict[int, _Job] = {}
-        self._channels: dict[int, Window] = {}
-        self._global = Window(GLOBAL_REQUESTS, GLOBAL_PERIOD)
         self._started = asyncio.Event()
         self._closed = False
         self.writes = 0  # rate-limited calls made (send, edit, delete, DM): for tests and benchmarks
@@ -186,16 +186,8 @@ class Presenter:
 
     # ---------------------------------------------------------------- the worker
 
-    def _window(self, channel_id: int) -> Window:
-        window = self._channels.get(channel_id)
-        if window is None:
-            window = self._channels[channel_id] = Window(CHANNEL_WRITES, CHANNEL_PERIOD)
-        return window
-
     async def _write_slot(self, channel_id: int) -> None:
-        if self.pacing:
-            await self._window(channel_id).acquire()
-            await self._global.acquire()
+        """One more rate-limited write (the paced announcer waits for its slot when it is made)."""
         self.writes += 1
 
     async def _run(self, job: _Job) -> None:
@@ -313,10 +305,6 @@ class Presenter:
             if player in table.meta.dm_closed or table.seat_is_computer(player) or table.game is None:
                 table.meta.dm_pending.remove(player)
                 continue
-            if self.pacing:
-                # Two requests: discord.py opens the DM channel first (once per user and process).
-                await self._global.acquire()
-                await self._global.acquire()
             self.writes += 1
             message = render.hand_message(
                 table.info(), table.game, player, dm=True, locale=table.locale_of(player)
