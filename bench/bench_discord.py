@@ -80,6 +80,11 @@ class Bench:
         self.folder = folder
         self.fake = FakeDiscord(rate_limits=rate_limits)
         self.names = [f"table-{i}" for i in range(channels)]
+        # Different people at every table (three each), as in a real server: one person's DMs have a bucket
+        # of their own.
+        for i in range(channels):
+            for seat in PEOPLE:
+                self.fake.add_member(f"{seat}-{i}")
         for i, name in enumerate(self.names):
             self.fake.channels[name] = FakeChannel(
                 710000000000000000 + i, name, self.fake.guild_id, position=10 + i
@@ -114,8 +119,13 @@ class Bench:
             return None
         return self.fake.messages.get(table.meta.table_message_id)
 
+    def people(self, channel: str) -> list[Any]:
+        """The three people of a table's channel."""
+        i = self.names.index(channel)
+        return [self.fake.user(f"{seat}-{i}") for seat in PEOPLE]
+
     async def open_game(self, kind: str, channel: str) -> None:
-        alice, bob, carol = (self.fake.user(n) for n in PEOPLE)
+        alice, bob, carol = self.people(channel)
         if kind == "malice":
             await alice.slash("malice challenge", channel=channel, opponent=self.fake.bot_user, turns=200)
         else:
@@ -147,7 +157,7 @@ async def drive(
 ) -> None:
     """A person (or three) at one table: a pause of 1-3 s, then the move the computer player would make,
     typed as a slash command; now and then /help, the baseline."""
-    users = {str(bench.fake.user(n).id): bench.fake.user(n) for n in PEOPLE}
+    users = {str(u.id): u for u in bench.people(channel)}
     step = 0
     while time.monotonic() < until:
         await asyncio.sleep(rng.uniform(1.0, 3.0))
@@ -163,7 +173,7 @@ async def drive(
         step += 1
         if step % 4 == 0:
             started = time.perf_counter()
-            await user_or_alice(bench, user).slash("help", channel=channel)
+            await (user or bench.people(channel)[0]).slash("help", channel=channel)
             figures.helps.append(time.perf_counter() - started)
         if user is None or table.seat_is_computer(player):
             continue  # the computer is moving: wait
@@ -179,10 +189,6 @@ async def drive(
 
 # channel -> when each of its moves was answered, and the table message that should show it
 figures_pending: dict[str, list[tuple[float, int | None]]] = {}
-
-
-def user_or_alice(bench: Bench, user: Any) -> Any:
-    return user if user is not None else bench.fake.user("alice")
 
 
 def shown_delays(bench: Bench, channel: str, answered: list[tuple[float, int | None]]) -> list[float]:
@@ -242,7 +248,7 @@ async def finished_game_messages(kind: str) -> list[int]:
     with tempfile.TemporaryDirectory() as folder:
         bench = Bench(Path(folder), 1)
         await bench.start(Path(folder) / "bench.sqlite3", turn_timeout_seconds=600)
-        users = {str(bench.fake.user(n).id): bench.fake.user(n) for n in PEOPLE}
+        users = {str(u.id): u for u in bench.people(bench.names[0])}
         try:
             channel = bench.names[0]
             await bench.open_game(kind, channel)
@@ -287,7 +293,6 @@ async def resume(tables: int) -> dict[str, float]:
             async def dm(self, user_id: int, message: Any) -> None:
                 return None
 
-        alice = bench.fake.user("alice")
         # The earlier process, with its DMs sent and its messages posted (here: into the void).
         seeding = SessionManager(
             store, Silent(), default_timeout=600, bot_user_id=bench.fake.bot_user.id, coalesce=0, pacing=False
@@ -297,7 +302,7 @@ async def resume(tables: int) -> dict[str, float]:
                 "malice",
                 bench.fake.guild_id,
                 bench.fake.channel(name).id,
-                alice.id,
+                bench.people(name)[0].id,
                 opponent=bench.fake.bot_user.id,
             )
         await seeding.idle()
@@ -316,7 +321,7 @@ async def resume(tables: int) -> dict[str, float]:
             ready = bench.fake.now()
             before_ready = len([c for c in bench.fake.rest_stats(since=started).calls if c.at < ready])
             sent = time.perf_counter()
-            await alice.slash("hand", channel=bench.names[-1])
+            await bench.people(bench.names[-1])[0].slash("hand", channel=bench.names[-1])
             first_answer = time.perf_counter() - sent
             refreshed_at = ready
             await asyncio.wait_for(bench.sessions.idle(), 600)

@@ -71,6 +71,10 @@ class PacedAnnouncer:
         self._channels: dict[int, Window] = {}
         self._global = Window(GLOBAL_REQUESTS, GLOBAL_PERIOD)
         self._in_flight = asyncio.Semaphore(IN_FLIGHT)
+        # DMs queue on their own: a slow DM channel must never hold up a table's message (nor a lobby post
+        # a command waits for).
+        self._dms_in_flight = asyncio.Semaphore(IN_FLIGHT)
+        self._dm_windows: dict[int, Window] = {}
 
     def _window(self, channel_id: int) -> Window:
         window = self._channels.get(channel_id)
@@ -100,8 +104,13 @@ class PacedAnnouncer:
             await self.inner.delete(channel_id, message_id)
 
     async def dm(self, user_id: int, message: Any) -> None:
-        async with self._in_flight:
-            # Two requests: discord.py opens the DM channel first (once per user and process). A DM channel
-            # has its own bucket, one DM per player and deal stays far inside it.
+        async with self._dms_in_flight:
+            # A DM channel has a bucket of its own (5 per 5 s, like a channel): a person at several tables may
+            # get several hands at once.
+            window = self._dm_windows.get(user_id)
+            if window is None:
+                window = self._dm_windows[user_id] = Window(CHANNEL_WRITES, CHANNEL_PERIOD)
+            await window.acquire()
+            # Two requests: discord.py opens the DM channel first (once per user and process).
             await self._slot(None, requests=2)
             await self.inner.dm(user_id, message)
