@@ -124,12 +124,13 @@ class Bench:
         i = self.names.index(channel)
         return [self.fake.user(f"{seat}-{i}") for seat in PEOPLE]
 
-    async def open_game(self, kind: str, channel: str) -> None:
+    async def open_game(self, kind: str, channel: str, *, short: bool = False) -> None:
         alice, bob, carol = self.people(channel)
         if kind == "malice":
-            await alice.slash("malice challenge", channel=channel, opponent=self.fake.bot_user, turns=200)
+            turns = 20 if short else 200
+            await alice.slash("malice challenge", channel=channel, opponent=self.fake.bot_user, turns=turns)
         else:
-            await alice.slash("insomnia new", channel=channel, chips=30, deals=3)
+            await alice.slash("insomnia new", channel=channel, chips=30, deals=1 if short else 3)
             await bob.slash("insomnia join", channel=channel)
             await carol.slash("insomnia join", channel=channel)
             await alice.slash("insomnia addbot", channel=channel)
@@ -251,9 +252,8 @@ async def finished_game_messages(kind: str) -> list[int]:
         users = {str(u.id): u for u in bench.people(bench.names[0])}
         try:
             channel = bench.names[0]
-            await bench.open_game(kind, channel)
+            await bench.open_game(kind, channel, short=True)
             for _ in range(5000):
-                await bench.sessions.idle()
                 table = bench.table(channel)
                 if table is None:
                     break
