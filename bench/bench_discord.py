@@ -43,6 +43,7 @@ from bot.sessions import SessionManager  # noqa: E402
 from storage import Store  # noqa: E402
 from tests.e2e.fake_discord import FakeChannel, FakeDiscord  # noqa: E402
 from tests.e2e.harness import Harness  # noqa: E402
+from tests.e2e.test_fuzz import RealGames  # noqa: E402
 
 PEOPLE = ("alice", "bob", "carol")
 
@@ -137,20 +138,8 @@ class Bench:
             await alice.slash("insomnia start", channel=channel)
 
 
-def command_for(kind: str, action: Any) -> tuple[str, dict[str, Any]]:
-    """The slash command a person types for this move."""
-    if kind == "malice":
-        if action.kind == "play":
-            card = str(action.card) if action.source == "hand" else action.source
-            return "malice play", {"card": card, "to": action.to}
-        return "malice end", {}
-    if action.kind in ("exchange", "play"):
-        return f"insomnia {action.kind}", {"card": str(action.card)}
-    if action.kind == "bid":
-        return "insomnia bid", {"amount": str(action.amount)}
-    if action.kind == "rethrow":
-        return "insomnia rethrow", {"die": str(action.die)}
-    return "insomnia pass", {}
+# The slash command a person types for a move: the same mapping the e2e fuzz and fault tests drive games with.
+command_for = RealGames.command_for
 
 
 async def drive(
