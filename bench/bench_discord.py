@@ -1,13 +1,14 @@
 """The bot at Discord's limits: the real bot (CardBot, its cogs, sessions and store) against the project's
 fake Discord with the rate limits on (5 message writes per 5 s per channel, 50 requests/s in all, 429s past
-them),
-N tables of each game played at a human pace (a pause of 1-3 s between a person's moves).
+them), N tables of each game played at a human pace: a person moves 1-3 s after he can know it is his turn
+(after his own answer, or once the table message shows someone else's move gave him the turn).
 
 Printed, each beside its baseline measured in the same run:
 - answer p50/p99 of a move (a slash command until its answer) against /help p50/p99;
 - rate-limited REST calls per stored move (human and computer moves) and the peak calls per second;
 - 429s received;
-- the time from a move's answer to the table message showing it (p50/p99);
+- the time from a move's answer to the table message showing it (p50/p99), and from a computer's last move
+  of a turn to the table message showing it;
 - bot messages left in the channel per finished game;
 - resume: 1,000 running tables in the database, the time from READY to the first answered command, the calls
   made before READY, and how long until every table message was refreshed (peak calls per second).
@@ -26,6 +27,7 @@ import sqlite3
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -66,12 +68,14 @@ class Figures:
     answers: list[float] = field(default_factory=list)
     helps: list[float] = field(default_factory=list)
     shown_after: list[float] = field(default_factory=list)
+    computer_shown_after: list[float] = field(default_factory=list)
     moves: int = 0
     calls: int = 0
     peak: int = 0
     answered_429: int = 0
     messages_left: list[int] = field(default_factory=list)
     seconds: float = 0.0
+    routes: Counter[str] = field(default_factory=Counter)
 
 
 class Bench:
@@ -145,34 +149,45 @@ command_for = RealGames.command_for
 async def drive(
     bench: Bench, kind: str, channel: str, until: float, figures: Figures, rng: random.Random
 ) -> None:
-    """A person (or three) at one table: a pause of 1-3 s, then the move the computer player would make,
-    typed as a slash command; now and then /help, the baseline."""
+    """A person (or three) at one table. A person moves 1-3 s after he can know it is his turn: at once after
+    his own answer when the turn is still his, else once the table message shows the turn came to him (a
+    person cannot answer a move the channel has not shown yet). His move is the one the computer player
+    would make, typed as a slash command; /help just before it is the baseline."""
     users = {str(u.id): u for u in bench.people(channel)}
-    step = 0
+    presenter = bench.sessions.presenter
+    answered_at_seq: int | None = None  # the table's action count right after this table's last answer
     while time.monotonic() < until:
-        await asyncio.sleep(rng.uniform(1.0, 3.0))
-        if time.monotonic() >= until:
-            return
         table = bench.table(channel)
         if table is None or table.status != "running":
-            await bench.open_game(kind, channel)  # the game ended: the people start another
+            await asyncio.sleep(rng.uniform(1.0, 3.0))
+            if time.monotonic() < until:
+                await bench.open_game(kind, channel)  # the game ended: the people start another
             continue
         game = table.game
         player = game.current_player
         user = users.get(player or "")
-        step += 1
-        if step % 4 == 0:
-            started = time.perf_counter()
-            await (user or bench.people(channel)[0]).slash("help", channel=channel)
-            figures.helps.append(time.perf_counter() - started)
         if user is None or table.seat_is_computer(player):
-            continue  # the computer is moving: wait
+            await asyncio.sleep(0.05)  # the computer is moving
+            continue
+        if table.seq != answered_at_seq and not presenter.shows_newest(table):
+            await asyncio.sleep(0.05)  # the turn came from someone else's move: not shown yet
+            continue
+        await asyncio.sleep(rng.uniform(1.0, 3.0))
+        if time.monotonic() >= until:
+            return
+        if bench.table(channel) is not table or game.current_player != player or table.status != "running":
+            continue
+        # The baseline: /help from the same person just before each move, as many samples as moves.
+        started = time.perf_counter()
+        await user.slash("help", channel=channel)
+        figures.helps.append(time.perf_counter() - started)
         action = choose_action(game, player, f"bench/{channel}/{table.seq}")
         command, options = command_for(kind, action)
         started = time.perf_counter()
         await user.slash(command, channel=channel, **options)
         figures.answers.append(time.perf_counter() - started)
         answered = bench.fake.now()
+        answered_at_seq = table.seq
         message_id = table.meta.table_message_id  # the game's own message (a new game gets a new one)
         figures_pending.setdefault(channel, []).append((answered, message_id))
 
@@ -217,12 +232,42 @@ async def scenario(kind: str, tables: int, seconds: float, seed: int) -> Figures
             figures.calls = stats.total
             figures.peak = stats.peak(window=1.0)
             figures.answered_429 = stats.sent_429
+            figures.routes = Counter(call.route for call in stats.calls)
             figures.moves = max(1, stored_moves(Path(folder) / "bench.sqlite3", since))
             for name in bench.names:
                 figures.shown_after += shown_delays(bench, name, figures_pending.get(name, []))
+            figures.computer_shown_after = computer_turn_delays(bench, Path(folder) / "bench.sqlite3", since)
         finally:
             await bench.stop()
     return figures
+
+
+def computer_turn_delays(bench: Bench, database: Path, since: float) -> list[float]:
+    """For each computer turn (consecutive actions by no person of the table): the time from its last
+    action being stored to the channel's table message showing it."""
+    people = {str(u.id): name for name in bench.names for u in bench.people(name)}
+    channels = {bench.fake.channel(name).id: name for name in bench.names}
+    with sqlite3.connect(database) as conn:
+        rows = conn.execute(
+            "SELECT a.table_id, a.actor, a.created_at, t.channel_id FROM actions a "
+            "JOIN game_tables t ON t.id = a.table_id WHERE a.created_at >= ? ORDER BY a.table_id, a.seq",
+            (since,),
+        ).fetchall()
+    ends: list[tuple[str, float]] = []  # (channel, when the turn's last action was stored)
+    for i, (table_id, actor, at, channel_id) in enumerate(rows):
+        if actor is None or actor in people or actor == "timeout":
+            continue
+        following = rows[i + 1] if i + 1 < len(rows) else None
+        if following is None or following[0] != table_id or following[1] in people:
+            ends.append((channels[channel_id], at))
+    delays = []
+    for channel, at in ends:
+        shown = [
+            v.at for m in bench.fake.channel_messages(channel) if m.author.bot for v in m.versions if v.at >= at
+        ]
+        if shown:
+            delays.append(min(shown) - at)
+    return delays
 
 
 def stored_moves(database: Path, since: float) -> int:
@@ -331,8 +376,8 @@ async def resume(tables: int) -> dict[str, float]:
 
 HEADER = [
     "| game | tables | moves | answer p50 / p99 ms | /help p50 / p99 ms | p99 ratio | REST calls per move "
-    "| peak calls/s | 429s | table shows a move p50 / p99 ms |",
-    "|---|---|---|---|---|---|---|---|---|---|",
+    "| peak calls/s | 429s | table shows a move p50 / p99 ms | a computer's turn p50 / p99 ms |",
+    "|---|---|---|---|---|---|---|---|---|---|---|",
 ]
 
 
@@ -342,21 +387,33 @@ def row(f: Figures) -> str:
         f"| {f.kind} | {f.tables} | {f.moves} | {ms(pct(f.answers, 0.5))} / {ms(pct(f.answers, 0.99))} "
         f"| {ms(pct(f.helps, 0.5))} / {ms(pct(f.helps, 0.99))} | {ratio:.2f} | {f.calls / f.moves:.2f} "
         f"| {f.peak} | {f.answered_429} "
-        f"| {ms(pct(f.shown_after, 0.5))} / {ms(pct(f.shown_after, 0.99))} |"
+        f"| {ms(pct(f.shown_after, 0.5))} / {ms(pct(f.shown_after, 0.99))} "
+        f"| {ms(pct(f.computer_shown_after, 0.5))} / {ms(pct(f.computer_shown_after, 0.99))} |"
     )
+
+
+def routes_line(f: Figures) -> str:
+    parts = [f"{route} {count / f.moves:.2f}" for route, count in f.routes.most_common()]
+    return f"- {f.kind}, {f.tables} tables: " + "; ".join(parts)
 
 
 def report(rows: list[Figures], finished: dict[str, list[int]], resumed: dict[str, float], args: Any) -> str:
     validation = "on" if args.validate else "off: the fake runs it in the bot's own event loop"
     lines = [
         f"Rate limits on in the fake Discord (its request-body validation {validation}); each table played "
-        f"for {args.seconds:.0f} s at a human pace "
-        "(a pause of 1-3 s before each move, a slash command per move; Insomnia: three people and a "
-        "computer seat, Malice: a person against the computer); /help sent by the same players in the "
-        "same run is the baseline.",
+        f"for {args.seconds:.0f} s at a human pace: a person moves 1-3 s after he can know it is his turn "
+        "(at once after his own answer when the turn stays his, else once the table message shows the "
+        "turn came to him), a slash command per move; Insomnia: three people and a computer seat, Malice: "
+        "a person against the computer. The baseline is /help, sent by the same person just before each "
+        "move (as many samples as moves). \"A computer's turn\": from its last move being stored to the "
+        "table message showing it.",
         "",
         *HEADER,
         *(row(f) for f in rows),
+        "",
+        "Where the rate-limited calls went (calls per move, by route):",
+        "",
+        *(routes_line(f) for f in rows),
         "",
         "Bot messages left in the channel per finished game (whole games, one table, quick pace):",
         "",
@@ -402,6 +459,7 @@ async def main() -> None:
             figures = await scenario(kind, n, args.seconds, args.seed)
             rows.append(figures)
             print(row(figures), flush=True)
+            print(routes_line(figures), flush=True)
     finished = {kind: await finished_game_messages(kind) for kind in ("malice", "insomnia")}
     resumed = await resume(args.resume_tables) if args.resume_tables else {}
     text = report(rows, finished, resumed, args)

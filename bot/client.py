@@ -25,6 +25,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import cogs
+from bot import warmup
 from bot.config import Settings
 from bot.errors import UserFacingError, report_error
 from bot.i18n import t
@@ -128,6 +129,10 @@ class CardBot(commands.AutoShardedBot):
         # German names and descriptions go with the sync, so the translator must be set before it.
         await self.tree.set_translator(CommandTranslator())
         await self.sync_commands()
+        # Before the gateway connects: the first player is answered as quickly as any later one.
+        warmup.tune_interpreter()
+        await asyncio.to_thread(warmup.warm_up)
+        warmup.settle_memory()
 
     async def sync_commands(self) -> None:
         guild_id = self.settings.dev_guild_id
@@ -186,3 +191,4 @@ class CardBot(commands.AutoShardedBot):
             store = self.__dict__.pop("store", None)
             if store is not None:
                 await store.close()
+            warmup.release_memory()

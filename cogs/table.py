@@ -218,6 +218,9 @@ class DiscordAnnouncer:
 
     def __init__(self, bot: commands.Bot | commands.AutoShardedBot) -> None:
         self.bot = bot
+        # Each person's DM channel, once opened: a DM is then one request (the pacer counts on it;
+        # discord.py's own cache keeps only the last 128).
+        self._dm_channels: dict[int, int] = {}
 
     async def send(self, channel_id: int, message: Message) -> int:
         channel = self.bot.get_partial_messageable(channel_id)
@@ -250,7 +253,11 @@ class DiscordAnnouncer:
 
     async def dm(self, user_id: int, message: Message) -> None:
         try:
-            channel = await self.bot.create_dm(discord.Object(user_id))
+            channel_id = self._dm_channels.get(user_id)
+            if channel_id is None:
+                opened = await self.bot.create_dm(discord.Object(user_id))
+                channel_id = self._dm_channels[user_id] = opened.id
+            channel = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
             await channel.send(**discord_kwargs(message))
         except discord.Forbidden as exc:
             if exc.code == DM_CLOSED:

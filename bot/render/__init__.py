@@ -71,20 +71,36 @@ log = logging.getLogger(__name__)
 
 
 def _with_picture(message: Message, info: TableInfo, draw: Callable[[], Picture | None]) -> Message:
-    """Attach a picture (unless the table turned them off) and show it inside the embed, if there is one.
-    A picture is a view of what the text already says: if drawing it fails, the text still goes out."""
+    """Attach a picture (unless the table turned them off) and show it inside the embed, if there is one."""
     if not info.pictures:
         return message
+    return attach_picture(message, _drawn(info, draw))
+
+
+def _drawn(info: TableInfo, draw: Callable[[], Picture | None]) -> Picture | None:
+    """A picture is a view of what the text already says: if drawing it fails, the text still goes out."""
     try:
-        picture = draw()
+        return draw()
     except Exception:
         log.exception("drawing a %s picture of table %s failed; sending the text alone", info.kind, info.id)
-        return message
+        return None
+
+
+def attach_picture(message: Message, picture: Picture | None) -> Message:
+    """The message with the picture attached and shown inside its first embed (None: the text alone)."""
     if picture is not None:
         message.picture = picture
         if message.embeds:
             message.embeds[0].image = f"attachment://{picture.filename}"
     return message
+
+
+def table_picture(info: TableInfo, game: Any, *, locale: object = "en") -> Picture | None:
+    """The table message's picture alone (None: pictures off, nothing to draw, or drawing failed). Safe in a
+    worker thread when `game` is the thread's own (the presenter loads it from the stored snapshot)."""
+    if not info.pictures:
+        return None
+    return _drawn(info, lambda: pictures.table_picture(info, game, locale=locale))
 
 
 RECENT_LIMIT = 3500  # characters of recent lines: with the board's embed inside Discord's 6,000 per message
@@ -110,12 +126,14 @@ def table_message(
     new: int = 0,
     deadline: int | None = None,
     locale: object = "en",
+    picture: bool = True,
 ) -> Message:
     """The one public table message: the lobby before the game; during and after it the public state, the
     game's newest log lines and whose turn it is, with the deadline.
 
     `recent` are the newest lines of the log, of which the last `new` were never shown: those all go in (as
-    far as Discord's limits allow), and at least the last `RECENT_AT_LEAST`."""
+    far as Discord's limits allow), and at least the last `RECENT_AT_LEAST`. `picture=False`: the text
+    alone (the caller attaches `table_picture` itself)."""
     module = renderer(info.kind)
     if game is None:
         message = module.lobby(info, locale=locale)
@@ -137,6 +155,8 @@ def table_message(
         message.embeds.append(Embed(description="\n".join(shown), colour=message.embeds[0].colour))
     if not game.is_over and game.current_player is not None:
         message.content = turn_line(info, game, deadline, locale=locale)
+    if not picture:
+        return message
     return _with_picture(message, info, lambda: pictures.table_picture(info, game, locale=locale))
 
 
@@ -228,9 +248,20 @@ def result_lines(info: TableInfo, game: Any, *, locale: object = "en") -> list[s
     return lines
 
 
-def hand_message(info: TableInfo, game: Any, player: str, *, dm: bool, locale: object = "en") -> Message:
+def hand_message(
+    info: TableInfo, game: Any, player: str, *, dm: bool, locale: object = "en", picture: bool = True
+) -> Message:
     message = renderer(info.kind).hand(info, game, player, dm=dm, locale=locale)
+    if not picture:
+        return message
     return _with_picture(message, info, lambda: pictures.hand_picture(info, game, player, locale=locale))
+
+
+def hand_picture(info: TableInfo, game: Any, player: str, *, locale: object = "en") -> Picture | None:
+    """A hand message's picture alone (see `table_picture`)."""
+    if not info.pictures:
+        return None
+    return _drawn(info, lambda: pictures.hand_picture(info, game, player, locale=locale))
 
 
 def action_receipt(info: TableInfo, game: Any, player: str, action: Any, *, locale: object = "en") -> Message:

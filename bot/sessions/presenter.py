@@ -23,10 +23,11 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bot import render
+from bot.games.registry import REGISTRY
 from bot.i18n import t
 from bot.render.common import Message, name
 from bot.sessions.errors import ChannelGone, DMClosed, EditExpired, MissingPermission
-from bot.sessions.pacing import PacedAnnouncer
+from bot.sessions.pacing import Pacer
 from bot.sessions.state import Table
 
 log = logging.getLogger(__name__)
@@ -75,7 +76,9 @@ def _shown_seq(table: Table) -> int:
     return table.seq if table.game is not None else -1
 
 
-def table_view(table: Table, shown_seq: int | None = None, *, locale: object = None) -> Message:
+def table_view(
+    table: Table, shown_seq: int | None = None, *, locale: object = None, picture: bool = True
+) -> Message:
     """The table message for the table as it stands (also what /table shows). Lines of actions after
     `shown_seq` are new to the channel: all of them are shown. In the table's public language unless a
     `locale` is given (/table, answered privately); the log lines stay as they were written, in public."""
@@ -90,10 +93,38 @@ def table_view(table: Table, shown_seq: int | None = None, *, locale: object = N
         new=new,
         deadline=deadline,
         locale=table.language if locale is None else locale,
+        picture=picture,
     )
     if table.game is not None:
         message.mentions = []  # only the challenge pings (when posted); the game's edits never do
     return message
+
+
+async def drawn_table_view(table: Table, shown_seq: int | None) -> Message:
+    """`table_view` with its picture drawn in a worker thread, from the game as stored: Pillow takes a few
+    milliseconds a picture, and meanwhile the event loop goes on answering players."""
+    info = table.info()
+    snapshot = table.snapshot
+    if table.game is None or snapshot is None or not info.pictures:
+        return table_view(table, shown_seq)
+    message = table_view(table, shown_seq, picture=False)
+    spec, locale = REGISTRY[table.kind], table.language
+    picture = await asyncio.to_thread(lambda: render.table_picture(info, spec.load(snapshot), locale=locale))
+    return render.attach_picture(message, picture)
+
+
+async def drawn_hand_message(table: Table, player: str) -> Message:
+    """A player's hand for his DM, its picture drawn in a worker thread like the table's."""
+    info, game, locale = table.info(), table.playing, table.locale_of(player)
+    snapshot = table.snapshot
+    if snapshot is None or not info.pictures:
+        return render.hand_message(info, game, player, dm=True, locale=locale)
+    message = render.hand_message(info, game, player, dm=True, locale=locale, picture=False)
+    spec = REGISTRY[table.kind]
+    picture = await asyncio.to_thread(
+        lambda: render.hand_picture(info, spec.load(snapshot), player, locale=locale)
+    )
+    return render.attach_picture(message, picture)
 
 
 class Presenter:
@@ -108,10 +139,9 @@ class Presenter:
         ping_after: float = 15.0,
         pacing: bool = True,
     ) -> None:
-        # Paced at the call itself (bot.sessions.pacing): the presenter decides what to write, the announcer
-        # when it may leave.
-        self.announcer: Announcer = PacedAnnouncer(announcer) if pacing else announcer
-        self.pacing = pacing  # off only in tests that count what is written, not when
+        self.announcer = announcer
+        # Off only in tests that count what is written, not when.
+        self.pacer: Pacer | None = Pacer() if pacing else None
         self._save = save
         self._channel_gone = channel_gone
         self.clock = clock
@@ -137,6 +167,11 @@ class Presenter:
         job.wake.set()
         if job.task is None or job.task.done():
             job.task = asyncio.ensure_future(self._run(job))
+
+    def shows_newest(self, table: Table) -> bool:
+        """Whether the table message shows the table as it stands (what a person in the channel sees)."""
+        job = self._jobs.get(table.id)
+        return job is None or job.table is not table or job.shown >= table.version
 
     async def idle(self) -> None:
         """Wait until every table shows its newest state (tests and shutdown use this); a ping still to
@@ -166,8 +201,7 @@ class Presenter:
         """Post a new table's message at once (a lobby): the caller learns whether the bot may write here.
         Raises `MissingPermission`, `ChannelGone`, or whatever else Discord answered."""
         job = self._job(table)
-        await self._write_slot(table.channel_id)
-        async with job.lock:
+        async with self._write_slot(table.channel_id), job.lock:
             version, seq = table.version, _shown_seq(table)
             table.meta.table_message_id = await self.announcer.send(table.channel_id, table_view(table))
             job.shown, job.shown_seq = max(job.shown, version), seq
@@ -186,9 +220,25 @@ class Presenter:
 
     # ---------------------------------------------------------------- the worker
 
-    async def _write_slot(self, channel_id: int) -> None:
-        """One more rate-limited write (the paced announcer waits for its slot when it is made)."""
+    @contextlib.asynccontextmanager
+    async def _write_slot(self, channel_id: int) -> AsyncIterator[None]:
+        """One rate-limited write in the channel: entered when it may leave. What to write is decided inside,
+        so a table that waited for its slot shows everything that happened meanwhile."""
         self.writes += 1
+        if self.pacer is None:
+            yield
+        else:
+            async with self.pacer.write(channel_id):
+                yield
+
+    @contextlib.asynccontextmanager
+    async def _dm_slot(self, user_id: int) -> AsyncIterator[None]:
+        self.writes += 1
+        if self.pacer is None:
+            yield
+        else:
+            async with self.pacer.dm(user_id):
+                yield
 
     async def _run(self, job: _Job) -> None:
         try:
@@ -248,18 +298,22 @@ class Presenter:
     async def _step(self, job: _Job) -> bool:
         """At most one channel write (plus pending DMs); True when more is left to do now."""
         table = job.table
+        wrote = False
+        if not job.silenced and job.shown < table.version:
+            # The table message first: the whole channel waits for it, a hand only its owner.
+            await self._write_table(job)
+            wrote = True
         if table.meta.dm_pending:
             await self._send_hands(table)
         if job.silenced:
             return False
-        if job.shown < table.version:
-            await self._write_table(job)
+        if wrote or job.shown < table.version:  # a closed DM's note is news for the table message
             return True
         if await self._update_ping(job):
             return True
         if job.stale_messages:
-            await self._write_slot(table.channel_id)
-            await self.announcer.delete(table.channel_id, job.stale_messages.pop())
+            async with self._write_slot(table.channel_id):
+                await self.announcer.delete(table.channel_id, job.stale_messages.pop())
             return True
         due = self._ping_due_at(table)
         if due is not None:
@@ -268,30 +322,32 @@ class Presenter:
 
     async def _write_table(self, job: _Job) -> None:
         table = job.table
-        await self._write_slot(table.channel_id)
-        async with job.lock:
-            version, seq = table.version, _shown_seq(table)
-            if job.shown >= version:
-                return  # a click's response showed it meanwhile: the write slot is simply unused
-            message = table_view(table, job.shown_seq)
-            message_id = table.meta.table_message_id
-            posted = False
-            if message_id is None:
-                posted = True
-            else:
+        if table.meta.table_message_id is not None:
+            async with self._write_slot(table.channel_id), job.lock:
+                if job.shown >= table.version:
+                    return  # a click's response showed it meanwhile: the write slot is simply unused
+                message_id = table.meta.table_message_id
+                version, seq = table.version, _shown_seq(table)
+                message = await drawn_table_view(table, job.shown_seq)
                 try:
-                    posted = not await self.announcer.edit(table.channel_id, message_id, message)
+                    if await self.announcer.edit(table.channel_id, message_id, message):
+                        self._shown(job, version, seq)
+                        return
                 except EditExpired:
                     # Discord no longer lets us edit it (an old message): a fresh one, the old one goes.
                     job.stale_messages.append(message_id)
-                    posted = True
-                if posted:
-                    await self._write_slot(table.channel_id)
-            if posted:
-                table.meta.table_message_id = await self.announcer.send(table.channel_id, message)
-                await self._save(table)
-            job.shown, job.shown_seq = max(job.shown, version), seq
-            table.shown_note = table.meta.note
+        # No table message (or it is gone): a fresh one, in a write slot of its own.
+        async with self._write_slot(table.channel_id), job.lock:
+            version, seq = table.version, _shown_seq(table)
+            message = await drawn_table_view(table, job.shown_seq)
+            table.meta.table_message_id = await self.announcer.send(table.channel_id, message)
+            await self._save(table)
+            self._shown(job, version, seq)
+
+    @staticmethod
+    def _shown(job: _Job, version: int, seq: int) -> None:
+        job.shown, job.shown_seq = max(job.shown, version), seq
+        job.table.shown_note = job.table.meta.note
 
     async def _pictures_off(self, table: Table) -> None:
         log.info("table %s: no Attach Files permission in channel %s; text only", table.id, table.channel_id)
@@ -305,12 +361,9 @@ class Presenter:
             if player in table.meta.dm_closed or table.seat_is_computer(player) or table.game is None:
                 table.meta.dm_pending.remove(player)
                 continue
-            self.writes += 1
-            message = render.hand_message(
-                table.info(), table.game, player, dm=True, locale=table.locale_of(player)
-            )
             try:
-                await self.announcer.dm(int(player), message)
+                async with self._dm_slot(int(player)):
+                    await self.announcer.dm(int(player), await drawn_hand_message(table, player))
             except DMClosed:
                 table.meta.dm_closed.append(player)
                 # Told once, on the table message (no message of its own): /hand always works.
@@ -363,15 +416,14 @@ class Presenter:
         if meta.ping_player == target:
             return False
         if meta.ping_message_id is not None:
-            await self._write_slot(table.channel_id)
-            message_id, meta.ping_message_id, meta.ping_player = meta.ping_message_id, None, None
-            await self.announcer.delete(table.channel_id, message_id)
+            async with self._write_slot(table.channel_id):
+                message_id, meta.ping_message_id, meta.ping_player = meta.ping_message_id, None, None
+                await self.announcer.delete(table.channel_id, message_id)
             await self._save(table)
             return True
         if target is None:
             meta.ping_player = None
             return False
-        await self._write_slot(table.channel_id)
         # Discord writes the <t:...:R> timestamp in each reader's own language.
         if table.deadline:
             text = t(
@@ -384,7 +436,8 @@ class Presenter:
         else:
             text = t(table.language, "turn.ping", player=name(target), table=table.id)
         ping = Message(content=text, mentions=[int(target)])
-        meta.ping_message_id = await self.announcer.send(table.channel_id, ping)
+        async with self._write_slot(table.channel_id):
+            meta.ping_message_id = await self.announcer.send(table.channel_id, ping)
         meta.ping_player = target
         await self._save(table)
         return True

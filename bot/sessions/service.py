@@ -354,7 +354,9 @@ class TableService:
         lock; the meta changes the caller made before (timeouts, seat control) are stored with it."""
         spec = self.spec(table)
         before = table.snapshot if table.snapshot is not None else table.playing.model_dump_json()
-        meta_before = table.meta.model_copy(deep=True)
+        # As JSON, not a deep copy: pydantic's deep copy of the recent lines costs more than the whole move;
+        # the JSON is read back only when the move is not stored.
+        meta_before = table.meta.model_dump_json()
         try:
             events = list(table.playing.apply(action))
         except IllegalAction as exc:
@@ -394,7 +396,7 @@ class TableService:
             raise NotAllowed("table.changed") from None
         except BaseException:
             table.game = spec.load(before)
-            table.meta, table.seq = meta_before, table.seq - 1
+            table.meta, table.seq = TableMeta.model_validate_json(meta_before), table.seq - 1
             raise
         table.snapshot = after
         if table.playing.is_over:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from functools import cache
@@ -70,20 +71,26 @@ class PictureCache:
         self._items: OrderedDict[str, Picture] = OrderedDict()
         self.hits = 0
         self.misses = 0
+        # The presenter draws in worker threads: the bookkeeping is locked, the drawing is not (two threads
+        # may draw the same picture once each; both results are the same bytes).
+        self._lock = threading.Lock()
 
     def get(self, key: str, draw: Callable[[], Picture]) -> Picture:
-        picture = self._items.get(key)
-        if picture is not None:
-            self._items.move_to_end(key)
-            self.hits += 1
-            return picture
-        self.misses += 1
+        with self._lock:
+            picture = self._items.get(key)
+            if picture is not None:
+                self._items.move_to_end(key)
+                self.hits += 1
+                return picture
+            self.misses += 1
         picture = draw()
-        self._items[key] = picture
-        if len(self._items) > self.size:
-            self._items.popitem(last=False)
+        with self._lock:
+            self._items[key] = picture
+            if len(self._items) > self.size:
+                self._items.popitem(last=False)
         return picture
 
     def clear(self) -> None:
-        self._items.clear()
-        self.hits = self.misses = 0
+        with self._lock:
+            self._items.clear()
+            self.hits = self.misses = 0
