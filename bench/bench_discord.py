@@ -21,8 +21,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import logging
+import os
 import random
+import signal
 import sqlite3
 import sys
 import tempfile
@@ -40,9 +43,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.report import write_section  # noqa: E402
+from bot.config import Settings  # noqa: E402
 from bot.games.ai import choose_action  # noqa: E402
+from bot.games.registry import REGISTRY  # noqa: E402
 from bot.sessions import SessionManager  # noqa: E402
 from storage import Store  # noqa: E402
+from tests.e2e.bot_process import API_ENV, GATEWAY_ENV  # noqa: E402
 from tests.e2e.fake_discord import FakeChannel, FakeDiscord  # noqa: E402
 from tests.e2e.harness import Harness  # noqa: E402
 from tests.e2e.test_fuzz import RealGames  # noqa: E402
@@ -142,54 +148,154 @@ class Bench:
             await alice.slash("insomnia start", channel=channel)
 
 
+class BotProcess:
+    """The bot as deployed: `cardtable-bot run` in a process of its own (tests/e2e/bot_process.py points it
+    at the fake), its database a SQLite file this process reads too. Discord is not in the bot's process,
+    so neither is the fake: its work (and the simulated people's) never competes with the bot's."""
+
+    def __init__(self, fake: FakeDiscord, database: Path, folder: Path) -> None:
+        settings = {name.upper() for name in Settings.model_fields}
+        self.env = {k: v for k, v in os.environ.items() if k not in settings}
+        self.env.update(
+            PYTHONPATH=str(ROOT),
+            DISCORD_TOKEN=fake.token,
+            DATABASE_PATH=str(database),
+            TURN_TIMEOUT_SECONDS="600",
+            LOG_LEVEL="INFO",
+        )
+        self.env[API_ENV], self.env[GATEWAY_ENV] = fake.api_base, fake.gateway_url
+        self.folder = folder
+        self.lines: list[str] = []
+        self.proc: asyncio.subprocess.Process | None = None
+        self._reader: asyncio.Future[None] | None = None
+
+    async def start(self) -> None:
+        self.proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "tests.e2e.bot_process", cwd=self.folder, env=self.env,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+        )
+        self._reader = asyncio.ensure_future(self._read())
+        deadline = time.monotonic() + 90
+        while not any("logged in" in line for line in self.lines):
+            if self.proc.returncode is not None or time.monotonic() > deadline:
+                raise RuntimeError("the bot process did not start:\n" + "\n".join(self.lines[-20:]))
+            await asyncio.sleep(0.05)
+
+    async def _read(self) -> None:
+        assert self.proc is not None and self.proc.stdout is not None
+        async for raw in self.proc.stdout:
+            self.lines.append(raw.decode(errors="replace").rstrip("\n"))
+
+    async def stop(self) -> None:
+        if self.proc is not None and self.proc.returncode is None:
+            self.proc.send_signal(signal.SIGTERM)
+            await asyncio.wait_for(self.proc.wait(), 60)
+        problems = [line for line in self.lines if "ERROR" in line or "Traceback" in line]
+        if problems:
+            print("the bot process logged errors:", *problems[:10], sep="\n", file=sys.stderr)
+
+
+@dataclass
+class Seen:
+    """A table as a person at it can know it: the stored game (what his hand and the table show) and
+    whether the table message shows the newest move."""
+
+    table_id: int
+    status: str
+    seq: int
+    game: Any
+    message_id: int | None
+    stored_at: float  # when the newest action was stored (0: none yet)
+
+
+class Tables:
+    """Reads the bot's SQLite file from the bench's process (WAL: readers never block the bot)."""
+
+    def __init__(self, database: Path) -> None:
+        self.conn = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
+        self._seen: dict[int, Seen] = {}  # channel id -> the newest table there, as last read
+
+    def seen(self, channel_id: int) -> Seen | None:
+        row = self.conn.execute(
+            "SELECT id, kind, status, (SELECT MAX(seq) FROM actions WHERE table_id = t.id) "
+            "FROM game_tables t WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
+            (channel_id,),
+        ).fetchone()
+        if row is None:
+            return None
+        table_id, kind, status, last = row
+        seq = 0 if last is None else int(last) + 1
+        known = self._seen.get(channel_id)
+        same = known is not None and (known.table_id, known.seq, known.status) == (table_id, seq, status)
+        if same and known is not None and known.message_id is not None:
+            return known
+        # Something changed: read the game, the table message and when the newest action was stored.
+        snapshot, meta = self.conn.execute(
+            "SELECT snapshot, meta FROM game_tables WHERE id = ?", (table_id,)
+        ).fetchone()
+        stored_at = 0.0
+        if last is not None:
+            (stored_at,) = self.conn.execute(
+                "SELECT created_at FROM actions WHERE table_id = ? AND seq = ?", (table_id, last)
+            ).fetchone()
+        game = REGISTRY[kind].load(snapshot) if snapshot is not None else None
+        message_id = json.loads(meta or "{}").get("table_message_id")
+        seen = self._seen[channel_id] = Seen(table_id, status, seq, game, message_id, stored_at)
+        return seen
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def shows(fake: FakeDiscord, seen: Seen) -> bool:
+    """Whether the table message was written after the newest stored action (a person sees it)."""
+    message = fake.messages.get(seen.message_id or 0)
+    return message is not None and bool(message.versions) and message.versions[-1].at >= seen.stored_at
+
+
 # The slash command a person types for a move: the same mapping the e2e fuzz and fault tests drive games with.
 command_for = RealGames.command_for
 
 
 async def drive(
-    bench: Bench, kind: str, channel: str, until: float, figures: Figures, rng: random.Random
+    bench: Bench, tables: Tables, kind: str, channel: str, until: float, figures: Figures, rng: random.Random
 ) -> None:
     """A person (or three) at one table. A person moves 1-3 s after he can know it is his turn: at once after
     his own answer when the turn is still his, else once the table message shows the turn came to him (a
     person cannot answer a move the channel has not shown yet). His move is the one the computer player
     would make, typed as a slash command; /help just before it is the baseline."""
     users = {str(u.id): u for u in bench.people(channel)}
-    presenter = bench.sessions.presenter
+    channel_id = bench.fake.channel(channel).id
     answered_at_seq: int | None = None  # the table's action count right after this table's last answer
     while time.monotonic() < until:
-        table = bench.table(channel)
-        if table is None or table.status != "running":
+        seen = tables.seen(channel_id)
+        if seen is None or seen.status not in ("running", "lobby"):
             await asyncio.sleep(rng.uniform(1.0, 3.0))
             if time.monotonic() < until:
                 await bench.open_game(kind, channel)  # the game ended: the people start another
             continue
-        game = table.game
-        player = game.current_player
+        player = seen.game.current_player if seen.game is not None else None
         user = users.get(player or "")
-        if user is None or table.seat_is_computer(player):
-            await asyncio.sleep(0.05)  # the computer is moving
+        if user is None:
+            await asyncio.sleep(0.1)  # the computer is moving, or the game is being dealt
             continue
-        if table.seq != answered_at_seq and not presenter.shows_newest(table):
-            await asyncio.sleep(0.05)  # the turn came from someone else's move: not shown yet
+        if seen.seq != answered_at_seq and not shows(bench.fake, seen):
+            await asyncio.sleep(0.1)  # the turn came from someone else's move: not shown yet
             continue
         await asyncio.sleep(rng.uniform(1.0, 3.0))
         if time.monotonic() >= until:
             return
-        if bench.table(channel) is not table or game.current_player != player or table.status != "running":
-            continue
         # The baseline: /help from the same person just before each move, as many samples as moves.
         started = time.perf_counter()
         await user.slash("help", channel=channel)
         figures.helps.append(time.perf_counter() - started)
-        action = choose_action(game, player, f"bench/{channel}/{table.seq}")
+        action = choose_action(seen.game, player, f"bench/{channel}/{seen.seq}")
         command, options = command_for(kind, action)
         started = time.perf_counter()
         await user.slash(command, channel=channel, **options)
         figures.answers.append(time.perf_counter() - started)
-        answered = bench.fake.now()
-        answered_at_seq = table.seq
-        message_id = table.meta.table_message_id  # the game's own message (a new game gets a new one)
-        figures_pending.setdefault(channel, []).append((answered, message_id))
+        answered_at_seq = seen.seq + 1
+        figures_pending.setdefault(channel, []).append((bench.fake.now(), seen.message_id))
 
 
 # channel -> when each of its moves was answered, and the table message that should show it
@@ -213,33 +319,60 @@ async def scenario(kind: str, tables: int, seconds: float, seed: int) -> Figures
     figures = Figures(kind, tables)
     figures_pending.clear()
     with tempfile.TemporaryDirectory() as folder:
+        database = Path(folder) / "bench.sqlite3"
         bench = Bench(Path(folder), tables)
-        await bench.start(Path(folder) / "bench.sqlite3", turn_timeout_seconds=600)
+        await bench.fake.start()
+        bot = BotProcess(bench.fake, database, Path(folder))
+        reader: Tables | None = None
         try:
+            await bot.start()
+            reader = Tables(database)
             for name in bench.names:
                 await bench.open_game(kind, name)
-            await bench.sessions.idle()
+            await everything_shown(bench, reader)
             since = bench.fake.now()
             rng = random.Random(seed)
             until = time.monotonic() + seconds
             started = time.monotonic()
             await asyncio.gather(
-                *(drive(bench, kind, n, until, figures, random.Random(rng.random())) for n in bench.names)
+                *(drive(bench, reader, kind, n, until, figures, random.Random(rng.random()))
+                  for n in bench.names)
             )
-            await bench.sessions.idle()
+            await everything_shown(bench, reader)
             figures.seconds = time.monotonic() - started
             stats = bench.fake.rest_stats(since=since)
             figures.calls = stats.total
             figures.peak = stats.peak(window=1.0)
             figures.answered_429 = stats.sent_429
             figures.routes = Counter(call.route for call in stats.calls)
-            figures.moves = max(1, stored_moves(Path(folder) / "bench.sqlite3", since))
+            figures.moves = max(1, stored_moves(database, since))
             for name in bench.names:
                 figures.shown_after += shown_delays(bench, name, figures_pending.get(name, []))
-            figures.computer_shown_after = computer_turn_delays(bench, Path(folder) / "bench.sqlite3", since)
+            figures.computer_shown_after = computer_turn_delays(bench, database, since)
         finally:
-            await bench.stop()
+            if reader is not None:
+                reader.close()
+            await bot.stop()
+            await bench.fake.stop()
     return figures
+
+
+async def everything_shown(bench: Bench, tables: Tables, timeout: float = 30.0) -> None:
+    """Until every table message shows its table's newest move and no computer is still to move."""
+    deadline = time.monotonic() + timeout
+    people = {str(u.id) for name in bench.names for u in bench.people(name)}
+    while time.monotonic() < deadline:
+        pending = 0
+        for name in bench.names:
+            seen = tables.seen(bench.fake.channel(name).id)
+            if seen is None or seen.game is None:
+                pending += 1
+                continue
+            waiting_computer = seen.status == "running" and seen.game.current_player not in people
+            pending += waiting_computer or not shows(bench.fake, seen)
+        if not pending:
+            return
+        await asyncio.sleep(0.1)
 
 
 def computer_turn_delays(bench: Bench, database: Path, since: float) -> list[float]:
@@ -262,9 +395,8 @@ def computer_turn_delays(bench: Bench, database: Path, since: float) -> list[flo
             ends.append((channels[channel_id], at))
     delays = []
     for channel, at in ends:
-        shown = [
-            v.at for m in bench.fake.channel_messages(channel) if m.author.bot for v in m.versions if v.at >= at
-        ]
+        messages = [m for m in bench.fake.channel_messages(channel) if m.author.bot]
+        shown = [v.at for m in messages for v in m.versions if v.at >= at]
         if shown:
             delays.append(min(shown) - at)
     return delays
@@ -398,10 +530,12 @@ def routes_line(f: Figures) -> str:
 
 
 def report(rows: list[Figures], finished: dict[str, list[int]], resumed: dict[str, float], args: Any) -> str:
-    validation = "on" if args.validate else "off: the fake runs it in the bot's own event loop"
+    validation = "on" if args.validate else "off"
     lines = [
-        f"Rate limits on in the fake Discord (its request-body validation {validation}); each table played "
-        f"for {args.seconds:.0f} s at a human pace: a person moves 1-3 s after he can know it is his turn "
+        "The bot runs as deployed (`cardtable-bot run`, a process of its own, SQLite), the fake Discord in "
+        f"the bench's process with its rate limits on (request bodies checked against Discord's schemas: "
+        f"{validation}); each table played for {args.seconds:.0f} s at a human pace: a person moves 1-3 s "
+        "after he can know it is his turn "
         "(at once after his own answer when the turn stays his, else once the table message shows the "
         "turn came to him), a slash command per move; Insomnia: three people and a computer seat, Malice: "
         "a person against the computer. The baseline is /help, sent by the same person just before each "
@@ -440,10 +574,10 @@ async def main() -> None:
     parser.add_argument("--quick", action="store_true", help="N = 1 and 10, 15 s, resume with 200 tables")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument(
-        "--validate",
-        action="store_true",
-        help="check every request body against Discord's schemas, as the tests do (the fake does it in the "
-        "bot's own event loop: a cost real Discord does not put on the bot, so it is off here by default)",
+        "--no-validate",
+        dest="validate",
+        action="store_false",
+        help="do not check request bodies against Discord's schemas (the tests always do)",
     )
     parser.add_argument("--write", action="store_true", help="write the figures into docs/benchmarks.md")
     args = parser.parse_args()

@@ -6,7 +6,9 @@ Start-up order (`setup_hook`), each step relying on the ones before it:
    `cogs.table` creates the session manager (`self.sessions`), registers the persistent buttons and resumes
    the games still open in the store;
 3. set the command translator (German command names), then sync the command tree: to `DEV_GUILD_ID` if
-   set (instant), else globally.
+   set (instant), else globally;
+4. warm up (`bot.warmup`): play and render a few moves of every game, so the first player is answered as
+   quickly as any later one, then keep what start-up left alive out of later garbage collections.
 `close()` undoes it in reverse: discord.py unloads the extensions (`cogs.table` stops every timer), then the
 store closes. `stop()` is the graceful way there (SIGTERM, SIGINT): new commands are refused, the commands
 and button presses already running get `STOP_GRACE_SECONDS` to finish, then `close()`.

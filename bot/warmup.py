@@ -31,16 +31,18 @@ def tune_interpreter() -> None:
     sys.setswitchinterval(SWITCH_INTERVAL)
 
 
-def warm_up() -> float:
-    """Play and render a few moves of every game; returns the seconds it took."""
+def warm_up() -> dict[str, int]:
+    """Play and render a few moves of every game with a table; returns the moves played per game."""
     started = time.perf_counter()
+    played: dict[str, int] = {}
     for spec in REGISTRY:
-        kind = spec.name
         if spec.renderer is None:
             continue
+        kind = spec.name
         players = [str(1000 + seat) for seat in range(spec.min_players)]
         game = spec.new_game(players, f"warm-up/{kind}")
         info = TableInfo(id=0, kind=kind, status="running", host_id=1000, players=players)
+        played[kind] = 0
         for step in range(WARM_UP_MOVES):
             if game.is_over or game.current_player is None:
                 break
@@ -48,14 +50,14 @@ def warm_up() -> float:
             action = spec.choose_action(game, player, f"warm-up/{step}")
             game.apply(action)
             game = spec.load(game.model_dump_json())
+            played[kind] += 1
             for locale in ("en", "de"):
                 render.table_message(info, game, recent=["-"], new=1, locale=locale)
                 render.action_receipt(info, game, player, action, locale=locale)
                 if game.current_player is not None:
                     render.hand_message(info, game, game.current_player, dm=True, locale=locale)
-    seconds = time.perf_counter() - started
-    log.debug("warmed up in %.0f ms", seconds * 1000)
-    return seconds
+    log.debug("warmed up in %.0f ms", (time.perf_counter() - started) * 1000)
+    return played
 
 
 def settle_memory() -> None:

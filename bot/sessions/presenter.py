@@ -27,7 +27,7 @@ from bot.games.registry import REGISTRY
 from bot.i18n import t
 from bot.render.common import Message, name
 from bot.sessions.errors import ChannelGone, DMClosed, EditExpired, MissingPermission
-from bot.sessions.pacing import Pacer
+from bot.sessions.pacing import Pacer, Slot
 from bot.sessions.state import Table
 
 log = logging.getLogger(__name__)
@@ -201,9 +201,11 @@ class Presenter:
         """Post a new table's message at once (a lobby): the caller learns whether the bot may write here.
         Raises `MissingPermission`, `ChannelGone`, or whatever else Discord answered."""
         job = self._job(table)
-        async with self._write_slot(table.channel_id), job.lock:
+        async with self._write_slot(table.channel_id) as slot, job.lock:
             version, seq = table.version, _shown_seq(table)
-            table.meta.table_message_id = await self.announcer.send(table.channel_id, table_view(table))
+            message = table_view(table)
+            async with slot.request():
+                table.meta.table_message_id = await self.announcer.send(table.channel_id, message)
             job.shown, job.shown_seq = max(job.shown, version), seq
             table.shown_note = table.meta.note
         await self._save(table)
@@ -221,24 +223,31 @@ class Presenter:
     # ---------------------------------------------------------------- the worker
 
     @contextlib.asynccontextmanager
-    async def _write_slot(self, channel_id: int) -> AsyncIterator[None]:
-        """One rate-limited write in the channel: entered when it may leave. What to write is decided inside,
-        so a table that waited for its slot shows everything that happened meanwhile."""
-        self.writes += 1
-        if self.pacer is None:
-            yield
-        else:
-            async with self.pacer.write(channel_id):
-                yield
+    async def _write_slot(self, channel_id: int) -> AsyncIterator[Slot]:
+        """One rate-limited write in the channel: entered when its turn has come. What to write is decided
+        inside, so a table that waited for its turn shows everything that happened meanwhile; the request
+        itself goes inside the slot's `request()`."""
+        slot = Slot()
+        try:
+            if self.pacer is None:
+                yield slot
+            else:
+                async with self.pacer.write(channel_id) as slot:
+                    yield slot
+        finally:
+            self.writes += slot.used
 
     @contextlib.asynccontextmanager
-    async def _dm_slot(self, user_id: int) -> AsyncIterator[None]:
-        self.writes += 1
-        if self.pacer is None:
-            yield
-        else:
-            async with self.pacer.dm(user_id):
-                yield
+    async def _dm_slot(self, user_id: int) -> AsyncIterator[Slot]:
+        slot = Slot()
+        try:
+            if self.pacer is None:
+                yield slot
+            else:
+                async with self.pacer.dm(user_id) as slot:
+                    yield slot
+        finally:
+            self.writes += slot.used
 
     async def _run(self, job: _Job) -> None:
         try:
@@ -312,7 +321,7 @@ class Presenter:
         if await self._update_ping(job):
             return True
         if job.stale_messages:
-            async with self._write_slot(table.channel_id):
+            async with self._write_slot(table.channel_id) as slot, slot.request():
                 await self.announcer.delete(table.channel_id, job.stale_messages.pop())
             return True
         due = self._ping_due_at(table)
@@ -323,24 +332,27 @@ class Presenter:
     async def _write_table(self, job: _Job) -> None:
         table = job.table
         if table.meta.table_message_id is not None:
-            async with self._write_slot(table.channel_id), job.lock:
+            async with self._write_slot(table.channel_id) as slot, job.lock:
                 if job.shown >= table.version:
                     return  # a click's response showed it meanwhile: the write slot is simply unused
                 message_id = table.meta.table_message_id
                 version, seq = table.version, _shown_seq(table)
                 message = await drawn_table_view(table, job.shown_seq)
                 try:
-                    if await self.announcer.edit(table.channel_id, message_id, message):
+                    async with slot.request():
+                        edited = await self.announcer.edit(table.channel_id, message_id, message)
+                    if edited:
                         self._shown(job, version, seq)
                         return
                 except EditExpired:
                     # Discord no longer lets us edit it (an old message): a fresh one, the old one goes.
                     job.stale_messages.append(message_id)
         # No table message (or it is gone): a fresh one, in a write slot of its own.
-        async with self._write_slot(table.channel_id), job.lock:
+        async with self._write_slot(table.channel_id) as slot, job.lock:
             version, seq = table.version, _shown_seq(table)
             message = await drawn_table_view(table, job.shown_seq)
-            table.meta.table_message_id = await self.announcer.send(table.channel_id, message)
+            async with slot.request():
+                table.meta.table_message_id = await self.announcer.send(table.channel_id, message)
             await self._save(table)
             self._shown(job, version, seq)
 
@@ -362,8 +374,10 @@ class Presenter:
                 table.meta.dm_pending.remove(player)
                 continue
             try:
-                async with self._dm_slot(int(player)):
-                    await self.announcer.dm(int(player), await drawn_hand_message(table, player))
+                async with self._dm_slot(int(player)) as slot:
+                    message = await drawn_hand_message(table, player)
+                    async with slot.request():
+                        await self.announcer.dm(int(player), message)
             except DMClosed:
                 table.meta.dm_closed.append(player)
                 # Told once, on the table message (no message of its own): /hand always works.
@@ -416,9 +430,10 @@ class Presenter:
         if meta.ping_player == target:
             return False
         if meta.ping_message_id is not None:
-            async with self._write_slot(table.channel_id):
+            async with self._write_slot(table.channel_id) as slot:
                 message_id, meta.ping_message_id, meta.ping_player = meta.ping_message_id, None, None
-                await self.announcer.delete(table.channel_id, message_id)
+                async with slot.request():
+                    await self.announcer.delete(table.channel_id, message_id)
             await self._save(table)
             return True
         if target is None:
@@ -436,7 +451,7 @@ class Presenter:
         else:
             text = t(table.language, "turn.ping", player=name(target), table=table.id)
         ping = Message(content=text, mentions=[int(target)])
-        async with self._write_slot(table.channel_id):
+        async with self._write_slot(table.channel_id) as slot, slot.request():
             meta.ping_message_id = await self.announcer.send(table.channel_id, ping)
         meta.ping_player = target
         await self._save(table)

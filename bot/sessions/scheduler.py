@@ -16,6 +16,8 @@ from bot.sessions.state import Table
 
 log = logging.getLogger(__name__)
 
+COMPUTER_WAITS = 0.03  # seconds between a person's move and the computer seat starting to think
+
 
 class Scheduler:
     def __init__(self, service: TableService, *, clock: Callable[[], float] = time.time) -> None:
@@ -35,9 +37,15 @@ class Scheduler:
         if current is not None and table.seat_is_computer(current):
             self._cancel_timer(table)
             table.deadline = None
-            self._spawn(self.service.computer_moves(table))
+            self._spawn(self._computer_turn(table))
         else:
             self._schedule_timer(table)
+
+    async def _computer_turn(self, table: Table) -> None:
+        # The move that gave the computer its turn is still being answered: its answer leaves first (the
+        # computer thinks in a thread, which would compete with it for the interpreter).
+        await asyncio.sleep(COMPUTER_WAITS)
+        await self.service.computer_moves(table)
 
     def _spawn(self, coro: Awaitable[None]) -> None:
         task = asyncio.ensure_future(coro)

@@ -34,6 +34,11 @@ async def check_budget(harness: Harness, players: list[Player]) -> None:
     )
     print(f"rate-limited calls for the moves {spent} for {moves} moves; by route {dict(stats.by_route())}")
     assert spent <= moves, f"{spent} rate-limited calls for {moves} moves"
+    # A person's DM channel is opened once per process (each game here has one restart): later hands are
+    # one request each.
+    people = sum(len(player.by_id) for player in players)
+    opened = stats.by_route().get("POST /users/@me/channels", 0)
+    assert opened <= 2 * people, f"{opened} DM channels opened for {people} people in two processes"
 
 
 async def test_malice_against_the_computer_with_a_kill_at_discords_limits(

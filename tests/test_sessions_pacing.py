@@ -1,0 +1,96 @@
+"""Discord's budget as the bot keeps it (bot/sessions/pacing.py): however long requests take and however
+their latency jitters, no window as Discord counts it holds more than the limit; and a table that waited for
+its turn in the budget shows every move made meanwhile, in one write. Real engines, a real Store on a tmp
+file, a recording Announcer."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+
+from bot import warmup
+from bot.games.registry import REGISTRY
+from bot.sessions import SessionManager
+from bot.sessions.pacing import Budget
+from bot.sessions.presenter import drawn_table_view, table_view
+from tests.recording import RecordingAnnouncer
+from tests.test_sessions import ALICE, BOB, BOT, CHANNEL, GUILD, best_malice_move, fixed_seeds  # noqa: F401
+
+
+async def test_no_window_as_the_server_counts_it_holds_more_than_the_limit_whatever_the_latency():
+    limit, period = 5, 0.2
+    budget = Budget(limit, period)
+    rng = random.Random(3)
+    stamps: list[float] = []  # when the "server" counted each request: anywhere between leaving and answer
+
+    async def request() -> None:
+        async with budget.queue:
+            await budget.wait()
+            budget.leave()
+        left = time.monotonic()
+        latency = rng.choice([0.0, 0.001, 0.02, 0.06])  # mostly quick, now and then slow: jitter
+        await asyncio.sleep(latency)
+        stamps.append(left + rng.random() * latency)
+        budget.back()
+
+    started = time.monotonic()
+    await asyncio.gather(*(request() for _ in range(40)))
+    elapsed = time.monotonic() - started
+    stamps.sort()
+    for i, first in enumerate(stamps):
+        inside = [s for s in stamps[i:] if s < first + period]
+        assert len(inside) <= limit, f"{len(inside)} counted within {period} s of {first - started:.3f}"
+    # And it is a budget, not a brake: 40 requests at 5 per 0.2 s take about 1.6 s (the last answers count
+    # for a period each), not the 40 x 0.2 s a request-at-a-time pace would.
+    assert elapsed < 40 / limit * period + 1.0
+
+
+async def test_a_table_waiting_for_its_turn_shows_the_moves_made_meanwhile_in_one_write(store, monkeypatch):
+    # One write per second in this channel: the first move is written at once, the next moves wait.
+    monkeypatch.setattr("bot.sessions.pacing.CHANNEL_WRITES", 1)
+    monkeypatch.setattr("bot.sessions.pacing.CHANNEL_PERIOD", 1.0)
+    announcer = RecordingAnnouncer()
+    sessions = SessionManager(
+        store, announcer, default_timeout=300.0, bot_user_id=BOT, coalesce=0.0, pacing=True
+    )
+    table = await sessions.open_table(
+        "malice", GUILD, CHANNEL, ALICE, opponent=BOB, options={"stake": 1, "timeout": 300, "turns": 40}
+    )
+    await sessions.accept(CHANNEL, BOB)
+    await sessions.idle()
+    await asyncio.sleep(1.05)  # the game's first write has left the window
+    before = len(announcer.log)
+    await sessions.act(CHANNEL, int(table.game.current_player), best_malice_move(table.game))
+    await asyncio.sleep(0.05)  # its write goes at once (the window had room)...
+    for _ in range(3):  # ...and these three come while the channel has none
+        await sessions.act(CHANNEL, int(table.game.current_player), best_malice_move(table.game))
+    await sessions.idle()
+    writes = [w for w in announcer.log[before:] if w.kind == "edit"]
+    assert len(writes) == 2, "the three moves made while the table waited became one write"
+    shown = "\n".join(writes[-1].message.texts())
+    for line in table.meta.recent[-3:]:
+        assert line.text in shown
+    await sessions.close()
+
+
+async def test_the_table_picture_drawn_in_a_thread_is_the_one_drawn_in_place(store):
+    sessions = SessionManager(
+        store, RecordingAnnouncer(), default_timeout=300.0, bot_user_id=BOT, coalesce=0.0, pacing=False
+    )
+    table = await sessions.open_table("malice", GUILD, CHANNEL, ALICE, opponent=BOB, options={"timeout": 300})
+    await sessions.accept(CHANNEL, BOB)
+    for _ in range(3):
+        await sessions.act(CHANNEL, int(table.game.current_player), best_malice_move(table.game))
+    in_place, threaded = table_view(table, -1), await drawn_table_view(table, -1)
+    assert in_place.picture is not None and threaded.picture is not None
+    assert threaded.picture.data == in_place.picture.data
+    assert list(threaded.texts()) == list(in_place.texts())
+    await sessions.close()
+
+
+def test_the_warm_up_plays_and_renders_every_game_with_a_table():
+    played = warmup.warm_up()
+    games = {spec.name for spec in REGISTRY if spec.renderer is not None}
+    assert set(played) == games
+    assert all(moves > 0 for moves in played.values()), played
