@@ -243,6 +243,11 @@ class Tables:
         seen = self._seen[channel_id] = Seen(table_id, status, seq, game, message_id, stored_at)
         return seen
 
+    def hands_pending(self, table_id: int) -> bool:
+        """Whether hands wait to be DMed (the presenter sends them after the table message)."""
+        (meta,) = self.conn.execute("SELECT meta FROM game_tables WHERE id = ?", (table_id,)).fetchone()
+        return bool(json.loads(meta or "{}").get("dm_pending"))
+
     def close(self) -> None:
         self.conn.close()
 
@@ -358,7 +363,8 @@ async def scenario(kind: str, tables: int, seconds: float, seed: int) -> Figures
 
 
 async def everything_shown(bench: Bench, tables: Tables, timeout: float = 30.0) -> None:
-    """Until every table message shows its table's newest move and no computer is still to move."""
+    """Until every table message shows its table's newest move, its hands are DMed and no computer is still
+    to move."""
     deadline = time.monotonic() + timeout
     people = {str(u.id) for name in bench.names for u in bench.people(name)}
     while time.monotonic() < deadline:
@@ -369,7 +375,7 @@ async def everything_shown(bench: Bench, tables: Tables, timeout: float = 30.0) 
                 pending += 1
                 continue
             waiting_computer = seen.status == "running" and seen.game.current_player not in people
-            pending += waiting_computer or not shows(bench.fake, seen)
+            pending += waiting_computer or not shows(bench.fake, seen) or tables.hands_pending(seen.table_id)
         if not pending:
             return
         await asyncio.sleep(0.1)
@@ -458,6 +464,9 @@ async def resume(tables: int) -> dict[str, float]:
 
             async def dm(self, user_id: int, message: Any) -> None:
                 return None
+
+            def dm_requests(self, user_id: int) -> int:
+                return 1
 
         # The earlier process, with its DMs sent and its messages posted (here: into the void).
         seeding = SessionManager(

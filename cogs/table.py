@@ -216,11 +216,11 @@ class DiscordAnnouncer:
     """The presenter's `Announcer` on discord.py: public messages, in-place edits, deletions and DMs, with
     Discord's error codes turned into the session layer's exceptions."""
 
-    def __init__(self, bot: commands.Bot | commands.AutoShardedBot) -> None:
+    def __init__(self, bot: CardBot, dm_channels: dict[int, int] | None = None) -> None:
         self.bot = bot
-        # Each person's DM channel, once opened: a DM is then one request (the pacer counts on it;
-        # discord.py's own cache keeps only the last 128).
-        self._dm_channels: dict[int, int] = {}
+        # Each person's DM channel, once opened (kept in the store across restarts): a DM is then one request
+        # (discord.py's own cache keeps only the last 128, and only in memory).
+        self._dm_channels: dict[int, int] = dict(dm_channels or {})
 
     async def send(self, channel_id: int, message: Message) -> int:
         channel = self.bot.get_partial_messageable(channel_id)
@@ -251,12 +251,22 @@ class DiscordAnnouncer:
         except discord.HTTPException as exc:
             raise _http_failure(exc) from exc
 
+    def dm_requests(self, user_id: int) -> int:
+        return 1 if user_id in self._dm_channels else 2
+
+    async def _remember(self, user_id: int, channel_id: int) -> None:
+        try:
+            await self.bot.store.remember_dm_channel(user_id, channel_id)
+        except Exception:  # only a saving lost: the channel is opened again after the next restart
+            log.warning("could not keep the DM channel of %s", user_id, exc_info=True)
+
     async def dm(self, user_id: int, message: Message) -> None:
         try:
             channel_id = self._dm_channels.get(user_id)
             if channel_id is None:
                 opened = await self.bot.create_dm(discord.Object(user_id))
                 channel_id = self._dm_channels[user_id] = opened.id
+                await self._remember(user_id, channel_id)
             channel = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
             await channel.send(**discord_kwargs(message))
         except discord.Forbidden as exc:
@@ -470,7 +480,7 @@ async def setup(bot: CardBot) -> None:
     if getattr(bot, "sessions", None) is None:
         bot.sessions = SessionManager(
             bot.store,
-            DiscordAnnouncer(bot),
+            DiscordAnnouncer(bot, await bot.store.dm_channels()),
             default_timeout=bot.settings.turn_timeout_seconds,
             bot_user_id=bot.user.id if bot.user else None,
             present_now=False,

@@ -158,3 +158,13 @@ class Store(Protocol):
     async def set_guild_language(self, guild_id: int, language: str | None) -> None:
         """Choose the server's public language; None goes back to the server's locale."""
         ...
+
+    # ---- DM channels ---------------------------------------------------------------------------------------
+
+    async def dm_channels(self) -> dict[int, int]:
+        """Every person's DM channel with the bot, as remembered: user id -> channel id."""
+        ...
+
+    async def remember_dm_channel(self, user_id: int, channel_id: int) -> None:
+        """Keep a person's DM channel (Discord keeps it for good; a newer one replaces it)."""
+        ...

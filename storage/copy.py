@@ -34,12 +34,14 @@ TABLES: dict[str, tuple[str, ...]] = {
     "results": ("table_id", "player", "guild_id", "kind", "final_chips", "net", "placement", "won"),
     "balances": ("guild_id", "player", "kind", "net", "games", "wins", "biggest_win"),
     "guild_settings": ("guild_id", "language"),
+    "dm_channels": ("user_id", "channel_id"),
 }  # fmt: skip
 ORDER = {
     "actions": "table_id, seq",
     "results": "table_id, player",
     "balances": "guild_id, player, kind",
     "guild_settings": "guild_id",
+    "dm_channels": "user_id",
 }
 ORDER.update((t, "id") for t in TABLES if t not in ORDER)
 IDENTITY = ("game_tables", "seats", "ledger")  # tables whose ids come from a sequence on PostgreSQL

@@ -167,6 +167,16 @@ MIGRATIONS: list[list[str]] = [
         )
         """,
     ],
+    # 4: each person's DM channel with the bot (Discord keeps it for good): a hand after a restart is one
+    # request, not two (open the channel, then send).
+    [
+        """
+        CREATE TABLE dm_channels (
+            user_id    INTEGER PRIMARY KEY,
+            channel_id INTEGER NOT NULL
+        )
+        """,
+    ],
 ]
 
 LATEST = len(MIGRATIONS)

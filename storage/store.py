@@ -427,3 +427,19 @@ class SqliteStore:
             )
 
         await self._db.write(store)
+
+    # ---- DM channels ---------------------------------------------------------------------------------------
+
+    async def dm_channels(self) -> dict[int, int]:
+        sql = "SELECT user_id, channel_id FROM dm_channels"
+        return await self._db.read(lambda db: {int(u): int(c) for u, c in db.execute(sql)})
+
+    async def remember_dm_channel(self, user_id: int, channel_id: int) -> None:
+        def store(db: sqlite3.Connection) -> None:
+            db.execute(
+                "INSERT INTO dm_channels (user_id, channel_id) VALUES (?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET channel_id = excluded.channel_id",
+                (user_id, channel_id),
+            )
+
+        await self._db.write(store)

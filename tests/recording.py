@@ -53,6 +53,9 @@ class RecordingAnnouncer:
         self.log.append(Sent("dm", user_id, 0, message))
         self.changed.set()
 
+    def dm_requests(self, user_id: int) -> int:
+        return 1
+
     def public(self) -> list[Sent]:
         """What was posted or edited in the channel (deletions are in `log`, but show nothing new)."""
         return [s for s in self.log if s.kind in ("send", "edit")]

@@ -9,7 +9,8 @@ import asyncio
 import random
 import time
 
-from bot import warmup
+from bot import render, warmup
+from bot.games.ai import choose_action
 from bot.games.registry import REGISTRY
 from bot.sessions import SessionManager
 from bot.sessions.pacing import Budget
@@ -94,3 +95,33 @@ def test_the_warm_up_plays_and_renders_every_game_with_a_table():
     games = {spec.name for spec in REGISTRY if spec.renderer is not None}
     assert set(played) == games
     assert all(moves > 0 for moves in played.values()), played
+
+
+async def test_a_new_deal_is_dmed_to_everyone_but_the_person_whose_move_dealt_it(store):
+    """His answer to that move is his new hand already: a DM would repeat it and spend a request."""
+    announcer = RecordingAnnouncer()
+    sessions = SessionManager(
+        store, announcer, default_timeout=300.0, bot_user_id=BOT, coalesce=0.0, pacing=False
+    )
+    table = await sessions.open_table("insomnia", GUILD, CHANNEL, ALICE, options={"deals": 4})
+    await sessions.join(CHANNEL, BOB)
+    await sessions.start(CHANNEL, ALICE)
+    await sessions.idle()
+    checked = 0
+    for step in range(400):
+        if table.status != "running":
+            break
+        mover = table.game.current_player
+        deal = table.game.deal
+        dms_before = {p: len(announcer.dms_to(p)) for p in (ALICE, BOB)}
+        answer = await sessions.act(CHANNEL, int(mover), choose_action(table.game, mover, f"t{step}"))
+        await sessions.idle()
+        if table.status == "running" and table.game.deal != deal:
+            other = BOB if int(mover) == ALICE else ALICE
+            assert len(announcer.dms_to(int(mover))) == dms_before[int(mover)], "no DM for the mover"
+            assert len(announcer.dms_to(other)) == dms_before[other] + 1, "the other gets his new hand"
+            hand = render.hand_message(table.info(), table.game, mover, dm=False, picture=False)
+            assert list(answer.texts()) == list(hand.texts()), "the mover's answer is his new hand"
+            checked += 1
+    assert checked >= 2, "the game dealt again after people's moves"
+    await sessions.close()

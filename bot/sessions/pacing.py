@@ -124,7 +124,6 @@ class Pacer:
         self._in_flight = asyncio.Semaphore(IN_FLIGHT)
         # DMs have their own flight: a slow DM channel never holds up a table's message.
         self._dms_in_flight = asyncio.Semaphore(IN_FLIGHT)
-        self._dm_opened: set[int] = set()
 
     @staticmethod
     def _budget(budgets: dict[int, Budget], key: int) -> Budget:
@@ -145,15 +144,11 @@ class Pacer:
                 yield Slot(self, channel)
 
     @contextlib.asynccontextmanager
-    async def dm(self, user_id: int) -> AsyncIterator[Slot]:
-        """One DM: the first to a person in this process opens the DM channel too (two requests)."""
+    async def dm(self, user_id: int, requests: int = 1) -> AsyncIterator[Slot]:
+        """One DM of `requests` requests (two when the DM channel is opened first)."""
         channel = self._budget(self._dm_channels, user_id)
-        requests = 1 if user_id in self._dm_opened else 2
         async with channel.queue:
             await channel.wait()
             async with self._dms_in_flight:
                 await self._line.acquire(requests)
-                slot = Slot(self, channel, requests)
-                yield slot
-                if slot.used:
-                    self._dm_opened.add(user_id)
+                yield Slot(self, channel, requests)

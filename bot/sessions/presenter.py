@@ -53,6 +53,10 @@ class Announcer(Protocol):
     async def dm(self, user_id: int, message: Message) -> None:
         """Send a direct message; raises `DMClosed` when the user's DMs are closed."""
 
+    def dm_requests(self, user_id: int) -> int:
+        """How many rate-limited requests a DM to this user takes now (2 when his DM channel must be opened
+        first)."""
+
 
 @dataclass
 class _Job:
@@ -244,7 +248,7 @@ class Presenter:
             if self.pacer is None:
                 yield slot
             else:
-                async with self.pacer.dm(user_id) as slot:
+                async with self.pacer.dm(user_id, self.announcer.dm_requests(user_id)) as slot:
                     yield slot
         finally:
             self.writes += slot.used

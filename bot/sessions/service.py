@@ -348,10 +348,17 @@ class TableService:
         return player
 
     async def commit(
-        self, table: Table, actor: str | None, action: GameAction, *, notes: Iterable[str] = ()
+        self,
+        table: Table,
+        actor: str | None,
+        action: GameAction,
+        *,
+        notes: Iterable[str] = (),
+        answered: str | None = None,
     ) -> list[GameEvent]:
         """Apply one action and store it, with everything it changed, in one transaction. Caller holds the
-        lock; the meta changes the caller made before (timeouts, seat control) are stored with it."""
+        lock; the meta changes the caller made before (timeouts, seat control) are stored with it. `answered`:
+        the player whose private answer to this move shows his hand (a new hand needs no DM for him)."""
         spec = self.spec(table)
         before = table.snapshot if table.snapshot is not None else table.playing.model_dump_json()
         # As JSON, not a deep copy: pydantic's deep copy of the recent lines costs more than the whole move;
@@ -380,7 +387,7 @@ class TableService:
         if not table.playing.is_over:
             table.meta.dm_pending.extend(
                 p for p in spec.session.hands_to_send(table.playing, events, False)
-                if p not in table.meta.dm_pending
+                if p not in table.meta.dm_pending and p != answered
             )
         if table.meta.note == table.shown_note:
             table.meta.note = None  # shown: the move replaces it (one not shown yet stays until it is)
@@ -448,7 +455,7 @@ class TableService:
                 raise NotAllowed("table.stale_button") from None
             table.meta.timeouts.pop(player, None)
             self.note_locales(table)
-            await self.commit(table, player, parsed)
+            await self.commit(table, player, parsed, answered=player)
             answer = render.action_receipt(table.info(), table.game, player, parsed, locale=locale)
             self._changed(table)
         return answer

@@ -165,6 +165,15 @@ MIGRATIONS: list[list[str]] = [
         )
         """,
     ],
+    # 4: each person's DM channel with the bot (SQLite's 4).
+    [
+        """
+        CREATE TABLE dm_channels (
+            user_id    BIGINT PRIMARY KEY,
+            channel_id BIGINT NOT NULL
+        )
+        """,
+    ],
 ]
 
 LATEST = len(MIGRATIONS)

@@ -400,3 +400,19 @@ class PostgresStore:
                 guild_id,
                 language,
             )
+
+    # ---- DM channels ---------------------------------------------------------------------------------------
+
+    async def dm_channels(self) -> dict[int, int]:
+        async with self._pool.acquire() as conn:
+            rows = await conn.fetch("SELECT user_id, channel_id FROM dm_channels")
+        return {int(r["user_id"]): int(r["channel_id"]) for r in rows}
+
+    async def remember_dm_channel(self, user_id: int, channel_id: int) -> None:
+        async with self._pool.acquire() as conn:
+            await conn.execute(
+                "INSERT INTO dm_channels (user_id, channel_id) VALUES ($1, $2)"
+                " ON CONFLICT (user_id) DO UPDATE SET channel_id = EXCLUDED.channel_id",
+                user_id,
+                channel_id,
+            )

@@ -23,6 +23,7 @@ async def fill(path: str) -> list[int]:
     store = await open_store(path)
     try:
         await store.set_guild_language(GUILD + 1, "de")
+        await store.remember_dm_channel(31, 8031)
         rng = random.Random("copy")
         tables = [
             await start(store, kind, n, rng) for n, kind in enumerate(["insomnia", "malice", "insomnia"])
@@ -54,6 +55,7 @@ async def everything(store, ids: list[int]) -> dict:
     out = {"open": await store.open_tables()}
     for i in ids:
         out[i] = (await store.get_table(i), await store.history(i), await store.results(i))
+    out["dm channels"] = await store.dm_channels()
     for guild in (GUILD, GUILD + 1):
         out[(guild, "language")] = await store.guild_language(guild)
         out[guild] = await store.leaderboard(guild, limit=100)
