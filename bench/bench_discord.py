@@ -1,6 +1,7 @@
-"""The bot at Discord's limits: the real bot (CardBot, its cogs, sessions and store) against the project's
-fake Discord with the rate limits on (5 message writes per 5 s per channel, 50 requests/s in all, 429s past
-them), N tables of each game played at a human pace: a person moves 1-3 s after he can know it is his turn
+"""The bot at Discord's limits: the real bot, as deployed (`cardtable-bot run` in a process of its own, on
+SQLite), against the project's fake Discord in the bench's process with the rate limits on (5 message writes
+per 5 s per channel, 50 requests/s in all, 429s past them) and every request body checked against Discord's
+schemas, N tables of each game played at a human pace: a person moves 1-3 s after he can know it is his turn
 (after his own answer, or once the table message shows someone else's move gave him the turn).
 
 Printed, each beside its baseline measured in the same run:
@@ -14,7 +15,8 @@ Printed, each beside its baseline measured in the same run:
   made before READY, and how long until every table message was refreshed (peak calls per second).
 
 Run from the repository root: `python bench/bench_discord.py [--write]` (`--quick` for N = 1 and 10 only and
-a shorter window; `--seconds`, `--tables`, `--resume-tables` to change the sizes).
+a shorter window; `--seconds`, `--tables`, `--resume-tables` to change the sizes; `--no-validate` skips the
+schema checks).
 """
 
 from __future__ import annotations
@@ -85,7 +87,8 @@ class Figures:
 
 
 class Bench:
-    """One fake Discord with `channels` game channels and one bot on a fresh database."""
+    """One fake Discord with `channels` game channels, three people at each. The play scenarios run the bot
+    as its own process (`BotProcess`); the whole-game and resume figures run it in this one (`start`)."""
 
     def __init__(self, folder: Path, channels: int, *, rate_limits: bool = True) -> None:
         self.folder = folder
@@ -123,12 +126,6 @@ class Bench:
 
     def table(self, channel: str) -> Any:
         return self.sessions.table_in(self.fake.channel(channel).id)
-
-    def table_message(self, channel: str) -> Any:
-        table = self.table(channel)
-        if table is None or table.meta.table_message_id is None:
-            return None
-        return self.fake.messages.get(table.meta.table_message_id)
 
     def people(self, channel: str) -> list[Any]:
         """The three people of a table's channel."""

@@ -93,9 +93,10 @@ EVERYONE_PERMISSIONS = (
     | ADD_REACTIONS
     | USE_APPLICATION_COMMANDS
 )
-# What the README's invite link grants the bot: View Channel, Send Messages, Embed Links, Attach Files, Read
-# History. A test takes one away with `fake.bot_permissions &= ~ATTACH_FILES`.
-BOT_PERMISSIONS = VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | ATTACH_FILES | READ_MESSAGE_HISTORY
+# What the README's invite link grants the bot, and all it has here (the bot never reads a channel's history):
+# View Channel, Send Messages, Embed Links, Attach Files. A test takes one away with
+# `fake.bot_permissions &= ~ATTACH_FILES`.
+BOT_PERMISSIONS = VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | ATTACH_FILES
 
 PRIVILEGED_INTENTS = {1 << 1: "GUILD_MEMBERS", 1 << 8: "GUILD_PRESENCES", 1 << 15: "MESSAGE_CONTENT"}
 
@@ -955,7 +956,7 @@ class FakeDiscord:
         self.guild_id = GUILD_ID
         self.guild_name = "Card Club"
         # What the bot may do in the guild's channels (a test takes a permission away to see the bot cope).
-        self.bot_permissions = EVERYONE_PERMISSIONS | BOT_PERMISSIONS
+        self.bot_permissions = BOT_PERMISSIONS
         self.guild_locale = "en-US"  # the server's preferred locale, sent with every interaction
         self.members: dict[str, FakeUser] = {}
         for name in member_names or ("alice", "bob", "carol", "dave", "erin", "frank"):
