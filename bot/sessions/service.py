@@ -443,21 +443,27 @@ class TableService:
         """A player's own action (command or button); returns his answer in his language, built from what was
         stored."""
         async with self.lock(channel_id):
-            table = self.require_table(channel_id)
-            if seq is not None and seq != table.seq:
-                raise NotAllowed("table.stale_button")
-            player = self.check_actor(table, user_id)
-            try:
-                parsed = self.spec(table).parse_action(action)  # an action object passes as it is
-            except ValueError:  # pydantic's ValidationError too
-                # Buttons are the only source of raw actions: one the engine cannot read was not drawn
-                # for this game as it stands (or was edited): one sentence, not "something went wrong".
-                raise NotAllowed("table.stale_button") from None
-            table.meta.timeouts.pop(player, None)
-            self.note_locales(table)
-            await self.commit(table, player, parsed, answered=player)
-            answer = render.action_receipt(table.info(), table.game, player, parsed, locale=locale)
-            self._changed(table)
+            return await self._act(channel_id, user_id, action, seq=seq, locale=locale)
+
+    async def _act(
+        self, channel_id: int, user_id: int, action: ActionInput, *, seq: int | None, locale: object
+    ) -> Message:
+        """`act` for a caller that holds the table's lock."""
+        table = self.require_table(channel_id)
+        if seq is not None and seq != table.seq:
+            raise NotAllowed("table.stale_button")
+        player = self.check_actor(table, user_id)
+        try:
+            parsed = self.spec(table).parse_action(action)  # an action object passes as it is
+        except ValueError:  # pydantic's ValidationError too
+            # Buttons are the only source of raw actions: one the engine cannot read was not drawn
+            # for this game as it stands (or was edited): one sentence, not "something went wrong".
+            raise NotAllowed("table.stale_button") from None
+        table.meta.timeouts.pop(player, None)
+        self.note_locales(table)
+        await self.commit(table, player, parsed, answered=player)
+        answer = render.action_receipt(table.info(), table.game, player, parsed, locale=locale)
+        self._changed(table)
         return answer
 
     async def command(
@@ -491,7 +497,9 @@ class TableService:
                 raise NotAllowed(exc.key, **exc.params) from None
             except IllegalAction as exc:
                 raise NotAllowed(str(exc)) from None
-        return await self.act(channel_id, user_id, action, seq=offered_at, locale=locale)
+            # Under the same lock as the checks above: a copy of this command sent at the same moment sees
+            # the move stored and is refused as outdated, not as a stale button.
+            return await self._act(channel_id, user_id, action, seq=offered_at, locale=locale)
 
     async def computer_moves(self, table: Table) -> None:
         """Every move of the computer seats holding the turn, each stored in its own transaction."""
