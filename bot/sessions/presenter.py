@@ -226,29 +226,25 @@ class Presenter:
 
     # ---------------------------------------------------------------- the worker
 
-    @contextlib.asynccontextmanager
-    async def _write_slot(self, channel_id: int) -> AsyncIterator[Slot]:
+    def _write_slot(self, channel_id: int) -> contextlib.AbstractAsyncContextManager[Slot]:
         """One rate-limited write in the channel: entered when its turn has come. What to write is decided
         inside, so a table that waited for its turn shows everything that happened meanwhile; the request
         itself goes inside the slot's `request()`."""
-        slot = Slot()
-        try:
-            if self.pacer is None:
-                yield slot
-            else:
-                async with self.pacer.write(channel_id) as slot:
-                    yield slot
-        finally:
-            self.writes += slot.used
+        return self._slot(lambda pacer: pacer.write(channel_id))
+
+    def _dm_slot(self, user_id: int) -> contextlib.AbstractAsyncContextManager[Slot]:
+        return self._slot(lambda pacer: pacer.dm(user_id, self.announcer.dm_requests(user_id)))
 
     @contextlib.asynccontextmanager
-    async def _dm_slot(self, user_id: int) -> AsyncIterator[Slot]:
+    async def _slot(
+        self, paced: Callable[[Pacer], contextlib.AbstractAsyncContextManager[Slot]]
+    ) -> AsyncIterator[Slot]:
         slot = Slot()
         try:
             if self.pacer is None:
                 yield slot
             else:
-                async with self.pacer.dm(user_id, self.announcer.dm_requests(user_id)) as slot:
+                async with paced(self.pacer) as slot:
                     yield slot
         finally:
             self.writes += slot.used
