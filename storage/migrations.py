@@ -177,6 +177,11 @@ MIGRATIONS: list[list[str]] = [
         )
         """,
     ],
+    # 5: the presenter's own record of a table (its message ids, what the table message has shown, the DMs
+    # it sent), apart from the session's `meta`: each part stores only what it owns.
+    [
+        "ALTER TABLE game_tables ADD COLUMN display TEXT NOT NULL DEFAULT '{}'",
+    ],
 ]
 
 LATEST = len(MIGRATIONS)

@@ -150,8 +150,8 @@ async def test_timeouts_and_a_resignation_hand_the_seat_to_the_computer(store, a
     player = table.game.current_player
     await sessions.service.time_out(table, seq)
     assert table.seq == seq + 1, "the timeout played the safe default (keep)"
-    assert any("ran out of time: the card was kept for them" in line.text for line in table.meta.recent)
+    assert any("ran out of time: the card was kept for them" in line.text for line in table.log_lines())
     assert (await sessions.resign(CHANNEL, int(player))).word("en") == "You resigned."
-    assert player in table.meta.computer_seats
+    assert player in table.session.computer_seats
     await sessions.close()
 

@@ -84,7 +84,7 @@ async def test_resign_hands_the_seat_to_a_computer_and_the_result_still_counts(s
     sessions = await manager(store, announcer)
     table = await open_three(sessions)
     await sessions.resign(CHANNEL, BOB)
-    assert str(BOB) in table.meta.computer_seats
+    assert str(BOB) in table.session.computer_seats
     with pytest.raises(NotAllowed, match="computer player has taken over"):
         await sessions.act(CHANNEL, BOB, {"kind": "pass"})
     for _ in range(300):
@@ -136,7 +136,7 @@ async def test_lobby_cancel_closes_the_table(store, announcer):
     await sessions.cancel(CHANNEL, ALICE, can_manage=False)
     assert (await store.get_table(table.id)).status == "cancelled"
     assert sessions.table_in(CHANNEL) is None
-    lobby = announcer.messages[table.meta.table_message_id]
+    lobby = announcer.messages[table.message_id]
     assert not lobby.rows, "a closed lobby has no buttons left"
 
 
@@ -147,7 +147,7 @@ async def test_three_timeouts_in_a_row_give_the_seat_to_a_computer(store, announ
     await sessions.start(CHANNEL, ALICE)
     # Bob acts at once whenever it is his turn; Alice never does, so each of her decisions times out.
     for _ in range(200):
-        if str(ALICE) in table.meta.computer_seats or table.status != "running":
+        if str(ALICE) in table.session.computer_seats or table.status != "running":
             break
         if table.game.current_player == str(BOB):
             await sessions.act(CHANNEL, BOB, table.game.default_action())
@@ -158,8 +158,8 @@ async def test_three_timeouts_in_a_row_give_the_seat_to_a_computer(store, announ
                     announcer.log.index(s) >= n and any("ran out of time" in t for t in s.message.texts())
                 )
             )
-    assert str(ALICE) in table.meta.computer_seats
-    assert sum(f"<@{ALICE}> ran out of time" in line.text for line in table.meta.recent) == 3
+    assert str(ALICE) in table.session.computer_seats
+    assert sum(f"<@{ALICE}> ran out of time" in line.text for line in table.log_lines()) == 3
     assert any("computer player takes the seat" in t for t in announcer.public_texts())
     # From now on the computer plays Alice's seat; the game still ends with her result stored.
     for _ in range(200):

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from bot.reading import engine_notation
 from bot.sessions import NotAllowed
-from bot.sessions.service import engine_notation
 from tests.test_sessions import ALICE, BOB, CHANNEL, GUILD, manager
 
 
@@ -32,7 +32,7 @@ async def test_dms_and_public_lines_keep_their_languages_across_a_restart(store,
     table = again.table_in(CHANNEL)
     assert table.language == "de"
     assert table.locale_of(str(ALICE)) == "de" and table.locale_of(str(BOB)) == "en"
-    assert table.meta.note == "♻️ Der Bot wurde neu gestartet: dieses Spiel geht weiter."
+    assert table.banner() == "♻️ Der Bot wurde neu gestartet: dieses Spiel geht weiter."
     await again.close()
 
 

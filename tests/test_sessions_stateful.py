@@ -14,9 +14,11 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from bot.games.registry import REGISTRY
-from bot.sessions import NotAllowed, SessionManager, service
+from bot.sessions import NotAllowed, SessionManager
+from bot.sessions import lobbies as service
 from bot.sessions.kinds import game_options
 from storage import Store
+from tests.live import TestSessions
 from tests.recording import RecordingAnnouncer
 
 CHANNEL, GUILD, BOT = 500, 1, 999
@@ -38,7 +40,7 @@ class Tables(RuleBasedStateMachine):
         self.refusals = 0
 
     def new_manager(self) -> SessionManager:
-        return SessionManager(
+        return TestSessions(
             self.store, RecordingAnnouncer(), default_timeout=0, bot_user_id=BOT, coalesce=0.0, pacing=False
         )
 

@@ -141,3 +141,4 @@ class TableInfo(BaseModel):
     computer_seats: list[str] = []  # people whose seat a computer player took over
     timeout: float = 0
     pictures: bool = True  # attach pictures of the table and hands (off: text only)
+    names: dict[str, str] = {}  # player id -> display name, as Discord shows it (the pictures write it)

@@ -174,6 +174,10 @@ MIGRATIONS: list[list[str]] = [
         )
         """,
     ],
+    # 5: the presenter's own record of a table, apart from the session's `meta` (see the SQLite list).
+    [
+        "ALTER TABLE game_tables ADD COLUMN display TEXT NOT NULL DEFAULT '{}'",
+    ],
 ]
 
 LATEST = len(MIGRATIONS)

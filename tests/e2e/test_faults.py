@@ -188,7 +188,7 @@ async def test_whole_games_end_and_every_move_is_announced_under_faults_and_rest
     harness: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seeds = itertools.count()
-    monkeypatch.setattr("bot.sessions.service.new_seed", lambda: f"{SEED}-{next(seeds)}")
+    monkeypatch.setattr("bot.sessions.lobbies.new_seed", lambda: f"{SEED}-{next(seeds)}")
     fake = harness.fake
     restarts: Counter[str] = Counter()
     games: list[Player] = []

@@ -21,7 +21,7 @@ def highcard():
 
 
 async def test_a_registered_test_game_plays_end_to_end(harness: Harness, monkeypatch) -> None:
-    monkeypatch.setattr("bot.sessions.service.new_seed", lambda: "e2e-highcard-1")
+    monkeypatch.setattr("bot.sessions.lobbies.new_seed", lambda: "e2e-highcard-1")
     fake = harness.fake
     alice, bob = harness.user("alice"), harness.user("bob")
 
@@ -70,7 +70,7 @@ async def test_a_registered_test_game_plays_end_to_end(harness: Harness, monkeyp
 
 
 async def test_a_test_game_against_the_computer(harness: Harness, monkeypatch) -> None:
-    monkeypatch.setattr("bot.sessions.service.new_seed", lambda: "e2e-highcard-2")
+    monkeypatch.setattr("bot.sessions.lobbies.new_seed", lambda: "e2e-highcard-2")
     fake = harness.fake
     alice = harness.user("alice")
     reply = await alice.slash("highcard challenge", opponent=fake.bot_user, rounds=2)

@@ -21,7 +21,7 @@ def german(user) -> None:
 async def test_a_german_and_an_english_player_at_one_table_in_a_german_server(
     harness: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("bot.sessions.service.new_seed", lambda: SEED)
+    monkeypatch.setattr("bot.sessions.lobbies.new_seed", lambda: SEED)
     fake = harness.fake
     fake.guild_locale = "de"
     alice, bob = harness.user("alice"), harness.user("bob")

@@ -19,7 +19,7 @@ async def test_every_table_message_write_carries_a_png_and_hand_answers_with_one
     harness: Harness,  # noqa: F811
     monkeypatch,
 ) -> None:
-    monkeypatch.setattr("bot.sessions.service.new_seed", lambda: "e2e-pictures-1")
+    monkeypatch.setattr("bot.sessions.lobbies.new_seed", lambda: "e2e-pictures-1")
     sent = []  # every picture the cog turned into a file, to decode what went over the wire
     real_file = cogs.table._file
 
