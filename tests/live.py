@@ -16,11 +16,13 @@ class Live:
     def __init__(self, sessions: SessionManager, record: TableRecord) -> None:
         self._sessions = sessions
         self.record = record
+        self._message_id: int | None = None
         sessions.tables.stored.listen(self._update)
 
     def _update(self, record: TableRecord) -> None:
         if record.id == self.record.id and record.revision >= self.record.revision:
             self.record = record
+            self._message_id = self._sessions.presenter.message_id(record.id) or self._message_id
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.record, name)
@@ -28,7 +30,8 @@ class Live:
     @property
     def message_id(self) -> int | None:
         """The table message's id, as the presenter keeps it."""
-        return self._sessions.presenter.message_id(self.record.id)
+        self._message_id = self._sessions.presenter.message_id(self.record.id) or self._message_id
+        return self._message_id
 
     def info(self):
         return table_info(self.record)

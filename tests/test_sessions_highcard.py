@@ -78,7 +78,7 @@ async def test_a_registered_test_game_is_challenged_played_settled_and_logged(st
     actions = [a.action for a in await store.actions(table.id)]
     replayed = SPEC.replay(row.players, row.seed, {"chips": 3, "rounds": 4}, actions)
     assert replayed.model_dump_json() == row.snapshot
-    _, entries = await sessions.history(CHANNEL, "highcard")
+    _, entries = await sessions.history(CHANNEL, kind="highcard")
     pages = render.history_pages("highcard", table.id, "finished", entries)
     assert "keeps" in pages[0].description and "highcard_round" in pages[0].description
     assert any("Game over" in t for t in announcer.public_texts())
@@ -118,14 +118,14 @@ async def test_the_spec_decides_how_a_table_fills(store, announcer, highcard):
         with REGISTRY.registered(dataclasses.replace(highcard, table="lobby")):
             sessions = await manager(store, announcer)
             table = await sessions.open_table("highcard", GUILD, CHANNEL, ALICE, options={"rounds": 2})
-            assert table.players == [str(ALICE)]
+            assert list(table.players) == [str(ALICE)]
             with pytest.raises(NotAllowed):
                 await sessions.accept(CHANNEL, BOB)
             assert (await sessions.join(CHANNEL, BOB)).word("en") == "You joined the table."
             with pytest.raises(NotAllowed, match="full"):
                 await sessions.add_computer(CHANNEL, ALICE)
             await sessions.start(CHANNEL, ALICE)
-            assert table.status == "running" and table.players == [str(ALICE), str(BOB)]
+            assert table.status == "running" and list(table.players) == [str(ALICE), str(BOB)]
             await play_out(sessions, table)
             assert (await store.get_table(table.id)).status == "finished"
             await sessions.close()
@@ -148,7 +148,7 @@ async def test_timeouts_and_a_resignation_hand_the_seat_to_the_computer(store, a
     await sessions.accept(CHANNEL, BOB)
     seq = table.seq
     player = table.game.current_player
-    await sessions.service.time_out(table, seq)
+    await sessions.life.time_out(table.id, seq)
     assert table.seq == seq + 1, "the timeout played the safe default (keep)"
     assert any("ran out of time: the card was kept for them" in line.text for line in table.log_lines())
     assert (await sessions.resign(CHANNEL, int(player))).word("en") == "You resigned."

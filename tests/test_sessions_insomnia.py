@@ -47,7 +47,7 @@ async def open_three(sessions):
 async def test_a_whole_insomnia_game_keeps_hands_private_and_settles_the_ledger(store, announcer):
     sessions = await manager(store, announcer)
     table = await open_three(sessions)
-    assert table.players == [str(ALICE), str(BOB), "ai:1"]
+    assert list(table.players) == [str(ALICE), str(BOB), "ai:1"]
     assert announcer.dms_to(ALICE) and announcer.dms_to(BOB), "hands go by DM at the deal"
     seen = 0
     for _ in range(500):

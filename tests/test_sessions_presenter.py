@@ -134,7 +134,7 @@ async def test_a_resign_is_stored_whatever_discord_does_and_survives_a_restart(s
     assert (await store.get_table(table.id)).meta["computer_seats"] == [str(ALICE)]
     later = manager(store, RecordingAnnouncer(messages=dict(announcer.messages), _next_id=announcer._next_id))
     await later.resume_all()
-    assert later.table_in(CHANNEL).session.computer_seats == [str(ALICE)]
+    assert list(later.table_in(CHANNEL).session.computer_seats) == [str(ALICE)]
     await later.close()
 
 
