@@ -121,7 +121,9 @@ class DiscordAnnouncer:
     """The presenter's `Announcer` on discord.py: public messages, in-place edits, deletions and DMs, with
     Discord's error codes turned into the session layer's exceptions."""
 
-    def __init__(self, client: discord.Client, store: Store, dm_channels: dict[int, int] | None = None) -> None:
+    def __init__(
+        self, client: discord.Client, store: Store, dm_channels: dict[int, int] | None = None
+    ) -> None:
         self.bot = client
         self.store = store
         # Each person's DM channel, once opened (kept in the store across restarts): a DM is then one request

@@ -1,8 +1,8 @@
 """The input side: what players type, read into the engine's notation and into the references the bot keeps.
 
-A German player may type `BKr`, "Herz Dame" or `mitte2`; English text and the autocomplete's values pass as they
-are. `/history` takes a table number (`#12`) or a game's name. Discord-free: the cogs call this before handing a
-command to the session layer.
+A German player may type `BKr`, "Herz Dame" or `mitte2`; English text and the autocomplete's values pass as
+they are. `/history` takes a table number (`#12`) or a game's name. Discord-free: the cogs call this before
+handing a command to the session layer.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def engine_notation(params: Mapping[str, Any], locale: object) -> dict[str, Any]
 
 
 def history_ref(text: str | None) -> tuple[int | None, str | None]:
-    """`/history`'s argument: (a table number, None), (None, a game's kind), or (None, None) for the last game."""
+    """`/history`'s argument: (a table number, None), (None, a game's kind), or (None, None) (the last)."""
     if not text:
         return None, None
     ref = text.strip().lstrip("#").lower()

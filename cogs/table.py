@@ -2,8 +2,8 @@
 and the Discord side of the session manager (`DiscordAnnouncer`).
 
 The bot owns the session manager (`bot.sessions`, created in its `setup_hook`); this cog registers the
-buttons. Buttons are `DynamicItem`s parsed from `cardtable:<table_id>:<action>[:<seq>]`, so they keep working on
-a new bot process.
+buttons. Buttons are `DynamicItem`s parsed from `cardtable:<table_id>:<action>[:<seq>]`, so they keep working
+on a new bot process.
 """
 
 from __future__ import annotations

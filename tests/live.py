@@ -43,7 +43,9 @@ class Live:
 
     def banner(self, locale: object = None) -> str | None:
         banner = self.record.session.banner
-        return None if banner is None else word_note(banner, self.record.language if locale is None else locale)
+        if banner is None:
+            return None
+        return word_note(banner, self.record.language if locale is None else locale)
 
 
 class TestSessions(SessionManager):

@@ -12,7 +12,6 @@ import time
 from bot import render, warmup
 from bot.games.ai import choose_action
 from bot.games.registry import REGISTRY
-from bot.sessions import SessionManager
 from bot.sessions.pacing import Budget
 from tests.live import TestSessions
 from tests.recording import RecordingAnnouncer

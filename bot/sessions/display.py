@@ -1,7 +1,7 @@
 """The presenter's own record of a table: its messages in the channel and what they have shown. Stored by the
 presenter alone (the table's `display` column), never by the service, so a move that fails to store can never
-roll back a message id the presenter wrote meanwhile, and after any failure or restart the presenter knows which
-stored moves the table message has not shown yet."""
+roll back a message id the presenter wrote meanwhile, and after any failure or restart the presenter knows
+which stored moves the table message has not shown yet."""
 
 from __future__ import annotations
 

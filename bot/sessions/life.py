@@ -1,8 +1,8 @@
 """A table's life around the moves: resigning, cancelling, the channel deleted, turn timeouts and what becomes
 of a seat given up (a computer plays on, or the player forfeits: each game's `SessionRules` say which).
 
-Every step takes the channel's lock, applies through `Moves.commit` (one transaction a move), and words nothing:
-its public notes are facts (`NoteFact`), worded when the table message shows them.
+Every step takes the channel's lock, applies through `Moves.commit` (one transaction a move), and words
+nothing: its public notes are facts (`NoteFact`), worded when the table message shows them.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Lobbies and challenges: a table before its game, from opening to the deal (or to being closed).
 
-Each public step takes the channel's lock itself, checks, stores, and publishes the new record; nothing here is
-called with a lock held by someone else.
+Each public step takes the channel's lock itself, checks, stores, and publishes the new record; nothing here
+is called with a lock held by someone else.
 """
 
 from __future__ import annotations

@@ -224,7 +224,7 @@ class SessionManager:
         return render.hand_message(info, record.playing, me, dm=False, locale=locale)
 
     def table_view(self, channel_id: int, *, locale: object = "en") -> Message:
-        """The public state as /table shows it privately: in the caller's language, the newest moves' lines."""
+        """The public state as /table shows it privately: in the caller's language, with the newest moves."""
         record = self.tables.require(channel_id)
         off = self.presenter.pictures_off(record.id)
         shown = None
@@ -259,7 +259,8 @@ class SessionManager:
         display_name: str | None = None,
     ) -> None:
         """An interaction's languages and the user's name as Discord shows it: his DMs' language and the
-        pictures' name once he sits at a table; the server's default public language for tables opened later."""
+        pictures' name once he sits at a table; the server's default public language for tables opened
+        later."""
         self.readers.saw(user_id, locale, display_name)
         if guild_id is not None and guild_locale is not None:
             self.guild_locales[guild_id] = resolve_locale(guild_locale)

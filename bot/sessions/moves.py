@@ -1,10 +1,10 @@
 """Applying and storing a move: the one path every action takes, a player's, a timeout's or a computer's.
 
 A move goes: the table's lock -> who may act -> the engine's action -> `apply` on a fresh copy of the stored
-game -> one `store.append_action` transaction (the action, its ledger entries, the snapshot, the results at the
-end, and the session state) -> a new record published. Until the transaction is done nothing has changed: the
-published record is the old one, so a failed write needs no rollback and nobody ever sees a move that was not
-stored. The player's answer is built from the new record. No discord.py here.
+game -> one `store.append_action` transaction (the action, its ledger entries, the snapshot, the results at
+the end, and the session state) -> a new record published. Until the transaction is done nothing has changed:
+the published record is the old one, so a failed write needs no rollback and nobody ever sees a move that was
+not stored. The player's answer is built from the new record. No discord.py here.
 """
 
 from __future__ import annotations
@@ -86,7 +86,9 @@ class Moves:
         finish = None
         if game.is_over:
             finish = [
-                ResultIn(player=s.player, final_chips=s.final_chips, net=s.net, placement=s.placement, won=s.won)
+                ResultIn(
+                    player=s.player, final_chips=s.final_chips, net=s.net, placement=s.placement, won=s.won
+                )
                 for s in game.standings()
             ]
         hands: tuple[str, ...] = ()
@@ -146,7 +148,13 @@ class Moves:
         return player
 
     async def act(
-        self, channel_id: int, user_id: int, action: ActionInput, *, seq: int | None = None, locale: object = "en"
+        self,
+        channel_id: int,
+        user_id: int,
+        action: ActionInput,
+        *,
+        seq: int | None = None,
+        locale: object = "en",
     ) -> Message:
         """A player's own action (a button); his answer in his language, built from what was stored."""
         async with self.tables.lock(channel_id):
@@ -188,7 +196,8 @@ class Moves:
                 raise NotAllowed("table.choice_outdated")
             commands = spec.commands
             if commands is None:
-                raise NotAllowed("table.unknown_action", game=GameName(record.kind, spec.title), command=command)
+                game = GameName(record.kind, spec.title)
+                raise NotAllowed("table.unknown_action", game=game, command=command)
             try:
                 action = commands.build_action(record.playing, command, params, player)
             except IllegalAction as exc:
@@ -219,8 +228,8 @@ class Moves:
                 try:
                     await self.commit(record, actor, action)
                 except NotAllowed:
-                    # A computer move the engine refuses is a bug in the computer player: the game goes on with
-                    # the safe default rather than stalling the table.
+                    # A computer move the engine refuses is a bug in the computer player: the game goes on
+                    # with the safe default rather than stalling the table.
                     log.warning("table %s: computer move %r refused; playing the default", record.id, action)
                     await self.commit(record, actor, default_action(record))
 

@@ -1,5 +1,6 @@
-"""The presenter's two smaller jobs: the new hands by DM, and the "your turn" ping for a person who stays quiet
-after the turn passed to him from another person (deleted when the turn moves on; never against the computer).
+"""The presenter's two smaller jobs: the new hands by DM, and the "your turn" ping for a person who stays
+quiet after the turn passed to him from another person (deleted when the turn moves on; never against the
+computer).
 """
 
 from __future__ import annotations
@@ -30,7 +31,9 @@ async def drawn_hand_message(record: TableRecord, who: str, *, pictures_off: boo
         return render.hand_message(info, record.playing, who, dm=True, locale=locale)
     message = render.hand_message(info, record.playing, who, dm=True, locale=locale, picture=False)
     spec = REGISTRY[record.kind]
-    picture = await asyncio.to_thread(lambda: render.hand_picture(info, spec.load(snapshot), who, locale=locale))
+    picture = await asyncio.to_thread(
+        lambda: render.hand_picture(info, spec.load(snapshot), who, locale=locale)
+    )
     return render.attach_picture(message, picture)
 
 
@@ -74,9 +77,9 @@ class Pings:
         game = record.game
         current = None if game is None or game.is_over else game.current_player
         now = self.presenter.clock()
-        if record.seq > job.tracked_seq and record.moves and record.moves[-1].count == record.seq:
-            if record.moves[-1].actor == job.turn_holder and job.tracked_seq >= 0:
-                job.turn_since = now  # he is here and moving: no ping
+        moved = record.seq > job.tracked_seq >= 0 and record.moves and record.moves[-1].count == record.seq
+        if moved and record.moves[-1].actor == job.turn_holder:
+            job.turn_since = now  # he is here and moving: no ping
         job.tracked_seq = max(job.tracked_seq, record.seq)
         if current is not None and not record.seat_is_computer(current) and current != job.turn_holder:
             # A ping only when the turn passes between two people: not at the start, not after a restart,

@@ -1,11 +1,12 @@
 """The presenter: shows each table's stored state in its channel, at Discord's pace, worded when shown.
 
 One worker per table. The `stored` signal hands it each new record and goes on; the worker waits a moment
-(several moves in that moment become one write), then for its turn in Discord's budget (it never provokes a 429),
-and only then words and draws the newest state: the table message (edited in place: the board, the moves not
-shown yet and whose turn it is), the new hands by DM, a "your turn" ping for a person who stays quiet. What it
-has shown is its own record (`Display`), stored by it alone: after a failed write or a restart it goes on from
-there, and every stored move appears in some write of the table message (as many per write as fit).
+(several moves in that moment become one write), then for its turn in Discord's budget (it never provokes a
+429), and only then words and draws the newest state: the table message (edited in place: the board, the
+moves not shown yet and whose turn it is), the new hands by DM, a "your turn" ping for a person who stays
+quiet. What it has shown is its own record (`Display`), stored by it alone: after a failed write or a restart
+it goes on from there, and every stored move appears in some write of the table message (as many per write as
+fit).
 
 A click on the table message's own buttons updates it through the interaction's response (no channel write):
 `interaction_update()` words it under the same per-table lock and counts it shown.
@@ -56,7 +57,7 @@ class Announcer(Protocol):
         """Send a direct message; raises `DMClosed` when the user's DMs are closed."""
 
     def dm_requests(self, user_id: int) -> int:
-        """How many rate-limited requests a DM to this user takes now (2 when his DM channel must be opened)."""
+        """How many rate-limited requests a DM to this user takes now (2: his DM channel is opened first)."""
 
 
 @dataclass
@@ -65,7 +66,7 @@ class Job:
 
     record: TableRecord
     display: Display | None = None  # loaded from the store on the first step (None: not yet)
-    shown_revision: int = -1  # the record revision the table message shows (in memory: a restart redraws once)
+    shown_revision: int = -1  # the record revision the table message shows (in memory: a restart redraws)
     steps: tuple[MoveFacts, ...] = ()  # replayed steps, when the records' own are not enough
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one write of this table's messages at a time
@@ -155,7 +156,7 @@ class Presenter:
         return None if job is None or job.display is None else job.display.table_message_id
 
     async def idle(self) -> None:
-        """Wait until every table shows its newest state (tests and shutdown); a ping to come does not count."""
+        """Wait until every table shows its newest state (tests, shutdown); a ping to come does not count."""
         while not self._closed and self._started.is_set() and any(
             j.busy or j.wake.is_set() for j in self._jobs.values() if j.task and not j.task.done()
         ):
@@ -228,7 +229,9 @@ class Presenter:
             return message, win
         info = _info(record, display)
         spec, snapshot, lang = REGISTRY[record.kind], record.snapshot, record.language
-        picture = await asyncio.to_thread(lambda: render.table_picture(info, spec.load(snapshot), locale=lang))
+        picture = await asyncio.to_thread(
+            lambda: render.table_picture(info, spec.load(snapshot), locale=lang)
+        )
         return render.attach_picture(message, picture), win
 
     def _shown(self, job: Job, record: TableRecord, win: Window | None) -> None:
@@ -244,7 +247,7 @@ class Presenter:
             job.shown_revision = max(job.shown_revision, record.revision)
 
     async def drawn(self, table_id: int) -> Message | None:
-        """The table message a write would carry now, its picture drawn in a worker thread (None: no table)."""
+        """The table message a write would carry now, its picture drawn in a worker thread (None: none)."""
         job = self._jobs.get(table_id)
         return None if job is None else (await self._drawn(job, job.record))[0]
 

@@ -1,13 +1,14 @@
 """The records of a table, one owner each.
 
-- `SessionState` is the session's own state of a table (who controls each seat, timeouts in a row, the languages,
-  the players' display names, the public notes): stored in the table's `meta`, in the same transaction as each
-  move, written only by the service.
+- `SessionState` is the session's own state of a table (who controls each seat, timeouts in a row, the
+languages, the players' display names, the public notes): stored in the table's `meta`, in the same
+transaction as each move, written only by the service.
 - `TableRecord` is what the service publishes after each stored change: immutable, so whoever holds one (the
   presenter drawing it, the computer thinking on it) sees one stored state, never a move half applied.
-- `MoveFacts` is what one stored move did (its events and the game after it): facts, worded only when shown, in
-  the reader's language.
-- The presenter's own record (message ids, what the table message has shown) is `bot.sessions.display.Display`.
+- `MoveFacts` is what one stored move did (its events and the game after it): facts, worded only when shown,
+in the reader's language.
+- The presenter's own record (message ids, what the table message has shown) is
+`bot.sessions.display.Display`.
 
 No words are stored here: a note is a catalogue key with facts as its params (`NoteFact`).
 """
@@ -29,10 +30,10 @@ NOTES_KEPT = 64  # public notes kept in the session state (timeouts, takeovers, 
 class NoteFact(BaseModel):
     """A public note (a timeout, a takeover, why the game ended) as a catalogue key and its facts.
 
-    `params` hold plain values, a player as `{"player": id}` (worded as his name), a game as `{"game": kind}` or a
-    nested text as `{"text": key, "params": {...}}`: the reader's language words them when shown. `at` is the
-    number of stored actions whose lines it comes before (a note standing alone: one past the last), `n` its
-    number in the table (the presenter remembers up to which it showed)."""
+    `params` hold plain values, a player as `{"player": id}` (worded as his name), a game as `{"game": kind}`
+    or a nested text as `{"text": key, "params": {...}}`: the reader's language words them when shown. `at`
+    is the number of stored actions whose lines it comes before (a note standing alone: one past the last),
+    `n` its number in the table (the presenter remembers up to which it showed)."""
 
     model_config = ConfigDict(frozen=True)
 

@@ -1,8 +1,8 @@
 """After a restart: every open table back from the store, and the facts of stored moves rebuilt by replay.
 
 The action log is the truth, the snapshot only a cache: a running table is rebuilt from its seed and log, and
-should the stored snapshot disagree (or be unreadable) it plays on from the rebuilt game. The same replay gives
-the presenter the facts of any stored move it has not shown yet, however long ago it was stored.
+should the stored snapshot disagree (or be unreadable) it plays on from the rebuilt game. The same replay
+gives the presenter the facts of any stored move it has not shown yet, however long ago it was stored.
 """
 
 from __future__ import annotations

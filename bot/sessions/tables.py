@@ -42,7 +42,7 @@ class Tables:
         return list(self._by_channel.values())
 
     def is_current(self, record: TableRecord) -> bool:
-        """Whether `record`'s table is still the open one in its channel (a closed or replaced table is not)."""
+        """Whether `record`'s table is still the open one in its channel (a closed or replaced one is not)."""
         now = self._by_channel.get(record.channel_id)
         return now is not None and now.id == record.id
 

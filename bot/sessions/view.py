@@ -48,7 +48,8 @@ def word_param(value: Any, locale: object) -> Any:
         if "game" in value:
             return render.game_name(str(value["game"]), locale)
         if "text" in value:
-            return t(locale, str(value["text"]), **{k: word_param(v, locale) for k, v in value["params"].items()})
+            params = {k: word_param(v, locale) for k, v in value["params"].items()}
+            return t(locale, str(value["text"]), **params)
     return value
 
 
@@ -144,7 +145,7 @@ def window(lines: Sequence[Line], shown_seq: int, shown_note: int, newest_seq: i
 
 
 def banner_of(record: TableRecord, locale: object, shown_banner: int) -> str | None:
-    """The session's banner (cancelled, resumed...) while nothing happened since it was set, or until shown."""
+    """The session's banner (cancelled, resumed...) while nothing happened since it was set, or unshown."""
     banner = record.session.banner
     if banner is None or (banner.at < record.seq and banner.n <= shown_banner):
         return None

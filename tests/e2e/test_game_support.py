@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from bot.sessions.view import log_of
 from cogs.help import help_lines
 from tests.e2e.fake_discord import FakeDiscord, FakeMessage, UserHandle, message_text
 from tests.e2e.harness import Harness
@@ -86,8 +87,8 @@ class PublicScanner:
         table = self.harness.bot.sessions.table_in(self.fake.channel(self.channel).id)
         if table is None:
             return
-        for line in table.meta.recent:
-            key = (line.seq, line.text)
+        for line in log_of(table, table.moves, locale=table.language):
+            key = (line.count, line.text)
             if key in self.lines_checked:
                 continue
             self.lines_checked.add(key)
