@@ -151,7 +151,7 @@ async def test_every_move_stored_during_an_outage_and_a_restart_is_shown_after_i
 
     row = await store.get_table(table.id)
     record = record_from_row(row)
-    expected = [line for line in log_of(record, replay_facts(record, await store.actions(row.id)), locale="en")]
+    expected = log_of(record, replay_facts(record, await store.actions(row.id)), locale="en")
     written = [s for s in later.log if s.kind in ("edit", "send") and s.target == CHANNEL]
     shown = "\n".join(t for s in written for t in s.message.texts())
     missing = [line.text for line in expected if line.count > 0 and line.text not in shown]

@@ -13,12 +13,13 @@ from bot import render
 from bot.games.registry import REGISTRY
 from bot.i18n import t
 from bot.render.common import Message, name
+from bot.sessions.drawing import Job
 from bot.sessions.errors import DMClosed
 from bot.sessions.records import TableRecord, player
 from bot.sessions.view import table_info
 
-if TYPE_CHECKING:  # the presenter holds this helper; only its types are needed here
-    from bot.sessions.presenter import Job, Presenter
+if TYPE_CHECKING:  # the presenter holds this helper; only its type is needed here
+    from bot.sessions.presenter import Presenter
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +50,7 @@ class Pings:
         presenter, record, display = self.presenter, job.record, job.display
         assert display is not None
         owed: list[str] = []
-        for step in await presenter.steps_for_hands(job):
+        for step in await presenter.drawing.steps_for_hands(job):
             if step.count > display.hands_seq:
                 owed.extend(p for p in step.hands if p not in owed)
         for who in owed:
@@ -68,7 +69,7 @@ class Pings:
                 # Discord unwell, another 403: the hand stays available by /hand; no retry storm.
                 log.warning("table %s: DMing the hand to %s failed (%s)", record.id, who, exc)
         display.hands_seq = record.seq
-        await presenter.save(job)
+        await presenter.drawing.save(job)
 
     # ---------------------------------------------------------------- pings
 
@@ -129,7 +130,7 @@ class Pings:
                 message_id, display.ping_message_id, display.ping_player = display.ping_message_id, None, None
                 async with slot.request():
                     await presenter.announcer.delete(record.channel_id, message_id)
-            await presenter.save(job)
+            await presenter.drawing.save(job)
             return True
         if target is None:
             display.ping_player = None
@@ -146,5 +147,5 @@ class Pings:
                 content=text, mentions=[int(target)]
             ))
         display.ping_player = target
-        await presenter.save(job)
+        await presenter.drawing.save(job)
         return True

@@ -19,18 +19,16 @@ import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bot import render
-from bot.games.registry import REGISTRY
 from bot.render.common import Message
 from bot.sessions.display import Display
+from bot.sessions.drawing import Drawing, Job, info_of, pictures_on
 from bot.sessions.errors import ChannelGone, EditExpired, MissingPermission
 from bot.sessions.pacing import Pacer, Slot
 from bot.sessions.pings import Pings
 from bot.sessions.records import MoveFacts, NoteFact, TableRecord
-from bot.sessions.view import Window, banner_of, log_of, table_info, table_message, window, word_note
 from storage.contract import Store
 
 log = logging.getLogger(__name__)
@@ -60,27 +58,6 @@ class Announcer(Protocol):
         """How many rate-limited requests a DM to this user takes now (2: his DM channel is opened first)."""
 
 
-@dataclass
-class Job:
-    """One table's worker and what it knows: the newest record, its own display record, and what is shown."""
-
-    record: TableRecord
-    display: Display | None = None  # loaded from the store on the first step (None: not yet)
-    shown_revision: int = -1  # the record revision the table message shows (in memory: a restart redraws)
-    steps: tuple[MoveFacts, ...] = ()  # replayed steps, when the records' own are not enough
-    wake: asyncio.Event = field(default_factory=asyncio.Event)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one write of this table's messages at a time
-    task: asyncio.Task[Any] | None = None
-    failures: int = 0
-    silenced: bool = False  # the bot may not write here (permission missing): wait for the next change
-    busy: bool = False
-    # Who holds the turn and since when he is idle: a ping only when the turn passed between two people.
-    turn_holder: str | None = None
-    turn_since: float = 0.0
-    ping_wanted: bool = False
-    tracked_seq: int = -1
-
-
 class Presenter:
     def __init__(
         self,
@@ -98,11 +75,11 @@ class Presenter:
         self.announcer = announcer
         self.store = store
         self.pacer: Pacer | None = Pacer() if pacing else None  # off only in tests that count what, not when
-        self._facts = facts
         self.deadline = deadline
         self._channel_gone = channel_gone
         self.clock = clock
         self.coalesce = coalesce
+        self.drawing = Drawing(store, facts=facts, deadline=deadline)
         self.pings = Pings(self, ping_after)
         self._jobs: dict[int, Job] = {}
         self._started = asyncio.Event()
@@ -172,84 +149,10 @@ class Presenter:
                 await task
         self._jobs.clear()
 
-    # ---------------------------------------------------------------- what a write shows
-
-    async def _display(self, job: Job) -> Display:
-        if job.display is None:
-            row = await self.store.get_table(job.record.id)
-            job.display = Display() if row is None else Display.of_row(row)
-        return job.display
-
-    async def save(self, job: Job) -> None:
-        if job.display is not None:
-            await self.store.update_display(job.record.id, job.display.model_dump(mode="json"))
-
-    async def _steps(self, job: Job, record: TableRecord, shown_seq: int) -> tuple[MoveFacts, ...]:
-        """The steps to word: the record's own when they reach back past what was shown, else the replay."""
-        if record.game is None:
-            return ()
-        own = record.moves
-        if own and own[0].count <= max(shown_seq, 0):
-            return own
-        if not job.steps or job.steps[-1].count < record.seq:
-            job.steps = await self._facts(record)
-        return tuple(s for s in job.steps if s.count <= record.seq)
-
-    def _banner(self, record: TableRecord, display: Display, locale: object) -> str | None:
-        lines = [banner_of(record, locale, display.shown_banner)]
-        notice = display.notice
-        if notice is not None and (not display.notice_shown or notice.at == record.seq):
-            lines.append(word_note(notice, locale))
-        shown = [line for line in lines if line]
-        return "\n".join(shown) if shown else None
-
-    async def _word(
-        self, job: Job, record: TableRecord, *, all_lines: bool = False, locale: object = None
-    ) -> tuple[Message, Window | None]:
-        """The table message for `record`, its log worded now (text only: the picture comes separately)."""
-        display = await self._display(job)
-        lang = record.language if locale is None else locale
-        shown_seq, shown_note = (-1, 0) if all_lines else (display.shown_seq, display.shown_note)
-        steps = await self._steps(job, record, shown_seq)
-        win = None
-        if record.game is not None:
-            lines = log_of(record, steps, locale=lang, pictures_off=display.pictures_off)
-            win = window(lines, shown_seq, shown_note, record.seq)
-        message = table_message(
-            record, win, banner=self._banner(record, display, lang), deadline=self.deadline(record.id),
-            locale=lang, pictures_off=display.pictures_off, picture=False,
-        )
-        return message, win
-
-    async def _drawn(self, job: Job, record: TableRecord) -> tuple[Message, Window | None]:
-        """The table message with its picture drawn in a worker thread, from the game as stored."""
-        message, win = await self._word(job, record)
-        display = await self._display(job)
-        if record.game is None or record.snapshot is None or not _pictures(record, display):
-            return message, win
-        info = _info(record, display)
-        spec, snapshot, lang = REGISTRY[record.kind], record.snapshot, record.language
-        picture = await asyncio.to_thread(
-            lambda: render.table_picture(info, spec.load(snapshot), locale=lang)
-        )
-        return render.attach_picture(message, picture), win
-
-    def _shown(self, job: Job, record: TableRecord, win: Window | None) -> None:
-        display = job.display
-        assert display is not None
-        if win is not None:
-            display.shown_seq, display.shown_note = win.upto_seq, win.upto_note
-        if record.session.banner is not None:
-            display.shown_banner = record.session.banner.n
-        if display.notice is not None:
-            display.notice_shown = True
-        if win is None or win.upto_seq >= record.seq:
-            job.shown_revision = max(job.shown_revision, record.revision)
-
     async def drawn(self, table_id: int) -> Message | None:
         """The table message a write would carry now, its picture drawn in a worker thread (None: none)."""
         job = self._jobs.get(table_id)
-        return None if job is None else (await self._drawn(job, job.record))[0]
+        return None if job is None else (await self.drawing.drawn(job, job.record))[0]
 
     def needs_write(self, job: Job) -> bool:
         return job.shown_revision < job.record.revision
@@ -284,11 +187,11 @@ class Presenter:
         job = self._jobs.setdefault(record.id, Job(record))
         job.display = job.display or Display()
         async with self.write_slot(record.channel_id) as slot, job.lock:
-            message, win = await self._word(job, job.record)
+            message, win = await self.drawing.word(job, job.record)
             async with slot.request():
                 job.display.table_message_id = await self.announcer.send(record.channel_id, message)
-            self._shown(job, job.record, win)
-        await self.save(job)
+            self.drawing.shown(job, job.record, win)
+        await self.drawing.save(job)
 
     @contextlib.asynccontextmanager
     async def interaction_update(self, table_id: int, message_id: int) -> AsyncIterator[Message | None]:
@@ -300,30 +203,30 @@ class Presenter:
             return
         async with job.lock:
             record = job.record
-            message, win = await self._word(job, record)
-            if _pictures(record, job.display) and record.game is not None:
-                info = _info(record, job.display)
+            message, win = await self.drawing.word(job, record)
+            if pictures_on(record, job.display) and record.game is not None:
+                info = info_of(record, job.display)
                 message = render.attach_picture(
                     message, render.table_picture(info, record.game, locale=record.language)
                 )
             yield message
-            self._shown(job, record, win)
+            self.drawing.shown(job, record, win)
 
     async def write_table(self, job: Job) -> None:
-        display = await self._display(job)
+        display = await self.drawing.display(job)
         channel = job.record.channel_id
         if display.table_message_id is not None:
             async with self.write_slot(channel) as slot, job.lock:
                 if not self.needs_write(job):
                     return  # a click's response showed it meanwhile: the slot is simply unused
                 record = job.record
-                message, win = await self._drawn(job, record)
+                message, win = await self.drawing.drawn(job, record)
                 try:
                     async with slot.request():
                         edited = await self.announcer.edit(channel, display.table_message_id, message)
                     if edited:
-                        self._shown(job, record, win)
-                        await self.save(job)
+                        self.drawing.shown(job, record, win)
+                        await self.drawing.save(job)
                         return
                 except EditExpired:
                     # Discord no longer lets us edit it (an old message): a fresh one, the old one goes.
@@ -331,11 +234,11 @@ class Presenter:
         # No table message (or it is gone): a fresh one, in a write slot of its own.
         async with self.write_slot(channel) as slot, job.lock:
             record = job.record
-            message, win = await self._drawn(job, record)
+            message, win = await self.drawing.drawn(job, record)
             async with slot.request():
                 display.table_message_id = await self.announcer.send(channel, message)
-            self._shown(job, record, win)
-            await self.save(job)
+            self.drawing.shown(job, record, win)
+            await self.drawing.save(job)
 
     def notice(self, job: Job, key: str, **params: Any) -> None:
         """The presenter's own word over the table (pictures off, a closed DM), told once."""
@@ -380,13 +283,13 @@ class Presenter:
             await self._channel_gone(job.record.id)
             return False
         except MissingPermission as exc:
-            display = await self._display(job)
+            display = await self.drawing.display(job)
             if exc.permission == "attach_files" and not display.pictures_off:
                 # Pictures are a bonus: say so once on the table message and go on in text.
                 log.info("table %s: no Attach Files permission; text only", job.record.id)
                 display.pictures_off = True
                 self.notice(job, "table.pictures_off")
-                await self.save(job)
+                await self.drawing.save(job)
                 return True
             log.warning("table %s: missing the %s permission; waiting for the next change",
                         job.record.id, exc.permission)
@@ -413,7 +316,7 @@ class Presenter:
 
     async def _step(self, job: Job) -> bool:
         """At most one channel write (plus the new hands); True when more is left to do now."""
-        display = await self._display(job)
+        display = await self.drawing.display(job)
         wrote = False
         if not job.silenced and self.needs_write(job):
             # The table message first: the whole channel waits for it, a hand only its owner.
@@ -430,19 +333,7 @@ class Presenter:
         if display.stale_messages:
             async with self.write_slot(job.record.channel_id) as slot, slot.request():
                 await self.announcer.delete(job.record.channel_id, display.stale_messages.pop())
-            await self.save(job)
+            await self.drawing.save(job)
             return True
         self.pings.wake_when_due(job)
         return False
-
-    async def steps_for_hands(self, job: Job) -> tuple[MoveFacts, ...]:
-        display = await self._display(job)
-        return await self._steps(job, job.record, display.hands_seq)
-
-
-def _pictures(record: TableRecord, display: Display) -> bool:
-    return bool(record.options.get("pictures", True)) and not display.pictures_off
-
-
-def _info(record: TableRecord, display: Display) -> render.TableInfo:
-    return table_info(record, pictures_off=display.pictures_off)
