@@ -23,9 +23,9 @@ from tqdm import tqdm
 from bot import limits
 from bot.games import ai
 from bot.games.base import ChipTransfer
-from bot.games.commands import option_range
-from bot.games.figures import shares
 from bot.games.registry import REGISTRY
+from bot.render.commands import option_range
+from bot.render.figures import shares
 
 Chooser = Callable[[Any, str, str], Any]
 

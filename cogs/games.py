@@ -16,9 +16,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games.commands import CommandOption, GameCommand
 from bot.games.registry import REGISTRY
 from bot.games.spec import GameSpec
+from bot.render.commands import CommandOption, GameCommand
 from bot.sessions.errors import Text
 from cogs.table import choices_for, game_command, respond, sessions_of, where
 

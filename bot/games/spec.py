@@ -22,9 +22,9 @@ from bot.games.seats import SessionRules
 from bot.rules_text import RulesSummary
 
 if TYPE_CHECKING:  # the renderer and the commands import this module: only their types are needed here
-    from bot.games.commands import CommandSet
-    from bot.games.figures import Figures
-    from bot.games.moves import TypedMoves
+    from bot.render.commands import CommandSet
+    from bot.render.figures import Figures
+    from bot.render.moves import TypedMoves
     from bot.render.protocol import Pictures, Renderer
 
 TableStyle = Literal["lobby", "challenge"]

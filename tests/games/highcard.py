@@ -30,9 +30,9 @@ from bot.games.base import (
 )
 from bot.games.cards import Card, standard_deck
 from bot.games.chance import Chance
-from bot.games.commands import CommandOption, CommandSet, GameCommand, table_option
 from bot.games.seats import SessionRules
 from bot.games.spec import GameSpec, TableOptions
+from bot.render.commands import CommandOption, CommandSet, GameCommand, table_option
 
 from . import highcard_render
 

@@ -7,14 +7,15 @@ from collections.abc import Sequence
 
 from bot.games.base import GameAction, GameEvent, GameState
 from bot.games.chance import Chance
-from bot.games.insomnia import ai, render
-from bot.games.insomnia.commands import COMMANDS
-from bot.games.insomnia.figures import FIGURES
+from bot.games.insomnia import ai
 from bot.games.insomnia.game import InsomniaGame, new_game
 from bot.games.insomnia.models import InsomniaOptions, parse_action
-from bot.games.insomnia.moves import MOVES
 from bot.games.seats import SessionRules, default_once
 from bot.games.spec import GameSpec, TableOptions
+from bot.render.insomnia import text as render
+from bot.render.insomnia.commands import COMMANDS
+from bot.render.insomnia.figures import FIGURES
+from bot.render.insomnia.moves import MOVES
 from bot.render.pictures import insomnia as insomnia_pictures
 from bot.rules_text import INSOMNIA
 

@@ -7,14 +7,15 @@ from collections.abc import Iterator
 
 from bot.games.base import GameAction, GameState
 from bot.games.chance import Chance
-from bot.games.malice import ai, render
-from bot.games.malice.commands import COMMANDS
-from bot.games.malice.figures import FIGURES
+from bot.games.malice import ai
 from bot.games.malice.game import MaliceGame, new_game
 from bot.games.malice.models import MaliceOptions, parse_action
-from bot.games.malice.moves import MOVES
 from bot.games.seats import SessionRules, every_hand_at_start
 from bot.games.spec import GameSpec, TableOptions
+from bot.render.malice import text as render
+from bot.render.malice.commands import COMMANDS
+from bot.render.malice.figures import FIGURES
+from bot.render.malice.moves import MOVES
 from bot.render.pictures import malice as malice_pictures
 from bot.rules_text import MALICE
 

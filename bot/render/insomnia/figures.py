@@ -6,9 +6,9 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from bot.games.base import GameEvent, GameState
-from bot.games.figures import Figures, GameFigures, shares
 from bot.games.insomnia.game import InsomniaGame
 from bot.games.insomnia.models import NoMatch, Stage1Result, Stage2NoWinner, Stage2Winner, Stage4Result
+from bot.render.figures import Figures, GameFigures, shares
 
 
 def count(game: GameState, events: Sequence[GameEvent]) -> GameFigures:

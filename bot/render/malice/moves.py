@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games.malice.render import place
-from bot.games.moves import TypedMoves
+from bot.render.malice.text import place
+from bot.render.moves import TypedMoves
 
 
 def command(action: Any) -> str:

@@ -6,8 +6,8 @@ import statistics
 from collections.abc import Mapping, Sequence
 
 from bot.games.base import GameEvent, GameState
-from bot.games.figures import Figures, GameFigures
 from bot.games.malice.game import MaliceGame
+from bot.render.figures import Figures, GameFigures
 
 
 def count(game: GameState, events: Sequence[GameEvent]) -> GameFigures:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games.moves import TypedMoves
+from bot.render.moves import TypedMoves
 
 
 def command(action: Any) -> str:
