@@ -22,12 +22,18 @@ from tqdm import tqdm
 
 from bot import limits
 from bot.games import ai
-from bot.games.base import ChipTransfer
+from bot.games.base import ChipTransfer, GameEvent, GameState
 from bot.games.registry import REGISTRY
-from bot.render.commands import option_range
-from bot.render.figures import shares
+from bot.games.spec import option_range
+from bot.render.figures import Figures, shares
+from bot.render.registry import PRESENTATIONS
 
 Chooser = Callable[[Any, str, str], Any]
+
+
+def _figures(kind: str) -> Figures[GameState, GameEvent] | None:
+    """What the simulator counts of a game beyond the common figures (None: the common ones alone)."""
+    return PRESENTATIONS[kind].figures if kind in PRESENTATIONS else None
 
 
 def play_game(game: Any, choosers: Callable[[str], Chooser], seed: str) -> list[Any]:
@@ -69,6 +75,7 @@ def simulate(game: str, players: int, games: int, seed: str, *, options: Mapping
     """Play `games` computer-vs-computer games of a registered game and gather the figures. `options` are
     table options (`{"chips": 20, "deals": 3}`)."""
     spec = REGISTRY[game]
+    figures_of = _figures(game)
     ids = [f"ai:{i + 1}" for i in range(players)]
     lengths: list[int] = []
     wins = [0] * players
@@ -89,13 +96,13 @@ def simulate(game: str, players: int, games: int, seed: str, *, options: Mapping
         for standing in state.standings():
             if standing.won:
                 wins[ids.index(standing.player)] += 1
-        if spec.figures is None:
+        if figures_of is None:
             lengths.append(1)
             deals += 1
             reasons["over"] += 1
             draws += sum(s.won for s in state.standings()) != 1
             continue
-        figures = spec.figures.count(state, events)
+        figures = figures_of.count(state, events)
         lengths.append(figures.length)
         deals += figures.rounds
         reasons[figures.end_reason] += 1
@@ -118,7 +125,7 @@ def _spread(values: Sequence[int]) -> str:
 
 
 def format_report(r: SimulationReport) -> str:
-    figures = REGISTRY[r.game].figures
+    figures = _figures(r.game)
     unit, per, draws = (figures.unit, figures.per, figures.draws) if figures else ("rounds", "game", "draws")
     lines = [
         f"{r.game}: {r.games} games, {r.players} players, seed {r.seed}",
@@ -165,7 +172,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Check the arguments against the game's seats and option limits (a usage error otherwise) and print
     the figures."""
     spec = REGISTRY[args.game]
-    default = spec.figures.default_players if spec.figures else spec.min_players
+    figures = _figures(spec.name)
+    default = figures.default_players if figures else spec.min_players
     players = args.players if args.players is not None else default
     if spec.min_players == spec.max_players and players != spec.min_players:
         parser.error(f"{spec.title} is for exactly {spec.min_players} players.")

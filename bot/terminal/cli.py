@@ -9,8 +9,7 @@ from typing import Any
 
 from bot import limits
 from bot.games.registry import REGISTRY
-from bot.games.spec import GameSpec
-from bot.render.commands import option_range
+from bot.games.spec import GameSpec, option_range
 from bot.sessions.kinds import SESSION_OPTIONS
 
 DEFAULT_SEATS = 3  # you and two computer players, where the game seats that many

@@ -252,7 +252,6 @@ def test_used_keys_reads_literal_and_pattern_keys():
 TEXT_SOURCES = [
     ROOT / "bot" / "render",
     ROOT / "cogs",
-    ROOT / "bot" / "rules_text.py",
     ROOT / "bot" / "sessions",
     ROOT / "bot" / "errors.py",
     ROOT / "bot" / "input_checks.py",
