@@ -198,14 +198,3 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     report = simulate(args.game, players, args.games, args.seed, options=options)
     print(format_report(report))
     return 0
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """`python -m bot.simulate ...` (the same as `cardtable-bot simulate ...`)."""
-    from bot.cli import main as cli_main
-
-    return cli_main(["simulate", *(sys.argv[1:] if argv is None else argv)])
-
-
-if __name__ == "__main__":
-    sys.exit(main())
