@@ -20,13 +20,13 @@ from typing import Any
 from pydantic import BaseModel
 from tqdm import tqdm
 
-from bot import limits
 from bot.games import ai
 from bot.games.base import ChipTransfer, GameEvent, GameState
 from bot.games.registry import REGISTRY
-from bot.games.spec import option_range
+from bot.games.spec import GameSpec
 from bot.render.figures import Figures, shares
 from bot.render.registry import PRESENTATIONS
+from bot.terminal.flags import add_option_flags, checked_options, checked_players, players_help
 
 Chooser = Callable[[Any, str, str], Any]
 
@@ -145,56 +145,28 @@ def format_report(r: SimulationReport) -> str:
     return "\n".join(lines)
 
 
-# The command line's options and the table option each one sets.
-OPTION_FLAGS = {"--chips": "chips", "--max-deals": "deals"}
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", choices=REGISTRY.names(), required=True)
-    parser.add_argument(
-        "--players", type=int, default=None,
-        help=f"Insomnia: {limits.INSOMNIA_PLAYERS.min}-{limits.INSOMNIA_PLAYERS.max} (default 4); Malice: 2",
-    )
+    defaults = {s.name: _default_players(s) for s in REGISTRY}
+    parser.add_argument("--players", type=int, default=None, help=players_help(defaults))
     parser.add_argument("--games", type=int, default=100, help="how many games (default 100)")
     parser.add_argument("--seed", default="1", help="the same seed replays the same games (default 1)")
-    parser.add_argument(
-        "--chips", type=int, default=None,
-        help=f"Insomnia: starting chips per player, {limits.CHIPS.min}-{limits.CHIPS.max} "
-        f"(default {limits.DEFAULT_CHIPS})",
-    )
-    parser.add_argument(
-        "--max-deals", type=int, default=None,
-        help=f"Insomnia: end a game after N deals, {limits.DEALS.min}-{limits.DEALS.max}",
-    )
+    add_option_flags(parser)
+
+
+def _default_players(spec: GameSpec) -> int:
+    figures = _figures(spec.name)
+    return figures.default_players if figures else spec.min_players
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Check the arguments against the game's seats and option limits (a usage error otherwise) and print
     the figures."""
     spec = REGISTRY[args.game]
-    figures = _figures(spec.name)
-    default = figures.default_players if figures else spec.min_players
-    players = args.players if args.players is not None else default
-    if spec.min_players == spec.max_players and players != spec.min_players:
-        parser.error(f"{spec.title} is for exactly {spec.min_players} players.")
-    given = {flag: getattr(args, flag[2:].replace("-", "_")) for flag in OPTION_FLAGS}
-    for flag, value in given.items():
-        if value is not None and OPTION_FLAGS[flag] not in spec.options.model_fields:
-            parser.error(f"{flag} is an Insomnia option; Malice has no chips to start with or deals.")
-    checks = [(limits.Limit(spec.min_players, spec.max_players), players, "--players")]
-    checks += [
-        (limits.Limit(*option_range(spec.options, OPTION_FLAGS[flag])), value, flag)
-        for flag, value in given.items()
-        if value is not None
-    ]
-    for limit, value, flag in checks:
-        try:
-            limit.check(value, flag)
-        except ValueError as exc:
-            parser.error(f"{exc}.")
+    players = checked_players(spec, _default_players(spec) if args.players is None else args.players, parser)
+    options = checked_options(spec, args, parser)
     if args.games < 1:
         parser.error("--games must be at least 1.")
-    options = {OPTION_FLAGS[flag]: value for flag, value in given.items() if value is not None}
     report = simulate(args.game, players, args.games, args.seed, options=options)
     print(format_report(report))
     return 0
