@@ -17,7 +17,8 @@ from pydantic_core import core_schema
 
 
 class Rank(IntEnum):
-    """Card and dice ranks. Numeric order is Insomnia's order (ace high); Malice uses `malice_value`."""
+    """Card and dice ranks. Numeric order is ace high; `ace_low` is the order of a game that counts the ace as
+    one."""
 
     TWO = 2
     THREE = 3
@@ -42,8 +43,8 @@ class Rank(IntEnum):
         return _RANK_PLURALS[self]
 
     @property
-    def malice_value(self) -> int:
-        """Malice ranks run A 2 3 ... K with the ace low (RULES.md 2.2)."""
+    def ace_low(self) -> int:
+        """The rank with the ace low: A 2 3 ... K run 1 to 13 (RULES.md 2.2)."""
         return 1 if self is Rank.ACE else int(self)
 
     @classmethod
