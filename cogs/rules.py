@@ -49,7 +49,7 @@ class Rules(commands.Cog):
         game=[app_commands.Choice(name=p.kind, value=p.kind) for p in PRESENTATIONS if p.rules is not None]
     )
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
-        """Read the rules of Insomnia or Malice, with this bot's house decisions."""
+        """Read the rules of a game, with this bot's house decisions."""
         text = rules_summary(game, interaction.locale)
         assert text is not None  # only games with a rules summary are offered
         first, *rest = pack_embeds(rules_embeds(text))
