@@ -15,20 +15,20 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
 from pydantic import BaseModel
 from tqdm import tqdm
 
 from bot.games import ai
-from bot.games.base import ChipTransfer, GameEvent, GameState
+from bot.games.base import ChipTransfer, GameAction, GameEvent, GameState
 from bot.games.registry import REGISTRY
 from bot.games.spec import GameSpec
 from bot.render.figures import Figures, shares
 from bot.render.registry import PRESENTATIONS
 from bot.terminal.flags import add_option_flags, checked_options, checked_players, players_help
 
-Chooser = Callable[[Any, str, str], Any]
+Chooser = Callable[[GameState, str, str], GameAction]
+"""`(game, player, seed) -> action`: how a seat decides (`bot.games.ai.choose_action`, or a random one)."""
 
 
 def _figures(kind: str) -> Figures[GameState, GameEvent] | None:
@@ -36,13 +36,14 @@ def _figures(kind: str) -> Figures[GameState, GameEvent] | None:
     return PRESENTATIONS[kind].figures if kind in PRESENTATIONS else None
 
 
-def play_game(game: Any, choosers: Callable[[str], Chooser], seed: str) -> list[Any]:
+def play_game(game: GameState, choosers: Callable[[str], Chooser], seed: str) -> list[GameEvent]:
     """Play `game` to its end, each decision by `choosers(player)(game, player, f"{seed}/{step}")`;
     returns every event in order (the opening events of `new_game()` first)."""
-    events: list[Any] = list(getattr(game, "opening_events", []))
+    events = list(game.opening_events)
     step = 0
     while not game.is_over:
         player = game.current_player
+        assert player is not None  # a game that is not over waits for someone
         events.extend(game.apply(choosers(player)(game, player, f"{seed}/{step}")))
         step += 1
     return events
@@ -88,7 +89,7 @@ def simulate(game: str, players: int, games: int, seed: str, *, options: Mapping
     bar = tqdm(range(games), desc=f"{game} x{players}", unit="game", file=sys.stderr, disable=not progress)
     for i in bar:
         game_seed = f"{seed}/{i}"
-        state: Any = spec.new_game(ids, game_seed, options)
+        state = spec.new_game(ids, game_seed, options)
         events = play_game(state, lambda _p: ai.choose_action, game_seed)
         for event in events:
             if isinstance(event, ChipTransfer):

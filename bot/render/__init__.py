@@ -32,7 +32,7 @@ from bot.render.common import (
     is_computer,
     name,
 )
-from bot.render.presentation import AnyRenderer
+from bot.render.presentation import ErasedRenderer
 from bot.render.registry import PRESENTATIONS
 
 __all__ = [
@@ -59,7 +59,7 @@ __all__ = [
 ]
 
 
-def renderer(kind: str) -> AnyRenderer:
+def renderer(kind: str) -> ErasedRenderer:
     """The text renderer of a game with a registered presentation (`UnknownGame` if it has none)."""
     return PRESENTATIONS[kind].renderer
 

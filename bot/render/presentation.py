@@ -34,8 +34,8 @@ E = TypeVar("E")
 A = TypeVar("A")
 T = TypeVar("T")
 
-AnyRenderer = Renderer[GameState, GameView, GameEvent, GameAction]
-AnyPictures = Pictures[GameView, HandView, GameAction]
+ErasedRenderer = Renderer[GameState, GameView, GameEvent, GameAction]
+ErasedPictures = Pictures[GameView, HandView, GameAction]
 
 
 def members(union: object) -> tuple[type, ...]:
@@ -57,8 +57,8 @@ class Presentation:
     generic seam types and checks they are this game's."""
 
     kind: str
-    renderer: AnyRenderer
-    pictures: AnyPictures | None = None  # its table and hand pictures (None: text only)
+    renderer: ErasedRenderer
+    pictures: ErasedPictures | None = None  # its table and hand pictures (None: text only)
     commands: CommandSet | None = None  # its `/<kind>` command group (None: no commands)
     moves: TypedMoves[GameState, GameAction] | None = None  # terminal typing (None: chosen by number)
     figures: Figures[GameState, GameEvent] | None = None  # the simulator's figures (None: the common ones)
@@ -148,7 +148,7 @@ class GamePresentation(Generic[G, V, P, E, A]):
 
 
 class _Renderer(Generic[G, V, P, E, A]):
-    """A game's text renderer behind the seam's checks (an `AnyRenderer`)."""
+    """A game's text renderer behind the seam's checks (an `ErasedRenderer`)."""
 
     def __init__(self, typed: GamePresentation[G, V, P, E, A]) -> None:
         self._typed = typed
@@ -202,7 +202,7 @@ class _Renderer(Generic[G, V, P, E, A]):
 
 
 class _Pictures(Generic[G, V, P, E, A]):
-    """A game's pictures behind the seam's checks (an `AnyPictures`)."""
+    """A game's pictures behind the seam's checks (an `ErasedPictures`)."""
 
     def __init__(self, typed: GamePresentation[G, V, P, E, A], pictures: Pictures[V, P, A]) -> None:
         self._typed = typed

@@ -13,7 +13,7 @@ from typing import Any
 
 from bot import render
 from bot.games import ai
-from bot.games.base import GameAction
+from bot.games.base import GameAction, GameEvent
 from bot.games.registry import REGISTRY
 from bot.render.common import LogGroup, TableInfo
 from bot.terminal import moves
@@ -55,7 +55,7 @@ class TerminalGame:
     def say(self, text: str = "") -> None:
         self._write(plain(text, self.names) + "\n")
 
-    def _log(self, events: Sequence[Any], lead: list[str] | None = None) -> None:
+    def _log(self, events: Sequence[GameEvent], lead: list[str] | None = None) -> None:
         if self.game.is_over:  # the result reveals the seed, as a finished table's does
             self.info = self.info.model_copy(update={"seed": self.seed, "status": "finished"})
         lines = render.log_lines(
