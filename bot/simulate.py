@@ -1,4 +1,4 @@
-"""Headless computer-vs-computer games: `cardtable-bot simulate --game insomnia --players 4 --games 1000`.
+"""Headless computer-vs-computer games: `cardtable-bot simulate --game <game> --players 4 --games 1000`.
 
 Plays whole games between computer players (`bot.games.ai`) with the real engines, shows a progress bar
 on stderr and prints on stdout what players curious about balance ask: speed, game length, wins by seat,
@@ -57,12 +57,12 @@ class SimulationReport(BaseModel):
     games: int
     seed: str
     seconds: float
-    lengths: list[int]  # each game's length in the game's unit (Insomnia deals, Malice turns)
+    lengths: list[int]  # each game's length in the game's unit (its figures': deals, turns)
     wins_by_seat: list[int]  # seat 1 first; a shared first place counts for each
-    draws: int  # games nobody won outright (Malice: draws; Insomnia: shared first places)
+    draws: int  # games nobody won outright (draws, or shared first places)
     end_reasons: dict[str, int]
-    deals: int  # rounds chips moved in (Insomnia deals started; Malice: one per game)
-    tallies: dict[str, dict[str, int]] = {}  # the game's own counts (Insomnia: each stage's outcomes)
+    deals: int  # rounds chips moved in (deals started; one per game for a game of one round)
+    tallies: dict[str, dict[str, int]] = {}  # the game's own counts (e.g. each stage's outcomes)
     chips_by_reason: dict[str, int]  # every chip moved, by ledger reason
     scores: list[int] = []  # the score of each decided game, where the game has one
 

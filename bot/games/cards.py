@@ -59,7 +59,7 @@ class Rank(IntEnum):
 
 
 class Suit(IntEnum):
-    """Suits in Insomnia's order, low to high (RULES.md 1.3): diamonds, clubs, hearts, spades."""
+    """Suits low to high (RULES.md 1.3): diamonds, clubs, hearts, spades."""
 
     DIAMONDS = 0
     CLUBS = 1
@@ -117,7 +117,7 @@ class Card:
         if rank is None or suit is None:
             text, key = "JK", 100  # the joker sorts above everything
         else:
-            # Sort key: by rank then suit (Insomnia's order).
+            # Sort key: by rank then suit.
             text, key = f"{rank.short}{suit.letter}", int(rank) * 4 + int(suit)
         object.__setattr__(self, "_text", text)
         object.__setattr__(self, "_key", key)
@@ -147,7 +147,7 @@ class Card:
 
     @property
     def key(self) -> int:
-        """A small int, unique per card, ordered by rank then suit (Insomnia's order)."""
+        """A small int, unique per card, ordered by rank (ace high) then suit."""
         return self._key
 
     @property

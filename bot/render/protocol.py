@@ -2,7 +2,7 @@
 `bot/render/<game>/text.py`) and its pictures (`Pictures`, `bot/render/pictures/<game>.py`).
 
 Both are generic over the game's state, views, events and actions, so a game's text module is checked
-against exactly its engine's types (`Renderer[InsomniaGame, PublicView, Event, Action]`): an event added to
+against exactly its engine's types (`Renderer[Game, PublicView, Event, Action]`): an event added to
 the engine's union and not shown fails the type check in the renderer's `match`. The registry's dispatch
 (`bot.render.presentation`) checks at run time that a game handed over is the presentation's own, so the
 layers above pass `GameState`s and never a game-specific type.
