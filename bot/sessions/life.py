@@ -11,8 +11,8 @@ from typing import Any
 
 from bot.games.registry import REGISTRY
 from bot.i18n import catalogue
-from bot.render import renderer
 from bot.render.common import name
+from bot.render.registry import PRESENTATIONS
 from bot.sessions.errors import NotAllowed, Text
 from bot.sessions.lobbies import Lobbies
 from bot.sessions.moves import Moves
@@ -27,7 +27,7 @@ def game_note(kind: str, what: str, own: str, **params: Any) -> NoteFact:
     (a game added without translations: its renderer's `timeout_text()` / `cancel_text()`)."""
     if f"log.{what}.{kind}" in catalogue():
         return note(f"log.{what}.{kind}", **params)
-    words = getattr(renderer(kind), own, None)
+    words = getattr(PRESENTATIONS[kind].renderer, own, None)
     return note(f"log.{what}.other", what=words() if callable(words) else "", **params)
 
 

@@ -16,7 +16,7 @@ from bot.i18n import resolve_locale
 from bot.render.common import name
 from bot.sessions.errors import GameName, NotAllowed, Text
 from bot.sessions.kinds import game_options
-from bot.sessions.records import MoveFacts, SessionState, TableRecord, player
+from bot.sessions.records import MoveFacts, NoteFact, SessionState, TableRecord, note, player
 from bot.sessions.tables import Readers, Tables
 from storage.contract import Store
 from storage.errors import ChannelBusy
@@ -169,7 +169,7 @@ class Lobbies:
             record = self._lobby(channel_id, "challenge")
             if str(user_id) not in record.players:
                 raise NotAllowed("challenge.only_challenged.decline")
-            await self._close(record, "challenge.declined_by", player=player(str(user_id)))
+            await self._close(record, note("challenge.declined_by", player=player(str(user_id))))
             return Text("challenge.declined")
 
     async def start_now(self, record: TableRecord) -> None:
@@ -181,12 +181,12 @@ class Lobbies:
 
     async def cancel(self, record: TableRecord, user_id: int) -> Text:
         """Caller holds the lock (the table's life decides who may cancel)."""
-        await self._close(record, "table.cancelled_by", player=player(str(user_id)))
+        await self._close(record, note("table.cancelled_by", player=player(str(user_id))))
         return Text("table.cancelled")
 
-    async def _close(self, record: TableRecord, key: str, **params: Any) -> None:
+    async def _close(self, record: TableRecord, why: NoteFact) -> None:
         await self.store.cancel_table(record.id)
-        session = record.session.with_banner(key, record.seq, **params)
+        session = record.session.with_banner(why, record.seq)
         self.tables.publish(record.evolve(status="cancelled", session=session))
 
     async def _deal(self, record: TableRecord) -> None:

@@ -21,6 +21,7 @@ from bot.games.base import ActionInput, ChipTransfer, GameAction, GameEvent, Ill
 from bot.games.registry import REGISTRY
 from bot.games.spec import GameSpec
 from bot.render.common import Message, name
+from bot.render.registry import PRESENTATIONS
 from bot.sessions.errors import GameName, NotAllowed
 from bot.sessions.kinds import offered_move
 from bot.sessions.records import MoveFacts, NoteFact, SessionState, TableRecord
@@ -177,7 +178,7 @@ class Moves:
         if player in session.timeouts:
             session = session.model_copy(update={"timeouts": _without(session.timeouts, player)})
         new = await self.commit(record, player, parsed, session=session, answered=player)
-        return render.action_receipt(table_info(new), new.game, player, parsed, locale=locale)
+        return render.action_receipt(table_info(new), new.playing, player, parsed, locale=locale)
 
     async def command(
         self, channel_id: int, user_id: int, kind: str, command: str, params: dict[str, Any], *,
@@ -194,7 +195,7 @@ class Moves:
             params, offered_at = offered_move(params)
             if offered_at is not None and offered_at != record.seq:
                 raise NotAllowed("table.choice_outdated")
-            commands = spec.commands
+            commands = PRESENTATIONS[record.kind].commands
             if commands is None:
                 game = GameName(record.kind, spec.title)
                 raise NotAllowed("table.unknown_action", game=game, command=command)

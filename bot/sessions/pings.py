@@ -6,20 +6,34 @@ computer).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from bot import render
 from bot.games.registry import REGISTRY
 from bot.i18n import t
 from bot.render.common import Message, name
-from bot.sessions.drawing import Job
+from bot.sessions.drawing import Drawing, Job
 from bot.sessions.errors import DMClosed
-from bot.sessions.records import TableRecord, player
+from bot.sessions.pacing import Slot
+from bot.sessions.records import NoteFact, TableRecord, note, player
 from bot.sessions.view import table_info
 
-if TYPE_CHECKING:  # the presenter holds this helper; only its type is needed here
-    from bot.sessions.presenter import Presenter
+
+class Host(Protocol):
+    """What these jobs use of the presenter that holds them."""
+
+    announcer: Any
+    drawing: Drawing
+
+    def clock(self) -> float: ...
+    def deadline(self, table_id: int) -> float | None: ...
+    def write_slot(self, channel_id: int) -> contextlib.AbstractAsyncContextManager[Slot]: ...
+    def dm_slot(self, user_id: int) -> contextlib.AbstractAsyncContextManager[Slot]: ...
+    def notice(self, job: Job, said: NoteFact) -> None: ...
+    def live(self, job: Job) -> bool: ...
+    def wake(self, job: Job) -> None: ...
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +53,7 @@ async def drawn_hand_message(record: TableRecord, who: str, *, pictures_off: boo
 
 
 class Pings:
-    def __init__(self, presenter: Presenter, ping_after: float) -> None:
+    def __init__(self, presenter: Host, ping_after: float) -> None:
         self.presenter = presenter
         self.ping_after = ping_after
 
@@ -64,7 +78,7 @@ class Pings:
             except DMClosed:
                 display.dm_closed.append(who)
                 # Told once, on the table message (no message of its own): /hand always works.
-                presenter.notice(job, "table.dm_closed", player=player(who))
+                presenter.notice(job, note("table.dm_closed", player=player(who)))
             except Exception as exc:
                 # Discord unwell, another 403: the hand stays available by /hand; no retry storm.
                 log.warning("table %s: DMing the hand to %s failed (%s)", record.id, who, exc)

@@ -19,7 +19,7 @@ import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any, Protocol
+from typing import Protocol
 
 from bot import render
 from bot.render.common import Message
@@ -28,7 +28,7 @@ from bot.sessions.drawing import Drawing, Job, info_of, pictures_on
 from bot.sessions.errors import ChannelGone, EditExpired, MissingPermission
 from bot.sessions.pacing import Pacer, Slot
 from bot.sessions.pings import Pings
-from bot.sessions.records import MoveFacts, NoteFact, TableRecord
+from bot.sessions.records import MoveFacts, NoteFact, TableRecord, note
 from storage.contract import Store
 
 log = logging.getLogger(__name__)
@@ -240,11 +240,11 @@ class Presenter:
             self.drawing.shown(job, record, win)
             await self.drawing.save(job)
 
-    def notice(self, job: Job, key: str, **params: Any) -> None:
+    def notice(self, job: Job, said: NoteFact) -> None:
         """The presenter's own word over the table (pictures off, a closed DM), told once."""
         display = job.display
         assert display is not None
-        display.notice = NoteFact(key=key, params=params, at=job.record.seq)
+        display.notice = said.model_copy(update={"at": job.record.seq})
         display.notice_shown = False
         job.shown_revision = -1  # the table message must show it
 
@@ -288,7 +288,7 @@ class Presenter:
                 # Pictures are a bonus: say so once on the table message and go on in text.
                 log.info("table %s: no Attach Files permission; text only", job.record.id)
                 display.pictures_off = True
-                self.notice(job, "table.pictures_off")
+                self.notice(job, note("table.pictures_off"))
                 await self.drawing.save(job)
                 return True
             log.warning("table %s: missing the %s permission; waiting for the next change",

@@ -83,8 +83,9 @@ class SessionState(BaseModel):
         kept = (*self.notes, *numbered)[-NOTES_KEPT:]
         return self.model_copy(update={"notes": kept, "next_note": self.next_note + len(numbered)})
 
-    def with_banner(self, key: str, at: int, **params: Any) -> SessionState:
-        banner = NoteFact(n=self.next_note, at=at, key=key, params=params)
+    def with_banner(self, banner: NoteFact, at: int) -> SessionState:
+        """The state with `banner` over the table from action number `at` on."""
+        banner = banner.model_copy(update={"n": self.next_note, "at": at})
         return self.model_copy(update={"banner": banner, "next_note": self.next_note + 1})
 
     def locale_of(self, player_id: str) -> str:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from bot.games.registry import REGISTRY
 from bot.sessions.kinds import game_options
-from bot.sessions.records import MOVES_KEPT, MoveFacts, TableRecord
+from bot.sessions.records import MOVES_KEPT, MoveFacts, TableRecord, note
 from bot.sessions.rows import record_from_row
 from bot.sessions.tables import Tables
 from storage.contract import Store
@@ -65,8 +65,8 @@ class Resume:
                 if checked is None:
                     continue
                 record = checked
-            key = "table.resumed_game" if record.status == "running" else "table.resumed_lobby"
-            record = record.evolve(session=record.session.with_banner(key, record.seq))
+            said = note("table.resumed_game") if record.status == "running" else note("table.resumed_lobby")
+            record = record.evolve(session=record.session.with_banner(said, record.seq))
             self.tables.add(record)
             resumed.append(record)
         return resumed

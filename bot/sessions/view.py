@@ -75,10 +75,10 @@ def log_of(
     current: LogGroup | None = None
     for move in moves:
         notes = [(n.n, word_note(n, locale)) for n in record.session.notes if n.at == move.count]
-        lead = [render.start_line(info, move.game, locale=locale)] if move.count == 0 else []
+        lead = [render.start_line(info, locale=locale)] if move.count == 0 else []
         lines = render.log_lines(
             info,
-            move.game,
+            move.game.public_view(),
             list(move.events),
             current=current,
             notes=[text for _, text in notes],

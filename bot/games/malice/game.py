@@ -302,14 +302,14 @@ class MaliceGame(SeededGame):
         """Rule 8. Returns the rank a joker takes (None for other cards)."""
         value = VALUE[card]
         if value == 0:
-            if as_rank is not None and as_rank.malice_value != need:
+            if as_rank is not None and as_rank.ace_low != need:
                 if need == 1:
                     raise IllegalAction("A joker on a free centre slot starts the stack as an ace.")
                 raise IllegalAction(f"On centre stack {slot + 1} the joker can only be {_a(need)}.")
             return RANK_OF_VALUE[need]
         if as_rank is not None:
             # A rank is the joker's alone: one spelling per move, the one legal_actions() lists.
-            if as_rank.malice_value != value:
+            if as_rank.ace_low != value:
                 raise IllegalAction("Only a joker can be played as another rank.")
             raise IllegalAction(
                 f"Only a joker takes a rank on the centre: leave the rank out for {_a(value)}.")

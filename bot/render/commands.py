@@ -14,7 +14,7 @@ from typing import Literal
 from bot.fit import excerpt
 from bot.games.base import GameAction, GameState, Refusal
 from bot.games.cards import Card
-from bot.games.spec import TableOptions
+from bot.games.spec import TableOptions, option_range
 
 OptionType = Literal["string", "integer", "boolean", "user"]
 
@@ -66,17 +66,6 @@ class CommandSet:
             if command.name == name:
                 return command
         raise KeyError(name)
-
-
-def option_range(model: type[TableOptions], name: str) -> tuple[int, int]:
-    """The smallest and largest value a table accepts for an integer option (its field's `ge` and `le`)."""
-    low = high = None
-    for rule in model.model_fields[name].metadata:
-        low = getattr(rule, "ge", low)
-        high = getattr(rule, "le", high)
-    if low is None or high is None:
-        raise ValueError(f"{model.__name__}.{name} has no range")
-    return int(low), int(high)
 
 
 def switch_option(model: type[TableOptions], name: str) -> CommandOption:
