@@ -208,11 +208,10 @@ def table(info: TableInfo, game: Any, note: str | None, *, locale: object = "en"
             EmbedField(name=t(locale, f"insomnia.field.{title}"), value=_plays(plays, locale), inline=False)
         )
     if view.eligible and view.stage == 4:
+        # Stage 4 is decided by the cards each eligible player won (rule 28): they are public, so shown.
+        won = [f"{name(p, locale)}: {_cards(view.won_cards.get(p, []), locale)}" for p in view.eligible]
         fields.append(
-            EmbedField(
-                name=t(locale, "insomnia.field.stage4_eligible"),
-                value=" ".join(name(p, locale) for p in view.eligible),
-            )
+            EmbedField(name=t(locale, "insomnia.field.stage4_eligible"), value="\n".join(won), inline=False)
         )
     description = "\n".join(lines)
     if note:
@@ -428,7 +427,7 @@ def _event_line(event: Any, kind: str | None, locale: object) -> str | None:
             rest=rest,
         )
     if kind == "stage4_eligible":
-        players = " ".join(who(p) for p in event.players)
+        players = join(locale, [who(p) for p in event.players])
         return tn(locale, "insomnia.log.stage4_eligible", len(event.players), players=players)
     if kind == "stage4_result":
         return t(
@@ -482,6 +481,9 @@ def hand(info: TableInfo, game: Any, player: str, *, dm: bool, locale: object = 
             pot=number(locale, view.pot),
         ),
     ]
+    if view.stage == 4 and not view.hand and view.won_cards.get(player):
+        # His hand is empty by now; the cards he won decide stage 4 (rule 28).
+        lines.append(t(locale, "insomnia.hand.won_cards", cards=_cards(view.won_cards[player], locale)))
     if view.trump is not None:
         if view.trick:
             lines.append(
