@@ -15,6 +15,8 @@ from PIL import Image
 from bot.games.insomnia import trick_winner
 from bot.games.insomnia.render import hand_description
 from bot.i18n import join, t, tn
+from bot.i18n import resolve_locale as lang
+from bot.i18n.cards import format_rank
 from bot.render.pictures import pieces
 from bot.render.pictures import sprites as sp
 from bot.render.pictures.canvas import MARGIN, WIDTH, new_canvas
@@ -107,7 +109,7 @@ def _plays_row(canvas: Image.Image, view: Any, y: int, label: Label, locale: obj
     x = MARGIN + 4
     below = y + sp.card_height(TRICK_CARD) + 4
     for i, c in enumerate(cards):
-        sp.paste(canvas, sp.card(c, TRICK_CARD), (x, y))
+        sp.paste(canvas, sp.card(c, TRICK_CARD, lang(locale)), (x, y))
         if plays:
             star = 18 if i == winner else 0
             name = sp.fit_text(label(plays[i].player), sp.SMALL, step - 6 - star)
@@ -138,7 +140,7 @@ def _won_cards(canvas: Image.Image, view: Any, y: int, label: Label, locale: obj
         name = sp.fit_text(label(p), 20, NAME_COLUMN - 12)
         sp.draw_text(canvas, (MARGIN + 4, y + sp.card_height(WON_CARD) // 2 - 12), name, 20)
         x = MARGIN + NAME_COLUMN
-        pieces.card_row(canvas, view.won_cards.get(p, []), x, y, WON_CARD, WIDTH - MARGIN - x)
+        pieces.card_row(canvas, view.won_cards.get(p, []), x, y, WON_CARD, WIDTH - MARGIN - x, lang(locale))
         y += _won_row_height()
     return y + 10
 
@@ -242,11 +244,10 @@ def table(
     y += 32 + (lines - 1) * STATUS_LINE
     said_what = stage_words(view, said, locale)
     said_who = turn_words(view, said(view.current_player), locale) if view.current_player else ""
-    words = [
-        t(locale, "picture.insomnia.alt_title", deals=deals),
-        f"{said_what}, {said_who}." if said_who else said_what + ".",
-        t(locale, "picture.pot_alt", pot=view.pot),
-    ]
+    words = [t(locale, "picture.insomnia.alt_title", deals=deals)]
+    if not view.is_over:  # a finished game's alt text says "Game over" with its result, below
+        words.append(f"{said_what}, {said_who}." if said_who else said_what + ".")
+    words.append(t(locale, "picture.pot_alt", pot=view.pot))
     if view.is_over:
         _over(canvas, view, info, y, label, said, words, locale)
         return canvas, alt(words)
@@ -274,8 +275,8 @@ def table(
 def _dice_line(canvas: Image.Image, view: Any, y: int, words: list[str], locale: object) -> int:
     """The dice under their label, the trumps, the stock; returns the y below them."""
     sp.draw_text(canvas, (MARGIN, y), t(locale, "picture.dice"), sp.SMALL, sp.MUTED)
-    x = pieces.dice_row(canvas, view.dice, MARGIN + 2, y + LABEL_H, DIE, GAP)
-    words.append(t(locale, "picture.dice_alt", dice=" ".join(d.short for d in view.dice)))
+    x = pieces.dice_row(canvas, view.dice, MARGIN + 2, y + LABEL_H, DIE, GAP, lang(locale))
+    words.append(t(locale, "picture.dice_alt", dice=" ".join(format_rank(d, locale) for d in view.dice)))
     if view.trump is not None:
         sp.draw_text(canvas, (x + 14, y), t(locale, "picture.trumps"), sp.SMALL, sp.MUTED)
         sp.paste(canvas, sp.suit_tile(view.trump, 40), (x + 14, y + LABEL_H + 4))

@@ -12,7 +12,9 @@ from typing import Any
 
 from PIL import Image
 
+from bot.i18n import resolve_locale as lang
 from bot.i18n import t, tn
+from bot.i18n.cards import format_rank
 from bot.render.pictures import pieces
 from bot.render.pictures import sprites as sp
 from bot.render.pictures.canvas import MARGIN, WIDTH, new_canvas
@@ -44,13 +46,14 @@ def hand(
         "exchange": t(locale, "picture.insomnia.swap_tag"),
     }
     marked = {a.card: verbs[a.kind] for a in legal if a.kind in verbs}
-    won = view.won_cards.get(view.player, []) if view.stage == 4 and not view.hand else []
+    stage4 = view.stage == 4 and not view.hand and not view.is_over
+    won = view.won_cards.get(view.player, []) if stage4 else []
     if view.hand:
-        _cards(canvas, view, marked, y)
+        _cards(canvas, view, marked, y, locale)
     elif won:
         title = t(locale, "picture.insomnia.your_won")
         sp.draw_text(canvas, (MARGIN, y), title, sp.SMALL, sp.MUTED)
-        pieces.card_row(canvas, won, MARGIN + 4, y + 28, WON_CARD, WIDTH - 2 * MARGIN - 8)
+        pieces.card_row(canvas, won, MARGIN + 4, y + 28, WON_CARD, WIDTH - 2 * MARGIN - 8, lang(locale))
     else:
         sp.draw_text(canvas, (MARGIN, y + 40), t(locale, "picture.no_cards"), 24, sp.MUTED)
     y += sp.card_height(HAND_CARD) + 34
@@ -62,7 +65,7 @@ def hand(
     sp.draw_text(canvas, (MARGIN, y), sp.fit_text(hint, size, WIDTH - 2 * MARGIN), size, colour)
     words = [
         t(locale, "picture.insomnia.hand_alt", deal=view.deal, cards=cards_words(view.hand, locale)),
-        t(locale, "picture.dice_alt", dice=" ".join(d.short for d in view.dice)),
+        t(locale, "picture.dice_alt", dice=" ".join(format_rank(d, locale) for d in view.dice)),
         t(locale, "picture.insomnia.your_chips_alt", chips=view.chips.get(view.player, 0), pot=view.pot),
     ]
     if won:
@@ -76,14 +79,14 @@ def hand(
     return canvas, alt(words)
 
 
-def _cards(canvas: Image.Image, view: Any, marked: dict[Any, str], y: int) -> None:
+def _cards(canvas: Image.Image, view: Any, marked: dict[Any, str], y: int, locale: object) -> None:
     step = HAND_CARD + 24
     x = (WIDTH - (len(view.hand) * step - 24)) // 2
     height = sp.card_height(HAND_CARD)
     for c in view.hand:
         if c in marked:
             sp.paste(canvas, sp.ring(HAND_CARD, height, 5, sp.LEGAL), (x - 5, y - 5))
-        sp.paste(canvas, sp.card(c, HAND_CARD), (x, y))
+        sp.paste(canvas, sp.card(c, HAND_CARD, lang(locale)), (x, y))
         if c in marked:
             sp.draw_text(canvas, (x + HAND_CARD // 2, y + height + 8), marked[c], 20, sp.LEGAL, anchor="m")
         elif marked:  # his turn, but this card may not be played: dim it
@@ -95,7 +98,7 @@ def _dice_line(canvas: Image.Image, view: Any, legal: list[Any], y: int, locale:
     """The dice under their label (the ones he may re-throw marked), the trumps and the pot."""
     dice = {a.die for a in legal if a.kind == "rethrow"}
     sp.draw_text(canvas, (MARGIN, y), t(locale, "picture.dice"), sp.SMALL, sp.MUTED)
-    x = pieces.dice_row(canvas, view.dice, MARGIN + 2, y + LABEL_H, HAND_DIE, 12, dice) + 12
+    x = pieces.dice_row(canvas, view.dice, MARGIN + 2, y + LABEL_H, HAND_DIE, 12, lang(locale), dice) + 12
     if view.trump is not None:
         sp.draw_text(canvas, (x, y), t(locale, "picture.trumps"), sp.SMALL, sp.MUTED)
         sp.paste(canvas, sp.suit_tile(view.trump, 40), (x, y + LABEL_H + 2))

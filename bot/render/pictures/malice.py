@@ -13,7 +13,8 @@ from typing import Any
 
 from PIL import Image
 
-from bot.i18n import t, tn
+from bot.i18n import resolve_locale, t, tn
+from bot.i18n.cards import format_rank
 from bot.render.pictures import pieces
 from bot.render.pictures import sprites as sp
 from bot.render.pictures.canvas import MARGIN, WIDTH, new_canvas
@@ -43,7 +44,7 @@ def _fan_height(n: int) -> int:
     return sp.card_height(CARD) + (n - 1) * _fan_step(n) if n else sp.card_height(CARD)
 
 
-def _fan(canvas: Image.Image, stack: list[Any], x: int, y: int, *, ring_top: bool = False) -> None:
+def _fan(canvas: Image.Image, stack: list[Any], x: int, y: int, lang: str, *, ring_top: bool = False) -> None:
     """A side stack fanned downwards, bottom card first, so every card's corner shows."""
     if not stack:
         sp.paste(canvas, sp.slot(CARD), (x, y))
@@ -51,8 +52,8 @@ def _fan(canvas: Image.Image, stack: list[Any], x: int, y: int, *, ring_top: boo
     step = _fan_step(len(stack))
     for i, c in enumerate(stack):
         if ring_top and i == len(stack) - 1:
-            sp.paste(canvas, sp.ring(CARD, sp.card_height(CARD), 3, sp.LAST), (x - 3, y + i * step - 3))
-        sp.paste(canvas, sp.card(c, CARD), (x, y + i * step))
+            sp.paste(canvas, sp.ring(CARD, sp.card_height(CARD), 4, sp.LAST), (x - 4, y + i * step - 4))
+        sp.paste(canvas, sp.card(c, CARD, lang), (x, y + i * step))
 
 
 def _just_played(view: Any, where: str, stack: list[Any]) -> bool:
@@ -142,17 +143,18 @@ def _centre(canvas: Image.Image, view: Any, y: int, words: list[str], locale: ob
         x = MARGIN + 26 + i * (STEP + 32)
         last = _just_played(view, f"centre{i + 1}", stack)
         top = stack[-1] if stack else None
-        pieces.pile(canvas, top, len(stack), x, y, CARD, ring=sp.LAST if last else None)
+        ring = sp.LAST if last else None
+        pieces.pile(canvas, top, len(stack), x, y, CARD, resolve_locale(locale), ring=ring)
         if not stack:
             free = t(locale, "picture.malice.free")
             sp.draw_text(canvas, (x + CARD // 2, y + 34), free, sp.SMALL, sp.MUTED, anchor="m")
-        need = view.centre_needs[i].short
+        need = format_rank(view.centre_needs[i], locale)
         below = y + sp.card_height(CARD) + 6
         sp.draw_text(canvas, (x + CARD // 2, below), needs(i, need, locale), sp.SMALL, anchor="m")
         if stack:
             parts.append(
                 t(locale, "picture.malice.centre_stack_alt", number=i + 1, card=card_words(stack[-1], locale),
-                  count=len(stack), rank=need)
+                  cards=tn(locale, "count.card", len(stack)), rank=need)
             )
         else:
             parts.append(t(locale, "picture.malice.centre_free_alt", number=i + 1))
@@ -188,11 +190,11 @@ def _player(canvas: Image.Image, info: Any, view: Any, player: str, y: int, labe
     sp.draw_text(canvas, (x0 + column, y), t(locale, "picture.side_stacks"), sp.SMALL, sp.MUTED)
     y += LABEL_H
     top = view.payoff_top.get(player)
-    pieces.pile(canvas, top, count, x0, y, CARD)
+    pieces.pile(canvas, top, count, x0, y, CARD, resolve_locale(locale))
     sides = view.side[player]
     for i, stack in enumerate(sides):
         x = x0 + column + i * STEP
-        _fan(canvas, stack, x, y, ring_top=_just_played(view, f"side{i + 1}", stack))
+        _fan(canvas, stack, x, y, resolve_locale(locale), ring_top=_just_played(view, f"side{i + 1}", stack))
     empty = t(locale, "picture.malice.empty")
     side_words = "; ".join(f"{i + 1}: {cards_words(s, locale) if s else empty}" for i, s in enumerate(sides))
     words.append(

@@ -12,7 +12,8 @@ from typing import Any
 
 from PIL import Image
 
-from bot.i18n import t
+from bot.i18n import resolve_locale, t
+from bot.i18n.cards import format_rank
 from bot.render.pictures import pieces
 from bot.render.pictures import sprites as sp
 from bot.render.pictures.canvas import MARGIN, WIDTH, new_canvas
@@ -62,8 +63,8 @@ def hand(
     y += LABEL_H
     for i, stack in enumerate(view.centre):
         px = MARGIN + 30 + i * (PILE + 56)
-        pieces.pile(canvas, stack[-1] if stack else None, len(stack), px, y, PILE)
-        text = needs(i, view.centre_needs[i].short, locale)
+        pieces.pile(canvas, stack[-1] if stack else None, len(stack), px, y, PILE, resolve_locale(locale))
+        text = needs(i, format_rank(view.centre_needs[i], locale), locale)
         below = (px + PILE // 2, y + sp.card_height(PILE) + 5)
         sp.draw_text(canvas, below, text, sp.SMALL, anchor="m")
     y += sp.card_height(PILE) + 38
@@ -93,13 +94,13 @@ def _cards(canvas: Image.Image, view: Any, plays: list[Any], y: int, locale: obj
         if moves:
             sp.paste(canvas, sp.ring(width, height, 5, sp.LEGAL), (x - 5, y - 5))
             marked.append(c)
-        sp.paste(canvas, sp.card(c, width), (x, y))
+        sp.paste(canvas, sp.card(c, width, resolve_locale(locale)), (x, y))
         if plays and not moves:  # his turn, but this card cannot move now: faded into the felt
             canvas.paste(sp.FELT, (x, y), sp.faded(width, height))
         for line_no, line in enumerate(_targets(moves, locale)):
-            tag = sp.fit_text(line, 18, width + 14)
+            size = pieces.fitted_size(line, width + 16, (18, sp.MIN_SIZE))
             below = (x + width // 2, y + height + 6 + 20 * line_no)
-            sp.draw_text(canvas, below, tag, 18, sp.LEGAL, anchor="m")
+            sp.draw_text(canvas, below, sp.fit_text(line, size, width + 16), size, sp.LEGAL, anchor="m")
         x += width + 16
     return marked
 
@@ -113,7 +114,7 @@ def _own_piles(canvas: Image.Image, view: Any, plays: list[Any], y: int, locale:
     for i, (source, top, count) in enumerate(piles):
         px = MARGIN + 10 + i * (PILE + 44) + (20 if i else 0)
         moves = [m for m in plays if m.source == source]
-        pieces.pile(canvas, top, count, px, y, PILE, ring=sp.LEGAL if moves else None)
+        pieces.pile(canvas, top, count, px, y, PILE, resolve_locale(locale), ring=sp.LEGAL if moves else None)
         if source == "payoff":
             name = t(locale, "picture.malice.payoff_tag")
         else:

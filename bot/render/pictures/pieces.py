@@ -22,14 +22,14 @@ def chips(canvas: Image.Image, x: int, y: int, amount: int, size: int = 22, *, a
     return width
 
 
-def dice_row(canvas: Image.Image, dice: Sequence[Any], x: int, y: int, size: int, gap: int,
+def dice_row(canvas: Image.Image, dice: Sequence[Any], x: int, y: int, size: int, gap: int, lang: str,
              marked: Collection[int] = ()) -> int:
     """The four dice from `x`; returns the x after them. When some may be re-thrown (`marked`, 1-4), those
     are ringed and every die has its number below (the one /insomnia rethrow takes)."""
     for i, rank in enumerate(dice):
         if i + 1 in marked:
             sp.paste(canvas, sp.ring(size, size, 3, sp.LEGAL), (x - 3, y - 3))
-        sp.paste(canvas, sp.die(rank, size), (x, y))
+        sp.paste(canvas, sp.die(rank, size, lang), (x, y))
         if marked:
             colour = sp.LEGAL if i + 1 in marked else sp.MUTED
             sp.draw_text(canvas, (x + size // 2, y + size + 5), str(i + 1), sp.SMALL, colour, anchor="m")
@@ -45,13 +45,13 @@ def fan_step(count: int, width: int, room: int, most: int) -> int:
     return max(min(most, (room - width) // (count - 1)), 12)
 
 
-def card_row(canvas: Image.Image, cards: Sequence[Any], x: int, y: int, width: int, room: int,
+def card_row(canvas: Image.Image, cards: Sequence[Any], x: int, y: int, width: int, room: int, lang: str,
              most: int | None = None) -> int:
     """Cards side by side from `x`, overlapping left to right when they need to (each card's top-left corner
     shows its rank and suit); returns the x after the last."""
     step = fan_step(len(cards), width, room, width + 8 if most is None else most)
     for i, c in enumerate(cards):
-        sp.paste(canvas, sp.card(c, width), (x + i * step, y))
+        sp.paste(canvas, sp.card(c, width, lang), (x + i * step, y))
     return x + (len(cards) - 1) * step + width if cards else x
 
 
@@ -123,16 +123,16 @@ def count_badge(canvas: Image.Image, x: int, y: int, n: int, width: int) -> None
     sp.paste(canvas, b, (x + width - b.width + 6, y - 8))
 
 
-def pile(canvas: Image.Image, top: Any, count: int, x: int, y: int, width: int, *,
+def pile(canvas: Image.Image, top: Any, count: int, x: int, y: int, width: int, lang: str, *,
          ring: sp.RGB | None = None) -> None:
     """A pile seen from above: its top card (or an empty slot), its size on a badge; ringed in `ring`."""
     if ring is not None:
-        sp.paste(canvas, sp.ring(width, sp.card_height(width), 3, ring), (x - 3, y - 3))
+        sp.paste(canvas, sp.ring(width, sp.card_height(width), 4, ring), (x - 4, y - 4))
     if top is None:
         sp.paste(canvas, sp.slot(width), (x, y))
     else:
         if count > 1:  # the edge of the cards below, so a pile looks like a pile
             sp.paste(canvas, sp.back(width), (x + 3, y + 3))
-        sp.paste(canvas, sp.card(top, width), (x, y))
+        sp.paste(canvas, sp.card(top, width, lang), (x, y))
     if count:
         count_badge(canvas, x, y, count, width)

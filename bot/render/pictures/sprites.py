@@ -26,6 +26,7 @@ from functools import cache
 from PIL import Image, ImageDraw
 
 from bot.games.cards import Card, Rank, Suit
+from bot.i18n.cards import format_rank
 from bot.render.pictures.text import (
     FELT_DARK,
     MIN_SIZE,
@@ -137,14 +138,15 @@ def card_height(width: int) -> int:
 
 
 @cache
-def card(c: Card, width: int) -> Image.Image:
-    """A face-up card: rank and suit in the top-left corner (all a fanned stack shows), a big suit below."""
+def card(c: Card, width: int, lang: str = "en") -> Image.Image:
+    """A face-up card: rank and suit in the top-left corner (all a fanned stack shows), a big suit below. The
+    rank as the reader writes it (`lang` "de": B and D for jack and queen, as the German text says)."""
     height = card_height(width)
     sprite = _blank(width, height, PAPER, (120, 120, 120))
     colour = SUIT_COLOURS[c.suit]
     corner = max(12, round(width * 0.36))
     pad = max(3, width // 14)
-    text = "JK" if c.is_joker or c.rank is None else c.rank.short
+    text = "JK" if c.is_joker or c.rank is None else format_rank(c.rank, lang)
     ink_top = round(font(corner).getbbox(text)[1])  # the font's own space above capitals: a fan hides less
     x = pad + draw_text(sprite, (pad, pad - ink_top), text, corner, colour, shadow=False)
     cap = round(font(corner).getbbox("A")[3] - font(corner).getbbox("A")[1])
@@ -241,7 +243,7 @@ def die_depth(size: int) -> int:
 
 
 @cache
-def die(rank: Rank, size: int) -> Image.Image:
+def die(rank: Rank, size: int, lang: str = "en") -> Image.Image:
     """A poker die (faces 9 10 J Q K A) as a small ivory cube: a square face with round corners and two sides
     in shadow below and to the right, the rank large in the middle. Square, shaded and without a suit, it
     reads as a die beside the flat, taller, suited cards. `size` is the sprite's edge, sides included."""
@@ -253,10 +255,12 @@ def die(rank: Rank, size: int) -> Image.Image:
     for step in range(depth, 0, -1):  # the cube's sides: the face's outline stepped down and to the right
         sprite.alpha_composite(body, (step, step))
     sprite.alpha_composite(_blank(face, face, IVORY, (60, 48, 30), 2, radius), (0, 0))
-    mask = text_mask(rank.short, round(face * 0.56))
+    face_text = format_rank(rank, lang)
+    mask = text_mask(face_text, round(face * 0.56))
     ink = mask.getbbox() or (0, 0, mask.width, mask.height)
     top = (face - (ink[3] - ink[1])) // 2 - ink[1]
     sprite.paste(INK, ((face - mask.width) // 2, top), mask)
+    record(sprite, "text", mask, ((face - mask.width) // 2, top), face_text, round(face * 0.56))
     return sprite
 
 
@@ -290,6 +294,7 @@ def badge(text: str, size: int, fill: RGB = WHITE, ink: RGB = INK) -> Image.Imag
     width = max(mask.width + 2 * pad, mask.height + 2)
     sprite = _blank(width, mask.height + 2, fill, ink, 1)
     sprite.paste(ink, ((width - mask.width) // 2, 1), mask)
+    record(sprite, "text", mask, ((width - mask.width) // 2, 1), text, size)
     return sprite
 
 
