@@ -60,6 +60,12 @@ def fit_names(make: Callable[[list[str]], str], names: Sequence[str], size: int,
     an ellipsis), so that "Maximilian Alexander von H… wins with 12 chips" keeps its verb."""
     names = list(names)
     text = make(names)
+    if sp.text_size(text, size)[0] <= width:
+        return text
+    # First each name to its share of the room the sentence leaves, then letter by letter if kerning wants it.
+    share = (width - sp.text_size(make([""] * len(names)), size)[0]) // max(len(names), 1)
+    names = [sp.fit_text(n, size, share) if share > 0 else n for n in names]
+    text = make(names)
     while sp.text_size(text, size)[0] > width:
         i = max(range(len(names)), key=lambda k: len(names[k]))
         base = names[i].removesuffix("…").rstrip()

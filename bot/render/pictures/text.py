@@ -12,7 +12,7 @@ import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from functools import cache
+from functools import cache, lru_cache
 from typing import NamedTuple
 
 from PIL import Image, ImageDraw, ImageFont
@@ -72,6 +72,7 @@ def _nearest(ch: str) -> str:
     return latin.group(2).lower() if latin.group(1) == "SMALL" else latin.group(2)
 
 
+@lru_cache(maxsize=4096)  # a table's few names are asked for on every picture
 def printable(text: str) -> str:
     """A name as the font can draw it: accents dropped ("José" -> "Jose"), umlauts kept, and what has no
     glyph (emoji, other scripts) left out. "" when nothing readable remains: the caller names the seat."""
