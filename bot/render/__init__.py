@@ -160,7 +160,9 @@ def turn_line(info: TableInfo, game: GameState, deadline: int | None, *, locale:
     player = game.current_player
     if player is None:
         return t(locale, "table.game_over")
-    if is_computer(player) or player in info.computer_seats:
+    if is_computer(player):  # "Computer 2" says it already
+        return t(locale, "turn.computer_seat_playing", player=name(player, locale))
+    if player in info.computer_seats:  # a person's seat, played by the computer
         return t(locale, "turn.computer_playing", player=name(player, locale))
     hint = renderer(info.kind).turn_hint(game, player, locale=locale)
     if deadline:

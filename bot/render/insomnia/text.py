@@ -246,11 +246,10 @@ def table(info: TableInfo, game: InsomniaGame, note: str | None, *, locale: obje
             EmbedField(name=t(locale, f"insomnia.field.{title}"), value=_plays(plays, locale), inline=False)
         )
     if view.eligible and view.stage == 4:
+        # Stage 4 is decided by the cards each eligible player won (rule 28): they are public, so shown.
+        won = [f"{name(p, locale)}: {_cards(view.won_cards.get(p, []), locale)}" for p in view.eligible]
         fields.append(
-            EmbedField(
-                name=t(locale, "insomnia.field.stage4_eligible"),
-                value=" ".join(name(p, locale) for p in view.eligible),
-            )
+            EmbedField(name=t(locale, "insomnia.field.stage4_eligible"), value="\n".join(won), inline=False)
         )
     description = "\n".join(lines)
     if note:
@@ -462,7 +461,7 @@ def _event_line(event: Event, locale: object) -> str | None:
         case PotSplit():
             return _pot_split(event, locale)
         case Stage4Eligible():
-            players = " ".join(who(p) for p in event.players)
+            players = join(locale, [who(p) for p in event.players])
             return tn(locale, "insomnia.log.stage4_eligible", len(event.players), players=players)
         case Stage4Result():
             return t(
@@ -538,6 +537,9 @@ def hand(info: TableInfo, game: InsomniaGame, player: str, *, dm: bool, locale: 
             pot=number(locale, view.pot),
         ),
     ]
+    if view.stage == 4 and not view.hand and view.won_cards.get(player):
+        # His hand is empty by now; the cards he won decide stage 4 (rule 28).
+        lines.append(t(locale, "insomnia.hand.won_cards", cards=_cards(view.won_cards[player], locale)))
     if view.trump is not None:
         if view.trick:
             lines.append(
