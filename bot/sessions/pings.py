@@ -67,9 +67,11 @@ class Pings:
         for step in await presenter.drawing.steps_for_hands(job):
             if step.count > display.hands_seq:
                 owed.extend(p for p in step.hands if p not in owed)
+        owed = [p for p in owed if p not in display.dm_closed and not record.seat_is_computer(p)]
+        display.hands_seq = record.seq
+        if not owed:
+            return  # kept in memory until the next stored write: at worst a restart sends a hand again
         for who in owed:
-            if who in display.dm_closed or record.seat_is_computer(who):
-                continue
             try:
                 async with presenter.dm_slot(int(who)) as slot:
                     message = await drawn_hand_message(record, who, pictures_off=display.pictures_off)
@@ -82,7 +84,6 @@ class Pings:
             except Exception as exc:
                 # Discord unwell, another 403: the hand stays available by /hand; no retry storm.
                 log.warning("table %s: DMing the hand to %s failed (%s)", record.id, who, exc)
-        display.hands_seq = record.seq
         await presenter.drawing.save(job)
 
     # ---------------------------------------------------------------- pings

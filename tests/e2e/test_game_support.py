@@ -43,6 +43,9 @@ def hidden_cards(game: Any) -> set[str]:
     return {c.pretty for c in cards}
 
 
+SCANS_BEHIND = 3  # how many scans a version of the table message may lag behind
+
+
 class PublicScanner:
     """Checks every public message version against the cards hidden now: the board (content, the first embed,
     the buttons) of each new version, and each log line when the bot stores it (`scan_log`). A log line tells
@@ -57,15 +60,17 @@ class PublicScanner:
         self.versions_checked = 0
         self.choices_checked = 0
         self.lines_checked: set[tuple[int, str]] = set()
-        self.last_secret: set[str] | None = None
+        self.recent_secrets: list[set[str]] = []  # the hidden cards at the last few scans
 
     def scan(self, secret: set[str]) -> None:
         self.scan_log(secret)
-        # A version is drawn a moment after the move it shows (the presenter's pace): a card public then may
-        # be hidden again now (two decks in Malice: a completed centre stack goes back into the stock while
-        # its twin sits in a hand). Cards hidden both at the last scan and now were hidden when it was drawn.
-        board_secret = secret & self.last_secret if self.last_secret is not None else secret
-        self.last_secret = set(secret)
+        # A version is drawn a moment after the move it shows (the presenter's pace: its turn in Discord's
+        # budget, the picture drawn in a thread, the request under way), and a test's step is quicker than a
+        # person's: a card public then may be hidden again now (two decks in Malice: a completed centre stack
+        # goes back into the stock while its twin sits in a hand). Cards hidden at each of the last few scans
+        # and now were hidden when it was drawn.
+        board_secret = set(secret).intersection(*self.recent_secrets)
+        self.recent_secrets = [*self.recent_secrets, set(secret)][-SCANS_BEHIND:]
         for message in self.fake.public_messages():
             start = self.checked.get(message.id, 0)
             for number in range(start, len(message.versions)):
