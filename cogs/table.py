@@ -13,7 +13,7 @@ import contextlib
 import io
 import logging
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -21,7 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import render
-from bot.errors import UserFacingError, guarded
+from bot.errors import guarded
 from bot.fit import fit
 from bot.i18n import t
 from bot.i18n.cards import card_aliases, parse_card
@@ -31,7 +31,6 @@ from bot.sessions import (
     DMClosed,
     EditExpired,
     MissingPermission,
-    NotAllowed,
     SessionManager,
 )
 from bot.sessions.errors import Text
@@ -52,16 +51,6 @@ UNKNOWN_CHANNEL = 10003
 MISSING_ACCESS = 50001
 MISSING_PERMISSIONS = 50013
 EDIT_TOO_OLD = 30046
-
-
-@contextlib.asynccontextmanager
-async def user_errors(locale: object = "en") -> AsyncIterator[None]:
-    """The session layer's `NotAllowed` becomes the bot's `UserFacingError`: one ephemeral sentence, worded
-    in the reader's language (`interaction.locale`)."""
-    try:
-        yield
-    except NotAllowed as exc:
-        raise UserFacingError(exc.word(locale)) from None
 
 
 def note_languages(interaction: discord.Interaction) -> None:
@@ -174,7 +163,7 @@ ANSWER_WITHIN = 2.0  # seconds: a session call slower than this is deferred firs
 async def respond(
     interaction: discord.Interaction, call: Callable[[], Awaitable[Message | Text | str | None]]
 ) -> None:
-    """Run the session call and answer privately; a `NotAllowed` becomes its one sentence.
+    """Run the session call and answer privately; a refusal becomes its one sentence (`bot.errors`).
 
     The answer goes straight into the interaction's response (one call): the session answers from what it
     stored, without waiting for public messages, so this is normally a few milliseconds. Should it take
@@ -183,8 +172,7 @@ async def respond(
     done, _ = await asyncio.wait({task}, timeout=ANSWER_WITHIN)
     if not done:
         await interaction.response.defer(ephemeral=True, thinking=True)
-    async with user_errors(interaction.locale):
-        reply = await task
+    reply = await task  # a refusal goes on to `bot.errors.report_error`, worded in the reader's language
     await answer(interaction, reply)
 
 
@@ -311,8 +299,7 @@ class TableButton(
         done, _ = await asyncio.wait({task}, timeout=ANSWER_WITHIN)
         if not done:
             await interaction.response.defer(ephemeral=True, thinking=True)
-        async with user_errors(interaction.locale):
-            result = await task
+        result = await task
         if self.action in ("hand", "table") or interaction.response.is_done() or interaction.message is None:
             await answer(interaction, result)
             return
@@ -428,16 +415,14 @@ class TableCommands(commands.Cog):
     @app_commands.guild_only()
     async def hand(self, interaction: discord.Interaction) -> None:
         """Your hand and what you can do now (only you see it)."""
-        async with user_errors(interaction.locale):
-            message = self.bot.sessions.hand(*where(interaction), locale=interaction.locale)
+        message = self.bot.sessions.hand(*where(interaction), locale=interaction.locale)
         await answer(interaction, message)
 
     @app_commands.command(name="table")
     @app_commands.guild_only()
     async def table(self, interaction: discord.Interaction) -> None:
         """The public state of this channel's game."""
-        async with user_errors(interaction.locale):
-            message = self.bot.sessions.table_view(interaction.channel_id or 0, locale=interaction.locale)
+        message = self.bot.sessions.table_view(interaction.channel_id or 0, locale=interaction.locale)
         await answer(interaction, message)
 
     @app_commands.command(name="resign")
@@ -469,8 +454,7 @@ class TableCommands(commands.Cog):
     ) -> None:
         """A game's actions and chip movements, in order (only you see it)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        async with user_errors(interaction.locale):
-            row, entries = await self.bot.sessions.history(interaction.channel_id or 0, game)
+        row, entries = await self.bot.sessions.history(interaction.channel_id or 0, game)
         pages = render.history_pages(row.kind, row.id, row.status, entries, locale=interaction.locale)
         chosen = pages[min(page, len(pages)) - 1]
         await answer(interaction, Message(embeds=[chosen]))

@@ -14,6 +14,7 @@ from typing import Literal
 from bot.fit import excerpt
 from bot.games.base import GameAction, GameState, Refusal
 from bot.games.cards import Card
+from bot.games.refusal import said as said  # an answer as a key and its params (see `Opened`)
 from bot.games.spec import TableOptions
 
 OptionType = Literal["string", "integer", "boolean", "user"]
@@ -101,11 +102,6 @@ def table_option(
         min=low,
         max=high,
     )
-
-
-def said(key: str, **params: object) -> tuple[str, dict[str, object]]:
-    """An answer as a catalogue key and its params (see `Opened`)."""
-    return key, params
 
 
 def card_input(text: object) -> Card:

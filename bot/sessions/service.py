@@ -27,7 +27,6 @@ from bot.games.base import (
     GameAction,
     GameEvent,
     IllegalAction,
-    Refusal,
     seed_commitment,
 )
 from bot.games.registry import REGISTRY
@@ -366,9 +365,9 @@ class TableService:
         meta_before = table.meta.model_dump_json()
         try:
             events = list(table.playing.apply(action))
-        except IllegalAction as exc:
+        except IllegalAction:  # the engine's refusal reaches the player as it is (a key, worded for him)
             table.game = spec.load(before)
-            raise NotAllowed(str(exc)) from exc
+            raise
         ledger = [
             LedgerIn(from_account=e.from_account, to_account=e.to_account, amount=e.amount, reason=e.reason)
             for e in events
@@ -491,12 +490,7 @@ class TableService:
             if commands is None:
                 game = GameName(table.kind, self.spec(table).title)
                 raise NotAllowed("table.unknown_action", game=game, command=command)
-            try:
-                action = commands.build_action(table.playing, command, params, player)
-            except Refusal as exc:  # input naming no possible move: its sentence, in the reader's language
-                raise NotAllowed(exc.key, **exc.params) from None
-            except IllegalAction as exc:
-                raise NotAllowed(str(exc)) from None
+            action = commands.build_action(table.playing, command, params, player)  # may refuse the input
             # Under the same lock as the checks above: a copy of this command sent at the same moment sees
             # the move stored and is refused as outdated, not as a stale button.
             return await self._act(channel_id, user_id, action, seq=offered_at, locale=locale)

@@ -251,6 +251,9 @@ TEXT_SOURCES = [
     ROOT / "cogs",
     ROOT / "bot" / "rules_text.py",
     *sorted((ROOT / "bot" / "games").glob("*/render.py")),
+    # The engines' refusals are keys (tests/games/test_refusals.py checks each names one in both languages).
+    *sorted((ROOT / "bot" / "games").glob("*/game.py")),
+    ROOT / "bot" / "games" / "refusal.py",
     ROOT / "bot" / "sessions",
     ROOT / "bot" / "errors.py",
     ROOT / "bot" / "input_checks.py",
