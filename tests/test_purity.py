@@ -16,3 +16,15 @@ def test_importing_the_engines_imports_no_discord_and_no_database():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "", f"bot.games imported {out.stdout.strip()}"
+
+
+def test_the_refusal_type_imports_no_words():
+    """Every engine raises `bot.games.refusal.Refusal`: it is worded above the rules, never by loading the
+    catalogue from the rules layer."""
+    code = (
+        "import sys, bot.games.refusal, bot.games.base\n"
+        "words = ('bot.i18n', 'bot.render', 'babel')\n"
+        "print(','.join(sorted(n for n in sys.modules if n.startswith(words))))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "", f"the refusal type imported {out.stdout.strip()}"
