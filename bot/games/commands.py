@@ -45,7 +45,8 @@ class GameCommand:
 
 BuildAction = Callable[[GameState, str, dict[str, object], str], GameAction]
 """`(game, command, options, player) -> action`: a move command's options as the engine's action. Raises
-`IllegalAction` with a sentence for input that names no possible move (the engine still checks the rest)."""
+a `Refusal` (a catalogue key and its params) for input that names no possible move (the engine still checks
+the rest)."""
 
 Opened = Callable[[int, str, str | None], tuple[str, dict[str, object]]]
 """`(table_id, status, opponent_mention) -> (key, params)`: what the player who opened a table is told, as a
