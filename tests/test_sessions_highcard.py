@@ -1,6 +1,7 @@
-"""A game that exists only in the tests (`tests/games/highcard.py`), registered for the test and played
-through the real session layer, store and renderer: nothing in the session layer names a game, so registering
-one is all it takes. Challenge, moves by command and by button, timeouts, ledger, /history and a restart."""
+"""A game that exists only in the tests (`tests/games/highcard.py`, its presentation `highcard_render.py`),
+registered for the test and played through the real session layer, store and renderer: nothing in the session
+layer names a game, so registering one is all it takes. Challenge, moves by command and by button, timeouts,
+ledger, /history and a restart."""
 
 from __future__ import annotations
 
@@ -10,8 +11,10 @@ import pytest
 
 from bot import render
 from bot.games.registry import REGISTRY
+from bot.render.registry import registered
 from bot.sessions import NotAllowed
 from tests.games.highcard import SPEC
+from tests.games.highcard_render import PRESENTATION
 from tests.refusals import refused
 from tests.test_sessions import (  # noqa: F401 - fixed_seeds is an autouse fixture
     ALICE,
@@ -26,7 +29,7 @@ from tests.test_sessions import (  # noqa: F401 - fixed_seeds is an autouse fixt
 
 @pytest.fixture(autouse=True)
 def highcard():
-    with REGISTRY.registered(SPEC):
+    with registered(SPEC, PRESENTATION):
         yield SPEC
 
 

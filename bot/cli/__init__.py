@@ -3,7 +3,7 @@
     cardtable-bot [run]            run the bot (the default)
     cardtable-bot check            settings, database and migrations, without Discord
     cardtable-bot simulate ...     computer-vs-computer games, headless, with figures
-    cardtable-bot play GAME ...    play Insomnia or Malice in the terminal against computer players
+    cardtable-bot play GAME ...    play a game in the terminal against computer players
     cardtable-bot backup FILE      copy the database while the bot runs
 
 Heavy modules (discord.py, the store, the engines) are imported by the command that needs them, so `--help`
@@ -47,7 +47,7 @@ def build_parser() -> Parser:
 
     parser = Parser(
         prog=PROG,
-        description="Cardtable: Insomnia and Malice for Discord. Settings come from the environment and .env "
+        description="Cardtable: card games for Discord. Settings come from the environment and .env "
         "(see .env.example). Exit codes: 2 settings or arguments, 3 token rejected, 4 database unusable, "
         "5 Discord unreachable.",
     )
@@ -68,8 +68,8 @@ def build_parser() -> Parser:
     simulate.add_arguments(sim)
     play = commands.add_parser(
         "play",
-        help="play Insomnia or Malice in the terminal against computer players",
-        description=terminal_cli.DESCRIPTION,
+        help="play a game in the terminal against computer players",
+        description=terminal_cli.description(),
     )
     terminal_cli.add_arguments(play)
     # Each command's own parser, so its usage errors name it (`cardtable-bot simulate: ...`).

@@ -323,7 +323,7 @@ class SessionManager:
             raise NotAllowed("table.not_started")
         if player not in table.players:
             raise NotAllowed("table.not_playing")
-        return render.hand_message(table.info(), table.game, player, dm=False, locale=locale)
+        return render.hand_message(table.info(), table.playing, player, dm=False, locale=locale)
 
     def table_view(self, channel_id: int, *, locale: object = "en") -> Message:
         """The public state as /table shows it privately: in the caller's language."""

@@ -35,6 +35,7 @@ from bot.i18n import catalogue, resolve_locale, t
 from bot.i18n.cards import parse_card
 from bot.i18n.places import parse_place
 from bot.render.common import Message, name
+from bot.render.registry import PRESENTATIONS
 from bot.sessions.errors import GameName, NotAllowed, Text
 from bot.sessions.kinds import game_options, offered_move
 from bot.sessions.state import RECENT_KEPT, RecentLine, Table, TableMeta
@@ -194,7 +195,7 @@ class TableService:
     ) -> None:
         lines = render.log_lines(
             table.info(),
-            table.game,
+            table.playing.public_view(),
             events,
             current=table.meta.log_group,
             notes=list(notes),
@@ -312,7 +313,7 @@ class TableService:
             game = self.spec(table).new_game(list(table.players), table.seed, game_options(table.options))
             meta_before = table.meta.model_copy(deep=True)
             table.game = game
-            lead = [render.start_line(table.info(), game, locale=table.language)]
+            lead = [render.start_line(table.info(), locale=table.language)]
             # What new_game() itself did (a first deal, a throw) is announced like any event.
             self._log_events(table, list(game.opening_events), lead=lead)
             table.meta.dm_pending = self.spec(table).session.hands_to_send(game, [], True)
@@ -461,7 +462,7 @@ class TableService:
         table.meta.timeouts.pop(player, None)
         self.note_locales(table)
         await self.commit(table, player, parsed, answered=player)
-        answer = render.action_receipt(table.info(), table.game, player, parsed, locale=locale)
+        answer = render.action_receipt(table.info(), table.playing, player, parsed, locale=locale)
         self._changed(table)
         return answer
 
@@ -486,7 +487,7 @@ class TableService:
             params = engine_notation(params, locale)
             if offered_at is not None and offered_at != table.seq:
                 raise NotAllowed("table.choice_outdated")
-            commands = self.spec(table).commands
+            commands = PRESENTATIONS[table.kind].commands
             if commands is None:
                 game = GameName(table.kind, self.spec(table).title)
                 raise NotAllowed("table.unknown_action", game=game, command=command)
@@ -566,7 +567,7 @@ class TableService:
         renderer text (a game added without translations: its `timeout_text()` / `cancel_text()`)."""
         if f"log.{note}.{table.kind}" in catalogue():
             return Text(f"log.{note}.{table.kind}", **params)
-        words = getattr(self.spec(table).renderer, own, None)
+        words = getattr(PRESENTATIONS[table.kind].renderer, own, None)
         return Text(f"log.{note}.other", what=words() if callable(words) else "", **params)
 
     def _game_note(self, table: Table, note: str, own: str, **params: Any) -> str:

@@ -1,22 +1,23 @@
 """A game that exists only in the tests (`tests/games/highcard.py`), registered before the bot starts, played
-through the real bot and the fake Discord: its `/highcard` commands are built from its spec like the real
-games', so a challenge, moves by slash command and by button, the ledger, /history, the /leaderboard choices
-and a restart work with no production file naming it."""
+through the real bot and the fake Discord: its `/highcard` commands are built from its presentation like the
+real games', so a challenge, moves by slash command and by button, the ledger, /history, the /leaderboard
+choices and a restart work with no production file naming it."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot.games.registry import REGISTRY
+from bot.render.registry import registered
 from tests.e2e.harness import Harness
 from tests.e2e.test_game_support import ledger_net, live_game, poll, table_message
 from tests.games.highcard import SPEC
+from tests.games.highcard_render import PRESENTATION
 
 
 @pytest.fixture(autouse=True)
 def highcard():
     # Autouse fixtures come first: the game is registered when the harness starts the bot and loads its cogs.
-    with REGISTRY.registered(SPEC):
+    with registered(SPEC, PRESENTATION):
         yield SPEC
 
 

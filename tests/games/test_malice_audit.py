@@ -22,13 +22,13 @@ from tests.games.malice_helpers import PLAYERS, cards, play, table, total_cards
 from tests.refusals import english, refused
 
 END = EndTurn()
-RANK_OF = {rank.malice_value: rank for rank in Rank}
+RANK_OF = {rank.ace_low: rank for rank in Rank}
 DECK = standard_deck()
 
 
 def value(card: Card) -> int:
     """Rule 2: A=1 ... K=13; a joker has no rank of its own (0)."""
-    return 0 if card is JOKER else card.rank.malice_value
+    return 0 if card is JOKER else card.rank.ace_low
 
 
 # --- a second reading of the rules ------------------------------------------------------------------------
@@ -350,9 +350,9 @@ def test_rule_4_equal_tops_reshuffle_each_players_own_pile_and_cards_never_chang
         random.Random(f"{seed}/0").shuffle(deck_a)  # base.SeededGame: draw 0 is the deck A shuffle
         assert Counter(game.payoff["p1"]) == Counter(deck_a[:26])
         assert Counter(game.payoff["p2"]) == Counter(deck_a[26:])
-        tops = [game.payoff[p][-1].rank.malice_value for p in ("p1", "p2")]
+        tops = [game.payoff[p][-1].rank.ace_low for p in ("p1", "p2")]
         assert tops[0] != tops[1]
-        assert game.payoff[game.current_player][-1].rank.malice_value == max(tops)
+        assert game.payoff[game.current_player][-1].rank.ace_low == max(tops)
         checked += 1
     assert checked >= 10
 

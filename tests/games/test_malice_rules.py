@@ -39,7 +39,7 @@ def test_the_higher_payoff_top_goes_first_and_equal_tops_are_reshuffled():
     reshuffled = 0
     for n in range(150):
         game = new_game(["p1", "p2"], f"first-{n}")
-        tops = {p: game.payoff[p][-1].rank.malice_value for p in ("p1", "p2")}
+        tops = {p: game.payoff[p][-1].rank.ace_low for p in ("p1", "p2")}
         assert tops["p1"] != tops["p2"]
         assert tops[game.current_player] == max(tops.values())  # K high, A low
         assert Counter(game.payoff["p1"] + game.payoff["p2"]) == Counter(standard_deck())

@@ -23,20 +23,23 @@ from bot.games.insomnia import Bid, EndGame, Exchange, InsomniaGame, Pass, Play,
 from bot.games.malice import EndGame as MaliceEndGame
 from bot.games.malice import EndTurn, Resign
 from bot.games.refusal import Refusal
-from bot.games.registry import REGISTRY
 from bot.i18n import catalogue
+from bot.render.registry import PRESENTATIONS
 from bot.render.wording import refusal_text
 from tests.games.insomnia_helpers import act, pass_to, rig
 from tests.games.malice_helpers import play, table
 
 ROOT = Path(__file__).resolve().parents[2]
-# Where refusals are raised: the rules, and each game's command builders (in the rules folder today, in the
-# game's presentation folder once they move there).
-SOURCES = sorted({*(ROOT / "bot" / "games").rglob("*.py"), *(ROOT / "bot" / "render").glob("*/commands.py")})
+# Where refusals are raised: the rules, and the command builders (each game's presentation folder holds its
+# own, `bot/render/commands.py` the shared card and number input).
+SOURCES = sorted({
+    *(ROOT / "bot" / "games").rglob("*.py"), *(ROOT / "bot" / "render").glob("*/commands.py"),
+    ROOT / "bot" / "render" / "commands.py",
+})
 RAISERS = {"IllegalAction", "Refusal"}
 # `number_input(key, text)` raises `Refusal(key, ...)` with its caller's key (the callers are checked
 # instead); unpickling rebuilds a refusal with the key it had.
-PASSED_ON = {("bot/games/commands.py", "refusal"), ("bot/games/refusal.py", "key")}
+PASSED_ON = {("bot/render/commands.py", "refusal"), ("bot/games/refusal.py", "key")}
 
 
 def _name(call: ast.Call) -> str:
@@ -89,7 +92,7 @@ def malice_over() -> None:
 
 
 def malice_command(spec: str, command: str, **params: object) -> Callable[[], object]:
-    commands = REGISTRY["malice"].commands
+    commands = PRESENTATIONS["malice"].commands
     assert commands is not None
     return lambda: commands.build_action(table(spec), command, dict(params), "a")
 
@@ -131,7 +134,7 @@ def no_bid() -> None:
 
 
 def insomnia_command(command: str, **params: object) -> Callable[[], object]:
-    commands = REGISTRY["insomnia"].commands
+    commands = PRESENTATIONS["insomnia"].commands
     assert commands is not None
     return lambda: commands.build_action(insomnia(), command, dict(params), "p1")
 

@@ -620,6 +620,7 @@ class InsomniaGame(SeededGame):
             "eligible": list(self.eligible),
             "is_over": self.is_over,
             "over_reason": self.over_reason,
+            "standings": self.standings() if self.is_over else [],
         }
 
 

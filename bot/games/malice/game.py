@@ -279,14 +279,14 @@ class MaliceGame(SeededGame):
         """Rule 8. Returns the rank a joker takes (None for other cards)."""
         value = VALUE[card]
         if value == 0:
-            if as_rank is not None and as_rank.malice_value != need:
+            if as_rank is not None and as_rank.ace_low != need:
                 if need == 1:
                     raise IllegalAction("malice.refusal.joker_starts_as_ace")
                 raise IllegalAction("malice.refusal.joker_only", stack=slot + 1, rank=RANK_OF_VALUE[need])
             return RANK_OF_VALUE[need]
         if as_rank is not None:
             # A rank is the joker's alone: one spelling per move, the one legal_actions() lists.
-            if as_rank.malice_value != value:
+            if as_rank.ace_low != value:
                 raise IllegalAction("malice.refusal.rank_for_joker_only")
             raise IllegalAction("malice.refusal.leave_rank_out", rank=RANK_OF_VALUE[value])
         if value != need:

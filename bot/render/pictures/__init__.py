@@ -19,19 +19,19 @@ from typing import Any
 from bot.i18n import resolve_locale
 from bot.render.common import Picture, TableInfo
 from bot.render.pictures.canvas import PictureCache, png
-from bot.render.protocol import Pictures
+from bot.render.presentation import ErasedPictures
 
 __all__ = ["CACHE", "Picture", "hand_picture", "table_picture"]
 
 CACHE = PictureCache()
 
 
-def _drawer(kind: str) -> Pictures | None:
+def _drawer(kind: str) -> ErasedPictures | None:
     """The game's picture drawer, named by its spec (None: the game has no pictures, its text is all)."""
     # Imported here: the games' picture modules import this package, so the registry cannot load first.
-    from bot.games.registry import REGISTRY
+    from bot.render.registry import PRESENTATIONS
 
-    return REGISTRY[kind].pictures if kind in REGISTRY else None
+    return PRESENTATIONS[kind].pictures if kind in PRESENTATIONS else None
 
 
 def _facts(info: TableInfo, names: Mapping[str, str] | None) -> dict[str, Any]:

@@ -1,17 +1,55 @@
 """Insomnia as messages: the lobby, the table, the announcements of a deal, a player's hand and his choices.
 
 Public text is built only from `public_view()` and the engine's events, which never carry a hidden card (the
-stage-1 winner's shown hand and the stage-4 winner's matching won cards are public by the rules). Every word
-comes from the catalogue (`insomnia.*`) in the reader's `locale`; cards and dice faces in his notation.
+stage-1 winner's shown hand and the stage-4 winner's matching won cards are public by the rules). The log is
+worded from the public view after the step and its events alone (no game object), so a stored step reads the
+same when it is worded again. Every word comes from the catalogue (`insomnia.*`) in the reader's `locale`;
+cards and dice faces in his notation. Typed by the engine's own classes: a new event fails the type check in
+`_event_line` until it is shown (a `bot.render.protocol.Renderer`).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import assert_never
 
+from bot.games.base import ChipTransfer
 from bot.games.cards import Card, Rank
+from bot.games.insomnia.game import InsomniaGame
+from bot.games.insomnia.models import (
+    Action,
+    AuctionNoWinner,
+    AuctionWon,
+    Bid,
+    BidMade,
+    CardPlayed,
+    DealEnded,
+    DealStarted,
+    DiceThrown,
+    EndGame,
+    Event,
+    Exchange,
+    Exchanged,
+    ExchangeDone,
+    GameOver,
+    NoMatch,
+    Pass,
+    Passed,
+    Play,
+    PlayerView,
+    PotSplit,
+    PublicView,
+    Rethrow,
+    RethrowsEnded,
+    Stage1Result,
+    Stage2NoWinner,
+    Stage2Winner,
+    Stage4Eligible,
+    Stage4Result,
+    TrickPlay,
+    TrickWon,
+)
 from bot.i18n import join, number, signed, t, tn
 from bot.i18n.cards import format_card, format_cards, format_rank
 from bot.render.common import (
@@ -37,7 +75,7 @@ def _pattern(pattern: str, locale: object) -> str:
     return t(locale, f"insomnia.pattern.{pattern}") if pattern in PATTERNS else pattern
 
 
-def _dice(dice: list[Any], locale: object) -> str:
+def _dice(dice: Sequence[Rank], locale: object) -> str:
     return " ".join(f"[{format_rank(d, locale)}]" for d in dice) if dice else "—"
 
 
@@ -123,7 +161,7 @@ def lobby(info: TableInfo, *, locale: object = "en") -> Message:
     )
 
 
-def _stage_text(view: Any, locale: object) -> str:
+def _stage_text(view: PublicView, locale: object) -> str:
     if view.is_over:
         return t(locale, "insomnia.stage.over")
     if view.phase == "exchange":
@@ -145,7 +183,7 @@ def _stage_text(view: Any, locale: object) -> str:
             locale,
             "insomnia.stage.rethrow",
             stage=view.stage,
-            player=name(view.rethrower, locale),
+            player=name(view.rethrower or "", locale),
             left=view.rethrows_left,
         )
     if view.phase == "tricks":
@@ -153,11 +191,11 @@ def _stage_text(view: Any, locale: object) -> str:
     return str(view.phase)
 
 
-def _plays(plays: list[Any], locale: object) -> str:
+def _plays(plays: Sequence[TrickPlay], locale: object) -> str:
     return ", ".join(f"{format_card(p.card, locale)} {name(p.player, locale)}" for p in plays)
 
 
-def table(info: TableInfo, game: Any, note: str | None, *, locale: object = "en") -> Message:
+def table(info: TableInfo, game: InsomniaGame, note: str | None, *, locale: object = "en") -> Message:
     view = game.public_view()
     lines = []
     for p in view.players:
@@ -260,46 +298,50 @@ def _group(deal: int, part: str, locale: object) -> LogGroup:
     return LogGroup(key=f"deal-{deal}-{part}", title=title)
 
 
-def _part_of(event: Any, kind: str | None) -> str | None:
+def _part_of(event: Event) -> str | None:
     """Which group of the deal an event opens or belongs to; None: it goes with the line before it."""
-    stage = getattr(event, "stage", 1)
-    if kind in ("deal_started", "exchanged", "exchange_done"):
-        return "exchange"
-    if kind == "dice_thrown":
-        if stage == 4:
+    match event:
+        case DealStarted() | Exchanged() | ExchangeDone():
+            return "exchange"
+        case DiceThrown(stage=4):
             return "stage4"
-        return "exchange" if event.rethrown_die is None else "payouts"
-    if kind in ("bid", "passed", "auction_won", "auction_no_winner"):
-        return "auction" if stage == 1 else "stage4"
-    if kind in ("rethrows_ended", "no_match"):
-        return "payouts" if stage == 1 else "stage4"
-    if kind in ("stage1_result", "stage2_winner", "stage2_no_winner"):
-        return "payouts"
-    if kind in ("card_played", "trick_won", "pot_split"):
-        return "tricks"
-    if kind in ("stage4_eligible", "stage4_result"):
-        return "stage4"
-    return None  # deal_ended, game_over: the end of what came before
+        case DiceThrown(rethrown_die=None):
+            return "exchange"
+        case DiceThrown():
+            return "payouts"
+        case BidMade() | Passed() | AuctionWon() | AuctionNoWinner():
+            return "auction" if event.stage == 1 else "stage4"
+        case RethrowsEnded() | NoMatch():
+            return "payouts" if event.stage == 1 else "stage4"
+        case Stage1Result() | Stage2Winner() | Stage2NoWinner():
+            return "payouts"
+        case CardPlayed() | TrickWon() | PotSplit():
+            return "tricks"
+        case Stage4Eligible() | Stage4Result():
+            return "stage4"
+        case ChipTransfer() | DealEnded() | GameOver():
+            return None  # the end of what came before
+        case _:
+            assert_never(event)
 
 
 def log_entries(
-    info: TableInfo, game: Any, events: Sequence[Any], *, locale: object = "en"
+    info: TableInfo, view: PublicView, events: Sequence[Event], *, locale: object = "en"
 ) -> list[LogGroup | str]:
-    """The public lines of these events, each group named before its lines."""
+    """The public lines of these events, each group named before its lines (`view`: after them)."""
     out: list[LogGroup | str] = []
     transfers: dict[str, list[str]] = {}
     # Events before a new deal's `deal_started` belong to the deal before it.
-    deal = game.public_view().deal - sum(getattr(e, "kind", None) == "deal_started" for e in events)
+    deal = view.deal - sum(isinstance(e, DealStarted) for e in events)
     for event in events:
-        kind = getattr(event, "kind", None)
-        if kind == "chips":
+        if isinstance(event, ChipTransfer):
             payer, payee = name(event.from_account, locale), name(event.to_account, locale)
             transfers.setdefault(event.reason, []).append(f"{payer} → {payee} {number(locale, event.amount)}")
             continue
-        if kind == "deal_started":
+        if isinstance(event, DealStarted):
             deal = event.deal
-        part = _part_of(event, kind)
-        line = _event_line(event, kind, locale)
+        part = _part_of(event)
+        line = _event_line(event, locale)
         if line or part:
             # The transfers of one step follow its announcement; a new announcement closes that step.
             out.extend(_flush(transfers, locale))
@@ -311,9 +353,8 @@ def log_entries(
     return out
 
 
-def state_group(game: Any, *, locale: object = "en") -> LogGroup | None:
+def state_group(view: PublicView, *, locale: object = "en") -> LogGroup | None:
     """The group of the decision the game waits for now (None when it is over)."""
-    view = game.public_view()
     if view.is_over:
         return None
     if view.phase in ("exchange", "tricks"):
@@ -335,127 +376,142 @@ def _flush(transfers: dict[str, list[str]], locale: object) -> list[str]:
     return out
 
 
-def _event_line(event: Any, kind: str | None, locale: object) -> str | None:
+def _event_line(event: Event, locale: object) -> str | None:
     def who(player: str) -> str:
         return name(player, locale)
 
-    if kind == "deal_started":
-        return tn(locale, "insomnia.log.deal_started", event.stock, deal=event.deal, dealer=who(event.dealer))
-    if kind == "dice_thrown":
-        if event.rethrown_die is None:
+    match event:
+        case DealStarted():
+            return tn(
+                locale, "insomnia.log.deal_started", event.stock, deal=event.deal, dealer=who(event.dealer)
+            )
+        case DiceThrown(rethrown_die=None):
             return t(locale, "insomnia.log.throw", player=who(event.player), dice=_dice(event.dice, locale))
-        return t(
-            locale,
-            "insomnia.log.rethrow",
-            player=who(event.player),
-            die=event.rethrown_die,
-            dice=_dice(event.dice, locale),
-            left=tn(locale, "count.rethrow", event.rethrows_left or 0),
-        )
-    if kind == "exchanged":
-        return t(locale, "insomnia.log.exchanged", player=who(event.player), count=event.count)
-    if kind == "exchange_done" and event.exchanges == 0:
-        if event.stock_empty:
+        case DiceThrown():
+            return t(
+                locale,
+                "insomnia.log.rethrow",
+                player=who(event.player),
+                die=event.rethrown_die,
+                dice=_dice(event.dice, locale),
+                left=tn(locale, "count.rethrow", event.rethrows_left or 0),
+            )
+        case Exchanged():
+            return t(locale, "insomnia.log.exchanged", player=who(event.player), count=event.count)
+        case ExchangeDone(exchanges=0, stock_empty=True):
             return t(locale, "insomnia.log.keeps_empty", player=who(event.player))
-        return t(locale, "insomnia.log.keeps", player=who(event.player))
-    if kind == "bid":
-        return t(locale, "insomnia.log.bid", player=who(event.player), amount=number(locale, event.amount))
-    if kind == "passed":
-        return t(locale, "insomnia.log.passed", player=who(event.player))
-    if kind == "auction_won":
-        return t(
-            locale,
-            "insomnia.log.auction_won",
-            player=who(event.player),
-            amount=number(locale, event.amount),
-            rethrows=tn(locale, "count.rethrow", event.rethrows),
-        )
-    if kind == "auction_no_winner":
-        return t(locale, "insomnia.log.no_bids")
-    if kind == "rethrows_ended":
-        return t(
-            locale, "insomnia.log.rethrows_ended", player=who(event.player), dice=_dice(event.dice, locale)
-        )
-    if kind == "stage1_result":
-        return t(
-            locale,
-            "insomnia.log.stage1_result",
-            player=who(event.winner),
-            pattern=_pattern(event.pattern, locale),
-            cards=_cards(event.hand, locale),
-            amount=number(locale, event.amount),
-        )
-    if kind == "no_match":
-        return t(
-            locale,
-            "insomnia.log.no_match",
-            dice=_dice(event.dice, locale),
-            pattern=_pattern(event.pattern, locale),
-        )
-    if kind == "stage2_winner":
-        return t(
-            locale,
-            "insomnia.log.stage2_winner",
-            player=who(event.winner),
-            description=hand_description(event.description, locale),
-            amount=number(locale, event.amount),
-        )
-    if kind == "stage2_no_winner":
-        return t(locale, "insomnia.log.stage2_none", player=who(event.leader))
-    if kind == "trick_won":
-        return t(
-            locale,
-            "insomnia.log.trick",
-            trick=event.trick,
-            plays=_plays(event.plays, locale),
-            player=who(event.winner),
-        )
-    if kind == "pot_split":
-        if not event.winners or event.share == 0:
-            return t(locale, "insomnia.log.pot_stays", pot=number(locale, event.pot))
-        rest = (
-            t(locale, "insomnia.log.pot_remainder", remainder=number(locale, event.remainder))
-            if event.remainder
-            else ""
-        )
-        players = join(locale, [who(p) for p in event.winners])
-        return tn(
-            locale,
-            "insomnia.log.pot_taken",
-            len(event.winners),
-            players=players,
-            share=number(locale, event.share),
-            rest=rest,
-        )
-    if kind == "stage4_eligible":
-        players = " ".join(who(p) for p in event.players)
-        return tn(locale, "insomnia.log.stage4_eligible", len(event.players), players=players)
-    if kind == "stage4_result":
-        return t(
-            locale,
-            "insomnia.log.stage4_result",
-            player=who(event.winner),
-            pattern=_pattern(event.pattern, locale),
-            cards=_cards(event.cards, locale),
-            amount=number(locale, event.amount),
-        )
-    if kind == "deal_ended":
-        chips = ", ".join(f"{who(p)} {number(locale, c)}" for p, c in event.chips.items())
-        return t(
-            locale, "insomnia.log.deal_ended", deal=event.deal, chips=chips, pot=number(locale, event.pot)
-        )
-    return None
+        case ExchangeDone(exchanges=0):
+            return t(locale, "insomnia.log.keeps", player=who(event.player))
+        case ExchangeDone():
+            return None  # his exchanges were announced one by one
+        case BidMade():
+            return t(
+                locale, "insomnia.log.bid", player=who(event.player), amount=number(locale, event.amount)
+            )
+        case Passed():
+            return t(locale, "insomnia.log.passed", player=who(event.player))
+        case AuctionWon():
+            return t(
+                locale,
+                "insomnia.log.auction_won",
+                player=who(event.player),
+                amount=number(locale, event.amount),
+                rethrows=tn(locale, "count.rethrow", event.rethrows),
+            )
+        case AuctionNoWinner():
+            return t(locale, "insomnia.log.no_bids")
+        case RethrowsEnded():
+            dice = _dice(event.dice, locale)
+            return t(locale, "insomnia.log.rethrows_ended", player=who(event.player), dice=dice)
+        case Stage1Result():
+            return t(
+                locale,
+                "insomnia.log.stage1_result",
+                player=who(event.winner),
+                pattern=_pattern(event.pattern, locale),
+                cards=_cards(event.hand, locale),
+                amount=number(locale, event.amount),
+            )
+        case NoMatch():
+            return t(
+                locale,
+                "insomnia.log.no_match",
+                dice=_dice(event.dice, locale),
+                pattern=_pattern(event.pattern, locale),
+            )
+        case Stage2Winner():
+            return t(
+                locale,
+                "insomnia.log.stage2_winner",
+                player=who(event.winner),
+                description=hand_description(event.description, locale),
+                amount=number(locale, event.amount),
+            )
+        case Stage2NoWinner():
+            return t(locale, "insomnia.log.stage2_none", player=who(event.leader))
+        case CardPlayed():
+            return None  # the whole trick is told when it is won
+        case TrickWon():
+            return t(
+                locale,
+                "insomnia.log.trick",
+                trick=event.trick,
+                plays=_plays(event.plays, locale),
+                player=who(event.winner),
+            )
+        case PotSplit():
+            return _pot_split(event, locale)
+        case Stage4Eligible():
+            players = " ".join(who(p) for p in event.players)
+            return tn(locale, "insomnia.log.stage4_eligible", len(event.players), players=players)
+        case Stage4Result():
+            return t(
+                locale,
+                "insomnia.log.stage4_result",
+                player=who(event.winner),
+                pattern=_pattern(event.pattern, locale),
+                cards=_cards(event.cards, locale),
+                amount=number(locale, event.amount),
+            )
+        case DealEnded():
+            chips = ", ".join(f"{who(p)} {number(locale, c)}" for p, c in event.chips.items())
+            return t(
+                locale, "insomnia.log.deal_ended", deal=event.deal, chips=chips, pot=number(locale, event.pot)
+            )
+        case ChipTransfer() | GameOver():
+            return None  # transfers are summed per reason; the result has lines of its own
+        case _:
+            assert_never(event)
 
 
-def result_lines(info: TableInfo, game: Any, *, locale: object = "en") -> list[str]:
-    view = game.public_view()
+def _pot_split(event: PotSplit, locale: object) -> str:
+    if not event.winners or event.share == 0:
+        return t(locale, "insomnia.log.pot_stays", pot=number(locale, event.pot))
+    rest = (
+        t(locale, "insomnia.log.pot_remainder", remainder=number(locale, event.remainder))
+        if event.remainder
+        else ""
+    )
+    players = join(locale, [name(p, locale) for p in event.winners])
+    return tn(
+        locale,
+        "insomnia.log.pot_taken",
+        len(event.winners),
+        players=players,
+        share=number(locale, event.share),
+        rest=rest,
+    )
+
+
+def result_lines(info: TableInfo, view: PublicView, *, locale: object = "en") -> list[str]:
+    """The final standings, from the public view of the finished game."""
     start = info.options.get("chips", 15)
-    order = sorted(game.standings(), key=lambda s: (s.placement, s.player))
+    order = sorted(view.standings, key=lambda s: (s.placement, s.player))
     table_lines = [
         tn(
             locale,
             "insomnia.log.standing",
-            s.final_chips,
+            s.final_chips or 0,
             place=s.placement,
             player=name(s.player, locale),
             net=signed(locale, s.net),
@@ -469,7 +525,7 @@ def result_lines(info: TableInfo, game: Any, *, locale: object = "en") -> list[s
     return [t(locale, "insomnia.log.game_over", why=why, start=number(locale, start), pot=pot), *table_lines]
 
 
-def hand(info: TableInfo, game: Any, player: str, *, dm: bool, locale: object = "en") -> Message:
+def hand(info: TableInfo, game: InsomniaGame, player: str, *, dm: bool, locale: object = "en") -> Message:
     view = game.view(player)
     cards = _cards(view.hand, locale) or t(locale, "common.empty")
     lines = [
@@ -515,26 +571,30 @@ def hand(info: TableInfo, game: Any, player: str, *, dm: bool, locale: object = 
     return Message(content="\n".join(lines), rows=rows)
 
 
-def _label(action: Any, view: Any, locale: object) -> str:
-    if action.kind == "exchange":
-        return t(locale, "insomnia.button.exchange", card=format_card(action.card, locale))
-    if action.kind == "play":
-        return t(locale, "insomnia.button.play", card=format_card(action.card, locale))
-    if action.kind == "bid":
-        return t(locale, "insomnia.button.bid", amount=number(locale, action.amount))
-    if action.kind == "rethrow":
-        face = format_rank(view.dice[action.die - 1], locale)
-        return t(locale, "insomnia.button.rethrow", die=action.die, face=face)
-    return _pass_label(view.phase, locale)
+def _label(action: Action, view: PlayerView, locale: object) -> str:
+    match action:
+        case Exchange():
+            return t(locale, "insomnia.button.exchange", card=format_card(action.card, locale))
+        case Play():
+            return t(locale, "insomnia.button.play", card=format_card(action.card, locale))
+        case Bid():
+            return t(locale, "insomnia.button.bid", amount=number(locale, action.amount))
+        case Rethrow():
+            face = format_rank(view.dice[action.die - 1], locale)
+            return t(locale, "insomnia.button.rethrow", die=action.die, face=face)
+        case Pass() | EndGame():  # the end of the game is never a legal action: no button of its own
+            return _pass_label(view.phase, locale)
+        case _:
+            assert_never(action)
 
 
-def turn_hint(game: Any, player: str, *, locale: object = "en") -> str:
+def turn_hint(game: InsomniaGame, player: str, *, locale: object = "en") -> str:
     view = game.public_view()
     if view.phase == "exchange":
         return t(locale, "insomnia.hint.exchange")
     if view.phase == "auction":
         # The lowest bid is the engine's to say (it refuses what it does not list).
-        bids = [a.amount for a in game.legal_actions() if a.kind == "bid"]
+        bids = [a.amount for a in game.legal_actions() if isinstance(a, Bid)]
         if not bids:
             return t(locale, "insomnia.hint.cannot_outbid")
         return t(locale, "insomnia.hint.bid", least=min(bids))
@@ -543,19 +603,23 @@ def turn_hint(game: Any, player: str, *, locale: object = "en") -> str:
     return t(locale, "insomnia.hint.play")
 
 
-def token(action: Any) -> str:
-    if action.kind == "exchange":
-        return f"x-{action.card}"
-    if action.kind == "play":
-        return f"p-{action.card}"
-    if action.kind == "bid":
-        return f"b-{action.amount}"
-    if action.kind == "rethrow":
-        return f"r-{action.die}"
-    return str(action.kind)
+def token(action: Action) -> str:
+    match action:
+        case Exchange():
+            return f"x-{action.card}"
+        case Play():
+            return f"p-{action.card}"
+        case Bid():
+            return f"b-{action.amount}"
+        case Rethrow():
+            return f"r-{action.die}"
+        case Pass() | EndGame():
+            return action.kind
+        case _:
+            assert_never(action)
 
 
-def parse_token(text: str) -> dict[str, Any] | None:
+def parse_token(text: str) -> dict[str, object] | None:
     if text == "pass":
         return {"kind": "pass"}
     head, _, rest = text.partition("-")
@@ -566,47 +630,58 @@ def parse_token(text: str) -> dict[str, Any] | None:
     return {"kind": kinds[head], field: int(rest) if field in ("amount", "die") and rest.isdigit() else rest}
 
 
+# The legal actions an option's autocomplete offers, by (command, option).
+_OFFERED: dict[tuple[str, str], type[Exchange | Play | Bid | Rethrow]] = {
+    ("exchange", "card"): Exchange,
+    ("play", "card"): Play,
+    ("bid", "amount"): Bid,
+    ("rethrow", "die"): Rethrow,
+}
+
+
 def choices(
-    game: Any, player: str, command: str, option: str, namespace: Mapping[str, Any], *, locale: object = "en"
+    game: InsomniaGame,
+    player: str,
+    command: str,
+    option: str,
+    namespace: Mapping[str, object],
+    *,
+    locale: object = "en",
 ) -> list[tuple[str, str]]:
     """The legal choices for an option: labels in the player's language and notation, values the engine's."""
-    wanted = {
-        ("exchange", "card"): "exchange",
-        ("play", "card"): "play",
-        ("bid", "amount"): "bid",
-        ("rethrow", "die"): "rethrow",
-    }.get((command, option))
+    wanted = _OFFERED.get((command, option))
     if wanted is None:
         return []
     view = game.public_view()
-    out: list[tuple[str, Any]] = []
+    out: list[tuple[str, str]] = []
     for a in game.legal_actions():
-        if a.kind != wanted:
+        if not isinstance(a, wanted):
             continue
-        if wanted in ("exchange", "play"):
+        if isinstance(a, Exchange | Play):
             out.append((format_card(a.card, locale), str(a.card)))
-        elif wanted == "bid":
+        elif isinstance(a, Bid):
             out.append((tn(locale, "count.chip", a.amount), str(a.amount)))
-        else:
+        elif isinstance(a, Rethrow):
             face = format_rank(view.dice[a.die - 1], locale)
             out.append((t(locale, "insomnia.choice.die", die=a.die, face=face), str(a.die)))
     return out
 
 
-def action_text(action: Mapping[str, Any], *, hide: bool, locale: object = "en") -> str:
-    kind = action.get("kind")
-    if kind == "exchange":
-        if hide:
-            return t(locale, "insomnia.action.exchange_hidden")
-        return t(locale, "insomnia.action.exchange", card=format_card(Card.parse(action["card"]), locale))
-    if kind == "play":
-        return t(locale, "insomnia.action.play", card=format_card(Card.parse(action["card"]), locale))
-    if kind == "bid":
-        return t(locale, "insomnia.action.bid", amount=number(locale, action["amount"]))
-    if kind == "rethrow":
-        return t(locale, "insomnia.action.rethrow", die=action["die"])
-    if kind == "pass":
-        return t(locale, "insomnia.action.pass")
-    if kind == "end_game":
-        return t(locale, "common.action.end_game")
-    return str(kind)
+def action_text(action: Action, *, hide: bool, locale: object = "en") -> str:
+    match action:
+        case Exchange():
+            if hide:
+                return t(locale, "insomnia.action.exchange_hidden")
+            return t(locale, "insomnia.action.exchange", card=format_card(action.card, locale))
+        case Play():
+            return t(locale, "insomnia.action.play", card=format_card(action.card, locale))
+        case Bid():
+            return t(locale, "insomnia.action.bid", amount=number(locale, action.amount))
+        case Rethrow():
+            return t(locale, "insomnia.action.rethrow", die=action.die)
+        case Pass():
+            return t(locale, "insomnia.action.pass")
+        case EndGame():
+            return t(locale, "common.action.end_game")
+        case _:
+            assert_never(action)

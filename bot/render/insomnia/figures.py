@@ -5,15 +5,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from bot.games.base import GameEvent, GameState
-from bot.games.figures import Figures, GameFigures, shares
 from bot.games.insomnia.game import InsomniaGame
-from bot.games.insomnia.models import NoMatch, Stage1Result, Stage2NoWinner, Stage2Winner, Stage4Result
+from bot.games.insomnia.models import Event, NoMatch, Stage1Result, Stage2NoWinner, Stage2Winner, Stage4Result
+from bot.render.figures import Figures, GameFigures, shares
 
 
-def count(game: GameState, events: Sequence[GameEvent]) -> GameFigures:
-    if not isinstance(game, InsomniaGame):
-        raise TypeError(f"not an Insomnia game: {type(game).__name__}")
+def count(game: InsomniaGame, events: Sequence[Event]) -> GameFigures:
     stage1: Counter[str] = Counter()
     stage2: Counter[str] = Counter()
     stage4: Counter[str] = Counter()
@@ -49,6 +46,6 @@ def lines(tallies: Mapping[str, Mapping[str, int]], rounds: int, scores: Sequenc
     ]
 
 
-FIGURES = Figures(
+FIGURES = Figures[InsomniaGame, Event](
     unit="deals", per="deal", draws="shared first places", count=count, lines=lines, default_players=4
 )

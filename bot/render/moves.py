@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
-from bot.games.base import GameAction, GameState
+G = TypeVar("G")  # the game's state class
+A = TypeVar("A")  # the union of its actions
 
 
 @dataclass(frozen=True)
-class TypedMoves:
-    command: Callable[[GameAction], str]  # what to type for the action (lower case)
-    describe: Callable[[GameAction, GameState], str]  # the action in words, with what it touches
+class TypedMoves(Generic[G, A]):
+    command: Callable[[A], str]  # what to type for the action (lower case)
+    describe: Callable[[A, G], str]  # the action in words, with what it touches

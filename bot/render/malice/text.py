@@ -1,16 +1,36 @@
 """Malice as messages: the table, move announcements, a player's hand and his legal moves.
 
 Public text is built only from `public_view()` and the public events; a hand appears only in a player's own
-hand message (ephemeral or DM). Every word comes from the catalogue (`malice.*`) in the reader's `locale`,
-cards in his notation.
+hand message (ephemeral or DM). The log is worded from the public view after the step and its events alone.
+Every word comes from the catalogue (`malice.*`) in the reader's `locale`, cards in his notation. Typed by the
+engine's own classes: a new event fails the type check in `_event_line` until it is shown.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import assert_never
 
+from bot.games.base import ChipTransfer
 from bot.games.cards import Card, Rank
+from bot.games.malice.game import MaliceGame
+from bot.games.malice.models import (
+    Action,
+    CardPlayed,
+    EndGame,
+    EndTurn,
+    Event,
+    GameOver,
+    HandRefilled,
+    MalicePublicView,
+    MaliceResult,
+    PayoffTurned,
+    Play,
+    Resign,
+    StackCompleted,
+    TurnEnded,
+    TurnStarted,
+)
 from bot.i18n import t, tn
 from bot.i18n.cards import format_card, format_rank
 from bot.render.common import (
@@ -49,7 +69,7 @@ def _stack(stack: list[Card], locale: object) -> str:
     return f"{format_card(stack[-1], locale)} ({len(stack)})" if stack else "—"
 
 
-def _rank(rank: Any, locale: object) -> str:
+def _rank(rank: Rank | str, locale: object) -> str:
     return format_rank(rank if isinstance(rank, Rank) else Rank.parse(str(rank)), locale)
 
 
@@ -86,7 +106,7 @@ def lobby(info: TableInfo, *, locale: object = "en") -> Message:
     return Message(content=text)
 
 
-def table(info: TableInfo, game: Any, note: str | None, *, locale: object = "en") -> Message:
+def table(info: TableInfo, game: MaliceGame, note: str | None, *, locale: object = "en") -> Message:
     view = game.public_view()
     lines = []
     for p in view.players:
@@ -156,7 +176,7 @@ def table(info: TableInfo, game: Any, note: str | None, *, locale: object = "en"
     return Message(embeds=[embed], rows=rows)
 
 
-def _result_sentence(result: Any, locale: object) -> str:
+def _result_sentence(result: MaliceResult, locale: object) -> str:
     why = t(locale, f"malice.reason.{result.reason}") if result.reason in REASONS else result.reason
     if result.winner is None:
         return t(locale, "malice.result.draw", why=why)
@@ -170,74 +190,65 @@ def _result_sentence(result: Any, locale: object) -> str:
     )
 
 
-def _card_as(card: Card, as_rank: Any, locale: object) -> str:
+def _card_as(card: Card, as_rank: Rank | None, locale: object) -> str:
     shown = format_card(card, locale)
     return shown if as_rank is None else t(locale, "malice.card_as", card=shown, rank=_rank(as_rank, locale))
 
 
-def _source_key(source: str) -> tuple[str, dict[str, Any]]:
+def _source_key(source: str) -> tuple[str, dict[str, object]]:
     """The catalogue key part of a source pile and its params: `hand`, `payoff`, or `side` with its number."""
     if source.startswith("side"):
         return "side", {"number": source[-1]}
     return source, {}
 
 
-def event_lines(info: TableInfo, game: Any, events: list[Any], *, locale: object = "en") -> list[str]:
-    lines: list[str] = []
-    for event in events:
-        kind = getattr(event, "kind", None)
-        if kind == "card_played":
+def _event_line(event: Event, locale: object) -> str | None:
+    match event:
+        case CardPlayed():
             source, extra = _source_key(event.source)
-            lines.append(
-                t(
-                    locale,
-                    f"malice.log.play.{source}",
-                    player=name(event.player, locale),
-                    card=_card_as(event.card, event.as_rank, locale),
-                    target=place(event.to, locale),
-                    **extra,
-                )
+            return t(
+                locale,
+                f"malice.log.play.{source}",
+                player=name(event.player, locale),
+                card=_card_as(event.card, event.as_rank, locale),
+                target=place(event.to, locale),
+                **extra,
             )
-        elif kind == "payoff_turned":
-            lines.append(
-                t(
-                    locale,
-                    "malice.log.payoff_turned",
-                    player=name(event.player, locale),
-                    card=format_card(event.card, locale),
-                    remaining=event.remaining,
-                )
+        case PayoffTurned():
+            return t(
+                locale,
+                "malice.log.payoff_turned",
+                player=name(event.player, locale),
+                card=format_card(event.card, locale),
+                remaining=event.remaining,
             )
-        elif kind == "stack_completed":
-            lines.append(
-                t(
-                    locale,
-                    "malice.log.stack_completed",
-                    place=place(event.slot, locale, capital=True),
-                    stock=event.stock_count,
-                )
+        case StackCompleted():
+            return t(
+                locale,
+                "malice.log.stack_completed",
+                place=place(event.slot, locale, capital=True),
+                stock=event.stock_count,
             )
-        elif kind == "hand_refilled":
-            lines.append(
-                t(locale, "malice.log.refilled", player=name(event.player, locale), drawn=event.drawn)
+        case HandRefilled():
+            return t(locale, "malice.log.refilled", player=name(event.player, locale), drawn=event.drawn)
+        case TurnEnded(side_play=True):
+            return None  # the side play said it
+        case TurnEnded(moved=True):
+            return t(locale, "malice.log.turn_ended", player=name(event.player, locale), turn=event.turn)
+        case TurnEnded():
+            return t(locale, "malice.log.turn_ended_idle", player=name(event.player, locale), turn=event.turn)
+        case ChipTransfer():
+            return tn(
+                locale,
+                "malice.log.pays",
+                event.amount,
+                payer=name(event.from_account, locale),
+                payee=name(event.to_account, locale),
             )
-        elif kind == "turn_ended" and not event.side_play:
-            who = name(event.player, locale)
-            if event.moved:
-                lines.append(t(locale, "malice.log.turn_ended", player=who, turn=event.turn))
-            else:
-                lines.append(t(locale, "malice.log.turn_ended_idle", player=who, turn=event.turn))
-        elif kind == "chips":
-            lines.append(
-                tn(
-                    locale,
-                    "malice.log.pays",
-                    event.amount,
-                    payer=name(event.from_account, locale),
-                    payee=name(event.to_account, locale),
-                )
-            )
-    return lines
+        case TurnStarted() | GameOver():
+            return None  # a turn heads its group; the result has lines of its own
+        case _:
+            assert_never(event)
 
 
 def _turn_group(turn: int, player: str | None, locale: object) -> LogGroup:
@@ -249,31 +260,31 @@ def _turn_group(turn: int, player: str | None, locale: object) -> LogGroup:
 
 
 def log_entries(
-    info: TableInfo, game: Any, events: Sequence[Any], *, locale: object = "en"
+    info: TableInfo, view: MalicePublicView, events: Sequence[Event], *, locale: object = "en"
 ) -> list[LogGroup | str]:
     """The public lines of these events; each turn is a group, named when it starts."""
     out: list[LogGroup | str] = []
     for event in events:
-        if getattr(event, "kind", None) == "turn_started":
+        if isinstance(event, TurnStarted):
             out.append(_turn_group(event.turn, event.player, locale))
-        else:
-            out.extend(event_lines(info, game, [event], locale=locale))
+        elif (line := _event_line(event, locale)) is not None:
+            out.append(line)
     return out
 
 
-def state_group(game: Any, *, locale: object = "en") -> LogGroup | None:
+def state_group(view: MalicePublicView, *, locale: object = "en") -> LogGroup | None:
     """The turn being played now (None when the game is over)."""
-    view = game.public_view()
     return None if view.is_over else _turn_group(view.turn, view.current_player, locale)
 
 
-def result_lines(info: TableInfo, game: Any, *, locale: object = "en") -> list[str]:
-    view = game.public_view()
+def result_lines(info: TableInfo, view: MalicePublicView, *, locale: object = "en") -> list[str]:
+    if view.result is None:  # not over: nothing to tell yet
+        return []
     counts = ", ".join(f"{name(p, locale)} {view.payoff_counts[p]}" for p in view.players)
     return [t(locale, "malice.log.game_over", result=_result_sentence(view.result, locale), counts=counts)]
 
 
-def hand(info: TableInfo, game: Any, player: str, *, dm: bool, locale: object = "en") -> Message:
+def hand(info: TableInfo, game: MaliceGame, player: str, *, dm: bool, locale: object = "en") -> Message:
     view = game.view(player)
     top = view.payoff_top.get(player)
     sides = "  ".join(f"{i + 1}: {_stack(s, locale)}" for i, s in enumerate(view.side[player]))
@@ -305,15 +316,15 @@ def hand(info: TableInfo, game: Any, player: str, *, dm: bool, locale: object = 
                 Button(
                     label=_move_label(a, locale),
                     custom_id=custom_id(info.id, token(a), info.seq),
-                    style="primary" if a.kind == "play" and a.to.startswith("centre") else "secondary",
+                    style="primary" if isinstance(a, Play) and a.to.startswith("centre") else "secondary",
                 )
                 for a in actions
             ]
             if len(buttons) > 20:
                 lines.append(t(locale, "malice.hand.more_moves"))
                 # The end of the turn always keeps its button (known by its action, not its label).
-                ends = [b for a, b in zip(actions, buttons, strict=True) if a.kind == "end_turn"]
-                moves = [b for a, b in zip(actions, buttons, strict=True) if a.kind != "end_turn"]
+                ends = [b for a, b in zip(actions, buttons, strict=True) if isinstance(a, EndTurn)]
+                moves = [b for a, b in zip(actions, buttons, strict=True) if not isinstance(a, EndTurn)]
                 buttons = moves[:19] + ends
             rows = rows_of(buttons)
     elif view.current_player:
@@ -323,48 +334,64 @@ def hand(info: TableInfo, game: Any, player: str, *, dm: bool, locale: object = 
     return Message(content="\n".join(lines), rows=rows)
 
 
-def _move_label(action: Any, locale: object) -> str:
-    if action.kind == "end_turn":
-        return t(locale, "malice.button.end_turn")
-    card = format_card(action.card, locale) if action.card is not None else "?"
-    source, extra = _source_key(action.source)
-    return t(locale, f"malice.button.move.{source}", card=card, target=_short(action.to, locale), **extra)
+def _move_label(action: Action, locale: object) -> str:
+    match action:
+        case Play():
+            card = format_card(action.card, locale) if action.card is not None else "?"
+            source, extra = _source_key(action.source)
+            return t(
+                locale, f"malice.button.move.{source}", card=card, target=_short(action.to, locale), **extra
+            )
+        case EndTurn() | Resign() | EndGame():  # only the end of the turn is ever a legal one of these
+            return t(locale, "malice.button.end_turn")
+        case _:
+            assert_never(action)
 
 
-def token(action: Any) -> str:
-    if action.kind == "end_turn":
-        return "end"
-    parts = ["m", action.source, str(action.card) if action.card is not None else "", action.to]
-    if action.as_rank is not None:
-        parts.append(action.as_rank.short)
-    return "-".join(parts)
+def token(action: Action) -> str:
+    match action:
+        case Play():
+            parts = ["m", action.source, str(action.card) if action.card is not None else "", action.to]
+            if action.as_rank is not None:
+                parts.append(action.as_rank.short)
+            return "-".join(parts)
+        case EndTurn() | Resign() | EndGame():  # only the end of the turn has a button
+            return "end"
+        case _:
+            assert_never(action)
 
 
-def parse_token(text: str) -> dict[str, Any] | None:
+def parse_token(text: str) -> dict[str, object] | None:
     if text == "end":
         return {"kind": "end_turn"}
     parts = text.split("-")
     if parts[0] != "m" or len(parts) not in (4, 5):
         return None
-    action: dict[str, Any] = {"kind": "play", "source": parts[1], "card": parts[2] or None, "to": parts[3]}
+    action: dict[str, object] = {"kind": "play", "source": parts[1], "card": parts[2] or None, "to": parts[3]}
     if len(parts) == 5:
         action["as_rank"] = parts[4]
     return action
 
 
 def choices(
-    game: Any, player: str, command: str, option: str, namespace: Mapping[str, Any], *, locale: object = "en"
+    game: MaliceGame,
+    player: str,
+    command: str,
+    option: str,
+    namespace: Mapping[str, object],
+    *,
+    locale: object = "en",
 ) -> list[tuple[str, str]]:
     """Autocomplete: the caller's legal cards (`card`) or the legal targets of the chosen card (`to`),
     labelled in his language and notation; the values are the engine's."""
     if command != "play":
         return []
-    plays = [a for a in game.legal_actions() if a.kind == "play"]
+    plays = [a for a in game.legal_actions() if isinstance(a, Play)]
     if option == "card":
         seen: dict[str, str] = {}
         for a in plays:
             value = str(a.card) if a.source == "hand" else a.source
-            if value not in seen:
+            if value not in seen and a.card is not None:
                 card = format_card(a.card, locale)
                 if a.source == "hand":
                     seen[value] = t(locale, "malice.choice.from_hand", card=card)
@@ -397,37 +424,38 @@ def choices(
     return []
 
 
-def _same_source(action: Any, chosen: str) -> bool:
+def _same_source(action: Play, chosen: str) -> bool:
     key = chosen.lower()
     if key in ("payoff", "side1", "side2", "side3", "side4"):
-        return bool(action.source == key)
+        return action.source == key
     try:
-        return bool(action.source == "hand" and action.card is Card.parse(chosen))
+        return action.source == "hand" and action.card is Card.parse(chosen)
     except ValueError:
         return False
 
 
-def action_text(action: Mapping[str, Any], *, hide: bool, locale: object = "en") -> str:
-    kind = action.get("kind")
-    if kind == "play":
-        card = action.get("card")
-        shown = format_card(Card.parse(card), locale) if card else t(locale, "malice.action.top_card")
-        if action.get("as_rank"):
-            shown = t(locale, "malice.card_as", card=shown, rank=_rank(action["as_rank"], locale))
-        source, extra = _source_key(action["source"])
-        return t(
-            locale, f"malice.action.play.{source}", card=shown, target=place(action["to"], locale), **extra
-        )
-    if kind == "end_turn":
-        return t(locale, "malice.action.end_turn")
-    if kind == "resign":
-        return t(locale, "malice.action.resign", player=name(action["player"], locale))
-    if kind == "end_game":
-        return t(locale, "common.action.end_game")
-    return str(kind)
+def action_text(action: Action, *, hide: bool, locale: object = "en") -> str:
+    match action:
+        case Play():
+            card = action.card
+            shown = format_card(card, locale) if card else t(locale, "malice.action.top_card")
+            if action.as_rank is not None:
+                shown = t(locale, "malice.card_as", card=shown, rank=_rank(action.as_rank, locale))
+            source, extra = _source_key(action.source)
+            return t(
+                locale, f"malice.action.play.{source}", card=shown, target=place(action.to, locale), **extra
+            )
+        case EndTurn():
+            return t(locale, "malice.action.end_turn")
+        case Resign():
+            return t(locale, "malice.action.resign", player=name(action.player, locale))
+        case EndGame():
+            return t(locale, "common.action.end_game")
+        case _:
+            assert_never(action)
 
 
-def turn_hint(game: Any, player: str, *, locale: object = "en") -> str:
+def turn_hint(game: MaliceGame, player: str, *, locale: object = "en") -> str:
     view = game.view(player)
     if view.must_play_ace:
         return t(locale, "malice.hint.ace")

@@ -15,7 +15,7 @@ from bot.fit import excerpt
 from bot.games.base import GameAction, GameState, Refusal
 from bot.games.cards import Card
 from bot.games.refusal import said as said  # an answer as a key and its params (see `Opened`)
-from bot.games.spec import TableOptions
+from bot.games.spec import TableOptions, option_range
 
 OptionType = Literal["string", "integer", "boolean", "user"]
 
@@ -68,17 +68,6 @@ class CommandSet:
             if command.name == name:
                 return command
         raise KeyError(name)
-
-
-def option_range(model: type[TableOptions], name: str) -> tuple[int, int]:
-    """The smallest and largest value a table accepts for an integer option (its field's `ge` and `le`)."""
-    low = high = None
-    for rule in model.model_fields[name].metadata:
-        low = getattr(rule, "ge", low)
-        high = getattr(rule, "le", high)
-    if low is None or high is None:
-        raise ValueError(f"{model.__name__}.{name} has no range")
-    return int(low), int(high)
 
 
 def switch_option(model: type[TableOptions], name: str) -> CommandOption:

@@ -4,7 +4,8 @@ Insomnia's action. The generic game cog builds the command group from `COMMANDS`
 from __future__ import annotations
 
 from bot.games.base import GameAction, GameState, Refusal
-from bot.games.commands import (
+from bot.games.insomnia.models import InsomniaOptions, parse_action
+from bot.render.commands import (
     CommandOption,
     CommandSet,
     GameCommand,
@@ -14,7 +15,6 @@ from bot.games.commands import (
     switch_option,
     table_option,
 )
-from bot.games.insomnia.models import InsomniaOptions, parse_action
 
 
 def build_action(game: GameState, command: str, params: dict[str, object], player: str) -> GameAction:

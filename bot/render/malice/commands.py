@@ -4,7 +4,9 @@ become Malice's action. The generic game cog builds the command group from `COMM
 from __future__ import annotations
 
 from bot.games.base import GameAction, GameState, Refusal
-from bot.games.commands import (
+from bot.games.malice.game import MaliceGame
+from bot.games.malice.models import MaliceOptions, parse_action
+from bot.render.commands import (
     CommandOption,
     CommandSet,
     GameCommand,
@@ -13,8 +15,6 @@ from bot.games.commands import (
     switch_option,
     table_option,
 )
-from bot.games.malice.game import MaliceGame
-from bot.games.malice.models import MaliceOptions, parse_action
 
 CENTRE = ("centre1", "centre2", "centre3", "centre4")
 SIDES = ("side1", "side2", "side3", "side4")

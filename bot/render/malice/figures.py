@@ -5,14 +5,12 @@ from __future__ import annotations
 import statistics
 from collections.abc import Mapping, Sequence
 
-from bot.games.base import GameEvent, GameState
-from bot.games.figures import Figures, GameFigures
 from bot.games.malice.game import MaliceGame
+from bot.games.malice.models import Event
+from bot.render.figures import Figures, GameFigures
 
 
-def count(game: GameState, events: Sequence[GameEvent]) -> GameFigures:
-    if not isinstance(game, MaliceGame):
-        raise TypeError(f"not a Malice game: {type(game).__name__}")
+def count(game: MaliceGame, events: Sequence[Event]) -> GameFigures:
     result = game.public_view().result
     assert result is not None  # the game is over
     decided = any(s.won for s in game.standings())
@@ -33,4 +31,4 @@ def lines(tallies: Mapping[str, Mapping[str, int]], rounds: int, scores: Sequenc
     return [f"score of a decided game (cards): {spread}"]
 
 
-FIGURES = Figures(unit="turns", per="game", draws="draws", count=count, lines=lines)
+FIGURES = Figures[MaliceGame, Event](unit="turns", per="game", draws="draws", count=count, lines=lines)

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Generic, TypeVar
 
-from bot.games.base import GameEvent, GameState
+G = TypeVar("G")  # the game's state class
+E = TypeVar("E")  # the union of its events
 
 
 @dataclass(frozen=True)
@@ -27,11 +29,11 @@ rounds of all games and the scores of the decided ones."""
 
 
 @dataclass(frozen=True)
-class Figures:
+class Figures(Generic[G, E]):
     unit: str  # the length's unit, plural ("deals", "turns")
     per: str  # what "chips moved per ..." counts ("deal", "game")
     draws: str  # what a game without an outright winner is called ("draws", "shared first places")
-    count: Callable[[GameState, Sequence[GameEvent]], GameFigures]  # (finished game, all its events)
+    count: Callable[[G, Sequence[E]], GameFigures]  # (finished game, all its events)
     lines: ReportLines
     default_players: int = 2
 
