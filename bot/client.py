@@ -30,7 +30,8 @@ import cogs
 from bot import warmup
 from bot.config import Settings
 from bot.discord_out import DiscordAnnouncer, note_languages
-from bot.errors import UserFacingError, report_error
+from bot.errors import report_error
+from bot.games.refusal import Refusal
 from bot.i18n import t
 from bot.i18n.commands import CommandTranslator
 from bot.input_checks import check_command_input
@@ -72,7 +73,7 @@ class CardTree(app_commands.CommandTree):
             return True
         try:
             check_command_input(interaction)
-        except UserFacingError as error:
+        except Refusal as error:
             await report_error(interaction, error)
             return False
         return True

@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import logging
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -21,13 +21,12 @@ from discord.ext import commands
 
 from bot import render
 from bot.discord_out import discord_kwargs, note_languages
-from bot.errors import UserFacingError, guarded
-from bot.games.base import IllegalAction, Refusal
+from bot.errors import guarded
 from bot.i18n import t
 from bot.i18n.cards import card_aliases, parse_card
 from bot.reading import engine_notation, history_ref
 from bot.render.common import Message
-from bot.sessions import NotAllowed, SessionManager
+from bot.sessions import SessionManager
 from bot.sessions.errors import Text
 
 if TYPE_CHECKING:
@@ -37,18 +36,6 @@ log = logging.getLogger(__name__)
 
 
 
-@contextlib.asynccontextmanager
-async def user_errors(locale: object = "en") -> AsyncIterator[None]:
-    """The session layer's `NotAllowed` becomes the bot's `UserFacingError`: one ephemeral sentence, worded
-    in the reader's language (`interaction.locale`)."""
-    try:
-        yield
-    except NotAllowed as exc:
-        raise UserFacingError(exc.word(locale)) from None
-    except Refusal as exc:  # an engine's refusal by key, worded in the reader's language
-        raise UserFacingError(NotAllowed(exc.key, **exc.params).word(locale)) from None
-    except IllegalAction as exc:
-        raise UserFacingError(str(exc)) from None
 
 
 async def answer(interaction: discord.Interaction, message: Message | Text | str | None) -> None:
@@ -91,7 +78,7 @@ ANSWER_WITHIN = 2.0  # seconds: a session call slower than this is deferred firs
 async def respond(
     interaction: discord.Interaction, call: Callable[[], Awaitable[Message | Text | str | None]]
 ) -> None:
-    """Run the session call and answer privately; a `NotAllowed` becomes its one sentence.
+    """Run the session call and answer privately; a refusal becomes its one sentence (`bot.errors`).
 
     The answer goes straight into the interaction's response (one call): the session answers from what it
     stored, without waiting for public messages, so this is normally a few milliseconds. Should it take
@@ -100,8 +87,7 @@ async def respond(
     done, _ = await asyncio.wait({task}, timeout=ANSWER_WITHIN)
     if not done:
         await interaction.response.defer(ephemeral=True, thinking=True)
-    async with user_errors(interaction.locale):
-        reply = await task
+    reply = await task  # a refusal goes on to `bot.errors.report_error`, worded in the reader's language
     await answer(interaction, reply)
 
 
@@ -153,8 +139,7 @@ class TableButton(
         done, _ = await asyncio.wait({task}, timeout=ANSWER_WITHIN)
         if not done:
             await interaction.response.defer(ephemeral=True, thinking=True)
-        async with user_errors(interaction.locale):
-            result = await task
+        result = await task
         if self.action in ("hand", "table") or interaction.response.is_done() or interaction.message is None:
             await answer(interaction, result)
             return
@@ -255,16 +240,14 @@ class TableCommands(commands.Cog):
     @app_commands.guild_only()
     async def hand(self, interaction: discord.Interaction) -> None:
         """Your hand and what you can do now (only you see it)."""
-        async with user_errors(interaction.locale):
-            message = self.bot.sessions.hand(*where(interaction), locale=interaction.locale)
+        message = self.bot.sessions.hand(*where(interaction), locale=interaction.locale)
         await answer(interaction, message)
 
     @app_commands.command(name="table")
     @app_commands.guild_only()
     async def table(self, interaction: discord.Interaction) -> None:
         """The public state of this channel's game."""
-        async with user_errors(interaction.locale):
-            message = self.bot.sessions.table_view(interaction.channel_id or 0, locale=interaction.locale)
+        message = self.bot.sessions.table_view(interaction.channel_id or 0, locale=interaction.locale)
         await answer(interaction, message)
 
     @app_commands.command(name="resign")
@@ -296,11 +279,10 @@ class TableCommands(commands.Cog):
     ) -> None:
         """A game's actions and chip movements, in order (only you see it)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        async with user_errors(interaction.locale):
-            table_id, kind = history_ref(game)
-            row, entries = await self.bot.sessions.history(
-                interaction.channel_id or 0, table_id=table_id, kind=kind
-            )
+        table_id, kind = history_ref(game)
+        row, entries = await self.bot.sessions.history(
+            interaction.channel_id or 0, table_id=table_id, kind=kind
+        )
         pages = render.history_pages(row.kind, row.id, row.status, entries, locale=interaction.locale)
         chosen = pages[min(page, len(pages)) - 1]
         await answer(interaction, Message(embeds=[chosen]))

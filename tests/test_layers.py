@@ -34,9 +34,6 @@ STORAGE_USERS = ("bot.sessions", "bot.config", "bot.cli", "bot.client", "bot.dis
 
 # Known violations, each with who removes it and why it is still here. Keep this list short and named.
 KNOWN: dict[tuple[str, str], str] = {
-    # The refusal helper's: `Refusal` words its English sentence through bot.i18n inside its __init__;
-    # removed when refusals become catalogue keys worded by the presentation (issue 20 part 3).
-    ("bot.games.base", "bot.i18n"): "refusals",
 }
 
 

@@ -43,3 +43,19 @@ def test_no_module_of_the_engines_loads_them_either():
 def test_the_probe_sees_a_forbidden_module():
     """The check itself works: the presentation registry does load them."""
     assert "bot.render" in loaded_after("import bot.render.registry")
+
+
+def test_a_refusal_loads_no_words_either():
+    """The engines refuse with `bot.games.refusal.Refusal`, a key and facts: raising one (and logging it)
+    loads no catalogue; it is worded above the rules."""
+    code = (
+        "from bot.games.refusal import Refusal\n"
+        "from bot.games.registry import REGISTRY\n"
+        "for spec in REGISTRY:\n"
+        "    game = spec.new_game([f'p{i}' for i in range(spec.min_players)], 'purity')\n"
+        "    try:\n"
+        "        game.apply({'kind': 'no_such_action'})\n"
+        "    except Refusal as refusal:\n"
+        "        assert str(refusal) == 'table.not_an_action', refusal\n"
+    )
+    assert loaded_after(code) == []

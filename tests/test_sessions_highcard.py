@@ -15,6 +15,7 @@ from bot.render.registry import registered
 from bot.sessions import NotAllowed
 from tests.games.highcard import SPEC
 from tests.games.highcard_render import PRESENTATION
+from tests.refusals import refused
 from tests.test_sessions import (  # noqa: F401 - fixed_seeds is an autouse fixture
     ALICE,
     BOB,
@@ -53,16 +54,16 @@ async def test_a_registered_test_game_is_challenged_played_settled_and_logged(st
     assert table.status == "lobby"
     await sessions.idle()
     assert any("challenges" in t and "High card" in t for t in announcer.public_texts())
-    with pytest.raises(NotAllowed, match="Only the challenged player"):
+    with refused("Only the challenged player"):
         await sessions.accept(CHANNEL, ALICE)
-    with pytest.raises(NotAllowed, match="not started"):
+    with refused("not started"):
         await sessions.command(CHANNEL, ALICE, "highcard", "keep", {})
     await sessions.accept(CHANNEL, BOB)
     assert table.status == "running" and table.game.rounds == 4 and table.game.chips[str(ALICE)] == 3
     await sessions.idle()
     assert announcer.dms_to(ALICE) and announcer.dms_to(BOB), "each gets his card by DM"
     waiting = str(BOB) if table.game.current_player == str(ALICE) else str(ALICE)
-    with pytest.raises(NotAllowed, match="not your turn"):
+    with refused("not your turn"):
         await sessions.command(CHANNEL, int(waiting), "highcard", "swap", {})
 
     await play_out(sessions, table)
@@ -125,7 +126,7 @@ async def test_the_spec_decides_how_a_table_fills(store, announcer, highcard):
             with pytest.raises(NotAllowed):
                 await sessions.accept(CHANNEL, BOB)
             assert (await sessions.join(CHANNEL, BOB)).word("en") == "You joined the table."
-            with pytest.raises(NotAllowed, match="full"):
+            with refused("full"):
                 await sessions.add_computer(CHANNEL, ALICE)
             await sessions.start(CHANNEL, ALICE)
             assert table.status == "running" and list(table.players) == [str(ALICE), str(BOB)]

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import pytest
-
 from bot import render
-from bot.sessions import NotAllowed
+from tests.refusals import refused
 from tests.test_sessions import (  # noqa: F401 - fixed_seeds is an autouse fixture
     ALICE,
     BOB,
@@ -31,13 +29,13 @@ async def open_three(sessions):
     table = await sessions.open_table(
         "insomnia", GUILD, CHANNEL, ALICE, options={"chips": 5, "deals": 1, "timeout": 300}
     )
-    with pytest.raises(NotAllowed, match="Only the host"):
+    with refused("Only the host"):
         await sessions.add_computer(CHANNEL, BOB)
     await sessions.join(CHANNEL, BOB)
-    with pytest.raises(NotAllowed, match="already seated"):
+    with refused("already seated"):
         await sessions.join(CHANNEL, BOB)
     await sessions.add_computer(CHANNEL, ALICE)
-    with pytest.raises(NotAllowed, match="Only the host"):
+    with refused("Only the host"):
         await sessions.start(CHANNEL, BOB)
     await sessions.start(CHANNEL, ALICE)
     await sessions.idle()
@@ -85,7 +83,7 @@ async def test_resign_hands_the_seat_to_a_computer_and_the_result_still_counts(s
     table = await open_three(sessions)
     await sessions.resign(CHANNEL, BOB)
     assert str(BOB) in table.session.computer_seats
-    with pytest.raises(NotAllowed, match="computer player has taken over"):
+    with refused("computer player has taken over"):
         await sessions.act(CHANNEL, BOB, {"kind": "pass"})
     for _ in range(300):
         await sessions.idle()
@@ -131,7 +129,7 @@ async def test_lobby_cancel_closes_the_table(store, announcer):
     sessions = await manager(store, announcer)
     table = await sessions.open_table("insomnia", GUILD, CHANNEL, ALICE, options={"timeout": 300})
     await sessions.join(CHANNEL, CAROL)
-    with pytest.raises(NotAllowed, match="host"):
+    with refused("host"):
         await sessions.leave(CHANNEL, ALICE)
     await sessions.cancel(CHANNEL, ALICE, can_manage=False)
     assert (await store.get_table(table.id)).status == "cancelled"

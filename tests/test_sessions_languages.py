@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bot.reading import engine_notation
+from bot.render.wording import refusal_text
 from bot.sessions import NotAllowed
 from tests.test_sessions import ALICE, BOB, CHANNEL, GUILD, manager
 
@@ -41,8 +42,8 @@ async def test_a_refusal_is_worded_in_each_readers_language(store, announcer):
     await sessions.open_table("insomnia", GUILD, CHANNEL, ALICE)
     with pytest.raises(NotAllowed) as refused:
         await sessions.start(CHANNEL, BOB)
-    assert refused.value.word("de") == f"Nur der Gastgeber, <@{ALICE}>, kann das Spiel starten."
-    assert refused.value.word("en-GB") == f"Only the host, <@{ALICE}>, can start the game."
+    assert refusal_text(refused.value, "de") == f"Nur der Gastgeber, <@{ALICE}>, kann das Spiel starten."
+    assert refusal_text(refused.value, "en-GB") == f"Only the host, <@{ALICE}>, can start the game."
     await sessions.close()
 
 

@@ -8,12 +8,11 @@ import asyncio
 import time
 from dataclasses import dataclass, field
 
-import pytest
-
 from bot.render.common import Message
-from bot.sessions import ChannelGone, EditExpired, MissingPermission, NotAllowed, SessionManager
+from bot.sessions import ChannelGone, EditExpired, MissingPermission, SessionManager
 from tests.live import TestSessions
 from tests.recording import RecordingAnnouncer
+from tests.refusals import refused
 from tests.test_sessions import ALICE, BOB, BOT, CHANNEL, GUILD, best_malice_move, fixed_seeds  # noqa: F401
 
 
@@ -219,7 +218,7 @@ async def test_a_lobby_the_bot_cannot_post_is_refused_in_a_sentence_and_not_left
             raise MissingPermission("send_messages")
 
     sessions = manager(store, Mute())
-    with pytest.raises(NotAllowed, match="Send Messages"):
+    with refused("Send Messages"):
         await sessions.open_table("insomnia", GUILD, CHANNEL, ALICE)
     assert await store.active_table(CHANNEL) is None and sessions.table_in(CHANNEL) is None
     await sessions.close()

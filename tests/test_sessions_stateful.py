@@ -20,6 +20,7 @@ from bot.sessions.kinds import game_options
 from storage import Store
 from tests.live import TestSessions
 from tests.recording import RecordingAnnouncer
+from tests.refusals import english
 
 CHANNEL, GUILD, BOT = 500, 1, 999
 USERS = [101, 102, 103]
@@ -54,7 +55,7 @@ class Tables(RuleBasedStateMachine):
             try:
                 await coro
             except NotAllowed as exc:
-                assert exc.message.strip(), "a refusal is a sentence"
+                assert english(exc).strip(), "a refusal is a sentence"
                 self.refusals += 1
 
         self.run(guarded())

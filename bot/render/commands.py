@@ -14,6 +14,7 @@ from typing import Literal
 from bot.fit import excerpt
 from bot.games.base import GameAction, GameState, Refusal
 from bot.games.cards import Card
+from bot.games.refusal import said as said  # an answer as a key and its params (see `Opened`)
 from bot.games.spec import TableOptions, option_range
 
 OptionType = Literal["string", "integer", "boolean", "user"]
@@ -44,7 +45,8 @@ class GameCommand:
 
 BuildAction = Callable[[GameState, str, dict[str, object], str], GameAction]
 """`(game, command, options, player) -> action`: a move command's options as the engine's action. Raises
-`IllegalAction` with a sentence for input that names no possible move (the engine still checks the rest)."""
+a `Refusal` (a catalogue key and its params) for input that names no possible move (the engine still checks
+the rest)."""
 
 Opened = Callable[[int, str, str | None], tuple[str, dict[str, object]]]
 """`(table_id, status, opponent_mention) -> (key, params)`: what the player who opened a table is told, as a
@@ -90,11 +92,6 @@ def table_option(
         min=low,
         max=high,
     )
-
-
-def said(key: str, **params: object) -> tuple[str, dict[str, object]]:
-    """An answer as a catalogue key and its params (see `Opened`)."""
-    return key, params
 
 
 def card_input(text: object) -> Card:

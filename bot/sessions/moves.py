@@ -17,7 +17,7 @@ from typing import Any
 
 from bot import render
 from bot.games import ai
-from bot.games.base import ActionInput, ChipTransfer, GameAction, GameEvent, IllegalAction, Refusal
+from bot.games.base import ActionInput, ChipTransfer, GameAction, GameEvent, IllegalAction
 from bot.games.registry import REGISTRY
 from bot.games.spec import GameSpec
 from bot.render.common import Message, name
@@ -78,10 +78,7 @@ class Moves:
         if record.snapshot is None:
             raise RuntimeError(f"table {record.id} has no stored game")
         game = spec.load(record.snapshot)  # a copy: the published record's game is never changed
-        try:
-            events = tuple(game.apply(action))  # a refusal leaves everything as stored
-        except IllegalAction as exc:
-            raise refusal(exc) from None
+        events = tuple(game.apply(action))  # a refusal leaves everything as stored
         count = record.seq + 1
         state = self.readers.noted(session or record.session, record.players).with_notes(notes, at=count)
         finish = None
@@ -170,8 +167,8 @@ class Moves:
         player = self.check_actor(record, user_id)
         try:
             parsed = spec_of(record).parse_action(action)  # an action object passes as it is
-        except IllegalAction as exc:
-            raise refusal(exc) from None
+        except IllegalAction:
+            raise  # a refusal by the rules: its own sentence
         except ValueError:  # pydantic's ValidationError: a button not drawn for this game as it stands
             raise NotAllowed("table.stale_button") from None
         session = record.session
@@ -199,10 +196,7 @@ class Moves:
             if commands is None:
                 game = GameName(record.kind, spec.title)
                 raise NotAllowed("table.unknown_action", game=game, command=command)
-            try:
-                action = commands.build_action(record.playing, command, params, player)
-            except IllegalAction as exc:
-                raise refusal(exc) from None
+            action = commands.build_action(record.playing, command, params, player)
             # Under the same lock as the checks above: a copy of this command sent at the same moment sees the
             # move stored and is refused as outdated.
             return await self._act(channel_id, user_id, action, seq=offered_at, locale=locale)
@@ -241,13 +235,6 @@ class Moves:
         except Exception:
             log.warning("table %s: the computer player failed; playing the default", record.id, exc_info=True)
             return default_action(record)
-
-
-def refusal(exc: IllegalAction) -> NotAllowed:
-    """An engine's refusal as the session's: by its key when it has one, else its sentence."""
-    if isinstance(exc, Refusal):
-        return NotAllowed(exc.key, **exc.params)
-    return exc if isinstance(exc, NotAllowed) else NotAllowed(str(exc))
 
 
 def default_action(record: TableRecord) -> GameAction:

@@ -19,6 +19,7 @@ from bot.games.base import IllegalAction
 from bot.games.cards import JOKER, Card, Rank, Suit, standard_deck
 from bot.games.malice import CENTRE_NAMES, SIDE_NAMES, EndTurn, MaliceGame, Play, new_game
 from tests.games.malice_helpers import PLAYERS, cards, play, table, total_cards
+from tests.refusals import english, refused
 
 END = EndTurn()
 RANK_OF = {rank.ace_low: rank for rank in Rank}
@@ -275,7 +276,7 @@ def test_rules_8_to_15_legal_moves_and_their_effects_match_the_rule_text(chunk):
                 try:
                     game.apply(action)
                 except IllegalAction as refused:
-                    message = str(refused)
+                    message = english(refused)
                     assert message[:1].isupper() and message.endswith("."), message
                 else:
                     pytest.fail(f"position {n}: {action} is against the rules but was applied")
@@ -313,7 +314,7 @@ def test_rule_8_only_a_joker_is_played_as_a_rank(spec, action, error):
     assert action not in game.legal_actions()
     with pytest.raises(IllegalAction) as refused:
         game.apply(action)
-    assert str(refused.value) == error
+    assert english(refused.value) == error
     assert game.model_dump_json() == before
 
 
@@ -329,7 +330,7 @@ def test_contract_a_malformed_action_is_refused_with_illegal_action(garbage):
     """docs/rules.md section 3: apply() raises IllegalAction, a sentence a player can read (as Insomnia)."""
     game = table("a hand: 5")
     before = game.model_dump_json()
-    with pytest.raises(IllegalAction, match=r"^That is not an action here: choose one of the offered"):
+    with refused(r"^That is not an action here: choose one of the offered"):
         game.apply(garbage)
     assert game.model_dump_json() == before
 

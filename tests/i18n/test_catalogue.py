@@ -252,6 +252,9 @@ def test_used_keys_reads_literal_and_pattern_keys():
 TEXT_SOURCES = [
     ROOT / "bot" / "render",
     ROOT / "cogs",
+    # The engines' refusals are keys (tests/games/test_refusals.py checks each names one in both languages).
+    *sorted((ROOT / "bot" / "games").glob("*/game.py")),
+    ROOT / "bot" / "games" / "refusal.py",
     ROOT / "bot" / "sessions",
     ROOT / "bot" / "errors.py",
     ROOT / "bot" / "input_checks.py",

@@ -31,7 +31,7 @@ def build_action(game: GameState, command: str, params: dict[str, object], playe
         return parse_action({"kind": "rethrow", "die": die})
     if command == "pass":
         return parse_action({"kind": "pass"})
-    raise Refusal("table.unknown_action", game="Insomnia", command=command)
+    raise Refusal("table.unknown_action", game=said("game.insomnia"), command=command)
 
 
 def opened(table_id: int, status: str, opponent: str | None) -> tuple[str, dict[str, object]]:

@@ -24,7 +24,7 @@ def build_action(game: GameState, command: str, params: dict[str, object], playe
     if command == "end":
         return parse_action({"kind": "end_turn"})
     if command != "play":
-        raise Refusal("table.unknown_action", game="Malice", command=command)
+        raise Refusal("table.unknown_action", game=said("game.malice"), command=command)
     if not isinstance(game, MaliceGame):
         raise TypeError(f"not a Malice game: {type(game).__name__}")
     raw = str(params.get("card") or "").strip().lower()
@@ -46,7 +46,7 @@ def build_action(game: GameState, command: str, params: dict[str, object], playe
             return action
     if to == "centre":
         if card is not None:
-            raise Refusal("malice.card_no_centre", card=card.pretty)
+            raise Refusal("malice.card_no_centre", card=card)
         pile = said("malice.pile.payoff") if raw == "payoff" else said("malice.pile.side", number=raw[-1])
         raise Refusal("malice.top_no_centre", pile=pile)
     return parse_action({"kind": "play", "source": source, "card": card, "to": to})
