@@ -32,13 +32,14 @@ import asyncpg
 from bench.report import write_section
 from storage import LedgerIn, SeatIn, Store, open_store
 from storage.common import balance_changes
-from storage.store import UPSERT_BALANCE
+from storage.writes import BALANCES
 from tests import pg
 
 GUILD = 1
 PLAYERS = [str(10**17 + i) for i in range(4)]
 SNAPSHOT = json.dumps({"seed": "x" * 32, "hands": {p: ["AS", "KH", "QD", "JC", "TS"] * 8 for p in PLAYERS}})
 ACTION = '{"kind":"bid","amount":5}'
+UPSERT_BALANCE = BALANCES.sql  # the store's own upsert, one row
 PG_UPSERT_BALANCE = (
     "INSERT INTO balances (guild_id, player, kind, net, games, wins, biggest_win)"
     " VALUES ($1, $2, $3, $4, $5, $6, $7)"
