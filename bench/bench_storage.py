@@ -28,6 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import asyncpg
+from pydantic import BaseModel
 
 from bench.report import write_section
 from storage import LedgerIn, SeatIn, Store, open_store
@@ -47,6 +48,10 @@ PG_UPSERT_BALANCE = (
     " games = balances.games + EXCLUDED.games, wins = balances.wins + EXCLUDED.wins,"
     " biggest_win = GREATEST(balances.biggest_win, EXCLUDED.biggest_win)"
 )
+
+
+class Options(BaseModel):
+    chips: int = 100
 
 
 def ledger_for(seq: int) -> list[LedgerIn]:
@@ -76,7 +81,7 @@ def rows_for(table: int, seq: int, now: float) -> tuple[tuple, list[tuple], list
 async def running_tables(store: Store, tables: int, first_channel: int) -> list[int]:
     ids = []
     for c in range(first_channel, first_channel + tables):
-        table = await store.create_table(GUILD, c, "insomnia", 1, {"chips": 100}, f"seed{c}", "c")
+        table = await store.create_table(GUILD, c, "insomnia", 1, Options(), f"seed{c}", "c")
         await store.set_seats(
             table, [SeatIn(seat=i, player=p, user_id=int(p)) for i, p in enumerate(PLAYERS)]
         )

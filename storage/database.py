@@ -10,9 +10,9 @@ The store's SQL is written once, with `?` placeholders, in `storage.writes`, `st
   thread drives the coroutine to its end itself (`storage.sqlite.database`). PostgreSQL awaits each statement
   on the event loop, inside `asyncpg`'s transaction;
 - a `Transaction`, which runs statements: `fetch` and `execute` (and `execute_many`), `write(Batch)` for
-  everything a move writes (one statement on PostgreSQL, where a move's rows go as arrays through
-  data-modifying CTEs; statement after statement on SQLite, where each costs no round trip), and the schema
-  version (`PRAGMA user_version` on SQLite, the `schema_version` table on PostgreSQL);
+  everything a move writes with its sequence check (one statement on PostgreSQL, where a move's rows go as
+  arrays through data-modifying CTEs; statement after statement on SQLite, where each costs no round trip),
+  and the schema version (`PRAGMA user_version` on SQLite, the `schema_version` table on PostgreSQL);
 - a `Dialect`: its column types for the shared migrations (`{bigint}` and the like), its row-lock clause
   (`FOR UPDATE`; nothing on SQLite, whose write transactions hold the file's write lock from their BEGIN),
   and its append-only triggers.
@@ -81,14 +81,25 @@ class Insert:
 
 
 @dataclass(frozen=True)
+class Guard:
+    """A batch's condition: `sql` (one value, `?` for each of `args`) must find `expected`."""
+
+    sql: str
+    args: tuple[Any, ...]
+    expected: Any
+
+
+@dataclass(frozen=True)
 class Batch:
     """Everything a move writes after its checks: rows for several tables in order (tables without rows are
-    skipped), then one last statement (`last` with `args`). Written as a whole or not at all, in the
-    transaction's order."""
+    skipped), then `last` with `args` (an UPDATE whose WHERE clause ends it). Written as a whole, and only if
+    the guard (if any) finds what it expects: on PostgreSQL the guard is read in the batch's own statement,
+    so it sees what was committed before the statement began."""
 
     rows: Sequence[tuple[Insert, Sequence[tuple[Any, ...]]]]
     last: str
     args: tuple[Any, ...]
+    guard: Guard | None = None
 
 
 class Dialect(ABC):
@@ -132,7 +143,9 @@ class Transaction(ABC):
     async def execute_many(self, sql: str, rows: Sequence[tuple[Any, ...]]) -> None: ...
 
     @abstractmethod
-    async def write(self, batch: Batch) -> None: ...
+    async def write(self, batch: Batch) -> Any:
+        """Write the batch if its guard finds what it expects; returns what the guard found (None without
+        one). Nothing is written when the guard finds anything else."""
 
     @abstractmethod
     async def schema_version(self) -> int:

@@ -2,9 +2,10 @@
 
 Each is an async function of a `Transaction` that awaits nothing but its statements, so SQLite runs it whole
 on its writer's thread and PostgreSQL statement by statement. A move is: the table's row (locked on
-PostgreSQL: two processes appending to one table queue up there), the sequence read in a statement of its
-own (so it sees what the writer we waited for committed), the checks, then one `Batch` with the action, its
-ledger entries, the balances they change, the results and the table row: one statement on PostgreSQL.
+PostgreSQL: two processes appending to one table queue up there) and its status check, then one `Batch`
+with the action, its ledger entries, the balances they change, the results and the table row, guarded by the
+sequence check: one statement on PostgreSQL, whose snapshot (taken after the lock) sees what the writer we
+may have waited for committed.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from storage.common import balance_changes
-from storage.database import Batch, Insert, Transaction
+from storage.database import Batch, Guard, Insert, Transaction
 from storage.errors import ChannelBusy, SequenceConflict, TableNotFound, TableStateError
 from storage.models import LedgerIn, ResultIn, SeatIn
 
@@ -72,6 +73,7 @@ REMEMBER_DM_CHANNEL = (
     "INSERT INTO dm_channels (user_id, channel_id) VALUES (?, ?)"
     " ON CONFLICT (user_id) DO UPDATE SET channel_id = excluded.channel_id"
 )
+_NEXT_SEQ = "SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE table_id = ?"
 _ACTIVE_ID = "SELECT id FROM game_tables WHERE channel_id = ? AND status IN ('lobby', 'running')"
 
 
@@ -146,10 +148,10 @@ async def append(
     )
     if row is None:
         raise TableNotFound(table_id)
-    next_seq = await tx.value("SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE table_id = ?", table_id)
-    if next_seq != seq:
-        raise SequenceConflict(table_id, seq, next_seq)
     if row["status"] != "running":
+        # A stale writer hears of the conflict first, whatever happened to the table since.
+        if (next_seq := await tx.value(_NEXT_SEQ, table_id)) != seq:
+            raise SequenceConflict(table_id, seq, next_seq)
         raise TableStateError(table_id, row["status"], "record an action")
     guild, kind = row["guild_id"], row["kind"]
     last: tuple[str, tuple[Any, ...]] = (
@@ -166,7 +168,11 @@ async def append(
         (RESULTS, [(table_id, r.player, guild, kind, r.final_chips, r.net, r.placement, r.won)
                    for r in finish or ()]),
     )  # fmt: skip
-    await tx.write(Batch(rows, *last))
+    # The sequence read after the lock (on PostgreSQL in the batch's statement): it sees what the writer we
+    # may have waited for committed.
+    found = await tx.write(Batch(rows, *last, guard=Guard(_NEXT_SEQ, (table_id,), seq)))
+    if found != seq:
+        raise SequenceConflict(table_id, seq, found)
     return seq
 
 

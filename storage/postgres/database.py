@@ -2,9 +2,9 @@
 
 Writers on other processes are serialised by the database itself: a transaction locks the rows it reads
 with `FOR UPDATE` (a move, its table's row), so two processes appending to one table queue up and the later
-one gets SequenceConflict. A move costs five round trips: BEGIN, the lock, the sequence read, one statement
-writing the whole `Batch` (the action, the ledger, the balances, the results as arrays, each in a
-data-modifying CTE, then the table row), COMMIT. The shared SQL's `?` placeholders become `$1, $2, ...`.
+one gets SequenceConflict. A move costs four round trips: BEGIN, the lock, one statement that reads the
+sequence and, if it is the expected one, writes the whole `Batch` (the action, the ledger, the balances, the
+results as arrays, each in a data-modifying CTE, then the table row), COMMIT. The shared SQL's `?` placeholders become `$1, $2, ...`.
 """
 
 from __future__ import annotations
@@ -78,17 +78,23 @@ def numbered(sql: str) -> str:
 
 
 @lru_cache(maxsize=64)
-def _batch_sql(inserts: tuple[Insert, ...], last: str) -> str:
-    """One statement: each table's rows from arrays (`unnest`, kept in their order), then `last`."""
-    parts = []
+def _batch_sql(inserts: tuple[Insert, ...], last: str, guard: str | None) -> str:
+    """One statement: the guard's value and whether it is the one expected (`g`), each table's rows from
+    arrays (`unnest`, kept in their order) and `last`, all only if it is; it returns what the guard found.
+    Parameters: the guard's and the expected value (if guarded), each table's columns, then `last`'s."""
+    parts, ok = [], "TRUE"
+    if guard is not None:
+        parts += [f"q AS (SELECT ({guard}) AS found)", "g AS (SELECT found, found = ? AS ok FROM q)"]
+        ok = "(SELECT ok FROM g)"
     for i, insert in enumerate(inserts):
         arrays = ", ".join(f"?::{ARRAYS[kind]}" for _name, kind in insert.columns)
         parts.append(
             f"w{i} AS (INSERT INTO {insert.table} ({insert.names}) SELECT {insert.names}"
             f" FROM unnest({arrays}) WITH ORDINALITY AS r({insert.names}, ord_)"
-            f" ORDER BY ord_ {insert.conflict})"
+            f" WHERE {ok} ORDER BY ord_ {insert.conflict})"
         )
-    return numbered(f"WITH {', '.join(parts)} {last}" if parts else last)
+    parts.append(f"u AS ({last} AND {ok})")
+    return numbered(f"WITH {', '.join(parts)} SELECT {'found FROM g' if guard else 'NULL'}")
 
 
 def _changed(status: str) -> int:
@@ -112,11 +118,13 @@ class PostgresTransaction(Transaction):
     async def execute_many(self, sql: str, rows: Sequence[tuple[Any, ...]]) -> None:
         await self._conn.executemany(numbered(sql), rows)
 
-    async def write(self, batch: Batch) -> None:
+    async def write(self, batch: Batch) -> Any:
         present = [(insert, rows) for insert, rows in batch.rows if rows]
         columns = [list(column) for _insert, rows in present for column in zip(*rows, strict=True)]
-        sql = _batch_sql(tuple(insert for insert, _rows in present), batch.last)
-        await self._conn.execute(sql, *columns, *batch.args)
+        guard = batch.guard
+        sql = _batch_sql(tuple(insert for insert, _rows in present), batch.last, guard and guard.sql)
+        checked = (*guard.args, guard.expected) if guard else ()
+        return await self._conn.fetchval(sql, *checked, *columns, *batch.args)
 
     async def schema_version(self) -> int:
         await self._conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
@@ -147,7 +155,11 @@ class PostgresDatabase(Database):
         """StoreUnavailable if the server cannot be reached or refuses the login."""
         name = redact(url)
         try:
-            pool = await asyncpg.create_pool(url, min_size=2, max_size=pool_size, timeout=CONNECT_TIMEOUT)
+            # Two connections from the start: a write while a move holds one (the presenter's record, say)
+            # need not wait for a new connection's start-up.
+            pool = await asyncpg.create_pool(
+                url, min_size=min(2, pool_size), max_size=pool_size, timeout=CONNECT_TIMEOUT
+            )
         except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
             raise StoreUnavailable(f"cannot connect to {name}: {e}") from e
         return cls(pool, name)

@@ -62,11 +62,17 @@ class SqliteTransaction(Transaction):
     async def execute_many(self, sql: str, rows: Sequence[tuple[Any, ...]]) -> None:
         self._conn.executemany(sql, rows)
 
-    async def write(self, batch: Batch) -> None:
+    async def write(self, batch: Batch) -> Any:
+        found = None
+        if batch.guard is not None:
+            found = self._conn.execute(batch.guard.sql, batch.guard.args).fetchone()[0]
+            if found != batch.guard.expected:
+                return found
         for insert, rows in batch.rows:
             if rows:
                 self._conn.executemany(insert.sql, rows)
         self._conn.execute(batch.last, batch.args)
+        return found
 
     async def schema_version(self) -> int:
         # The write transaction's BEGIN IMMEDIATE is the migration lock.
