@@ -4,7 +4,8 @@ Writers on other processes are serialised by the database itself: a transaction 
 with `FOR UPDATE` (a move, its table's row), so two processes appending to one table queue up and the later
 one gets SequenceConflict. A move costs four round trips: BEGIN, the lock, one statement that reads the
 sequence and, if it is the expected one, writes the whole `Batch` (the action, the ledger, the balances, the
-results as arrays, each in a data-modifying CTE, then the table row), COMMIT. The shared SQL's `?` placeholders become `$1, $2, ...`.
+results as arrays, each in a data-modifying CTE, then the table row), COMMIT. The shared SQL's `?`
+placeholders become `$1, $2, ...`.
 """
 
 from __future__ import annotations
