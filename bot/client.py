@@ -37,6 +37,7 @@ from cogs.table import note_languages
 from storage import Store
 
 if TYPE_CHECKING:
+    from bot.ops import Operations
     from bot.sessions import SessionManager
 
 log = logging.getLogger(__name__)
@@ -92,6 +93,7 @@ class CardBot(commands.AutoShardedBot):
 
     store: Store
     sessions: SessionManager  # created by the `cogs.table` extension (and set back to None when it unloads)
+    ops: Operations | None = None  # set by `cardtable-bot run`: the token's budget, metrics, health
 
     def __init__(
         self,

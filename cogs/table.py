@@ -485,6 +485,7 @@ async def setup(bot: CardBot) -> None:
             bot_user_id=bot.user.id if bot.user else None,
             present_now=False,
             owns_guild=bot.settings.owns_guild,
+            door=bot.ops.door if bot.ops is not None else None,  # the token's budget across processes
         )
     bot.add_dynamic_items(TableButton)
     await bot.add_cog(TableCommands(bot))

@@ -23,7 +23,9 @@ from bot.games.registry import REGISTRY
 from bot.i18n import DEFAULT, resolve_locale
 from bot.render.common import Message, name
 from bot.sessions.errors import ChannelGone, MissingPermission, NotAllowed, Text
+from bot.sessions.failures import expected
 from bot.sessions.kinds import offered_move
+from bot.sessions.pacing import Budget
 from bot.sessions.presenter import Announcer, Presenter, table_view
 from bot.sessions.scheduler import Scheduler
 from bot.sessions.service import TableService, engine_notation
@@ -48,6 +50,7 @@ class SessionManager:
         ping_after: float = 15.0,
         pacing: bool = True,
         owns_guild: Callable[[int], bool] = lambda guild_id: True,
+        door: Budget | None = None,
     ) -> None:
         self.service = TableService(
             store,
@@ -65,6 +68,7 @@ class SessionManager:
             coalesce=coalesce,
             ping_after=ping_after,
             pacing=pacing,
+            door=door,
         )
         self.service.on_stored = self.scheduler.after
         self.service.on_change = self.presenter.changed
@@ -157,9 +161,11 @@ class SessionManager:
             await self.service.abandon_lobby(table)
             what = exc.permission if isinstance(exc, MissingPermission) else "view_channel"
             raise NotAllowed("table.cannot_open", permission=Text(f"permission.{what}")) from None
-        except Exception:
+        except Exception as exc:
             # Discord did not answer well: the table exists and its message follows when Discord recovers.
-            log.warning("table %s: posting the lobby failed; the presenter retries", table.id, exc_info=True)
+            why = expected(exc)
+            log.warning("table %s: posting the lobby failed (%s); the presenter retries", table.id,
+                        why or type(exc).__name__, exc_info=why is None)
             table.version += 1
             self.presenter.changed(table)
         return table

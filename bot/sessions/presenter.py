@@ -27,7 +27,8 @@ from bot.games.registry import REGISTRY
 from bot.i18n import t
 from bot.render.common import Message, name
 from bot.sessions.errors import ChannelGone, DMClosed, EditExpired, MissingPermission
-from bot.sessions.pacing import Pacer, Slot
+from bot.sessions.failures import expected
+from bot.sessions.pacing import Budget, Pacer, Slot
 from bot.sessions.state import Table
 
 log = logging.getLogger(__name__)
@@ -70,6 +71,7 @@ class _Job:
     stale_messages: list[int] = field(default_factory=list)  # old table messages to delete (after 30046)
     silenced: bool = False  # the bot may not write here (permission missing): wait for the next change
     busy: bool = False  # between a wake-up and the end of its step
+    waiting_since: float | None = None  # (monotonic) the oldest change its message does not show: /metrics
 
 
 def _shown_seq(table: Table) -> int:
@@ -142,10 +144,12 @@ class Presenter:
         coalesce: float = 0.15,
         ping_after: float = 15.0,
         pacing: bool = True,
+        door: Budget | None = None,
     ) -> None:
         self.announcer = announcer
-        # Off only in tests that count what is written, not when.
-        self.pacer: Pacer | None = Pacer() if pacing else None
+        # Off only in tests that count what is written, not when. `door`: the process's share of the token's
+        # global budget (bot.ops), else one of the pacer's own.
+        self.pacer: Pacer | None = Pacer(door) if pacing else None
         self._save = save
         self._channel_gone = channel_gone
         self.clock = clock
@@ -167,6 +171,8 @@ class Presenter:
         if self._closed:
             return
         job = self._job(table)
+        if job.waiting_since is None or job.shown >= table.version - 1:
+            job.waiting_since = time.monotonic()  # the message showed everything before this change
         job.silenced = False
         job.wake.set()
         if job.task is None or job.task.done():
@@ -176,6 +182,16 @@ class Presenter:
         """Whether the table message shows the table as it stands (what a person in the channel sees)."""
         job = self._jobs.get(table.id)
         return job is None or job.table is not table or job.shown >= table.version
+
+    def backlog(self) -> tuple[int, float]:
+        """For /metrics: how many tables' messages do not show their newest state, and how long (s) the one
+        that waits longest has waited."""
+        now, waiting, longest = time.monotonic(), 0, 0.0
+        for job in self._jobs.values():
+            if job.shown < job.table.version and not job.silenced:
+                waiting += 1
+                longest = max(longest, now - (job.waiting_since or now))
+        return waiting, longest
 
     async def idle(self) -> None:
         """Wait until every table shows its newest state (tests and shutdown use this); a ping still to
@@ -279,11 +295,12 @@ class Presenter:
                                     job.table.id, exc.permission)
                         job.silenced = True
                         more = False
-                except Exception:
+                except Exception as exc:
                     pause = RETRY_PAUSES[min(job.failures, len(RETRY_PAUSES) - 1)]
                     job.failures += 1
-                    log.warning("table %s: writing to Discord failed; retrying in %.1f s",
-                                job.table.id, pause, exc_info=True)
+                    why = expected(exc)  # Discord unwell: one line; anything else keeps its traceback
+                    log.warning("table %s: writing to Discord failed (%s); retrying in %.1f s",
+                                job.table.id, why or type(exc).__name__, pause, exc_info=why is None)
                     await asyncio.sleep(pause)
                     more = True
                 if more:
@@ -383,9 +400,11 @@ class Presenter:
                 # Told once, on the table message (no message of its own): /hand always works.
                 table.meta.note = t(table.language, "table.dm_closed", player=name(player))
                 table.version += 1
-            except Exception:
+            except Exception as exc:
                 # Discord unwell, another 403: the hand stays available by /hand; no retry storm.
-                log.warning("table %s: DMing the hand to %s failed", table.id, player, exc_info=True)
+                why = expected(exc)
+                log.warning("table %s: DMing the hand to %s failed (%s)", table.id, player,
+                            why or type(exc).__name__, exc_info=why is None)
             table.meta.dm_pending.remove(player)
         await self._save(table)
 
