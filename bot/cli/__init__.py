@@ -56,9 +56,11 @@ def build_parser() -> Parser:
     commands.add_parser("run", help="run the bot (the default)", description="Run the bot until stopped.")
     commands.add_parser(
         "check",
-        help="check the settings and the database (opened and migrated), without connecting to Discord",
-        description="Check the settings, open the database and apply its migrations; connects to nothing. "
-        "Exit 0 when the bot could start.",
+        help="check the settings, the token's shape and the database (opened and migrated), without "
+        "connecting to Discord",
+        description="Check the settings and the token's shape (offline: it names a pasted application id, "
+        "client secret, quotes or spaces), open the database and apply its migrations; connects to nothing "
+        "else. Exit 0 when the bot could start, 2 for settings or the token, 4 for the database.",
     )
     sim = commands.add_parser(
         "simulate",
@@ -144,7 +146,13 @@ def _run(args: argparse.Namespace, parser: Parser) -> int:
 def _check(args: argparse.Namespace, parser: Parser) -> int:
     settings = _settings()
     from bot.cli.database import DatabaseUnusable, describe, open_database
-    from bot.cli.serve import EXIT_STORAGE, fail
+    from bot.cli.serve import EXIT_CONFIG, EXIT_STORAGE, fail
+    from bot.ops.token import application_id
+
+    try:  # offline: Discord itself is asked only by `run`
+        application = application_id(settings.token() or "")
+    except ValueError as exc:
+        return fail(str(exc), EXIT_CONFIG)
 
     async def check() -> str:
         store = await open_database(settings)
@@ -157,7 +165,10 @@ def _check(args: argparse.Namespace, parser: Parser) -> int:
         found = asyncio.run(check())
     except DatabaseUnusable as exc:
         return fail(f"{exc}.", EXIT_STORAGE)
-    print(f"{PROG}: settings are valid; database {settings.database_name()}: {found}. Ready to run.")
+    print(
+        f"{PROG}: settings are valid; the token is shaped like a bot token of application {application}; "
+        f"database {settings.database_name()}: {found}. Ready to run."
+    )
     return 0
 
 

@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from tests.cli.helpers import ROOT
+from tests.cli.helpers import ROOT, TOKEN
 
 IMAGE = "cardtable-bot:ci-test"
 
@@ -40,7 +40,7 @@ def test_the_image_builds_runs_as_non_root_and_answers() -> None:
                               text=True, timeout=120)
         assert user.stdout.strip() not in ("", "0")
         # The health check's command: settings and the database on the volume, without Discord.
-        check = subprocess.run([engine, "run", "--rm", "-e", "DISCORD_TOKEN=x", IMAGE, "check"],
+        check = subprocess.run([engine, "run", "--rm", "-e", f"DISCORD_TOKEN={TOKEN}", IMAGE, "check"],
                                capture_output=True, text=True, timeout=120)
         assert check.returncode == 0, check.stderr
         assert "database /data/cardbot.sqlite3" in check.stdout
