@@ -17,11 +17,14 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 import time
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import asyncpg
 
 from bot.games.ai import choose_action
@@ -29,10 +32,13 @@ from bot.games.registry import REGISTRY
 from tests.e2e.fake_discord import GUILD_ID, FakeChannel, FakeDiscord, FakeDiscordError, shard_of
 from tests.e2e.test_fuzz import RealGames
 from tests.e2e.test_two_processes import BotProcess
+from tests.pg import free_port
 
 KIND = "malice"
 TURNS = 200  # long games: none ends while the scenario plays
 POLL = 0.3  # seconds between the people's looks at the stored games
+SAMPLE = 0.25  # seconds between looks at each process's share (its /metrics)
+SHARE = re.compile(r"^cardtable_rate_share (\S+)$", re.M)
 
 
 @dataclass
@@ -47,7 +53,8 @@ class Seen:
 @dataclass
 class Figures:
     tables: int
-    seconds: float = 0.0
+    opening: float = 0.0  # seconds until every game was open (a challenge is answered once its table is up)
+    seconds: float = 0.0  # of play after that
     moves: int = 0  # stored (people's and computers')
     person_moves: int = 0
     calls: int = 0  # the token's rate-limited REST calls, as the fake counted them
@@ -59,6 +66,11 @@ class Figures:
     moves_while_down: int = 0  # moves stored meanwhile at the surviving shard's tables
     moves_after_restart: int = 0  # moves stored at the restarted shard's tables after it came back
     calls_per_second: list[int] = field(default_factory=list)  # every second of the run, in order
+    # From each process's /metrics: seconds from the kill until the survivor's share was the whole budget,
+    # and from the restarted process joining the lease until both were at half again.
+    whole_after_kill: float | None = None
+    shared_after_restart: float | None = None
+    shares: list[tuple[float, int, int]] = field(default_factory=list)  # (time, shard, share) samples
     problems: list[str] = field(default_factory=list)
 
 
@@ -159,7 +171,7 @@ class Scenario:
             if seen.seq != answered_at and not self.shows(channel, seen):
                 await asyncio.sleep(0.1)  # the turn came with the computer's move: not shown yet
                 continue
-            await asyncio.sleep(rng.uniform(*self.think))
+            await asyncio.sleep(min(rng.uniform(*self.think), max(0.0, until - time.monotonic())))
             if time.monotonic() >= until or not self.up[shard]:
                 continue
             action = choose_action(seen.game, str(user.id), f"budget/{channel}/{seen.seq}")
@@ -212,17 +224,25 @@ class Scenario:
         fake = self.fake
         await fake.start()
         self._conn = await asyncpg.connect(self.database_url)
-        self.processes = [BotProcess(fake, self.database_url, shard, self.folder) for shard in (0, 1)]
+        self.ports = {shard: free_port() for shard in (0, 1)}
+        self.processes = [
+            BotProcess(fake, self.database_url, shard, self.folder, METRICS_PORT=str(self.ports[shard]))
+            for shard in (0, 1)
+        ]
         stop = asyncio.Event()
         poller: asyncio.Task[None] | None = None
+        sampler: asyncio.Task[None] | None = None
         try:
             for process in self.processes:
                 await self.start_process(process)
             survivor_pid = self.processes[0].proc.pid if self.processes[0].proc else None
             poller = asyncio.ensure_future(self.poll(stop))
+            sampler = asyncio.ensure_future(self.sample(stop))
             since = fake.now()
+            opened = time.monotonic()
+            await self.open_games()  # counted in the figures; the play (and the kill's clock) starts after
             began = time.monotonic()
-            await self.open_games()
+            self.figures.opening = began - opened
             until = began + self.seconds
             await asyncio.gather(
                 self.kill_and_restart(began),
@@ -239,6 +259,7 @@ class Scenario:
             f.moves = await self._conn.fetchval(
                 "SELECT COUNT(*) FROM actions WHERE created_at >= $1", since
             )
+            self._share_times()
             f.moves_while_down = await self._moves_of_shard(0, self._killed_at, self._back_at)
             f.moves_after_restart = await self._moves_of_shard(1, self._back_at, time.time())
             survivor = self.processes[0]
@@ -249,14 +270,48 @@ class Scenario:
             f.problems += fake.violations + [f"unknown route {r}" for r in fake.unknown_routes]
         finally:
             stop.set()
-            if poller is not None:
-                poller.cancel()
+            for task in (poller, sampler):
+                if task is not None:
+                    task.cancel()
             codes = [await p.stop() for p in self.processes]
             if any(code not in (0, None) for code in codes):
                 self.figures.problems.append(f"exit codes {codes}")
             await self._conn.close()
             await fake.stop()
         return self.figures
+
+    async def sample(self, stop: asyncio.Event) -> None:
+        """Each running process's share of the token's budget, as its /metrics says, every SAMPLE seconds."""
+        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=2)) as session:
+            while not stop.is_set():
+                for shard, port in self.ports.items():
+                    process = self.processes[shard]
+                    if process.proc is None or process.exited():
+                        continue  # (a process starting again answers once its metrics server is up)
+                    try:
+                        async with session.get(f"http://127.0.0.1:{port}/metrics") as response:
+                            found = SHARE.search(await response.text())
+                    except (aiohttp.ClientError, TimeoutError):
+                        continue
+                    if found:
+                        self.figures.shares.append((time.time(), shard, int(float(found.group(1)))))
+                await asyncio.sleep(SAMPLE)
+
+    def _share_times(self) -> None:
+        f, whole, half = self.figures, 48, 24
+
+        def first(shard: int, share: int, after: float) -> float | None:
+            times = [t for t, s, n in f.shares if s == shard and n == share and t > after]
+            return round(times[0] - after, 1) if times else None
+
+        f.whole_after_kill = first(0, whole, self._killed_at)
+        # The restarted process joins the lease before it connects (its log says so): from then on.
+        joined = [r["time"] for r in self.processes[1].records() if "rate budget" in str(r.get("message"))]
+        if joined:
+            when = datetime.strptime(joined[0], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC).timestamp()
+            shares = [first(1, half, when), first(0, half, when)]
+            if None not in shares:
+                f.shared_after_restart = max(s for s in shares if s is not None)
 
     async def _moves_of_shard(self, shard: int, start: float, end: float) -> int:
         assert self._conn is not None
@@ -278,11 +333,13 @@ def summary(f: Figures) -> dict[str, Any]:
         return round(answers[min(len(answers) - 1, int(q * len(answers)))] * 1000) if answers else -1
 
     return {
-        "tables": f.tables, "seconds": round(f.seconds, 1), "moves": f.moves, "person_moves": f.person_moves,
+        "tables": f.tables, "opening": round(f.opening, 1), "seconds": round(f.seconds, 1), "moves": f.moves,
+        "person_moves": f.person_moves,
         "calls": f.calls, "peak_per_second": f.peak, "busiest_clock_second": f.busiest_second,
         "429s": f.answered_429, "answer_p50_ms": pct(0.5), "answer_p99_ms": pct(0.99),
         "down_seconds": round(f.down_seconds, 1), "moves_while_down": f.moves_while_down,
-        "moves_after_restart": f.moves_after_restart, "problems": f.problems[:10],
+        "moves_after_restart": f.moves_after_restart, "whole_share_after_kill_s": f.whole_after_kill,
+        "share_after_restart_s": f.shared_after_restart, "problems": f.problems[:10],
     }  # fmt: skip
 
 

@@ -21,7 +21,7 @@ async def test_two_processes_of_one_token_never_pass_its_global_limit_even_acros
     # Light enough for a small machine: people think 2-6 s per move; still some 40 moves a second over
     # both processes, more than their 48 writes a second can show one by one (the presenter coalesces).
     scenario = Scenario(
-        pg_url, tmp_path, tables=200, seconds=40.0, think=(2.0, 6.0), kill_at=12.0, down_for=8.0
+        pg_url, tmp_path, tables=200, seconds=35.0, think=(2.0, 6.0), kill_at=8.0, down_for=8.0
     )
     f = await scenario.run()
     figures = dumps(f)
