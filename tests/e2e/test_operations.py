@@ -7,16 +7,30 @@ retried, are one warning line each in the log, no traceback."""
 from __future__ import annotations
 
 import asyncio
+import sys
 from pathlib import Path
 
 import aiohttp
 from prometheus_client.parser import text_string_to_metric_families
 
+from tests.cli.helpers import clean_env
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.test_two_processes import TABLE_TITLE, TURNS, BotProcess, Player
 from tests.pg import free_port
 
 EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
+
+
+async def health_command(port: int, folder: Path) -> tuple[int, str]:
+    """`cardtable-bot health` as the container's health check runs it: exit code, and what it said."""
+    env = clean_env(METRICS_PORT=str(port))
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "health", cwd=folder, env=env,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+    )  # fmt: skip
+    out, _ = await proc.communicate()
+    assert proc.returncode is not None
+    return proc.returncode, out.decode()
 
 
 async def get(url: str) -> tuple[int, str]:
@@ -51,6 +65,7 @@ async def test_metrics_count_a_move_and_health_follows_the_gateway(tmp_path: Pat
         await fake.wait_for(lambda: bot.logged("metrics at http://127.0.0.1"), what="the metrics server")
         status, text = await get(f"{base}/healthz")
         assert (status, text.strip()) == (200, "ok")
+        assert await health_command(port, tmp_path) == (0, "cardtable-bot: healthy (ok).\n")
         before = samples((await get(f"{base}/metrics"))[1])
         assert value(before, "cardtable_rate_share") == 48, "alone on SQLite: the whole budget"
         assert value(before, "cardtable_moves_total", game="malice") == 0
@@ -99,6 +114,8 @@ async def test_metrics_count_a_move_and_health_follows_the_gateway(tmp_path: Pat
 
         await fake.drop_gateway()
         await wait_for_health(base, 503, "gateway not connected")
+        code, said = await health_command(port, tmp_path)
+        assert code == 1 and "not healthy: gateway not connected" in said, said
         fake.restore_gateway()
         await wait_for_health(base, 200, "ok")
         # The reconnect, retried by discord.py on its own, is a warning line too.
