@@ -3,13 +3,15 @@
 tables at a human pace over both, the process of shard 1 killed with SIGKILL and started again meanwhile.
 No second holds more than 50 of the token's requests as the fake counts them (in any window of a second,
 and so in every second of its clock), no 429 comes back, the other shard's games go on while one is away,
-and the restarted one's resume. The scenario is tests/e2e/shared_budget.py (also `bench/bench_discord.py
---two-processes`). Skipped with its reason when no PostgreSQL is available."""
+and the restarted one's resume; the killed process's share goes to the other within seconds and comes back
+after the restart (each process's /metrics says so). The scenario is tests/e2e/shared_budget.py (also
+`bench/bench_discord.py --two-processes`). Skipped with its reason when no PostgreSQL is available."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from bot.sessions.share import LIVE, RENEW_EVERY
 from tests.e2e.shared_budget import Scenario, dumps
 
 LIMIT = 50  # Discord's, per second per token
@@ -31,5 +33,9 @@ async def test_two_processes_of_one_token_never_pass_its_global_limit_even_acros
     assert f.answered_429 == 0, figures
     assert f.moves_while_down > 0, f"the surviving shard's games stood still: {figures}"
     assert f.moves_after_restart > 0, f"the restarted shard's games did not resume: {figures}"
+    # The shares as each process's /metrics told them: the killed one's share came back within seconds, and
+    # the restarted one got its half again.
+    assert f.whole_after_kill is not None and f.whole_after_kill <= LIVE + 3 * RENEW_EVERY, figures
+    assert f.shared_after_restart is not None, figures
     # It was a budget, not a brake: the token's limit was used near its full (so it was tested).
     assert f.peak >= 40, figures
