@@ -671,6 +671,11 @@ async def two_processes(args: Any) -> None:
         *TWO_HEADER,
         row,
         "",
+        "Each process's share of the token's budget, as its /metrics said (sampled every 0.25 s): shard 0 "
+        f"had the whole 48 per second {s['whole_share_after_kill_s']} s after the kill; "
+        f"{s['share_after_restart_s']} s after the restarted process joined its lease, both were at 24 "
+        "again.",
+        "",
         "The token's calls in each second of the run: " + ", ".join(str(n) for n in figures.calls_per_second),
         *(["", f"Problems: {'; '.join(s['problems'])}"] if s["problems"] else []),
     ])
