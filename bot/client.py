@@ -20,7 +20,7 @@ import asyncio
 import logging
 import pkgutil
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -29,16 +29,17 @@ from discord.ext import commands
 import cogs
 from bot import warmup
 from bot.config import Settings
-from bot.errors import UserFacingError, report_error
+from bot.discord_out import DiscordAnnouncer, note_languages
+from bot.errors import report_error
+from bot.games.refusal import Refusal
 from bot.i18n import t
 from bot.i18n.commands import CommandTranslator
 from bot.input_checks import check_command_input
-from cogs.table import note_languages
+from bot.sessions import SessionManager
 from storage import Store
 
 if TYPE_CHECKING:
     from bot.ops import Operations
-    from bot.sessions import SessionManager
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +76,7 @@ class CardTree(app_commands.CommandTree):
             return True
         try:
             check_command_input(interaction)
-        except UserFacingError as error:
+        except Refusal as error:
             await report_error(interaction, error)
             return False
         return True
@@ -92,7 +93,7 @@ class CardBot(commands.AutoShardedBot):
     commands); other keyword arguments go to `commands.Bot`."""
 
     store: Store
-    sessions: SessionManager  # created by the `cogs.table` extension (and set back to None when it unloads)
+    sessions: SessionManager  # created in `setup_hook`, before the cogs that use it
     ops: Operations | None = None  # set by `cardtable-bot run`: the token's budget, metrics, health
 
     def __init__(
@@ -128,6 +129,18 @@ class CardBot(commands.AutoShardedBot):
         if "store" not in self.__dict__:
             # Store.open creates the SQLite file and its folder (or connects to PostgreSQL).
             self.store = await Store.open(self.settings.database())
+        self.sessions = SessionManager(
+            self.store,
+            DiscordAnnouncer(self, self.store, await self.store.dm_channels()),
+            default_timeout=self.settings.turn_timeout_seconds,
+            bot_user_id=self.user.id if self.user else None,
+            present_now=False,
+            owns_guild=self.settings.owns_guild,
+            door=self.ops.door if self.ops is not None else None,  # the token's budget across processes
+        )
+        resumed = await self.sessions.resume_all()
+        if resumed:
+            log.info("resumed %d open tables", resumed)
         for extension in [*cog_extensions(), *self.extra_extensions]:
             await self.load_extension(extension)
         # German names and descriptions go with the sync, so the translator must be set before it.
@@ -152,6 +165,8 @@ class CardBot(commands.AutoShardedBot):
             )
 
     async def on_ready(self) -> None:
+        # No public write before the gateway is ready: resumed tables are refreshed from here, paced.
+        self.sessions.start_presenting()
         log.info(
             "logged in as %s (id %s) in %d guilds",
             self.user,
@@ -190,6 +205,9 @@ class CardBot(commands.AutoShardedBot):
 
     async def _close_once(self) -> None:
         try:
+            sessions = self.__dict__.get("sessions")
+            if sessions is not None:
+                await sessions.close()
             await super().close()
         finally:
             store = self.__dict__.pop("store", None)

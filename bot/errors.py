@@ -1,7 +1,8 @@
 """How failures reach users: one short ephemeral sentence, never a stack trace.
 
-- A mistake by the user (`UserFacingError`, a failed check, a cooldown, missing permissions) is answered
-  with a sentence that says what to do instead.
+- A mistake by the user (a `Refusal`, raised by the engines, the sessions and the cogs alike; a failed check,
+  a cooldown, missing permissions) is answered with a sentence that says what to do instead, in the
+  reader's language (`interaction.locale`).
 - Anything else is a bug: it is logged with a short error id, and the user is told
   "Something went wrong (error id …)." so a report can be matched to the log.
 
@@ -20,17 +21,11 @@ from typing import Any, TypeVar
 import discord
 from discord import app_commands
 
+from bot.games.refusal import Refusal
 from bot.i18n import catalogue, join, number, t
+from bot.render.wording import refusal_text
 
 log = logging.getLogger(__name__)
-
-
-class UserFacingError(Exception):
-    """A mistake a user can fix; the message is shown to him as is, so write one clear sentence."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 def _permissions(names: list[str], locale: object) -> str:
@@ -45,8 +40,8 @@ def user_message(error: BaseException, locale: object = "en") -> str | None:
         error = error.__cause__
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
-    if isinstance(error, UserFacingError):
-        return error.message
+    if isinstance(error, Refusal):
+        return refusal_text(error, locale)
     if isinstance(error, app_commands.NoPrivateMessage):
         return t(locale, "errors.server_only")
     if isinstance(error, app_commands.MissingPermissions):

@@ -1,7 +1,7 @@
 """What a command receives is checked by the bot, not only declared to Discord: a client that sends a value
 outside a choice list or a range, a string past its length, a guild-only command from a DM, gets one
 sentence back instead of reaching the command (Discord should never send these, but the bot does not rely on
-it)."""
+it): a `Refusal`, worded in the user's language by `bot.errors.report_error`."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.errors import UserFacingError
 from bot.fit import excerpt
-from bot.i18n import catalogue, t
+from bot.games.refusal import Refusal
+from bot.i18n import catalogue
 from bot.i18n.commands import option_key
 
 _TYPES: dict[discord.AppCommandOptionType, tuple[type, ...]] = {
@@ -51,34 +51,32 @@ def _guild_only(command: app_commands.Command[Any, ..., Any]) -> bool:
     return False
 
 
-def _shown_name(command: app_commands.Command[Any, ..., Any], param: Any, locale: object) -> str:
-    """The option as the user's client shows it: its German name for a German client."""
+def _shown_name(command: app_commands.Command[Any, ..., Any], param: Any) -> tuple[str, dict[str, Any]] | str:
+    """The option as the user's client shows it (its German name for a German client): a nested text."""
     key = f"{option_key(command, param.name)}.name"
-    return t(locale, key) if key in catalogue() else param.display_name
+    return (key, {}) if key in catalogue() else str(param.display_name)
 
 
 def check_command_input(interaction: discord.Interaction) -> None:
-    """Raise `UserFacingError` with the sentence for the first thing wrong with this command's input, in
-    the user's language."""
+    """Raise a `Refusal` naming the first thing wrong with this command's input."""
     command = interaction.command
     if not isinstance(command, app_commands.Command):
         return
-    locale = interaction.locale
     if _guild_only(command) and interaction.guild_id is None:
-        raise UserFacingError(t(locale, "errors.server_only"))
+        raise Refusal("errors.server_only")
     given = {o.get("name"): o.get("value") for o in _options(interaction.data or {})}  # type: ignore[arg-type]
     for param in command.parameters:
         value = given.get(param.display_name)
-        name = _shown_name(command, param, locale)
+        name = _shown_name(command, param)
         if value is None:
             if param.required:
-                raise UserFacingError(t(locale, "input.missing", option=name))
+                raise Refusal("input.missing", option=name)
             continue
         expected = _TYPES.get(param.type)
         if expected and (
             not isinstance(value, expected) or (bool not in expected and isinstance(value, bool))
         ):
-            raise UserFacingError(t(locale, "input.bad_value", value=excerpt(str(value)), option=name))
+            raise Refusal("input.bad_value", value=excerpt(str(value)), option=name)
         if param.type in _RESOLVED:
             # An id that is not a snowflake, or one Discord did not resolve (a user nobody can see), would
             # fail inside discord.py before the command runs (no answer) or reach it as a bare id.
@@ -86,16 +84,16 @@ def check_command_input(interaction: discord.Interaction) -> None:
             resolved: dict[str, Any] = data.get("resolved") or {}
             known = [resolved.get(kind) or {} for kind in _RESOLVED[param.type]]
             if not _SNOWFLAKE.fullmatch(str(value)) or not any(str(value) in k for k in known):
-                raise UserFacingError(t(locale, "input.unresolved", option=name))
+                raise Refusal("input.unresolved", option=name)
             continue
         if param.choices and value not in {c.value for c in param.choices}:
             allowed = ", ".join(str(c.value) for c in param.choices)
-            raise UserFacingError(t(locale, "input.not_a_choice", option=name, allowed=allowed))
+            raise Refusal("input.not_a_choice", option=name, allowed=allowed)
         low, high = param.min_value, param.max_value  # for a string: its length
         if isinstance(value, str):
             if high is not None and len(value) > high:
-                raise UserFacingError(t(locale, "input.too_long", option=name, n=high))
+                raise Refusal("input.too_long", option=name, n=high)
             if low is not None and len(value) < low:
-                raise UserFacingError(t(locale, "input.too_short", option=name, n=low))
+                raise Refusal("input.too_short", option=name, n=low)
         elif (low is not None and value < low) or (high is not None and value > high):
-            raise UserFacingError(t(locale, "input.out_of_range", option=name, low=low, high=high))
+            raise Refusal("input.out_of_range", option=name, low=low, high=high)

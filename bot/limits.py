@@ -1,8 +1,9 @@
 """The limits every setting and table option is checked against, in one place.
 
-The bot's settings (`bot.config`), the slash commands' option ranges (`cogs/`), the simulator and the terminal
-game all read these, so a value accepted in one place is accepted everywhere (`TURN_TIMEOUT_SECONDS=5` used
-to pass as a setting while `/insomnia new timeout:5` was refused).
+The bot's settings (`bot.config`) and every table's options read these, so a value accepted in one place is
+accepted everywhere (`TURN_TIMEOUT_SECONDS=5` used to pass as a setting while a table refused `timeout:5`).
+A game's own options carry their limits in its options model (`bot/games/<game>/models.py`), which the slash
+commands, the simulator and the terminal game read.
 """
 
 from __future__ import annotations
@@ -23,13 +24,5 @@ class Limit(NamedTuple):
 
 
 TURN_TIMEOUT = Limit(10, 86_400)  # seconds per decision: a day at most
-INSOMNIA_PLAYERS = Limit(2, 8)
-CHIPS = Limit(1, 1000)  # Insomnia: starting chips per player
-DEALS = Limit(1, 100)  # Insomnia: the optional deal cap
-STAKE = Limit(0, 1000)  # Malice: chips per card of the score
-TURNS = Limit(1, 500)  # Malice: the turn cap (both players' turns counted)
 
 DEFAULT_TURN_TIMEOUT = 120
-DEFAULT_CHIPS = 15
-DEFAULT_STAKE = 1
-DEFAULT_TURNS = 500

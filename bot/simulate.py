@@ -1,4 +1,4 @@
-"""Headless computer-vs-computer games: `cardtable-bot simulate --game insomnia --players 4 --games 1000`.
+"""Headless computer-vs-computer games: `cardtable-bot simulate --game <game> --players 4 --games 1000`.
 
 Plays whole games between computer players (`bot.games.ai`) with the real engines, shows a progress bar
 on stderr and prints on stdout what players curious about balance ask: speed, game length, wins by seat,
@@ -15,28 +15,35 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
 from pydantic import BaseModel
 from tqdm import tqdm
 
-from bot import limits
 from bot.games import ai
-from bot.games.base import ChipTransfer
-from bot.games.commands import option_range
-from bot.games.figures import shares
+from bot.games.base import ChipTransfer, GameAction, GameEvent, GameState
 from bot.games.registry import REGISTRY
+from bot.games.spec import GameSpec
+from bot.render.figures import Figures, shares
+from bot.render.registry import PRESENTATIONS
+from bot.terminal.flags import add_option_flags, checked_options, checked_players, players_help
 
-Chooser = Callable[[Any, str, str], Any]
+Chooser = Callable[[GameState, str, str], GameAction]
+"""`(game, player, seed) -> action`: how a seat decides (`bot.games.ai.choose_action`, or a random one)."""
 
 
-def play_game(game: Any, choosers: Callable[[str], Chooser], seed: str) -> list[Any]:
+def _figures(kind: str) -> Figures[GameState, GameEvent] | None:
+    """What the simulator counts of a game beyond the common figures (None: the common ones alone)."""
+    return PRESENTATIONS[kind].figures if kind in PRESENTATIONS else None
+
+
+def play_game(game: GameState, choosers: Callable[[str], Chooser], seed: str) -> list[GameEvent]:
     """Play `game` to its end, each decision by `choosers(player)(game, player, f"{seed}/{step}")`;
     returns every event in order (the opening events of `new_game()` first)."""
-    events: list[Any] = list(getattr(game, "opening_events", []))
+    events = list(game.opening_events)
     step = 0
     while not game.is_over:
         player = game.current_player
+        assert player is not None  # a game that is not over waits for someone
         events.extend(game.apply(choosers(player)(game, player, f"{seed}/{step}")))
         step += 1
     return events
@@ -50,12 +57,12 @@ class SimulationReport(BaseModel):
     games: int
     seed: str
     seconds: float
-    lengths: list[int]  # each game's length in the game's unit (Insomnia deals, Malice turns)
+    lengths: list[int]  # each game's length in the game's unit (its figures': deals, turns)
     wins_by_seat: list[int]  # seat 1 first; a shared first place counts for each
-    draws: int  # games nobody won outright (Malice: draws; Insomnia: shared first places)
+    draws: int  # games nobody won outright (draws, or shared first places)
     end_reasons: dict[str, int]
-    deals: int  # rounds chips moved in (Insomnia deals started; Malice: one per game)
-    tallies: dict[str, dict[str, int]] = {}  # the game's own counts (Insomnia: each stage's outcomes)
+    deals: int  # rounds chips moved in (deals started; one per game for a game of one round)
+    tallies: dict[str, dict[str, int]] = {}  # the game's own counts (e.g. each stage's outcomes)
     chips_by_reason: dict[str, int]  # every chip moved, by ledger reason
     scores: list[int] = []  # the score of each decided game, where the game has one
 
@@ -69,6 +76,7 @@ def simulate(game: str, players: int, games: int, seed: str, *, options: Mapping
     """Play `games` computer-vs-computer games of a registered game and gather the figures. `options` are
     table options (`{"chips": 20, "deals": 3}`)."""
     spec = REGISTRY[game]
+    figures_of = _figures(game)
     ids = [f"ai:{i + 1}" for i in range(players)]
     lengths: list[int] = []
     wins = [0] * players
@@ -81,7 +89,7 @@ def simulate(game: str, players: int, games: int, seed: str, *, options: Mapping
     bar = tqdm(range(games), desc=f"{game} x{players}", unit="game", file=sys.stderr, disable=not progress)
     for i in bar:
         game_seed = f"{seed}/{i}"
-        state: Any = spec.new_game(ids, game_seed, options)
+        state = spec.new_game(ids, game_seed, options)
         events = play_game(state, lambda _p: ai.choose_action, game_seed)
         for event in events:
             if isinstance(event, ChipTransfer):
@@ -89,13 +97,13 @@ def simulate(game: str, players: int, games: int, seed: str, *, options: Mapping
         for standing in state.standings():
             if standing.won:
                 wins[ids.index(standing.player)] += 1
-        if spec.figures is None:
+        if figures_of is None:
             lengths.append(1)
             deals += 1
             reasons["over"] += 1
             draws += sum(s.won for s in state.standings()) != 1
             continue
-        figures = spec.figures.count(state, events)
+        figures = figures_of.count(state, events)
         lengths.append(figures.length)
         deals += figures.rounds
         reasons[figures.end_reason] += 1
@@ -118,7 +126,7 @@ def _spread(values: Sequence[int]) -> str:
 
 
 def format_report(r: SimulationReport) -> str:
-    figures = REGISTRY[r.game].figures
+    figures = _figures(r.game)
     unit, per, draws = (figures.unit, figures.per, figures.draws) if figures else ("rounds", "game", "draws")
     lines = [
         f"{r.game}: {r.games} games, {r.players} players, seed {r.seed}",
@@ -138,66 +146,28 @@ def format_report(r: SimulationReport) -> str:
     return "\n".join(lines)
 
 
-# The command line's options and the table option each one sets.
-OPTION_FLAGS = {"--chips": "chips", "--max-deals": "deals"}
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", choices=REGISTRY.names(), required=True)
-    parser.add_argument(
-        "--players", type=int, default=None,
-        help=f"Insomnia: {limits.INSOMNIA_PLAYERS.min}-{limits.INSOMNIA_PLAYERS.max} (default 4); Malice: 2",
-    )
+    defaults = {s.name: _default_players(s) for s in REGISTRY}
+    parser.add_argument("--players", type=int, default=None, help=players_help(defaults))
     parser.add_argument("--games", type=int, default=100, help="how many games (default 100)")
     parser.add_argument("--seed", default="1", help="the same seed replays the same games (default 1)")
-    parser.add_argument(
-        "--chips", type=int, default=None,
-        help=f"Insomnia: starting chips per player, {limits.CHIPS.min}-{limits.CHIPS.max} "
-        f"(default {limits.DEFAULT_CHIPS})",
-    )
-    parser.add_argument(
-        "--max-deals", type=int, default=None,
-        help=f"Insomnia: end a game after N deals, {limits.DEALS.min}-{limits.DEALS.max}",
-    )
+    add_option_flags(parser)
+
+
+def _default_players(spec: GameSpec) -> int:
+    figures = _figures(spec.name)
+    return figures.default_players if figures else spec.min_players
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Check the arguments against the game's seats and option limits (a usage error otherwise) and print
     the figures."""
     spec = REGISTRY[args.game]
-    default = spec.figures.default_players if spec.figures else spec.min_players
-    players = args.players if args.players is not None else default
-    if spec.min_players == spec.max_players and players != spec.min_players:
-        parser.error(f"{spec.title} is for exactly {spec.min_players} players.")
-    given = {flag: getattr(args, flag[2:].replace("-", "_")) for flag in OPTION_FLAGS}
-    for flag, value in given.items():
-        if value is not None and OPTION_FLAGS[flag] not in spec.options.model_fields:
-            parser.error(f"{flag} is an Insomnia option; Malice has no chips to start with or deals.")
-    checks = [(limits.Limit(spec.min_players, spec.max_players), players, "--players")]
-    checks += [
-        (limits.Limit(*option_range(spec.options, OPTION_FLAGS[flag])), value, flag)
-        for flag, value in given.items()
-        if value is not None
-    ]
-    for limit, value, flag in checks:
-        try:
-            limit.check(value, flag)
-        except ValueError as exc:
-            parser.error(f"{exc}.")
+    players = checked_players(spec, _default_players(spec) if args.players is None else args.players, parser)
+    options = checked_options(spec, args, parser)
     if args.games < 1:
         parser.error("--games must be at least 1.")
-    options = {OPTION_FLAGS[flag]: value for flag, value in given.items() if value is not None}
     report = simulate(args.game, players, args.games, args.seed, options=options)
     print(format_report(report))
     return 0
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """`python -m bot.simulate ...` (the same as `cardtable-bot simulate ...`)."""
-    from bot.cli import main as cli_main
-
-    return cli_main(["simulate", *(sys.argv[1:] if argv is None else argv)])
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -18,6 +18,7 @@ import time
 from bot import render
 from bot.games.registry import REGISTRY
 from bot.render.common import TableInfo
+from bot.render.registry import PRESENTATIONS
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +37,7 @@ def warm_up() -> dict[str, int]:
     started = time.perf_counter()
     played: dict[str, int] = {}
     for spec in REGISTRY:
-        if spec.renderer is None:
+        if spec.name not in PRESENTATIONS:  # a game without a table on Discord
             continue
         kind = spec.name
         players = [str(1000 + seat) for seat in range(spec.min_players)]

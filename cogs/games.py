@@ -1,4 +1,5 @@
-"""/<game> ...: every registered game's command group, built from its spec's command data (`CommandSet`).
+"""/<game> ...: every registered game's command group, built from its presentation's command data
+(`CommandSet`, `bot.render.registry`).
 
 One generic cog for all games: each command is an `app_commands.Command` whose callback is generated with a
 signature carrying the options (name, discord.py type, limits, default), so the synced tree shows exactly what
@@ -16,9 +17,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games.commands import CommandOption, GameCommand
 from bot.games.registry import REGISTRY
 from bot.games.spec import GameSpec
+from bot.render.commands import CommandOption, CommandSet, GameCommand
+from bot.render.registry import PRESENTATIONS
 from bot.sessions.errors import Text
 from cogs.table import choices_for, game_command, respond, sessions_of, where
 
@@ -59,9 +61,20 @@ def _signature(command: GameCommand) -> inspect.Signature:
     return inspect.Signature(params)
 
 
+def command_set(spec: GameSpec) -> CommandSet | None:
+    """The game's command data (None: its presentation gives it no commands, or it has no presentation)."""
+    return PRESENTATIONS[spec.name].commands if spec.name in PRESENTATIONS else None
+
+
+def _commands(spec: GameSpec) -> CommandSet:
+    found = command_set(spec)
+    if found is None:
+        raise LookupError(spec.name)  # only games with commands get a group
+    return found
+
+
 def _open(spec: GameSpec, command: GameCommand) -> Callback:
-    assert spec.commands is not None
-    opened = spec.commands.opened
+    opened = _commands(spec).opened
 
     async def callback(interaction: discord.Interaction, **params: Any) -> None:
         opponent = next((params.pop(o.name) for o in command.options if o.type == "user"), None)
@@ -141,10 +154,10 @@ def build_command(spec: GameSpec, command: GameCommand) -> app_commands.Command[
 
 def build_group(spec: GameSpec) -> app_commands.Group:
     """The `/<game>` group of one registered game."""
-    assert spec.commands is not None
-    group = app_commands.Group(name=spec.name, description=spec.commands.description)
+    commands_ = _commands(spec)
+    group = app_commands.Group(name=spec.name, description=commands_.description)
     group = app_commands.guild_only()(group)
-    for command in spec.commands.commands:
+    for command in commands_.commands:
         group.add_command(build_command(spec, command))
     return group
 
@@ -158,5 +171,5 @@ class GameCommands(commands.Cog):
 
 
 async def setup(bot: CardBot) -> None:
-    groups = [build_group(spec) for spec in REGISTRY if spec.commands is not None]
+    groups = [build_group(spec) for spec in REGISTRY if command_set(spec) is not None]
     await bot.add_cog(GameCommands(groups))

@@ -14,7 +14,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import UserFacingError, guarded
+from bot.errors import guarded
+from bot.games.refusal import Refusal
 from bot.games.registry import REGISTRY
 from bot.i18n import signed, t, tn
 from bot.render import game_name
@@ -111,7 +112,7 @@ class LeaderboardPageButton(
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         if interaction.guild_id is None:
-            raise UserFacingError(t(interaction.locale, "ledger.server_only"))
+            raise Refusal("ledger.server_only")
         kind = None if self.scope == "all" else self.scope
         bot: CardBot = interaction.client  # type: ignore[assignment]
         embed, view = await leaderboard_page(bot, interaction.guild_id, kind, self.page)
@@ -148,7 +149,7 @@ class Ledger(commands.Cog):
     async def leaderboard(self, interaction: discord.Interaction, game: str | None = None) -> None:
         """Show the chip leaderboard of this server."""
         if interaction.guild_id is None:
-            raise UserFacingError(t(interaction.locale, "ledger.server_only"))
+            raise Refusal("ledger.server_only")
         embed, view = await leaderboard_page(self.bot, interaction.guild_id, game, 0)
         await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
 
@@ -158,7 +159,7 @@ class Ledger(commands.Cog):
     async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
         """Show your games, wins and chips in this server (or someone else's); only you see the answer."""
         if interaction.guild_id is None:
-            raise UserFacingError(t(interaction.locale, "errors.server_only"))
+            raise Refusal("errors.server_only")
         locale = interaction.locale
         target = user or interaction.user
         stats = await self.bot.store.player_stats(interaction.guild_id, str(target.id))

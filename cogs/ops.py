@@ -57,7 +57,7 @@ class OperatorView(commands.Cog):
         sessions = getattr(self.bot, "sessions", None)
         if sessions is None:
             return {}
-        return dict(Counter(table.status for table in sessions.service.open_tables()))
+        return dict(Counter(record.status for record in sessions.tables.all()))
 
     def backlog(self) -> tuple[int, float]:
         sessions = getattr(self.bot, "sessions", None)

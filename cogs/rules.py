@@ -1,7 +1,7 @@
 """/rules game:<a registered game>: the rules summary of a game, house decisions flagged (ephemeral), in the
-reader's language when the catalogue has the game's rules (else as the game's folder gives them).
+reader's language.
 
-The game choices are the registered games with a rules text, read when the bot loads its cogs."""
+The game choices are the games whose presentation has a rules summary, read when the bot loads its cogs."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games.registry import REGISTRY
-from bot.rules_text import SUMMARIES, RulesSummary, summary
+from bot.i18n.rules import Rules as RulesSummary
+from bot.render import rules_summary
+from bot.render.registry import PRESENTATIONS
 
 COLOUR = discord.Colour.dark_green()
 HOUSE_COLOUR = discord.Colour.gold()
@@ -44,12 +45,13 @@ def pack_embeds(embeds: list[discord.Embed]) -> list[list[discord.Embed]]:
 class Rules(commands.Cog):
     @app_commands.command(name="rules")
     @app_commands.describe(game="Which game to explain")
-    @app_commands.choices(game=[app_commands.Choice(name=s.name, value=s.name) for s in REGISTRY if s.rules])
+    @app_commands.choices(
+        game=[app_commands.Choice(name=p.kind, value=p.kind) for p in PRESENTATIONS if p.rules is not None]
+    )
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
-        """Read the rules of Insomnia or Malice, with this bot's house decisions."""
-        own = REGISTRY[game].rules
-        text = summary(game, interaction.locale) if game in SUMMARIES else own
-        assert text is not None  # only games with a rules text are offered
+        """Read the rules of a game, with this bot's house decisions."""
+        text = rules_summary(game, interaction.locale)
+        assert text is not None  # only games with a rules summary are offered
         first, *rest = pack_embeds(rules_embeds(text))
         await interaction.response.send_message(embeds=first, ephemeral=True)
         for embeds in rest:

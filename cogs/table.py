@@ -1,19 +1,18 @@
 """The table commands both games share (/hand, /table, /resign, /cancel, /history), the persistent buttons,
 and the Discord side of the session manager (`DiscordAnnouncer`).
 
-This cog owns the session manager's life: `setup` creates `bot.sessions` and registers the buttons,
-`cog_load` resumes the games stored as open, `cog_unload` stops every timer. Buttons are `DynamicItem`s parsed
-from `cardtable:<table_id>:<action>[:<seq>]`, so they keep working on a new bot process.
+The bot owns the session manager (`bot.sessions`, created in its `setup_hook`); this cog registers the
+buttons. Buttons are `DynamicItem`s parsed from `cardtable:<table_id>:<action>[:<seq>]`, so they keep working
+on a new bot process.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 import logging
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -21,19 +20,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import render
-from bot.errors import UserFacingError, guarded
-from bot.fit import fit
+from bot.discord_out import discord_kwargs, note_languages
+from bot.errors import guarded
 from bot.i18n import t
 from bot.i18n.cards import card_aliases, parse_card
+from bot.reading import engine_notation, history_ref
 from bot.render.common import Message
-from bot.sessions import (
-    ChannelGone,
-    DMClosed,
-    EditExpired,
-    MissingPermission,
-    NotAllowed,
-    SessionManager,
-)
+from bot.sessions import SessionManager
 from bot.sessions.errors import Text
 
 if TYPE_CHECKING:
@@ -41,97 +34,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-STYLES = {
-    "primary": discord.ButtonStyle.primary,
-    "secondary": discord.ButtonStyle.secondary,
-    "success": discord.ButtonStyle.success,
-    "danger": discord.ButtonStyle.danger,
-}
-DM_CLOSED = 50007
-UNKNOWN_CHANNEL = 10003
-MISSING_ACCESS = 50001
-MISSING_PERMISSIONS = 50013
-EDIT_TOO_OLD = 30046
 
 
-@contextlib.asynccontextmanager
-async def user_errors(locale: object = "en") -> AsyncIterator[None]:
-    """The session layer's `NotAllowed` becomes the bot's `UserFacingError`: one ephemeral sentence, worded
-    in the reader's language (`interaction.locale`)."""
-    try:
-        yield
-    except NotAllowed as exc:
-        raise UserFacingError(exc.word(locale)) from None
-
-
-def note_languages(interaction: discord.Interaction) -> None:
-    """Tell the sessions who reads in which language: the user (his DMs) and the server (the default
-    language of its public messages). Every command, autocomplete and click passes here."""
-    sessions = getattr(interaction.client, "sessions", None)
-    if sessions is not None:
-        sessions.saw(interaction.user.id, interaction.locale, interaction.guild_id, interaction.guild_locale)
-
-
-class _Layout(discord.ui.View):
-    """Buttons laid out for sending only: clicks are handled by `TableButton`, never by a stored view."""
-
-    def __init__(self) -> None:
-        super().__init__(timeout=None)
-
-    def is_dispatchable(self) -> bool:
-        return False
-
-
-def discord_kwargs(message: Message, *, edit: bool = False) -> dict[str, Any]:
-    """A rendered `Message` as keyword arguments of discord.py's send/edit, cut to Discord's limits."""
-    message = fit(message)
-    kwargs: dict[str, Any] = {
-        # An edit with no content must clear the old text (an empty string does; None may leave it).
-        "content": message.content if message.content or not edit else "",
-        "embeds": [_embed(e) for e in message.embeds],
-        "allowed_mentions": discord.AllowedMentions(
-            everyone=False, roles=False, users=[discord.Object(i) for i in message.mentions]
-        ),
-    }
-    if message.rows:
-        view = _Layout()
-        for row_number, row in enumerate(message.rows):
-            for b in row:
-                view.add_item(
-                    discord.ui.Button(
-                        label=b.label,
-                        custom_id=b.custom_id,
-                        style=STYLES[b.style],
-                        disabled=b.disabled,
-                        row=row_number,
-                    )
-                )
-        kwargs["view"] = view
-    elif edit:
-        kwargs["view"] = None
-    # The picture rides on the same request as the text. An edit's `attachments` replaces the old picture
-    # (or, with none, removes it); a send takes `files`. A File is read once, so each call makes a new one.
-    files = [_file(message.picture)] if message.picture is not None else []
-    if edit:
-        kwargs["attachments"] = files
-    elif files:
-        kwargs["files"] = files
-    return kwargs
-
-
-def _file(picture: render.Picture) -> discord.File:
-    return discord.File(io.BytesIO(picture.data), filename=picture.filename, description=picture.alt)
-
-
-def _embed(data: render.Embed) -> discord.Embed:
-    embed = discord.Embed(title=data.title, description=data.description, colour=data.colour)
-    for f in data.fields:
-        embed.add_field(name=f.name, value=f.value or "—", inline=f.inline)
-    if data.footer:
-        embed.set_footer(text=data.footer)
-    if data.image:
-        embed.set_image(url=data.image)
-    return embed
 
 
 async def answer(interaction: discord.Interaction, message: Message | Text | str | None) -> None:
@@ -174,7 +78,7 @@ ANSWER_WITHIN = 2.0  # seconds: a session call slower than this is deferred firs
 async def respond(
     interaction: discord.Interaction, call: Callable[[], Awaitable[Message | Text | str | None]]
 ) -> None:
-    """Run the session call and answer privately; a `NotAllowed` becomes its one sentence.
+    """Run the session call and answer privately; a refusal becomes its one sentence (`bot.errors`).
 
     The answer goes straight into the interaction's response (one call): the session answers from what it
     stored, without waiting for public messages, so this is normally a few milliseconds. Should it take
@@ -183,8 +87,7 @@ async def respond(
     done, _ = await asyncio.wait({task}, timeout=ANSWER_WITHIN)
     if not done:
         await interaction.response.defer(ephemeral=True, thinking=True)
-    async with user_errors(interaction.locale):
-        reply = await task
+    reply = await task  # a refusal goes on to `bot.errors.report_error`, worded in the reader's language
     await answer(interaction, reply)
 
 
@@ -193,86 +96,11 @@ async def game_command(
 ) -> None:
     """A move by slash command: the session checks who may act, the engine whether the move is legal."""
     sessions = sessions_of(interaction)
+    params = engine_notation(params, interaction.locale)
     await respond(
         interaction,
         lambda: sessions.command(*where(interaction), kind, command, params, locale=interaction.locale),
     )
-
-
-def _http_failure(exc: discord.HTTPException, *, sending_files: bool = False) -> Exception:
-    """Discord's error codes as the session layer's exceptions (others stay as they are: retried later)."""
-    if exc.code == UNKNOWN_CHANNEL:
-        return ChannelGone(str(exc))
-    if exc.code == MISSING_ACCESS:
-        return MissingPermission("view_channel")
-    if exc.code == MISSING_PERMISSIONS:
-        return MissingPermission("attach_files" if sending_files else "send_messages")
-    if exc.code == EDIT_TOO_OLD:
-        return EditExpired(str(exc))
-    return exc
-
-
-class DiscordAnnouncer:
-    """The presenter's `Announcer` on discord.py: public messages, in-place edits, deletions and DMs, with
-    Discord's error codes turned into the session layer's exceptions."""
-
-    def __init__(self, bot: CardBot, dm_channels: dict[int, int] | None = None) -> None:
-        self.bot = bot
-        # Each person's DM channel, once opened (kept in the store across restarts): a DM is then one request
-        # (discord.py's own cache keeps only the last 128, and only in memory).
-        self._dm_channels: dict[int, int] = dict(dm_channels or {})
-
-    async def send(self, channel_id: int, message: Message) -> int:
-        channel = self.bot.get_partial_messageable(channel_id)
-        try:
-            sent = await channel.send(**discord_kwargs(message))
-        except discord.HTTPException as exc:
-            raise _http_failure(exc, sending_files=bool(getattr(message, "picture", None))) from exc
-        return sent.id
-
-    async def edit(self, channel_id: int, message_id: int, message: Message) -> bool:
-        partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
-        try:
-            await partial.edit(**discord_kwargs(message, edit=True))
-        except discord.NotFound as exc:
-            if exc.code == UNKNOWN_CHANNEL:
-                raise ChannelGone(str(exc)) from exc
-            return False
-        except discord.HTTPException as exc:
-            raise _http_failure(exc, sending_files=bool(getattr(message, "picture", None))) from exc
-        return True
-
-    async def delete(self, channel_id: int, message_id: int) -> None:
-        partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
-        try:
-            await partial.delete()
-        except discord.NotFound:
-            return  # already gone (someone deleted it by hand, or the channel): that is what we wanted
-        except discord.HTTPException as exc:
-            raise _http_failure(exc) from exc
-
-    def dm_requests(self, user_id: int) -> int:
-        return 1 if user_id in self._dm_channels else 2
-
-    async def _remember(self, user_id: int, channel_id: int) -> None:
-        try:
-            await self.bot.store.remember_dm_channel(user_id, channel_id)
-        except Exception:  # only a saving lost: the channel is opened again after the next restart
-            log.warning("could not keep the DM channel of %s", user_id, exc_info=True)
-
-    async def dm(self, user_id: int, message: Message) -> None:
-        try:
-            channel_id = self._dm_channels.get(user_id)
-            if channel_id is None:
-                opened = await self.bot.create_dm(discord.Object(user_id))
-                channel_id = self._dm_channels[user_id] = opened.id
-                await self._remember(user_id, channel_id)
-            channel = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
-            await channel.send(**discord_kwargs(message))
-        except discord.Forbidden as exc:
-            if exc.code == DM_CLOSED:
-                raise DMClosed(str(user_id)) from exc
-            raise
 
 
 class TableButton(
@@ -311,8 +139,7 @@ class TableButton(
         done, _ = await asyncio.wait({task}, timeout=ANSWER_WITHIN)
         if not done:
             await interaction.response.defer(ephemeral=True, thinking=True)
-        async with user_errors(interaction.locale):
-            result = await task
+        result = await task
         if self.action in ("hand", "table") or interaction.response.is_done() or interaction.message is None:
             await answer(interaction, result)
             return
@@ -331,8 +158,8 @@ def choices_for(
     """Autocomplete: the caller's legal choices (from the engine, via the session), labelled in his language
     and filtered by his typing in either notation his locale reads (a German player's `dh` finds the queen
     of hearts); the values stay the engine's, with the move they were offered at."""
-    namespace = {k: v for k, v in vars(interaction.namespace).items()}
     locale = interaction.locale
+    namespace = engine_notation(dict(vars(interaction.namespace)), locale)
     options = sessions_of(interaction).choices(
         interaction.channel_id or 0, interaction.user.id, command, option, namespace, locale=locale
     )
@@ -390,17 +217,10 @@ def _on_message(interaction: discord.Interaction, component_type: int, custom_id
 
 
 class TableCommands(commands.Cog):
-    """Commands for whatever game runs in this channel (the session's record of a table is `Table`)."""
+    """Commands for whatever game runs in this channel."""
 
     def __init__(self, bot: CardBot) -> None:
         self.bot = bot
-
-    async def cog_load(self) -> None:
-        resumed = await self.bot.sessions.resume_all()
-        if resumed:
-            log.info("resumed %d open tables", resumed)
-        if self.bot.is_ready():  # loaded again on a running bot
-            self.bot.sessions.start_presenting()
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
@@ -416,28 +236,18 @@ class TableCommands(commands.Cog):
                 t(interaction.locale, "table.button_inactive"), ephemeral=True
             )
 
-    @commands.Cog.listener()
-    async def on_ready(self) -> None:
-        # No public write before the gateway is ready: resumed tables are refreshed from here, paced.
-        self.bot.sessions.start_presenting()
-
-    async def cog_unload(self) -> None:
-        await self.bot.sessions.close()
-
     @app_commands.command(name="hand")
     @app_commands.guild_only()
     async def hand(self, interaction: discord.Interaction) -> None:
         """Your hand and what you can do now (only you see it)."""
-        async with user_errors(interaction.locale):
-            message = self.bot.sessions.hand(*where(interaction), locale=interaction.locale)
+        message = self.bot.sessions.hand(*where(interaction), locale=interaction.locale)
         await answer(interaction, message)
 
     @app_commands.command(name="table")
     @app_commands.guild_only()
     async def table(self, interaction: discord.Interaction) -> None:
         """The public state of this channel's game."""
-        async with user_errors(interaction.locale):
-            message = self.bot.sessions.table_view(interaction.channel_id or 0, locale=interaction.locale)
+        message = self.bot.sessions.table_view(interaction.channel_id or 0, locale=interaction.locale)
         await answer(interaction, message)
 
     @app_commands.command(name="resign")
@@ -469,32 +279,19 @@ class TableCommands(commands.Cog):
     ) -> None:
         """A game's actions and chip movements, in order (only you see it)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        async with user_errors(interaction.locale):
-            row, entries = await self.bot.sessions.history(interaction.channel_id or 0, game)
+        table_id, kind = history_ref(game)
+        row, entries = await self.bot.sessions.history(
+            interaction.channel_id or 0, table_id=table_id, kind=kind
+        )
         pages = render.history_pages(row.kind, row.id, row.status, entries, locale=interaction.locale)
         chosen = pages[min(page, len(pages)) - 1]
         await answer(interaction, Message(embeds=[chosen]))
 
 
 async def setup(bot: CardBot) -> None:
-    if getattr(bot, "sessions", None) is None:
-        bot.sessions = SessionManager(
-            bot.store,
-            DiscordAnnouncer(bot, await bot.store.dm_channels()),
-            default_timeout=bot.settings.turn_timeout_seconds,
-            bot_user_id=bot.user.id if bot.user else None,
-            present_now=False,
-            owns_guild=bot.settings.owns_guild,
-            door=bot.ops.door if bot.ops is not None else None,  # the token's budget across processes
-        )
     bot.add_dynamic_items(TableButton)
     await bot.add_cog(TableCommands(bot))
 
 
 async def teardown(bot: CardBot) -> None:
     bot.remove_dynamic_items(TableButton)
-    sessions = getattr(bot, "sessions", None)
-    if sessions is not None:
-        await sessions.close()
-        del bot.sessions  # loaded again, setup makes a new one
-

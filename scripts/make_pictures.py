@@ -1,9 +1,9 @@
-"""Draw the sample pictures of the README (docs/pictures/) or, with --golden, the golden images the picture
-tests compare against (tests/render/golden/). Run from the repository root after changing how pictures look,
-look at the result, and commit it.
+"""Draw the sample pictures of the README (docs/pictures/) or, with --golden, the golden pictures the picture
+tests compare against (tests/render/golden/, as a phone shows them: see tests/render/golden.py). Run from the
+repository root after changing how pictures look, LOOK at the result, and commit it.
 
     python scripts/make_pictures.py            # docs/pictures/*.png
-    python scripts/make_pictures.py --golden   # tests/render/golden/*.png
+    python scripts/make_pictures.py --golden   # tests/render/golden/*.png (as UPDATE_GOLDEN=1 pytest does)
 """
 
 from __future__ import annotations
@@ -16,9 +16,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bot.render.pictures import hand_picture, table_picture  # noqa: E402
+from tests.render import golden  # noqa: E402
 from tests.render.states import STATES  # noqa: E402
 
-# The README shows a few; the golden set covers every sample state, table and hand.
+# The README shows a few, full size; the golden set is tests/render/golden.py's.
 SAMPLES = {
     "insomnia-table": ("insomnia-tricks", "table"),
     "insomnia-hand": ("insomnia-tricks", "hand"),
@@ -26,16 +27,8 @@ SAMPLES = {
     "malice-table": ("malice-middle", "table"),
     "malice-hand": ("malice-middle", "hand"),
     "malice-over": ("malice-over", "table"),
+    "insomnia-stage4": ("insomnia-stage4", "table"),
 }
-
-
-def golden_set() -> dict[str, tuple[str, str]]:
-    out = {}
-    for state in STATES:
-        out[f"{state}-table"] = (state, "table")
-        if not state.endswith("over"):
-            out[f"{state}-hand"] = (state, "hand")
-    return out
 
 
 def draw(state: str, what: str) -> bytes:
@@ -51,9 +44,14 @@ def main() -> None:
     )
     parser.add_argument("--golden", action="store_true", help="write the golden images of the tests")
     args = parser.parse_args()
-    folder = ROOT / ("tests/render/golden" if args.golden else "docs/pictures")
+    if args.golden:
+        for name in golden.CASES:
+            written = golden.write(name)
+            print(f"{written.relative_to(ROOT)}  {written.stat().st_size / 1024:.1f} KB")
+        return
+    folder = ROOT / "docs/pictures"
     folder.mkdir(parents=True, exist_ok=True)
-    for name, (state, what) in (golden_set() if args.golden else SAMPLES).items():
+    for name, (state, what) in SAMPLES.items():
         data = draw(state, what)
         (folder / f"{name}.png").write_bytes(data)
         print(f"{folder.relative_to(ROOT)}/{name}.png  {len(data) / 1024:.1f} KB")

@@ -120,7 +120,11 @@ class Store(Protocol):
         ...
 
     async def update_meta(self, table_id: int, meta: dict[str, Any]) -> None:
-        """Replace the session's presentation state; any status."""
+        """Replace the session's state of the table (seat control, timeouts, languages, notes); any status."""
+        ...
+
+    async def update_display(self, table_id: int, display: dict[str, Any]) -> None:
+        """Replace the presenter's record of the table (message ids, what was shown); any status."""
         ...
 
     # ---- reads --------------------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ from storage.store import SqliteStore
 # In foreign-key order, with the columns copied (the same names on both backends).
 TABLES: dict[str, tuple[str, ...]] = {
     "game_tables": ("id", "guild_id", "channel_id", "kind", "status", "options", "seed", "commitment",
-                    "host_id", "meta", "snapshot", "created_at", "started_at", "finished_at"),
+                    "host_id", "meta", "display", "snapshot", "created_at", "started_at", "finished_at"),
     "seats": ("id", "table_id", "seat", "player", "user_id", "joined_at", "left_at"),
     "actions": ("table_id", "seq", "actor", "action", "created_at"),
     "ledger": ("id", "table_id", "seq", "guild_id", "kind", "from_account", "to_account", "amount", "reason",

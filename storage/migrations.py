@@ -177,8 +177,11 @@ MIGRATIONS: list[list[str]] = [
         )
         """,
     ],
-    # 5: reserved for the table's display record (another branch); empty here.
-    [],
+    # 5: the presenter's own record of a table (its message ids, what the table message has shown, the DMs
+    # it sent), apart from the session's `meta`: each part stores only what it owns.
+    [
+        "ALTER TABLE game_tables ADD COLUMN display TEXT NOT NULL DEFAULT '{}'",
+    ],
     # 6: the processes sharing a token's global rate budget. Only PostgreSQL's is used (several processes
     # share a token only there; on SQLite the one process has the whole budget): kept for version parity.
     [

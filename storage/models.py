@@ -54,7 +54,8 @@ class TableRow(_Row):
     seed: str
     commitment: str
     host_id: int
-    meta: dict[str, Any]
+    meta: dict[str, Any]  # the session's state (seat control, timeouts, languages, notes)
+    display: dict[str, Any] = {}  # the presenter's record (message ids, what the table message showed)
     snapshot: str | None  # the game's JSON after the last stored action (or at start)
     next_seq: int  # the seq the next append_action must carry (the number of stored actions)
     created_at: float

@@ -34,7 +34,7 @@ from storage.models import (
 
 _TABLE_COLUMNS = (
     "t.id, t.guild_id, t.channel_id, t.kind, t.status, t.options, t.seed, t.commitment, t.host_id, t.meta, "
-    "t.snapshot, t.created_at, t.started_at, t.finished_at, "
+    "t.display, t.snapshot, t.created_at, t.started_at, t.finished_at, "
     "(SELECT COALESCE(MAX(a.seq) + 1, 0) FROM actions a WHERE a.table_id = t.id) AS next_seq"
 )
 _SELECT_ACTIONS = (
@@ -176,7 +176,8 @@ def _tables(
             seats[s["table_id"]].append(dict(s))
     return [
         TableRow.model_validate(
-            {**r, "options": json.loads(r["options"]), "meta": json.loads(r["meta"]), "seats": seats[r["id"]]}
+            {**r, "options": json.loads(r["options"]), "meta": json.loads(r["meta"]),
+             "display": json.loads(r["display"]), "seats": seats[r["id"]]}
         )
         for r in rows
     ]
@@ -333,6 +334,16 @@ class SqliteStore:
                 db.execute("UPDATE game_tables SET meta = ? WHERE id = ?", (dumps(meta), table_id)).rowcount
                 == 0
             ):
+                raise TableNotFound(table_id)
+
+        await self._db.write(update)
+
+    async def update_display(self, table_id: int, display: dict[str, Any]) -> None:
+        """Replace the presenter's record of the table (message ids, what was shown). Any status."""
+
+        def update(db: sqlite3.Connection) -> None:
+            cursor = db.execute("UPDATE game_tables SET display = ? WHERE id = ?", (dumps(display), table_id))
+            if cursor.rowcount == 0:
                 raise TableNotFound(table_id)
 
         await self._db.write(update)

@@ -9,8 +9,20 @@ import pytest
 from discord import app_commands
 
 from bot.games.registry import REGISTRY
+from bot.render.registry import PRESENTATIONS, registered
 from cogs.games import build_group
 from tests.games.highcard import SPEC as HIGHCARD
+from tests.games.highcard_render import PRESENTATION
+
+
+@pytest.fixture(autouse=True)
+def highcard():
+    with registered(HIGHCARD, PRESENTATION):
+        yield HIGHCARD
+
+
+def commands_of(spec):
+    return PRESENTATIONS[spec.name].commands
 
 TYPES = {
     "string": discord.AppCommandOptionType.string.value,
@@ -26,11 +38,11 @@ LIMIT_KEYS = {"integer": ("min_value", "max_value"), "string": ("min_length", "m
 def test_each_command_and_option_is_sent_as_the_spec_describes_it(spec):
     tree = app_commands.CommandTree(discord.Client(intents=discord.Intents.none()))
     payload = build_group(spec).to_dict(tree)
-    assert payload["name"] == spec.name and payload["description"] == spec.commands.description
+    assert payload["name"] == spec.name and payload["description"] == commands_of(spec).description
     assert payload["contexts"] == [0], "game commands are for servers only"
     sent = {c["name"]: c for c in payload["options"]}
-    assert list(sent) == [c.name for c in spec.commands.commands]
-    for command in spec.commands.commands:
+    assert list(sent) == [c.name for c in commands_of(spec).commands]
+    for command in commands_of(spec).commands:
         got = sent[command.name]
         assert got["description"] == command.description
         assert [o["name"] for o in got.get("options", [])] == [o.name for o in command.options]
@@ -44,8 +56,8 @@ def test_each_command_and_option_is_sent_as_the_spec_describes_it(spec):
 
 
 def test_the_open_commands_offer_the_table_options_with_the_limits_a_table_accepts():
-    for spec in [*REGISTRY, HIGHCARD]:
-        opener = next(c for c in spec.commands.commands if c.role == "open")
+    for spec in REGISTRY:
+        opener = next(c for c in commands_of(spec).commands if c.role == "open")
         for option in (o for o in opener.options if o.type == "integer"):
             assert not option.required, "a table option left out takes its default"
             for refused in (option.min - 1, option.max + 1):

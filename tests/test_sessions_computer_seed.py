@@ -1,6 +1,6 @@
 """The computer players never hold a table's secret seed (issue 6: no peeking at the seed)."""
 
-from bot.sessions.service import computer_seed
+from bot.sessions.moves import computer_seed
 
 
 def test_the_computer_seed_is_deterministic_per_decision_and_hides_the_table_seed():

@@ -1,6 +1,7 @@
-"""A game that exists only in the tests (`tests/games/highcard.py`), registered for the test and played
-through the real session layer, store and renderer: nothing in the session layer names a game, so registering
-one is all it takes. Challenge, moves by command and by button, timeouts, ledger, /history and a restart."""
+"""A game that exists only in the tests (`tests/games/highcard.py`, its presentation `highcard_render.py`),
+registered for the test and played through the real session layer, store and renderer: nothing in the session
+layer names a game, so registering one is all it takes. Challenge, moves by command and by button, timeouts,
+ledger, /history and a restart."""
 
 from __future__ import annotations
 
@@ -10,8 +11,11 @@ import pytest
 
 from bot import render
 from bot.games.registry import REGISTRY
+from bot.render.registry import registered
 from bot.sessions import NotAllowed
 from tests.games.highcard import SPEC
+from tests.games.highcard_render import PRESENTATION
+from tests.refusals import refused
 from tests.test_sessions import (  # noqa: F401 - fixed_seeds is an autouse fixture
     ALICE,
     BOB,
@@ -25,7 +29,7 @@ from tests.test_sessions import (  # noqa: F401 - fixed_seeds is an autouse fixt
 
 @pytest.fixture(autouse=True)
 def highcard():
-    with REGISTRY.registered(SPEC):
+    with registered(SPEC, PRESENTATION):
         yield SPEC
 
 
@@ -50,16 +54,16 @@ async def test_a_registered_test_game_is_challenged_played_settled_and_logged(st
     assert table.status == "lobby"
     await sessions.idle()
     assert any("challenges" in t and "High card" in t for t in announcer.public_texts())
-    with pytest.raises(NotAllowed, match="Only the challenged player"):
+    with refused("Only the challenged player"):
         await sessions.accept(CHANNEL, ALICE)
-    with pytest.raises(NotAllowed, match="not started"):
+    with refused("not started"):
         await sessions.command(CHANNEL, ALICE, "highcard", "keep", {})
     await sessions.accept(CHANNEL, BOB)
     assert table.status == "running" and table.game.rounds == 4 and table.game.chips[str(ALICE)] == 3
     await sessions.idle()
     assert announcer.dms_to(ALICE) and announcer.dms_to(BOB), "each gets his card by DM"
     waiting = str(BOB) if table.game.current_player == str(ALICE) else str(ALICE)
-    with pytest.raises(NotAllowed, match="not your turn"):
+    with refused("not your turn"):
         await sessions.command(CHANNEL, int(waiting), "highcard", "swap", {})
 
     await play_out(sessions, table)
@@ -78,7 +82,7 @@ async def test_a_registered_test_game_is_challenged_played_settled_and_logged(st
     actions = [a.action for a in await store.actions(table.id)]
     replayed = SPEC.replay(row.players, row.seed, {"chips": 3, "rounds": 4}, actions)
     assert replayed.model_dump_json() == row.snapshot
-    _, entries = await sessions.history(CHANNEL, "highcard")
+    _, entries = await sessions.history(CHANNEL, kind="highcard")
     pages = render.history_pages("highcard", table.id, "finished", entries)
     assert "keeps" in pages[0].description and "highcard_round" in pages[0].description
     assert any("Game over" in t for t in announcer.public_texts())
@@ -118,14 +122,14 @@ async def test_the_spec_decides_how_a_table_fills(store, announcer, highcard):
         with REGISTRY.registered(dataclasses.replace(highcard, table="lobby")):
             sessions = await manager(store, announcer)
             table = await sessions.open_table("highcard", GUILD, CHANNEL, ALICE, options={"rounds": 2})
-            assert table.players == [str(ALICE)]
+            assert list(table.players) == [str(ALICE)]
             with pytest.raises(NotAllowed):
                 await sessions.accept(CHANNEL, BOB)
             assert (await sessions.join(CHANNEL, BOB)).word("en") == "You joined the table."
-            with pytest.raises(NotAllowed, match="full"):
+            with refused("full"):
                 await sessions.add_computer(CHANNEL, ALICE)
             await sessions.start(CHANNEL, ALICE)
-            assert table.status == "running" and table.players == [str(ALICE), str(BOB)]
+            assert table.status == "running" and list(table.players) == [str(ALICE), str(BOB)]
             await play_out(sessions, table)
             assert (await store.get_table(table.id)).status == "finished"
             await sessions.close()
@@ -148,10 +152,10 @@ async def test_timeouts_and_a_resignation_hand_the_seat_to_the_computer(store, a
     await sessions.accept(CHANNEL, BOB)
     seq = table.seq
     player = table.game.current_player
-    await sessions.service.time_out(table, seq)
+    await sessions.life.time_out(table.id, seq)
     assert table.seq == seq + 1, "the timeout played the safe default (keep)"
-    assert any("ran out of time: the card was kept for them" in line.text for line in table.meta.recent)
+    assert any("ran out of time: the card was kept for them" in line.text for line in table.log_lines())
     assert (await sessions.resign(CHANNEL, int(player))).word("en") == "You resigned."
-    assert player in table.meta.computer_seats
+    assert player in table.session.computer_seats
     await sessions.close()
 

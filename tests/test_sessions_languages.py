@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from bot.reading import engine_notation
+from bot.render.wording import refusal_text
 from bot.sessions import NotAllowed
-from bot.sessions.service import engine_notation
 from tests.test_sessions import ALICE, BOB, CHANNEL, GUILD, manager
 
 
@@ -32,7 +33,7 @@ async def test_dms_and_public_lines_keep_their_languages_across_a_restart(store,
     table = again.table_in(CHANNEL)
     assert table.language == "de"
     assert table.locale_of(str(ALICE)) == "de" and table.locale_of(str(BOB)) == "en"
-    assert table.meta.note == "♻️ Der Bot wurde neu gestartet: dieses Spiel geht weiter."
+    assert table.banner() == "♻️ Der Bot wurde neu gestartet: dieses Spiel geht weiter."
     await again.close()
 
 
@@ -41,8 +42,8 @@ async def test_a_refusal_is_worded_in_each_readers_language(store, announcer):
     await sessions.open_table("insomnia", GUILD, CHANNEL, ALICE)
     with pytest.raises(NotAllowed) as refused:
         await sessions.start(CHANNEL, BOB)
-    assert refused.value.word("de") == f"Nur der Gastgeber, <@{ALICE}>, kann das Spiel starten."
-    assert refused.value.word("en-GB") == f"Only the host, <@{ALICE}>, can start the game."
+    assert refusal_text(refused.value, "de") == f"Nur der Gastgeber, <@{ALICE}>, kann das Spiel starten."
+    assert refusal_text(refused.value, "en-GB") == f"Only the host, <@{ALICE}>, can start the game."
     await sessions.close()
 
 

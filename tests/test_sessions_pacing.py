@@ -12,9 +12,9 @@ import time
 from bot import render, warmup
 from bot.games.ai import choose_action
 from bot.games.registry import REGISTRY
-from bot.sessions import SessionManager
+from bot.render.registry import PRESENTATIONS
 from bot.sessions.pacing import Budget, Pacer, after_request, before_request
-from bot.sessions.presenter import drawn_table_view, table_view
+from tests.live import TestSessions
 from tests.recording import RecordingAnnouncer
 from tests.test_sessions import ALICE, BOB, BOT, CHANNEL, GUILD, best_malice_move, fixed_seeds  # noqa: F401
 
@@ -52,7 +52,7 @@ async def test_a_table_waiting_for_its_turn_shows_the_moves_made_meanwhile_in_on
     monkeypatch.setattr("bot.sessions.pacing.CHANNEL_WRITES", 1)
     monkeypatch.setattr("bot.sessions.pacing.CHANNEL_PERIOD", 1.0)
     announcer = RecordingAnnouncer()
-    sessions = SessionManager(
+    sessions = TestSessions(
         store, announcer, default_timeout=300.0, bot_user_id=BOT, coalesce=0.0, pacing=True
     )
     table = await sessions.open_table(
@@ -70,20 +70,23 @@ async def test_a_table_waiting_for_its_turn_shows_the_moves_made_meanwhile_in_on
     writes = [w for w in announcer.log[before:] if w.kind == "edit"]
     assert len(writes) == 2, "the three moves made while the table waited became one write"
     shown = "\n".join(writes[-1].message.texts())
-    for line in table.meta.recent[-3:]:
+    for line in table.log_lines()[-3:]:
         assert line.text in shown
     await sessions.close()
 
 
 async def test_the_table_picture_drawn_in_a_thread_is_the_one_drawn_in_place(store):
-    sessions = SessionManager(
+    sessions = TestSessions(
         store, RecordingAnnouncer(), default_timeout=300.0, bot_user_id=BOT, coalesce=0.0, pacing=False
     )
     table = await sessions.open_table("malice", GUILD, CHANNEL, ALICE, opponent=BOB, options={"timeout": 300})
     await sessions.accept(CHANNEL, BOB)
     for _ in range(3):
+        table = sessions.table_in(CHANNEL)
         await sessions.act(CHANNEL, int(table.game.current_player), best_malice_move(table.game))
-    in_place, threaded = table_view(table, -1), await drawn_table_view(table, -1)
+    message_id = sessions.presenter.message_id(table.id)
+    async with sessions.table_update(table.id, message_id) as in_place:
+        threaded = await sessions.presenter.drawn(table.id)
     assert in_place.picture is not None and threaded.picture is not None
     assert threaded.picture.data == in_place.picture.data
     assert list(threaded.texts()) == list(in_place.texts())
@@ -92,7 +95,7 @@ async def test_the_table_picture_drawn_in_a_thread_is_the_one_drawn_in_place(sto
 
 def test_the_warm_up_plays_and_renders_every_game_with_a_table():
     played = warmup.warm_up()
-    games = {spec.name for spec in REGISTRY if spec.renderer is not None}
+    games = {spec.name for spec in REGISTRY if spec.name in PRESENTATIONS}
     assert set(played) == games
     assert all(moves > 0 for moves in played.values()), played
 
@@ -100,7 +103,7 @@ def test_the_warm_up_plays_and_renders_every_game_with_a_table():
 async def test_a_new_deal_is_dmed_to_everyone_but_the_person_whose_move_dealt_it(store):
     """His answer to that move is his new hand already: a DM would repeat it and spend a request."""
     announcer = RecordingAnnouncer()
-    sessions = SessionManager(
+    sessions = TestSessions(
         store, announcer, default_timeout=300.0, bot_user_id=BOT, coalesce=0.0, pacing=False
     )
     table = await sessions.open_table("insomnia", GUILD, CHANNEL, ALICE, options={"deals": 4})

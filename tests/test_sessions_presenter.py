@@ -8,18 +8,18 @@ import asyncio
 import time
 from dataclasses import dataclass, field
 
-import pytest
-
 from bot.render.common import Message
-from bot.sessions import ChannelGone, EditExpired, MissingPermission, NotAllowed, SessionManager
+from bot.sessions import ChannelGone, EditExpired, MissingPermission, SessionManager
+from tests.live import TestSessions
 from tests.recording import RecordingAnnouncer
+from tests.refusals import refused
 from tests.test_sessions import ALICE, BOB, BOT, CHANNEL, GUILD, best_malice_move, fixed_seeds  # noqa: F401
 
 
 def manager(store, announcer, **options) -> SessionManager:
     settings = {"default_timeout": 300.0, "bot_user_id": BOT, "coalesce": 0.0, "pacing": False}
     settings.update(options)
-    return SessionManager(store, announcer, **settings)
+    return TestSessions(store, announcer, **settings)
 
 
 async def malice_between_people(sessions):
@@ -31,7 +31,7 @@ async def malice_between_people(sessions):
 
 
 def table_text(announcer: RecordingAnnouncer, table) -> str:
-    return "\n".join(announcer.messages[table.meta.table_message_id].texts())
+    return "\n".join(announcer.messages[table.message_id].texts())
 
 
 async def test_a_move_is_answered_before_anything_is_written_and_quick_moves_become_one_write(store):
@@ -47,7 +47,7 @@ async def test_a_move_is_answered_before_anything_is_written_and_quick_moves_bec
     await sessions.idle()
     writes = announcer.log[before:]
     assert [w.kind for w in writes] == ["edit"], "three moves inside one window became one edit"
-    assert table.meta.recent[-1].text in table_text(announcer, table)
+    assert table.log_lines()[-1].text in table_text(announcer, table)
     await sessions.close()
 
 
@@ -75,7 +75,7 @@ async def test_the_presenter_paces_itself_under_the_channel_bucket(store, monkey
     for i in range(len(times) - 2):
         assert times[i + 2] - times[i] >= 0.4 - 0.01, "never three writes inside one 0.4 s window"
     # Paced, not dropped: the channel shows the newest state.
-    assert table.meta.recent[-1].text in table_text(announcer, table)
+    assert table.log_lines()[-1].text in table_text(announcer, table)
     await sessions.close()
 
 
@@ -114,7 +114,7 @@ async def test_failed_writes_are_retried_and_the_channel_catches_up_without_losi
     await sessions.idle()
     assert announcer.failed == 4
     shown = table_text(announcer, table)
-    for line in table.meta.recent[-5:]:
+    for line in table.log_lines()[-5:]:
         assert line.text in shown
     await sessions.close()
 
@@ -133,7 +133,7 @@ async def test_a_resign_is_stored_whatever_discord_does_and_survives_a_restart(s
     assert (await store.get_table(table.id)).meta["computer_seats"] == [str(ALICE)]
     later = manager(store, RecordingAnnouncer(messages=dict(announcer.messages), _next_id=announcer._next_id))
     await later.resume_all()
-    assert later.table_in(CHANNEL).meta.computer_seats == [str(ALICE)]
+    assert list(later.table_in(CHANNEL).session.computer_seats) == [str(ALICE)]
     await later.close()
 
 
@@ -147,7 +147,7 @@ async def test_moves_stored_but_never_shown_are_shown_after_a_restart(store):
     sessions.presenter._started.clear()  # from here on nothing reaches Discord: the "crash" loses it all
     for _ in range(3):
         await sessions.act(CHANNEL, int(table.game.current_player), best_malice_move(table.game))
-    unseen = [line.text for line in table.meta.recent[-3:]]
+    unseen = [line.text for line in table.log_lines()[-3:]]
     assert not any(line in table_text(announcer, table) for line in unseen[-1:])
     await sessions.close()
     later_announcer = RecordingAnnouncer(messages=dict(announcer.messages), _next_id=announcer._next_id)
@@ -174,14 +174,14 @@ async def test_an_old_table_message_that_can_no_longer_be_edited_is_replaced(sto
     sessions = manager(store, announcer)
     table = await malice_between_people(sessions)
     await sessions.idle()
-    old = table.meta.table_message_id
+    old = table.message_id
     announcer.expired.add(old)
     await sessions.act(CHANNEL, int(table.game.current_player), best_malice_move(table.game))
     await sessions.idle()
-    new = table.meta.table_message_id
+    new = table.message_id
     assert new != old and old not in announcer.messages, "a fresh table message, the old one deleted"
-    assert (await store.get_table(table.id)).meta["table_message_id"] == new
-    assert table.meta.recent[-1].text in table_text(announcer, table)
+    assert (await store.get_table(table.id)).display["table_message_id"] == new
+    assert table.log_lines()[-1].text in table_text(announcer, table)
     await sessions.close()
 
 
@@ -218,7 +218,7 @@ async def test_a_lobby_the_bot_cannot_post_is_refused_in_a_sentence_and_not_left
             raise MissingPermission("send_messages")
 
     sessions = manager(store, Mute())
-    with pytest.raises(NotAllowed, match="Send Messages"):
+    with refused("Send Messages"):
         await sessions.open_table("insomnia", GUILD, CHANNEL, ALICE)
     assert await store.active_table(CHANNEL) is None and sessions.table_in(CHANNEL) is None
     await sessions.close()
@@ -234,8 +234,8 @@ async def test_a_lobby_posted_while_discord_fails_appears_when_it_recovers(store
     table = await sessions.open_table("insomnia", GUILD, CHANNEL, ALICE)
     assert table.status == "lobby"
     await sessions.idle()
-    assert table.meta.table_message_id in announcer.messages
-    assert "Join" in [b.label for row in announcer.messages[table.meta.table_message_id].rows for b in row]
+    assert table.message_id in announcer.messages
+    assert "Join" in [b.label for row in announcer.messages[table.message_id].rows for b in row]
     await sessions.close()
 
 
@@ -284,7 +284,7 @@ async def test_a_finished_game_leaves_only_its_table_message(store):
         await sessions.act(CHANNEL, ALICE, best_malice_move(table.game))
     await sessions.idle()
     assert table.status == "finished"
-    assert list(announcer.messages) == [table.meta.table_message_id]
+    assert list(announcer.messages) == [table.message_id]
     assert "Game over" in table_text(announcer, table)
     pings = [s for s in announcer.log if s.kind == "send" and "it is your turn" in (s.message.content or "")]
     assert not pings, "against the computer the turn never passes to another person: no ping"
@@ -310,9 +310,9 @@ async def test_without_attach_files_the_table_goes_on_in_text_and_says_so_once(s
         await sessions.act(CHANNEL, int(table.game.current_player), best_malice_move(table.game))
     await sessions.idle()
     assert announcer.refused == 1, "refused once, then text only"
-    assert (await store.get_table(table.id)).meta["pictures_off"] is True
-    shown = announcer.messages[table.meta.table_message_id]
-    assert shown.picture is None and table.meta.recent[-1].text in table_text(announcer, table)
+    assert (await store.get_table(table.id)).display["pictures_off"] is True
+    shown = announcer.messages[table.message_id]
+    assert shown.picture is None and table.log_lines()[-1].text in table_text(announcer, table)
     notes = [s for s in announcer.public() if any("Attach Files" in t for t in s.message.texts())]
     assert notes, "the channel is told why there are no pictures"
     await sessions.close()

@@ -14,10 +14,13 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from bot.games.registry import REGISTRY
-from bot.sessions import NotAllowed, SessionManager, service
+from bot.sessions import NotAllowed, SessionManager
+from bot.sessions import lobbies as service
 from bot.sessions.kinds import game_options
 from storage import Store
+from tests.live import TestSessions
 from tests.recording import RecordingAnnouncer
+from tests.refusals import english
 
 CHANNEL, GUILD, BOT = 500, 1, 999
 USERS = [101, 102, 103]
@@ -38,7 +41,7 @@ class Tables(RuleBasedStateMachine):
         self.refusals = 0
 
     def new_manager(self) -> SessionManager:
-        return SessionManager(
+        return TestSessions(
             self.store, RecordingAnnouncer(), default_timeout=0, bot_user_id=BOT, coalesce=0.0, pacing=False
         )
 
@@ -52,7 +55,7 @@ class Tables(RuleBasedStateMachine):
             try:
                 await coro
             except NotAllowed as exc:
-                assert exc.message.strip(), "a refusal is a sentence"
+                assert english(exc).strip(), "a refusal is a sentence"
                 self.refusals += 1
 
         self.run(guarded())

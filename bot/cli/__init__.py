@@ -4,7 +4,7 @@
     cardtable-bot check            settings, the token's shape, database and migrations, without Discord
     cardtable-bot health           the running bot's /healthz (METRICS_PORT set), else `check`
     cardtable-bot simulate ...     computer-vs-computer games, headless, with figures
-    cardtable-bot play GAME ...    play Insomnia or Malice in the terminal against computer players
+    cardtable-bot play GAME ...    play a game in the terminal against computer players
     cardtable-bot backup FILE      copy the database while the bot runs
 
 Heavy modules (discord.py, the store, the engines) are imported by the command that needs them, so `--help`
@@ -48,7 +48,7 @@ def build_parser() -> Parser:
 
     parser = Parser(
         prog=PROG,
-        description="Cardtable: Insomnia and Malice for Discord. Settings come from the environment and .env "
+        description="Cardtable: card games for Discord. Settings come from the environment and .env "
         "(see .env.example). Exit codes: 2 settings or arguments, 3 token rejected, 4 database unusable, "
         "5 Discord unreachable.",
     )
@@ -78,8 +78,8 @@ def build_parser() -> Parser:
     simulate.add_arguments(sim)
     play = commands.add_parser(
         "play",
-        help="play Insomnia or Malice in the terminal against computer players",
-        description=terminal_cli.DESCRIPTION,
+        help="play a game in the terminal against computer players",
+        description=terminal_cli.description(),
     )
     terminal_cli.add_arguments(play)
     # Each command's own parser, so its usage errors name it (`cardtable-bot simulate: ...`).

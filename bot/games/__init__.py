@@ -10,7 +10,7 @@ from types import ModuleType
 
 
 def engine(kind: str) -> ModuleType:
-    """The engine module of a game kind (`bot.games.insomnia`, `bot.games.malice`, ...)."""
+    """The engine module of a game kind (`bot.games.<kind>`, as its spec names it)."""
     from bot.games.registry import REGISTRY  # here, not above: importing bot.games.cards stays light
 
     if kind not in REGISTRY:

@@ -1,5 +1,6 @@
-"""What every game engine shares: the illegal-action error, chip movements and results, seeded chance, and the
-protocols the layers above program against (`GameState` and the actions, events and views it hands out).
+"""What every game engine shares: the refusal (`IllegalAction`, from `bot.games.refusal`), chip movements
+and results, seeded chance, and the protocols the layers above program against (`GameState` and the actions,
+events and views it hands out).
 
 Chance never comes from global state. A game keeps its `seed` and a counter of how many random events it has
 had; event number n asks the game's `Chance` (`bot.games.chance`) under the key `"<seed>/<n>"`. With the
@@ -19,29 +20,15 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 from bot.games.cards import Card
 from bot.games.chance import Chance, SeededChance
 
+# Re-exported: the engines and the layers above import the refusal from here.
+from bot.games.refusal import IllegalAction as IllegalAction
+from bot.games.refusal import Player as Player
+from bot.games.refusal import Refusal as Refusal
+
 POT = "@pot"
 """The ledger account of a table's pot (player ids never start with '@')."""
 
 T = TypeVar("T")
-
-
-class IllegalAction(ValueError):
-    """An action the rules do not allow now. The message is one sentence a player can act on."""
-
-
-class Refusal(IllegalAction):
-    """An `IllegalAction` the players' catalogue words (`key` and `params`, bot.i18n): read by the session
-    layer, which answers each player in his language; the message is the English sentence."""
-
-    def __init__(self, key: str, **params: object) -> None:
-        from bot.i18n import t  # Discord-free; imported here so the engines' imports stay light
-
-        english = {
-            k: t("en", v[0], **v[1]) if isinstance(v, tuple) and len(v) == 2 else v for k, v in params.items()
-        }
-        super().__init__(t("en", key, **english))
-        self.key = key
-        self.params = params
 
 
 def seed_commitment(seed: str) -> str:
@@ -185,7 +172,7 @@ class GameState(Protocol):
         ...
 
     def apply(self, action: ActionInput) -> Sequence[GameEvent]:
-        """Apply an action; returns the public events. `IllegalAction` (one sentence) if not allowed."""
+        """Apply an action; returns the public events. `IllegalAction` (a catalogue key) if not allowed."""
         ...
 
     def default_action(self) -> GameAction | None:

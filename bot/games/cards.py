@@ -17,7 +17,8 @@ from pydantic_core import core_schema
 
 
 class Rank(IntEnum):
-    """Card and dice ranks. Numeric order is Insomnia's order (ace high); Malice uses `malice_value`."""
+    """Card and dice ranks. Numeric order is ace high; `ace_low` is the order of a game that counts the ace as
+    one."""
 
     TWO = 2
     THREE = 3
@@ -42,8 +43,8 @@ class Rank(IntEnum):
         return _RANK_PLURALS[self]
 
     @property
-    def malice_value(self) -> int:
-        """Malice ranks run A 2 3 ... K with the ace low (RULES.md 2.2)."""
+    def ace_low(self) -> int:
+        """The rank with the ace low: A 2 3 ... K run 1 to 13 (RULES.md 2.2)."""
         return 1 if self is Rank.ACE else int(self)
 
     @classmethod
@@ -58,7 +59,7 @@ class Rank(IntEnum):
 
 
 class Suit(IntEnum):
-    """Suits in Insomnia's order, low to high (RULES.md 1.3): diamonds, clubs, hearts, spades."""
+    """Suits low to high (RULES.md 1.3): diamonds, clubs, hearts, spades."""
 
     DIAMONDS = 0
     CLUBS = 1
@@ -116,7 +117,7 @@ class Card:
         if rank is None or suit is None:
             text, key = "JK", 100  # the joker sorts above everything
         else:
-            # Sort key: by rank then suit (Insomnia's order).
+            # Sort key: by rank then suit.
             text, key = f"{rank.short}{suit.letter}", int(rank) * 4 + int(suit)
         object.__setattr__(self, "_text", text)
         object.__setattr__(self, "_key", key)
@@ -146,7 +147,7 @@ class Card:
 
     @property
     def key(self) -> int:
-        """A small int, unique per card, ordered by rank then suit (Insomnia's order)."""
+        """A small int, unique per card, ordered by rank (ace high) then suit."""
         return self._key
 
     @property

@@ -1,10 +1,11 @@
-"""What a game is, as data: `GameSpec`, one per game, written in the game's own folder (`<game>/spec.py`).
+"""What a game is, as rules facts: `GameSpec`, one per game, written in the game's own folder
+(`bot/games/<game>/spec.py`).
 
 The layers above read the registry (`bot.games.registry.REGISTRY`) instead of naming games: how many seats,
 how a table fills, which options a table takes and within which limits, how a game starts, loads from its
-JSON, parses an action from the log, what a computer seat plays, how the game looks (its `render.py`, a
-`Renderer`), how its table behaves around the moves (`SessionRules`), its `/rules` text and its slash commands
-as data (`CommandSet`). All of it is Discord-free, so `bot.games` stays pure.
+JSON, parses an action from the log, what a computer seat plays and how its table behaves around the moves
+(`SessionRules`). How a game looks and reads (text, pictures, commands, `/rules`) is its presentation, a
+second registry above this one (`bot.render.registry`); nothing here knows of it: `bot.games` is rules alone.
 """
 
 from __future__ import annotations
@@ -12,20 +13,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from bot.games.base import ActionInput, GameAction, GameState
 from bot.games.chance import Chance
 from bot.games.seats import SessionRules
-from bot.rules_text import RulesSummary
-
-if TYPE_CHECKING:  # the renderer and the commands import this module: only their types are needed here
-    from bot.games.commands import CommandSet
-    from bot.games.figures import Figures
-    from bot.games.moves import TypedMoves
-    from bot.render.protocol import Pictures, Renderer
 
 TableStyle = Literal["lobby", "challenge"]
 """How a table fills: an open lobby people join until the host starts, or a challenge one opponent answers."""
@@ -59,6 +53,17 @@ Computer = Callable[[GameState, str, random.Random], GameAction]
 """`(game, player, rng) -> action`: a computer seat's choice; the spec checks it is legal."""
 
 
+def option_range(model: type[TableOptions], name: str) -> tuple[int, int]:
+    """The smallest and largest value a table accepts for an integer option (its field's `ge` and `le`)."""
+    low = high = None
+    for rule in model.model_fields[name].metadata:
+        low = getattr(rule, "ge", low)
+        high = getattr(rule, "le", high)
+    if low is None or high is None:
+        raise ValueError(f"{model.__name__}.{name} has no range")
+    return int(low), int(high)
+
+
 def computer_rng(seed: str, player: str) -> random.Random:
     """The computer's own generator for one decision, never the game's chance: the same game, player and
     seed always give the same action. A str seed hashes through SHA-512, the same on every platform."""
@@ -67,7 +72,8 @@ def computer_rng(seed: str, player: str) -> random.Random:
 
 @dataclass(frozen=True)
 class GameSpec:
-    """One game, described once. Build one in `bot/games/<name>/spec.py` and add one line to the registry."""
+    """One game's rules, described once. Build one in `bot/games/<name>/spec.py` and add one line to the
+    registry; its presentation is described beside it in `bot/render/<name>/` (`bot.render.registry`)."""
 
     name: str  # the kind stored with a table and used in commands: lowercase, no spaces
     title: str  # how players read its name
@@ -80,13 +86,7 @@ class GameSpec:
     parse_action: Callable[[ActionInput], GameAction]  # raises pydantic's ValidationError when malformed
     computer: Computer
     module: str  # the engine module with the contract names (`bot.games.engine(name)` returns it)
-    rules: RulesSummary | None = None  # the /rules text
-    renderer: Renderer | None = None  # how it looks: its `render.py` module (None: no table on Discord)
     session: SessionRules = field(default_factory=SessionRules)  # DMs, timeouts, a seat given up
-    commands: CommandSet | None = None  # its `/<name>` command group (None: no commands)
-    pictures: Pictures | None = None  # its table and hand pictures (None: text only)
-    moves: TypedMoves | None = None  # its moves as typed in the terminal (None: chosen by number)
-    figures: Figures | None = None  # what the simulator counts and prints of it (None: the common figures)
 
     def __post_init__(self) -> None:
         if not self.name or not self.name.isidentifier() or self.name != self.name.lower():

@@ -1,9 +1,9 @@
-"""The /rules summaries in the reader's language, read from the catalogue (`rules.*` keys).
+"""The /rules summaries in the reader's language, read from the catalogue (`rules.<game>.*` keys).
 
-The English text is bot/rules_text.py's, word for word (a test compares them); the German one says the same,
-with every house decision flagged as "Hausregel" and numbered as in docs/rules.md. The structure (which
-blocks, which house decisions, in which order) lives here once for both languages, so a block added in one
-language and forgotten in the other is a missing key, which the catalogue test names.
+Which blocks and house decisions a game's summary has, in which order, is that game's `RulesLayout`, written
+in its presentation folder (`bot/render/<game>/rules.py`) once for both languages: a block added in one
+language and forgotten in the other is a missing key, which the catalogue test names. The German text says
+what the English one says, with every house decision flagged as "Hausregel" and numbered as in docs/rules.md.
 """
 
 from __future__ import annotations
@@ -13,16 +13,15 @@ from dataclasses import dataclass
 from bot.i18n.catalogue import t
 from bot.i18n.locale import resolve_locale
 
-# Each game's blocks and house decisions, in the order /rules shows them; the names are key parts.
-BLOCKS = {
-    "insomnia": ("exchange", "auction", "payout", "best_hand", "tricks", "stage4", "end"),
-    "malice": ("turn", "side", "winning"),
-}
-HOUSE_DECISIONS = {
-    "insomnia": ("rule2", "rule19", "rule20", "rule23", "rule25", "rule26_28", "rule31", "rule32"),
-    "malice": ("rule3", "rule9", "rule11", "rule13", "rule16", "rule17"),
-}
-GAMES = tuple(BLOCKS)
+
+@dataclass(frozen=True)
+class RulesLayout:
+    """A game's /rules summary as catalogue keys: `rules.<game>.title`, `.intro`, `.footer`,
+    `.block.<block>.title` / `.text` and `.house.<decision>.ref` / `.text`, in this order."""
+
+    game: str
+    blocks: tuple[str, ...]
+    house_decisions: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -52,16 +51,17 @@ class Rules:
         return "\n".join(lines)
 
 
-def rules(game: str, locale: object) -> Rules:
-    """The rules summary of `insomnia` or `malice` for a reader in `locale`."""
+def rules(layout: RulesLayout, locale: object) -> Rules:
+    """The rules summary a game's layout describes, for a reader in `locale`."""
     lang = resolve_locale(locale)
+    game = layout.game
     blocks = tuple(
         Block(t(lang, f"rules.{game}.block.{b}.title"), t(lang, f"rules.{game}.block.{b}.text"))
-        for b in BLOCKS[game]
+        for b in layout.blocks
     )
     house = tuple(
         (t(lang, f"rules.{game}.house.{h}.ref"), t(lang, f"rules.{game}.house.{h}.text"))
-        for h in HOUSE_DECISIONS[game]
+        for h in layout.house_decisions
     )
     return Rules(
         game=game,

@@ -4,16 +4,20 @@ Rule of this package: a public message is built only from `public_view()`, publi
 hand is rendered only into the message for its owner (`hand_message`, sent ephemerally or by DM).
 Every render function takes the reader's `locale` (keyword-only, "en" by default): the server's language for
 public messages, the player's own for private ones; every word comes from the catalogue (bot/i18n).
+Which game is shown how is the presentation registry's (`bot.render.registry.PRESENTATIONS`); the log is
+worded from facts alone (table facts, the public view after a step, its events), never from the game object.
 """
 
 from __future__ import annotations
 
-import json
 import logging
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Protocol
 
+from bot.games.base import GameAction, GameEvent, GameState, GameView
+from bot.games.registry import REGISTRY
 from bot.i18n import catalogue, join, t
+from bot.i18n.rules import Rules, rules
 from bot.render import pictures
 from bot.render.common import (
     Button,
@@ -28,9 +32,8 @@ from bot.render.common import (
     is_computer,
     name,
 )
-
-if TYPE_CHECKING:
-    from bot.render.protocol import Renderer
+from bot.render.presentation import ErasedRenderer
+from bot.render.registry import PRESENTATIONS
 
 __all__ = [
     "Button",
@@ -49,21 +52,16 @@ __all__ = [
     "name",
     "parse_token",
     "result_lines",
+    "rules_summary",
     "start_line",
     "table_message",
     "turn_line",
 ]
 
 
-def renderer(kind: str) -> Renderer:
-    """The renderer of a registered game (its spec names it)."""
-    # Imported here: the games' renderers import this package's `common`, so the registry cannot load first.
-    from bot.games.registry import REGISTRY
-
-    found = REGISTRY[kind].renderer
-    if found is None:
-        raise LookupError(kind)  # a registered game without a renderer: a bug in its folder
-    return found
+def renderer(kind: str) -> ErasedRenderer:
+    """The text renderer of a game with a registered presentation (`UnknownGame` if it has none)."""
+    return PRESENTATIONS[kind].renderer
 
 
 HISTORY_LINES_PER_PAGE = 30
@@ -95,7 +93,7 @@ def attach_picture(message: Message, picture: Picture | None) -> Message:
     return message
 
 
-def table_picture(info: TableInfo, game: Any, *, locale: object = "en") -> Picture | None:
+def table_picture(info: TableInfo, game: GameState | None, *, locale: object = "en") -> Picture | None:
     """The table message's picture alone (None: pictures off, nothing to draw, or drawing failed). Safe in a
     worker thread when `game` is the thread's own (the presenter loads it from the stored snapshot)."""
     if not info.pictures:
@@ -110,8 +108,6 @@ RECENT_AT_LEAST = 6  # lines shown even when fewer are new, so the message alway
 def game_name(kind: str, locale: object) -> str:
     """A game's name as players read it: in their language when the catalogue has it, else the title its
     folder registers; a kind no longer registered shows as stored."""
-    from bot.games.registry import REGISTRY  # the registry imports the games, whose renderers import this
-
     if f"game.{kind}" in catalogue():
         return t(locale, f"game.{kind}")
     return REGISTRY[kind].title if kind in REGISTRY else kind
@@ -119,7 +115,7 @@ def game_name(kind: str, locale: object) -> str:
 
 def table_message(
     info: TableInfo,
-    game: Any,
+    game: GameState | None,
     note: str | None = None,
     *,
     recent: Sequence[str] = (),
@@ -160,9 +156,13 @@ def table_message(
     return _with_picture(message, info, lambda: pictures.table_picture(info, game, locale=locale))
 
 
-def turn_line(info: TableInfo, game: Any, deadline: int | None, *, locale: object = "en") -> str:
+def turn_line(info: TableInfo, game: GameState, deadline: int | None, *, locale: object = "en") -> str:
     player = game.current_player
-    if is_computer(player) or player in info.computer_seats:
+    if player is None:
+        return t(locale, "table.game_over")
+    if is_computer(player):  # "Computer 2" says it already
+        return t(locale, "turn.computer_seat_playing", player=name(player, locale))
+    if player in info.computer_seats:  # a person's seat, played by the computer
         return t(locale, "turn.computer_playing", player=name(player, locale))
     hint = renderer(info.kind).turn_hint(game, player, locale=locale)
     if deadline:
@@ -177,14 +177,15 @@ def turn_line(info: TableInfo, game: Any, deadline: int | None, *, locale: objec
     return t(locale, "turn.message", player=name(player, locale), hint=hint)
 
 
-def start_line(info: TableInfo, game: Any, *, locale: object = "en") -> str:
+def start_line(info: TableInfo, *, locale: object = "en") -> str:
+    """The log's first line: the game, its table, its players and the seed's commitment (table facts)."""
     return t(
         locale,
         "log.start",
         game=game_name(info.kind, locale),
         table=info.id,
         players=join(locale, [name(p, locale) for p in info.players]),
-        commitment=game.seed_commitment,
+        commitment=info.commitment,
     )
 
 
@@ -193,15 +194,16 @@ RESULT_GROUP = LogGroup(key="result")
 
 def log_lines(
     info: TableInfo,
-    game: Any,
-    events: Sequence[Any],
+    view: GameView,
+    events: Sequence[GameEvent],
     *,
     current: LogGroup | None,
     notes: Sequence[str] = (),
     lead: Sequence[str] = (),
     locale: object = "en",
 ) -> list[LogLine]:
-    """What one step adds to the table's public log, line by line, each with its group.
+    """What one step adds to the table's public log, line by line, each with its group, worded from facts
+    alone: `view` is the game's public view after these `events` (a stored step can be worded again).
 
     `current` is the group of the log message now in the channel. A group that starts here is headed by its
     title. `notes` (a timeout, a takeover, a resignation) go with the group of what they explain: the first
@@ -210,12 +212,12 @@ def log_lines(
     turn message that asks for that decision; a finished game ends with the result in a group of its own.
     """
     module = renderer(info.kind)
-    entries: list[LogGroup | str] = list(module.log_entries(info, game, events, locale=locale))
-    if game.is_over:
+    entries: list[LogGroup | str] = list(module.log_entries(info, view, events, locale=locale))
+    if view.is_over:
         entries.append(RESULT_GROUP)
-        entries.extend(result_lines(info, game, locale=locale))
+        entries.extend(result_lines(info, view, locale=locale))
     else:
-        awaited = module.state_group(game, locale=locale)
+        awaited = module.state_group(view, locale=locale)
         if awaited is not None:
             entries.append(awaited)
     first = entries[0] if entries and isinstance(entries[0], LogGroup) else None
@@ -242,14 +244,15 @@ def log_lines(
     return out
 
 
-def result_lines(info: TableInfo, game: Any, *, locale: object = "en") -> list[str]:
-    lines = renderer(info.kind).result_lines(info, game, locale=locale)
-    lines.append(t(locale, "log.seed", seed=game.seed, commitment=game.seed_commitment))
+def result_lines(info: TableInfo, view: GameView, *, locale: object = "en") -> list[str]:
+    """The result of a finished game, from its final public view, and the revealed seed (`info.seed`)."""
+    lines = renderer(info.kind).result_lines(info, view, locale=locale)
+    lines.append(t(locale, "log.seed", seed=info.seed or "", commitment=info.commitment))
     return lines
 
 
 def hand_message(
-    info: TableInfo, game: Any, player: str, *, dm: bool, locale: object = "en", picture: bool = True
+    info: TableInfo, game: GameState, player: str, *, dm: bool, locale: object = "en", picture: bool = True
 ) -> Message:
     message = renderer(info.kind).hand(info, game, player, dm=dm, locale=locale)
     if not picture:
@@ -257,14 +260,16 @@ def hand_message(
     return _with_picture(message, info, lambda: pictures.hand_picture(info, game, player, locale=locale))
 
 
-def hand_picture(info: TableInfo, game: Any, player: str, *, locale: object = "en") -> Picture | None:
+def hand_picture(info: TableInfo, game: GameState, player: str, *, locale: object = "en") -> Picture | None:
     """A hand message's picture alone (see `table_picture`)."""
     if not info.pictures:
         return None
     return _drawn(info, lambda: pictures.hand_picture(info, game, player, locale=locale))
 
 
-def action_receipt(info: TableInfo, game: Any, player: str, action: Any, *, locale: object = "en") -> Message:
+def action_receipt(
+    info: TableInfo, game: GameState, player: str, action: GameAction, *, locale: object = "en"
+) -> Message:
     """The actor's ephemeral answer: his hand as it is now, with his next choices if it is still his turn."""
     if game.is_over:
         return Message(content=t(locale, "receipt.game_over"))
@@ -275,42 +280,75 @@ def action_receipt(info: TableInfo, game: Any, player: str, action: Any, *, loca
 
 def choices(
     kind: str,
-    game: Any,
+    game: GameState,
     player: str,
     command: str,
     option: str,
-    namespace: dict[str, Any],
+    namespace: Mapping[str, object],
     *,
     locale: object = "en",
 ) -> list[tuple[str, str]]:
     return renderer(kind).choices(game, player, command, option, namespace, locale=locale)
 
 
-def token(kind: str, action: Any) -> str:
+def token(kind: str, action: GameAction) -> str:
     """An action as a button's token (what `parse_token` reads back)."""
     return renderer(kind).token(action)
 
 
-def parse_token(kind: str, text: str) -> dict[str, Any] | None:
+def parse_token(kind: str, text: str) -> dict[str, object] | None:
     try:
         return renderer(kind).parse_token(text)
     except (ValueError, KeyError, IndexError):
         return None
 
 
+def rules_summary(kind: str, locale: object = "en") -> Rules | None:
+    """A game's /rules summary in the reader's language (None: the game has none)."""
+    layout = PRESENTATIONS[kind].rules if kind in PRESENTATIONS else None
+    return None if layout is None else rules(layout, locale)
+
+
 def _account(account: str, locale: object) -> str:
     return t(locale, "history.pot") if account[:1] == "@" else name(account, locale)
 
 
+class Transfer(Protocol):
+    """A chip movement as /history shows it (the store's ledger rows have this shape)."""
+
+    @property
+    def from_account(self) -> str: ...
+    @property
+    def to_account(self) -> str: ...
+    @property
+    def amount(self) -> int: ...
+    @property
+    def reason(self) -> str: ...
+
+
+class HistoryEntry(Protocol):
+    """A stored action with the chip movements it caused (the store's history rows have this shape)."""
+
+    @property
+    def seq(self) -> int: ...
+    @property
+    def actor(self) -> str | None: ...
+    @property
+    def action(self) -> str: ...  # the action as JSON text
+    @property
+    def ledger(self) -> Sequence[Transfer]: ...
+
+
 def history_pages(
-    kind: str, table_id: int, status: str, entries: list[Any], *, locale: object = "en"
+    kind: str, table_id: int, status: str, entries: Sequence[HistoryEntry], *, locale: object = "en"
 ) -> list[Embed]:
     """The action log with its chip movements, paged into embeds; a running game never shows a discard."""
     module = renderer(kind)
+    parse = REGISTRY[kind].parse_action
     hide = status != "finished"
     lines: list[str] = []
     for entry in entries:
-        action = json.loads(entry.action)
+        action = parse(entry.action)
         actor = entry.actor or "system"
         if actor[:1].isdigit() or actor.startswith("ai:"):
             who = name(actor, locale)

@@ -141,3 +141,6 @@ class TableInfo(BaseModel):
     computer_seats: list[str] = []  # people whose seat a computer player took over
     timeout: float = 0
     pictures: bool = True  # attach pictures of the table and hands (off: text only)
+    # player id -> display name, for the pictures (a picture cannot show a mention); the caller fills it.
+    # A computer is named "Computer N" and a person missing here by his seat ("Player 2"), never by his id.
+    names: dict[str, str] = {}

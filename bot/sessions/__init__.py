@@ -1,13 +1,13 @@
-"""Tables per channel: the service that applies and stores moves, the scheduler of timers and computer
-turns, the presenter that shows it all in the channel at Discord's pace (`manager.py` wires them).
+"""Tables per channel: lobbies, moves, a table's life, resume, the scheduler of timers and computer turns, and
+the presenter that shows it all in the channel at Discord's pace (`manager.py` wires them).
 
-No discord.py here: the cogs implement the presenter's `Announcer`.
+No discord.py here: the bot implements the presenter's `Announcer` (`bot.discord_out`).
 """
 
 from bot.sessions.errors import ChannelGone, DMClosed, EditExpired, MissingPermission, NotAllowed
 from bot.sessions.manager import SessionManager
 from bot.sessions.presenter import Announcer
-from bot.sessions.state import Table, TableMeta
+from bot.sessions.records import SessionState, TableRecord
 
 __all__ = [
     "Announcer",
@@ -17,6 +17,6 @@ __all__ = [
     "MissingPermission",
     "NotAllowed",
     "SessionManager",
-    "Table",
-    "TableMeta",
+    "SessionState",
+    "TableRecord",
 ]

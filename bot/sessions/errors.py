@@ -1,42 +1,30 @@
 """The session layer's errors, and `Text`: a message by catalogue key, worded where it is shown.
 
-A refusal (`NotAllowed`) and a private answer carry a key and params, not a sentence: the session does not
-know who reads it, the cog does (`interaction.locale`), so the cog words it in the reader's language.
-Deliberately not `bot.errors.UserFacingError`: that module imports discord.py and this layer must not.
-The cogs turn a `NotAllowed` into a `UserFacingError` (see `cogs.table.user_errors`).
+A refusal (`NotAllowed`, which is `bot.games.refusal.Refusal`, the one user-error type the engines raise too)
+and a private answer carry a key and params, not a sentence: the session does not know who reads it, the cog
+does (`interaction.locale`), and `bot.errors.user_message` words any refusal in the reader's language.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from bot.i18n import catalogue, t
-
-
-def _word(value: Any, locale: object) -> Any:
-    """A param as the reader reads it: a `Text`, or a `(key, params)` pair from the games' own answers
-    (`bot.games.commands.said`), worded in the same language; anything else as it is."""
-    if isinstance(value, Text):
-        return value.word(locale)
-    if isinstance(value, tuple) and len(value) == 2 and isinstance(value[1], dict):
-        return Text(str(value[0]), **value[1]).word(locale)
-    return value
+from bot.games.refusal import Refusal
+from bot.i18n import catalogue
+from bot.render.wording import word
 
 
 class Text:
-    """A message to word later: `Text("table.not_your_turn", player="<@1>")`. A param may itself be a
-    `Text` (a game's name), worded in the same language. A key the catalogue lacks is shown as it is: the
-    English sentences still raised by code not converted yet (the engines' refusals) pass through."""
+    """A message to word later: `Text("table.not_your_turn", player="<@1>")`. Its params are worded as a
+    refusal's (`bot.render.wording`): a `Text` (a game's name) in the same language. A key the catalogue lacks
+    is shown as it is (a game without translations may give its sentence)."""
 
     def __init__(self, key: str, **params: Any) -> None:
         self.key = key
         self.params = params
 
     def word(self, locale: object) -> str:
-        if self.key not in catalogue():
-            return self.key
-        params = {k: _word(v, locale) for k, v in self.params.items()}
-        return t(locale, self.key, **params)
+        return word(self.key, self.params, locale)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Text) and (self.key, self.params) == (other.key, other.params)
@@ -57,17 +45,8 @@ class GameName(Text):
         return super().word(locale) if self.key in catalogue() else self.title
 
 
-class NotAllowed(Exception):
-    """A mistake a user can fix (not seated, not his turn, an illegal card): a catalogue key and its params,
-    worded in the reader's language by `word(locale)`; `message` is the English wording (logs, tests)."""
-
-    def __init__(self, key: str, **params: Any) -> None:
-        self.text = Text(key, **params)
-        super().__init__(self.text.word("en"))
-        self.message = self.text.word("en")
-
-    def word(self, locale: object) -> str:
-        return self.text.word(locale)
+# A mistake a user can fix (not seated, not his turn, an illegal card): the engines' own refusal type.
+NotAllowed = Refusal
 
 
 class DMClosed(Exception):

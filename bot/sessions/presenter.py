@@ -1,15 +1,15 @@
-"""The presenter: turns stored table state into Discord messages at Discord's pace.
+"""The presenter: shows each table's stored state in its channel, at Discord's pace, worded when shown.
 
-One worker per table. The service tells it `changed(table)` after every stored change and goes on; the worker
-waits a moment (several moves in that moment become one write), waits until the channel's bucket and the
-global budget allow a write (it never provokes a 429), then writes the newest state: the table message
-(edited in place; it carries the board, the recent moves and whose turn it is), the hands to DM, a "your
-turn" ping for a person who has not moved for a while (deleted when the turn moves on). A failed write is
-retried after a pause; what to show is always derived from the table as stored, so after a failure or a
-restart the channel catches up instead of losing lines.
+One worker per table. The `stored` signal hands it each new record and goes on; the worker waits a moment
+(several moves in that moment become one write), then for its turn in Discord's budget (it never provokes a
+429), and only then words and draws the newest state: the table message (edited in place: the board, the
+moves not shown yet and whose turn it is), the new hands by DM, a "your turn" ping for a person who stays
+quiet. What it has shown is its own record (`Display`), stored by it alone: after a failed write or a restart
+it goes on from there, and every stored move appears in some write of the table message (as many per write as
+fit).
 
-A click on the table message's own buttons can update it through the interaction's response, which costs no
-channel write: `interaction_update()` renders under the same per-table lock and marks that state shown.
+A click on the table message's own buttons updates it through the interaction's response (no channel write):
+`interaction_update()` words it under the same per-table lock and counts it shown.
 """
 
 from __future__ import annotations
@@ -19,17 +19,18 @@ import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from bot import render
-from bot.games.registry import REGISTRY
-from bot.i18n import t
-from bot.render.common import Message, name
-from bot.sessions.errors import ChannelGone, DMClosed, EditExpired, MissingPermission
+from bot.render.common import Message
+from bot.sessions.display import Display
+from bot.sessions.drawing import Drawing, Job, info_of, pictures_on
+from bot.sessions.errors import ChannelGone, EditExpired, MissingPermission
 from bot.sessions.failures import expected
 from bot.sessions.pacing import Budget, Pacer, Slot
-from bot.sessions.state import Table
+from bot.sessions.pings import Pings
+from bot.sessions.records import MoveFacts, NoteFact, TableRecord, note
+from storage.contract import Store
 
 log = logging.getLogger(__name__)
 
@@ -55,91 +56,18 @@ class Announcer(Protocol):
         """Send a direct message; raises `DMClosed` when the user's DMs are closed."""
 
     def dm_requests(self, user_id: int) -> int:
-        """How many rate-limited requests a DM to this user takes now (2 when his DM channel must be opened
-        first)."""
-
-
-@dataclass
-class _Job:
-    table: Table
-    shown: int = 0  # the table version the table message shows
-    shown_seq: int = -1  # the action count it shows: later log lines are new to the channel
-    wake: asyncio.Event = field(default_factory=asyncio.Event)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one write of this table's messages at a time
-    task: asyncio.Task[Any] | None = None
-    failures: int = 0
-    stale_messages: list[int] = field(default_factory=list)  # old table messages to delete (after 30046)
-    silenced: bool = False  # the bot may not write here (permission missing): wait for the next change
-    busy: bool = False  # between a wake-up and the end of its step
-    waiting_since: float | None = None  # (monotonic) the oldest change its message does not show: /metrics
-
-
-def _shown_seq(table: Table) -> int:
-    """The action count a table message drawn now shows the log up to. A lobby (or a challenge) shows no log
-    line: the lines of the game's start carry the same count (0) as the lobby, so counting them shown would
-    drop them for good whenever more than a few lines come before the next write (a failed write, quick
-    moves)."""
-    return table.seq if table.game is not None else -1
-
-
-def table_view(
-    table: Table, shown_seq: int | None = None, *, locale: object = None, picture: bool = True
-) -> Message:
-    """The table message for the table as it stands (also what /table shows). Lines of actions after
-    `shown_seq` are new to the channel: all of them are shown. In the table's public language unless a
-    `locale` is given (/table, answered privately); the log lines stay as they were written, in public."""
-    recent = [line.text for line in table.meta.recent]
-    new = len(recent) if shown_seq is None else sum(line.seq > shown_seq for line in table.meta.recent)
-    deadline = int(table.deadline) if table.deadline else None
-    message = render.table_message(
-        table.info(),
-        table.game,
-        note=table.meta.note,
-        recent=recent,
-        new=new,
-        deadline=deadline,
-        locale=table.language if locale is None else locale,
-        picture=picture,
-    )
-    if table.game is not None:
-        message.mentions = []  # only the challenge pings (when posted); the game's edits never do
-    return message
-
-
-async def drawn_table_view(table: Table, shown_seq: int | None) -> Message:
-    """`table_view` with its picture drawn in a worker thread, from the game as stored: Pillow takes a few
-    milliseconds a picture, and meanwhile the event loop goes on answering players."""
-    info = table.info()
-    snapshot = table.snapshot
-    if table.game is None or snapshot is None or not info.pictures:
-        return table_view(table, shown_seq)
-    message = table_view(table, shown_seq, picture=False)
-    spec, locale = REGISTRY[table.kind], table.language
-    picture = await asyncio.to_thread(lambda: render.table_picture(info, spec.load(snapshot), locale=locale))
-    return render.attach_picture(message, picture)
-
-
-async def drawn_hand_message(table: Table, player: str) -> Message:
-    """A player's hand for his DM, its picture drawn in a worker thread like the table's."""
-    info, game, locale = table.info(), table.playing, table.locale_of(player)
-    snapshot = table.snapshot
-    if snapshot is None or not info.pictures:
-        return render.hand_message(info, game, player, dm=True, locale=locale)
-    message = render.hand_message(info, game, player, dm=True, locale=locale, picture=False)
-    spec = REGISTRY[table.kind]
-    picture = await asyncio.to_thread(
-        lambda: render.hand_picture(info, spec.load(snapshot), player, locale=locale)
-    )
-    return render.attach_picture(message, picture)
+        """How many rate-limited requests a DM to this user takes now (2: his DM channel is opened first)."""
 
 
 class Presenter:
     def __init__(
         self,
         announcer: Announcer,
+        store: Store,
         *,
-        save: Callable[[Table], Awaitable[None]],
-        channel_gone: Callable[[Table], Awaitable[None]],
+        facts: Callable[[TableRecord], Awaitable[tuple[MoveFacts, ...]]],
+        deadline: Callable[[int], float | None],
+        channel_gone: Callable[[int], Awaitable[None]],
         clock: Callable[[], float] = time.time,
         coalesce: float = 0.15,
         ping_after: float = 15.0,
@@ -147,15 +75,18 @@ class Presenter:
         door: Budget | None = None,
     ) -> None:
         self.announcer = announcer
-        # Off only in tests that count what is written, not when. `door`: the process's share of the token's
-        # global budget (bot.ops), else one of the pacer's own.
+        self.store = store
+        # Off only in tests that count what, not when. `door`: the process's share of the token's global
+        # budget (bot.ops), else one of the pacer's own.
         self.pacer: Pacer | None = Pacer(door) if pacing else None
-        self._save = save
+        self.deadline = deadline
         self._channel_gone = channel_gone
         self.clock = clock
         self.coalesce = coalesce
-        self.ping_after = ping_after
-        self._jobs: dict[int, _Job] = {}
+        self.drawing = Drawing(store, facts=facts, deadline=deadline)
+        self.pings = Pings(self, ping_after)
+        self._jobs: dict[int, Job] = {}
+        self._behind: dict[int, float] = {}  # table id -> (monotonic) its oldest change not shown: /metrics
         self._started = asyncio.Event()
         self._closed = False
         self.writes = 0  # rate-limited calls made (send, edit, delete, DM): for tests and benchmarks
@@ -166,36 +97,62 @@ class Presenter:
         """Begin writing (after the gateway is ready: nothing is sent before)."""
         self._started.set()
 
-    def changed(self, table: Table) -> None:
-        """The table changed: show its newest state when the channel allows. Never blocks."""
+    def changed(self, record: TableRecord) -> None:
+        """The `stored` signal: show this record when the channel allows. Never blocks."""
         if self._closed:
             return
-        job = self._job(table)
-        if job.waiting_since is None or job.shown >= table.version - 1:
-            job.waiting_since = time.monotonic()  # the message showed everything before this change
+        job = self._jobs.get(record.id)
+        if job is None or not self.needs_write(job) or record.id not in self._behind:
+            self._behind[record.id] = time.monotonic()  # it showed everything before this change
+        if job is None:
+            job = self._jobs[record.id] = Job(record)
+        elif record.revision >= job.record.revision:
+            job.record = record
+        self.pings.track(job, record)
         job.silenced = False
+        self.wake(job)
+
+    def wake(self, job: Job) -> None:
         job.wake.set()
         if job.task is None or job.task.done():
             job.task = asyncio.ensure_future(self._run(job))
 
-    def shows_newest(self, table: Table) -> bool:
+    def live(self, job: Job) -> bool:
+        """Whether `job` is still the table's worker (a closed table's ends; a new one may follow)."""
+        return self._jobs.get(job.record.id) is job
+
+    def record(self, table_id: int) -> TableRecord | None:
+        """The newest record this presenter was given of the table, while it still shows it."""
+        job = self._jobs.get(table_id)
+        return None if job is None else job.record
+
+    def pictures_off(self, table_id: int) -> bool:
+        job = self._jobs.get(table_id)
+        return job is not None and job.display is not None and job.display.pictures_off
+
+    def shows_newest(self, table_id: int) -> bool:
         """Whether the table message shows the table as it stands (what a person in the channel sees)."""
-        job = self._jobs.get(table.id)
-        return job is None or job.table is not table or job.shown >= table.version
+        job = self._jobs.get(table_id)
+        return job is None or job.shown_revision >= job.record.revision
 
     def backlog(self) -> tuple[int, float]:
         """For /metrics: how many tables' messages do not show their newest state, and how long (s) the one
         that waits longest has waited."""
         now, waiting, longest = time.monotonic(), 0, 0.0
-        for job in self._jobs.values():
-            if job.shown < job.table.version and not job.silenced:
+        for table_id in [t for t in self._behind if t not in self._jobs]:
+            del self._behind[table_id]
+        for table_id, job in self._jobs.items():
+            if self.needs_write(job) and not job.silenced:
                 waiting += 1
-                longest = max(longest, now - (job.waiting_since or now))
+                longest = max(longest, now - self._behind.get(table_id, now))
         return waiting, longest
 
+    def message_id(self, table_id: int) -> int | None:
+        job = self._jobs.get(table_id)
+        return None if job is None or job.display is None else job.display.table_message_id
+
     async def idle(self) -> None:
-        """Wait until every table shows its newest state (tests and shutdown use this); a ping still to
-        come later does not count."""
+        """Wait until every table shows its newest state (tests, shutdown); a ping to come does not count."""
         while not self._closed and self._started.is_set() and any(
             j.busy or j.wake.is_set() for j in self._jobs.values() if j.task and not j.task.done()
         ):
@@ -211,44 +168,22 @@ class Presenter:
                 await task
         self._jobs.clear()
 
-    def _job(self, table: Table) -> _Job:
-        job = self._jobs.get(table.id)
-        if job is None or job.table is not table:
-            job = self._jobs[table.id] = _Job(table)
-        return job
+    async def drawn(self, table_id: int) -> Message | None:
+        """The table message a write would carry now, its picture drawn in a worker thread (None: none)."""
+        job = self._jobs.get(table_id)
+        return None if job is None else (await self.drawing.drawn(job, job.record))[0]
 
-    async def post_now(self, table: Table) -> None:
-        """Post a new table's message at once (a lobby): the caller learns whether the bot may write here.
-        Raises `MissingPermission`, `ChannelGone`, or whatever else Discord answered."""
-        job = self._job(table)
-        async with self._write_slot(table.channel_id) as slot, job.lock:
-            version, seq = table.version, _shown_seq(table)
-            message = table_view(table)
-            async with slot.request():
-                table.meta.table_message_id = await self.announcer.send(table.channel_id, message)
-            job.shown, job.shown_seq = max(job.shown, version), seq
-            table.shown_note = table.meta.note
-        await self._save(table)
+    def needs_write(self, job: Job) -> bool:
+        return job.shown_revision < job.record.revision
 
-    @contextlib.asynccontextmanager
-    async def interaction_update(self, table: Table) -> AsyncIterator[Message]:
-        """The newest table message for a click's own response (type 7); shown once the block succeeds."""
-        job = self._job(table)
-        async with job.lock:
-            version, seq = table.version, _shown_seq(table)
-            yield table_view(table, job.shown_seq)
-            job.shown, job.shown_seq = max(job.shown, version), seq
-            table.shown_note = table.meta.note
+    # ---------------------------------------------------------------- writes
 
-    # ---------------------------------------------------------------- the worker
-
-    def _write_slot(self, channel_id: int) -> contextlib.AbstractAsyncContextManager[Slot]:
-        """One rate-limited write in the channel: entered when its turn has come. What to write is decided
-        inside, so a table that waited for its turn shows everything that happened meanwhile; the request
-        itself goes inside the slot's `request()`."""
+    def write_slot(self, channel_id: int) -> contextlib.AbstractAsyncContextManager[Slot]:
+        """One rate-limited write in the channel, entered when its turn has come: what to write is decided
+        inside, so a table that waited shows everything that happened meanwhile."""
         return self._slot(lambda pacer: pacer.write(channel_id))
 
-    def _dm_slot(self, user_id: int) -> contextlib.AbstractAsyncContextManager[Slot]:
+    def dm_slot(self, user_id: int) -> contextlib.AbstractAsyncContextManager[Slot]:
         return self._slot(lambda pacer: pacer.dm(user_id, self.announcer.dm_requests(user_id)))
 
     @contextlib.asynccontextmanager
@@ -265,7 +200,76 @@ class Presenter:
         finally:
             self.writes += slot.used
 
-    async def _run(self, job: _Job) -> None:
+    async def post_now(self, record: TableRecord) -> None:
+        """Post a new table's message at once (a lobby): the caller learns whether the bot may write here.
+        Raises `MissingPermission`, `ChannelGone`, or whatever else Discord answered."""
+        job = self._jobs.setdefault(record.id, Job(record))
+        job.display = job.display or Display()
+        async with self.write_slot(record.channel_id) as slot, job.lock:
+            message, win = await self.drawing.word(job, job.record)
+            async with slot.request():
+                job.display.table_message_id = await self.announcer.send(record.channel_id, message)
+            self.drawing.shown(job, job.record, win)
+        await self.drawing.save(job)
+
+    @contextlib.asynccontextmanager
+    async def interaction_update(self, table_id: int, message_id: int) -> AsyncIterator[Message | None]:
+        """The newest table message for a click on it (response type 7); counted shown once the block
+        succeeds. Yields None when that message is not (or no longer) the table message."""
+        job = self._jobs.get(table_id)
+        if job is None or job.display is None or job.display.table_message_id != message_id:
+            yield None
+            return
+        async with job.lock:
+            record = job.record
+            message, win = await self.drawing.word(job, record)
+            if pictures_on(record, job.display) and record.game is not None:
+                info = info_of(record, job.display)
+                message = render.attach_picture(
+                    message, render.table_picture(info, record.game, locale=record.language)
+                )
+            yield message
+            self.drawing.shown(job, record, win)
+
+    async def write_table(self, job: Job) -> None:
+        display = await self.drawing.display(job)
+        channel = job.record.channel_id
+        if display.table_message_id is not None:
+            async with self.write_slot(channel) as slot, job.lock:
+                if not self.needs_write(job):
+                    return  # a click's response showed it meanwhile: the slot is simply unused
+                record = job.record
+                message, win = await self.drawing.drawn(job, record)
+                try:
+                    async with slot.request():
+                        edited = await self.announcer.edit(channel, display.table_message_id, message)
+                    if edited:
+                        self.drawing.shown(job, record, win)
+                        await self.drawing.save(job)
+                        return
+                except EditExpired:
+                    # Discord no longer lets us edit it (an old message): a fresh one, the old one goes.
+                    display.stale_messages.append(display.table_message_id)
+        # No table message (or it is gone): a fresh one, in a write slot of its own.
+        async with self.write_slot(channel) as slot, job.lock:
+            record = job.record
+            message, win = await self.drawing.drawn(job, record)
+            async with slot.request():
+                display.table_message_id = await self.announcer.send(channel, message)
+            self.drawing.shown(job, record, win)
+            await self.drawing.save(job)
+
+    def notice(self, job: Job, said: NoteFact) -> None:
+        """The presenter's own word over the table (pictures off, a closed DM), told once."""
+        display = job.display
+        assert display is not None
+        display.notice = said.model_copy(update={"at": job.record.seq})
+        display.notice_shown = False
+        job.shown_revision = -1  # the table message must show it
+
+    # ---------------------------------------------------------------- the worker
+
+    async def _run(self, job: Job) -> None:
         try:
             while not self._closed:
                 job.busy = False
@@ -275,203 +279,81 @@ class Presenter:
                 if self.coalesce:
                     await asyncio.sleep(self.coalesce)
                 job.wake.clear()
-                try:
-                    more = await self._step(job)
-                    job.failures = 0
-                except asyncio.CancelledError:
-                    raise
-                except ChannelGone:
-                    log.warning("table %s: its channel is gone; ending the game", job.table.id)
-                    job.silenced = True
-                    await self._channel_gone(job.table)
-                    more = False
-                except MissingPermission as exc:
-                    if exc.permission == "attach_files" and not job.table.meta.pictures_off:
-                        # Pictures are a bonus: say so once on the table message and go on in text.
-                        await self._pictures_off(job.table)
-                        more = True
-                    else:
-                        log.warning("table %s: missing the %s permission; waiting for the next change",
-                                    job.table.id, exc.permission)
-                        job.silenced = True
-                        more = False
-                except Exception as exc:
-                    pause = RETRY_PAUSES[min(job.failures, len(RETRY_PAUSES) - 1)]
-                    job.failures += 1
-                    why = expected(exc)  # Discord unwell: one line; anything else keeps its traceback
-                    log.warning("table %s: writing to Discord failed (%s); retrying in %.1f s",
-                                job.table.id, why or type(exc).__name__, pause, exc_info=why is None)
-                    await asyncio.sleep(pause)
-                    more = True
+                more = await self._guarded_step(job)
                 if more:
                     job.wake.set()
                 elif self._over(job):
-                    if self._jobs.get(job.table.id) is job:
-                        del self._jobs[job.table.id]
+                    if self._jobs.get(job.record.id) is job:
+                        del self._jobs[job.record.id]
                     return
         finally:
             job.busy = False
 
-    @staticmethod
-    def _over(job: _Job) -> bool:
-        """A finished or cancelled table whose last state is shown: its worker can end."""
-        table = job.table
-        if table.status not in ("finished", "cancelled") or job.wake.is_set():
+    async def _guarded_step(self, job: Job) -> bool:
+        try:
+            more = await self._step(job)
+            job.failures = 0
+            return more
+        except asyncio.CancelledError:
+            raise
+        except ChannelGone:
+            log.warning("table %s: its channel is gone; ending the game", job.record.id)
+            job.silenced = True
+            await self._channel_gone(job.record.id)
             return False
-        settled = job.silenced or (job.shown >= table.version and not table.meta.dm_pending)
-        return settled and table.meta.ping_message_id is None and not job.stale_messages
+        except MissingPermission as exc:
+            display = await self.drawing.display(job)
+            if exc.permission == "attach_files" and not display.pictures_off:
+                # Pictures are a bonus: say so once on the table message and go on in text.
+                log.info("table %s: no Attach Files permission; text only", job.record.id)
+                display.pictures_off = True
+                self.notice(job, note("table.pictures_off"))
+                await self.drawing.save(job)
+                return True
+            log.warning("table %s: missing the %s permission; waiting for the next change",
+                        job.record.id, exc.permission)
+            job.silenced = True
+            return False
+        except Exception as exc:
+            pause = RETRY_PAUSES[min(job.failures, len(RETRY_PAUSES) - 1)]
+            job.failures += 1
+            # An expected failure (Discord unwell: a 5xx, a 429, the network): one line; a bug keeps its traceback.
+            why = expected(exc)
+            log.warning("table %s: writing to Discord failed (%s); retrying in %.1f s", job.record.id,
+                        why or f"{type(exc).__name__}: {exc}", pause, exc_info=why is None)
+            await asyncio.sleep(pause)
+            return True
 
-    async def _step(self, job: _Job) -> bool:
-        """At most one channel write (plus pending DMs); True when more is left to do now."""
-        table = job.table
+    def _over(self, job: Job) -> bool:
+        """A finished or cancelled table whose last state is shown: its worker can end."""
+        record, display = job.record, job.display
+        if record.is_open or job.wake.is_set():
+            return False
+        if display is None:
+            return job.silenced
+        settled = job.silenced or (not self.needs_write(job) and display.hands_seq >= record.seq)
+        return settled and display.ping_message_id is None and not display.stale_messages
+
+    async def _step(self, job: Job) -> bool:
+        """At most one channel write (plus the new hands); True when more is left to do now."""
+        display = await self.drawing.display(job)
         wrote = False
-        if not job.silenced and job.shown < table.version:
+        if not job.silenced and self.needs_write(job):
             # The table message first: the whole channel waits for it, a hand only its owner.
-            await self._write_table(job)
+            await self.write_table(job)
             wrote = True
-        if table.meta.dm_pending:
-            await self._send_hands(table)
+        if display.hands_seq < job.record.seq and job.record.game is not None:
+            await self.pings.send_hands(job)
         if job.silenced:
             return False
-        if wrote or job.shown < table.version:  # a closed DM's note is news for the table message
+        if wrote or self.needs_write(job):
             return True
-        if await self._update_ping(job):
+        if await self.pings.update(job):
             return True
-        if job.stale_messages:
-            async with self._write_slot(table.channel_id) as slot, slot.request():
-                await self.announcer.delete(table.channel_id, job.stale_messages.pop())
+        if display.stale_messages:
+            async with self.write_slot(job.record.channel_id) as slot, slot.request():
+                await self.announcer.delete(job.record.channel_id, display.stale_messages.pop())
+            await self.drawing.save(job)
             return True
-        due = self._ping_due_at(table)
-        if due is not None:
-            self._wake_at(job, due)
+        self.pings.wake_when_due(job)
         return False
-
-    async def _write_table(self, job: _Job) -> None:
-        table = job.table
-        if table.meta.table_message_id is not None:
-            async with self._write_slot(table.channel_id) as slot, job.lock:
-                if job.shown >= table.version:
-                    return  # a click's response showed it meanwhile: the write slot is simply unused
-                message_id = table.meta.table_message_id
-                version, seq = table.version, _shown_seq(table)
-                message = await drawn_table_view(table, job.shown_seq)
-                try:
-                    async with slot.request():
-                        edited = await self.announcer.edit(table.channel_id, message_id, message)
-                    if edited:
-                        self._shown(job, version, seq)
-                        return
-                except EditExpired:
-                    # Discord no longer lets us edit it (an old message): a fresh one, the old one goes.
-                    job.stale_messages.append(message_id)
-        # No table message (or it is gone): a fresh one, in a write slot of its own.
-        async with self._write_slot(table.channel_id) as slot, job.lock:
-            version, seq = table.version, _shown_seq(table)
-            message = await drawn_table_view(table, job.shown_seq)
-            async with slot.request():
-                table.meta.table_message_id = await self.announcer.send(table.channel_id, message)
-            await self._save(table)
-            self._shown(job, version, seq)
-
-    @staticmethod
-    def _shown(job: _Job, version: int, seq: int) -> None:
-        job.shown, job.shown_seq = max(job.shown, version), seq
-        job.table.shown_note = job.table.meta.note
-
-    async def _pictures_off(self, table: Table) -> None:
-        log.info("table %s: no Attach Files permission in channel %s; text only", table.id, table.channel_id)
-        table.meta.pictures_off = True
-        table.meta.note = t(table.language, "table.pictures_off")
-        table.version += 1
-        await self._save(table)
-
-    async def _send_hands(self, table: Table) -> None:
-        for player in list(table.meta.dm_pending):
-            if player in table.meta.dm_closed or table.seat_is_computer(player) or table.game is None:
-                table.meta.dm_pending.remove(player)
-                continue
-            try:
-                async with self._dm_slot(int(player)) as slot:
-                    message = await drawn_hand_message(table, player)
-                    async with slot.request():
-                        await self.announcer.dm(int(player), message)
-            except DMClosed:
-                table.meta.dm_closed.append(player)
-                # Told once, on the table message (no message of its own): /hand always works.
-                table.meta.note = t(table.language, "table.dm_closed", player=name(player))
-                table.version += 1
-            except Exception as exc:
-                # Discord unwell, another 403: the hand stays available by /hand; no retry storm.
-                why = expected(exc)
-                log.warning("table %s: DMing the hand to %s failed (%s)", table.id, player,
-                            why or type(exc).__name__, exc_info=why is None)
-            table.meta.dm_pending.remove(player)
-        await self._save(table)
-
-    # ---------------------------------------------------------------- pings
-
-    def _ping_target(self, table: Table) -> str | None:
-        """Who should hold a ping now: the person whose turn it is, once he has had it for `ping_after`."""
-        if table.status != "running" or table.game is None or table.game.is_over:
-            return None
-        current = table.game.current_player
-        if current is None or table.seat_is_computer(current) or table.turn_holder != current:
-            return None
-        if not table.ping_wanted:
-            return None
-        return current if self.clock() - table.turn_since >= self.ping_after else None
-
-    def _ping_due_at(self, table: Table) -> float | None:
-        """When the current person's ping falls due, if it is still to come."""
-        if table.status != "running" or table.game is None or table.game.is_over:
-            return None
-        current = table.game.current_player
-        if current is None or table.seat_is_computer(current) or table.meta.ping_player == current:
-            return None
-        if table.turn_holder != current or not table.ping_wanted:
-            return None
-        due = table.turn_since + self.ping_after
-        return due if due > self.clock() else None
-
-    def _wake_at(self, job: _Job, when: float) -> None:
-        def wake() -> None:
-            if self._jobs.get(job.table.id) is job:
-                job.wake.set()
-                if job.task is None or job.task.done():
-                    job.task = asyncio.ensure_future(self._run(job))
-
-        asyncio.get_running_loop().call_later(max(0.0, when - self.clock()), wake)
-
-    async def _update_ping(self, job: _Job) -> bool:
-        table = job.table
-        target = self._ping_target(table)
-        meta = table.meta
-        if meta.ping_player == target:
-            return False
-        if meta.ping_message_id is not None:
-            async with self._write_slot(table.channel_id) as slot:
-                message_id, meta.ping_message_id, meta.ping_player = meta.ping_message_id, None, None
-                async with slot.request():
-                    await self.announcer.delete(table.channel_id, message_id)
-            await self._save(table)
-            return True
-        if target is None:
-            meta.ping_player = None
-            return False
-        # Discord writes the <t:...:R> timestamp in each reader's own language.
-        if table.deadline:
-            text = t(
-                table.language,
-                "turn.ping_deadline",
-                player=name(target),
-                table=table.id,
-                deadline=f"<t:{int(table.deadline)}:R>",
-            )
-        else:
-            text = t(table.language, "turn.ping", player=name(target), table=table.id)
-        ping = Message(content=text, mentions=[int(target)])
-        async with self._write_slot(table.channel_id) as slot, slot.request():
-            meta.ping_message_id = await self.announcer.send(table.channel_id, ping)
-        meta.ping_player = target
-        await self._save(table)
-        return True

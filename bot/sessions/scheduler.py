@@ -1,6 +1,6 @@
 """Timers and computer turns: after every stored change, either a computer seat moves (in a task of its own,
-so no caller waits for it) or the turn timer of the person to play starts. Both call the service like any
-player would."""
+so no caller waits for it) or the turn timer of the person to play starts. Both act like any player would.
+The scheduler owns the timers and their deadlines (the table message shows `deadline(table_id)`)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from bot.sessions.service import TableService
-from bot.sessions.state import Table
+from bot.sessions.records import TableRecord
 
 log = logging.getLogger(__name__)
 
@@ -20,32 +19,48 @@ COMPUTER_WAITS = 0.03  # seconds between a person's move and the computer seat s
 
 
 class Scheduler:
-    def __init__(self, service: TableService, *, clock: Callable[[], float] = time.time) -> None:
-        self.service = service
+    def __init__(
+        self,
+        *,
+        computer_moves: Callable[[int], Awaitable[None]],
+        time_out: Callable[[int, int], Awaitable[None]],
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self._computer_moves = computer_moves
+        self._time_out = time_out
         self.clock = clock
         self._timers: dict[int, asyncio.Task[Any]] = {}  # table id -> its one live timer (also while it runs)
+        self._deadlines: dict[int, float] = {}
+        self._timer_seq: dict[int, int] = {}  # the action count each live timer was set at
         self._tasks: set[asyncio.Task[Any]] = set()  # computer turns in flight
+        self._thinking: set[int] = set()  # tables with a computer turn in flight
         self._closed = False
 
-    def after(self, table: Table) -> None:
-        """Called by the service after each stored change (synchronously: it only schedules)."""
-        if table.status != "running" or self._closed or not self.service.is_current(table):
-            self._cancel_timer(table)
-            table.deadline = None
-            return
-        current = table.playing.current_player
-        if current is not None and table.seat_is_computer(current):
-            self._cancel_timer(table)
-            table.deadline = None
-            self._spawn(self._computer_turn(table))
-        else:
-            self._schedule_timer(table)
+    def deadline(self, table_id: int) -> float | None:
+        """When the running turn timer of the table runs out (None: no timer)."""
+        return self._deadlines.get(table_id)
 
-    async def _computer_turn(self, table: Table) -> None:
-        # The move that gave the computer its turn is still being answered: its answer leaves first (the
-        # computer thinks in a thread, which would compete with it for the interpreter).
-        await asyncio.sleep(COMPUTER_WAITS)
-        await self.service.computer_moves(table)
+    def after(self, record: TableRecord) -> None:
+        """The `stored` signal (synchronous: it only schedules)."""
+        if record.status != "running" or self._closed or record.game is None:
+            self._cancel_timer(record.id)
+            return
+        current = record.game.current_player
+        if current is not None and record.seat_is_computer(current):
+            self._cancel_timer(record.id)
+            if record.id not in self._thinking:
+                self._thinking.add(record.id)
+                self._spawn(self._computer_turn(record.id))
+        else:
+            self._schedule_timer(record)
+
+    async def _computer_turn(self, table_id: int) -> None:
+        # The move that gave the computer its turn is still being answered: its answer leaves first.
+        try:
+            await asyncio.sleep(COMPUTER_WAITS)
+            await self._computer_moves(table_id)
+        finally:
+            self._thinking.discard(table_id)
 
     def _spawn(self, coro: Awaitable[None]) -> None:
         task = asyncio.ensure_future(coro)
@@ -57,29 +72,36 @@ class Scheduler:
         if not task.cancelled() and task.exception() is not None:
             log.error("session task failed", exc_info=task.exception())
 
-    def _cancel_timer(self, table: Table) -> None:
-        timer = self._timers.pop(table.id, None)
+    def _cancel_timer(self, table_id: int) -> None:
+        self._deadlines.pop(table_id, None)
+        self._timer_seq.pop(table_id, None)
+        timer = self._timers.pop(table_id, None)
         if timer is not None and timer is not asyncio.current_task():
             timer.cancel()
 
-    def _schedule_timer(self, table: Table) -> None:
-        self._cancel_timer(table)
-        if table.timeout <= 0:
-            table.deadline = None
+    def _schedule_timer(self, record: TableRecord) -> None:
+        if record.id in self._timers and self._timer_seq.get(record.id) == record.seq:
+            return  # the same turn (a change that is no move): its timer runs on
+        self._cancel_timer(record.id)
+        if record.timeout <= 0:
             return
-        table.deadline = self.clock() + table.timeout
-        task = asyncio.ensure_future(self._timer(table, table.seq, table.timeout))
-        self._timers[table.id] = task
+        self._deadlines[record.id] = self.clock() + record.timeout
+        task = asyncio.ensure_future(self._timer(record.id, record.seq, record.timeout))
+        self._timers[record.id] = task
+        self._timer_seq[record.id] = record.seq
 
-    async def _timer(self, table: Table, seq: int, delay: float) -> None:
+    async def _timer(self, table_id: int, seq: int, delay: float) -> None:
         await asyncio.sleep(delay)
         # The timer stays in `_timers` while it applies, so `close()` (a restart) stops it half way.
         try:
-            await self.service.time_out(table, seq)
+            await self._time_out(table_id, seq)
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("table %s: the turn timer failed", table.id)
+            log.exception("table %s: the turn timer failed", table_id)
+
+    def busy(self) -> bool:
+        return bool(self._tasks)
 
     async def idle(self) -> None:
         """Wait until no computer turn is in flight."""
@@ -97,3 +119,4 @@ class Scheduler:
                 await task
         self._timers.clear()
         self._tasks.clear()
+        self._deadlines.clear()

@@ -5,24 +5,25 @@ moves is played by number, its actions named by their kind."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
+from bot.games.base import GameAction, GameState
 from bot.games.registry import REGISTRY
+from bot.render.registry import PRESENTATIONS
 
 
-def command(action: Any, game: Any) -> str:
+def command(action: GameAction, game: GameState) -> str:
     """What to type for this action (lower case; input is compared case-insensitively)."""
-    moves = REGISTRY.spec_of(game).moves
+    moves = PRESENTATIONS[REGISTRY.spec_of(game).name].moves
     return moves.command(action) if moves is not None else str(action.kind)
 
 
-def describe(action: Any, game: Any) -> str:
+def describe(action: GameAction, game: GameState) -> str:
     """The action in words, with what it touches (the die's face, the stack's top)."""
-    moves = REGISTRY.spec_of(game).moves
+    moves = PRESENTATIONS[REGISTRY.spec_of(game).name].moves
     return moves.describe(action, game) if moves is not None else str(action.kind)
 
 
-def parse(text: str, legal: Sequence[Any], game: Any) -> Any | None:
+def parse(text: str, legal: Sequence[GameAction], game: GameState) -> GameAction | None:
     """The legal action the player typed (its command or its number in the list), or None."""
     typed = " ".join(text.lower().split())
     if typed.isdigit():

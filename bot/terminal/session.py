@@ -13,7 +13,7 @@ from typing import Any
 
 from bot import render
 from bot.games import ai
-from bot.games.base import GameAction
+from bot.games.base import GameAction, GameEvent
 from bot.games.registry import REGISTRY
 from bot.render.common import LogGroup, TableInfo
 from bot.terminal import moves
@@ -55,8 +55,12 @@ class TerminalGame:
     def say(self, text: str = "") -> None:
         self._write(plain(text, self.names) + "\n")
 
-    def _log(self, events: Sequence[Any], lead: list[str] | None = None) -> None:
-        lines = render.log_lines(self.info, self.game, events, current=self._group, lead=lead or [])
+    def _log(self, events: Sequence[GameEvent], lead: list[str] | None = None) -> None:
+        if self.game.is_over:  # the result reveals the seed, as a finished table's does
+            self.info = self.info.model_copy(update={"seed": self.seed, "status": "finished"})
+        lines = render.log_lines(
+            self.info, self.game.public_view(), events, current=self._group, lead=lead or []
+        )
         for line in lines:
             if line.group != self._group and line.text == line.group.title:
                 self.say()  # a blank line before each new part of the game
@@ -77,7 +81,7 @@ class TerminalGame:
         you = self.names[HUMAN]
         self.say(f"{self.kind.capitalize()} in the terminal: you are {you}, seat 1. Seed {self.seed}.")
         opening = list(getattr(self.game, "opening_events", []))
-        self._log(opening, lead=[render.start_line(self.info, self.game)])
+        self._log(opening, lead=[render.start_line(self.info)])
         shown_hand_at = -1
         while not self.game.is_over:
             player = self.game.current_player

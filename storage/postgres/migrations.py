@@ -174,8 +174,10 @@ MIGRATIONS: list[list[str]] = [
         )
         """,
     ],
-    # 5: reserved for the table's display record (another branch); empty here.
-    [],
+    # 5: the presenter's own record of a table, apart from the session's `meta` (see the SQLite list).
+    [
+        "ALTER TABLE game_tables ADD COLUMN display TEXT NOT NULL DEFAULT '{}'",
+    ],
     # 6: the processes sharing a token's global rate budget (bot.sessions.share): one row per process, its
     # beat counted up at every renewal. `token` is a hash of the bot token, never the token (SQLite's 6).
     [

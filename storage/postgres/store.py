@@ -38,7 +38,7 @@ POOL_SIZE = 10
 
 _TABLE_COLUMNS = (
     "t.id, t.guild_id, t.channel_id, t.kind, t.status, t.options, t.seed, t.commitment, t.host_id, t.meta, "
-    "t.snapshot, t.created_at, t.started_at, t.finished_at, "
+    "t.display, t.snapshot, t.created_at, t.started_at, t.finished_at, "
     "(SELECT COALESCE(MAX(a.seq) + 1, 0) FROM actions a WHERE a.table_id = t.id) AS next_seq"
 )
 _SELECT_ACTIONS = (
@@ -86,7 +86,8 @@ UPDATE game_tables SET
 
 def _table_row(r: asyncpg.Record, seats: list[dict[str, Any]]) -> TableRow:
     d = dict(r)
-    data = {**d, "options": json.loads(d["options"]), "meta": json.loads(d["meta"]), "seats": seats}
+    data = {**d, "options": json.loads(d["options"]), "meta": json.loads(d["meta"]),
+            "display": json.loads(d["display"]), "seats": seats}
     return TableRow.model_validate(data)
 
 
@@ -276,6 +277,15 @@ class PostgresStore:
         """Replace the table's presentation state (message ids, closed DMs, seat controllers). Any status."""
         async with self._pool.acquire() as conn:
             done = await conn.execute("UPDATE game_tables SET meta = $1 WHERE id = $2", dumps(meta), table_id)
+        if done == "UPDATE 0":
+            raise TableNotFound(table_id)
+
+    async def update_display(self, table_id: int, display: dict[str, Any]) -> None:
+        """Replace the presenter's record of the table (message ids, what was shown). Any status."""
+        async with self._pool.acquire() as conn:
+            done = await conn.execute(
+                "UPDATE game_tables SET display = $1 WHERE id = $2", dumps(display), table_id
+            )
         if done == "UPDATE 0":
             raise TableNotFound(table_id)
 

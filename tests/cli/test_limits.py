@@ -12,13 +12,16 @@ from bot.config import Settings
 from tests.cli.helpers import cli
 from tests.e2e.harness import Harness
 
+# The limits the options models give (bot/games/<game>/models.py), as players are told them.
+CHIPS, DEALS = limits.Limit(1, 1000), limits.Limit(1, 100)
+STAKE, TURNS = limits.Limit(0, 1000), limits.Limit(1, 500)
 OPTIONS = {
-    ("insomnia", "new", "chips"): limits.CHIPS,
-    ("insomnia", "new", "deals"): limits.DEALS,
+    ("insomnia", "new", "chips"): CHIPS,
+    ("insomnia", "new", "deals"): DEALS,
     ("insomnia", "new", "timeout"): limits.TURN_TIMEOUT,
-    ("malice", "challenge", "stake"): limits.STAKE,
+    ("malice", "challenge", "stake"): STAKE,
     ("malice", "challenge", "timeout"): limits.TURN_TIMEOUT,
-    ("malice", "challenge", "turns"): limits.TURNS,
+    ("malice", "challenge", "turns"): TURNS,
 }
 
 
@@ -39,11 +42,12 @@ def test_a_default_timeout_no_table_could_have_is_refused(outside: int) -> None:
 @pytest.mark.parametrize(
     ("args", "flag", "limit"),
     [
-        (["play", "insomnia"], "--chips", limits.CHIPS),
-        (["play", "insomnia"], "--deals", limits.DEALS),
-        (["play", "malice"], "--stake", limits.STAKE),
-        (["play", "malice"], "--turns", limits.TURNS),
-        (["simulate", "--game", "insomnia"], "--chips", limits.CHIPS),
+        (["play", "insomnia"], "--chips", CHIPS),
+        (["play", "insomnia"], "--deals", DEALS),
+        (["play", "malice"], "--stake", STAKE),
+        (["play", "malice"], "--turns", TURNS),
+        (["simulate", "--game", "insomnia"], "--chips", CHIPS),
+        (["simulate", "--game", "malice"], "--turns", TURNS),
     ],
 )
 def test_the_command_line_refuses_what_a_table_refuses(tmp_path: Path, args: list[str], flag: str,

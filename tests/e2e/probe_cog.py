@@ -10,7 +10,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import SafeView, UserFacingError, guarded
+from bot.errors import SafeView, guarded
+from bot.games.refusal import Refusal
 
 FRUITS = ["apple", "banana", "cherry", "damson", "elderberry"]
 
@@ -60,7 +61,7 @@ class EchoButton(discord.ui.DynamicItem[discord.ui.Button], template=r"probe:ech
         if self.word == "boom":
             raise RuntimeError("a bug in a persistent button")
         if self.word == "no":
-            raise UserFacingError("That button is not for you.")
+            raise Refusal("That button is not for you.")  # no catalogue key: shown as it is
         await interaction.response.send_message(f"echo {self.word}", ephemeral=True)
 
 
@@ -88,7 +89,7 @@ class Probe(commands.GroupCog, group_name="probe"):
     @app_commands.command(name="mistake")
     async def mistake(self, interaction: discord.Interaction) -> None:
         """Raise a user mistake."""
-        raise UserFacingError("You cannot do that now: wait for your turn.")
+        raise Refusal("You cannot do that now: wait for your turn.")
 
     @app_commands.command(name="staff")
     @app_commands.checks.has_permissions(manage_guild=True)

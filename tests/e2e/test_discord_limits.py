@@ -44,7 +44,7 @@ async def check_budget(harness: Harness, players: list[Player]) -> None:
 async def test_malice_against_the_computer_with_a_kill_at_discords_limits(
     harness: Harness, monkeypatch
 ) -> None:
-    monkeypatch.setattr("bot.sessions.service.new_seed", lambda: "limits-malice-1")
+    monkeypatch.setattr("bot.sessions.lobbies.new_seed", lambda: "limits-malice-1")
     alice = harness.user("alice")
     await alice.slash("malice challenge", opponent=harness.fake.bot_user, stake=1, turns=60)
     players = [Player(harness, "games", [alice], seed=11)]
@@ -58,7 +58,7 @@ async def test_malice_against_the_computer_with_a_kill_at_discords_limits(
 async def test_four_seat_insomnia_with_a_computer_and_a_kill_at_discords_limits(
     harness: Harness, monkeypatch
 ) -> None:
-    monkeypatch.setattr("bot.sessions.service.new_seed", lambda: "limits-insomnia-1")
+    monkeypatch.setattr("bot.sessions.lobbies.new_seed", lambda: "limits-insomnia-1")
     bob, carol, dave = harness.user("bob"), harness.user("carol"), harness.user("dave")
     await bob.slash("insomnia new", chips=10, deals=3)
     await carol.slash("insomnia join")

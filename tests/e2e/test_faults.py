@@ -1,9 +1,10 @@
 """Issue 12's acceptance under faults: with 30% of the bot's message writes failing (5xx, then 429 with a
 retry_after) and the bot restarted in the middle, gracefully and by a kill -9, whole games of both kinds end
 (Malice against the computer, Insomnia with a computer seat), every stored move is announced on the table
-message (the log rebuilt from its versions equals the lines the bot stored with the moves), every ledger sums
-to zero and the results match it, and a move picked from autocomplete and sent three times at once is stored
-once."""
+message (the log rebuilt from its versions equals the log worded from the stored moves, replayed from the seed
+and the action log: the presenter's record of what it showed is stored, so no move is skipped), every ledger
+sums to zero and the results match it, and a move picked from autocomplete and sent three times at once is
+stored once."""
 
 from __future__ import annotations
 
@@ -17,6 +18,9 @@ from typing import Any
 import pytest
 
 from bot.games.ai import choose_action
+from bot.sessions.resume import replay_facts
+from bot.sessions.rows import record_from_row
+from bot.sessions.view import log_of
 from tests.e2e.fake_discord import MESSAGE_WRITE_ROUTES, UserHandle
 from tests.e2e.harness import Harness
 from tests.e2e.test_fuzz import RealGames
@@ -24,15 +28,6 @@ from tests.e2e.test_game_support import announced_log, ledger_net, table_message
 
 SEED = "faults-12"
 RATE = 0.3
-
-
-def merge(log: list[tuple[int, str]], window: list[tuple[int, str]]) -> None:
-    """Add a newer window of the stored lines (the newest 60, each with its move number) to `log`: windows
-    overlap, and the merge takes each line once."""
-    overlap = next(
-        (k for k in range(min(len(log), len(window)), 0, -1) if log[len(log) - k :] == window[:k]), 0
-    )
-    log.extend(window[overlap:])
 
 
 class Player:
@@ -46,7 +41,6 @@ class Player:
         self.by_id = {str(u.id): u for u in people}
         self.rng = random.Random(seed)
         self.table_id: int | None = None
-        self.stored_lines: list[tuple[int, str]] = []
         self.moves = 0
         self.duplicates_sent = 0
         self.duplicates_refused = 0
@@ -54,14 +48,6 @@ class Player:
     def table(self) -> Any:
         assert self.harness.bot is not None
         return self.harness.bot.sessions.table_in(self.fake.channel(self.channel).id)
-
-    async def record_lines(self) -> None:
-        """The public lines stored with the moves so far (from the store, not memory: a move the engine
-        applied but a crash kept from being stored never happened)."""
-        if self.table_id is None:
-            return
-        row = await self.harness.store.get_table(self.table_id)
-        merge(self.stored_lines, [(line["seq"], line["text"]) for line in row.meta.get("recent", [])])
 
     async def step(self) -> bool:
         """One decision of a person; False once the game is over."""
@@ -131,7 +117,6 @@ async def play_all(
         for player in list(running):
             if not await player.step():
                 running.remove(player)
-            await player.record_lines()
         if step % 2 == 1:
             assert harness.bot is not None
             await harness.bot.sessions.idle()
@@ -152,17 +137,19 @@ async def open_games(harness: Harness) -> list[Player]:
 
 
 async def check_announced_and_settled(harness: Harness, player: Player) -> None:
-    """The game ended; every line stored with its moves was shown on its table message, once and in order;
-    no chip made or lost, and the results are what the ledger says."""
+    """The game ended; the log of every stored move (worded from the store alone: the seed, the action log and
+    the session's notes) was shown on its table message, once and in order; no chip made or lost, and the
+    results are what the ledger says."""
     fake = harness.fake
     assert player.table_id is not None
     row = await harness.store.get_table(player.table_id)
     assert row is not None and row.status == "finished", f"table {player.table_id}: {row and row.status}"
-    await player.record_lines()
+    record = record_from_row(row)
+    steps = replay_facts(record, await harness.store.actions(row.id))
+    stored = [line.text for line in log_of(record, steps, locale="en")]
     title = f"{row.kind.capitalize()} · table #{row.id}"
     table = table_message(fake, title, player.channel)
     assert "Game over" in table.text, table.text
-    stored = [text for _, text in player.stored_lines]
     assert stored[0].startswith("▶️") and stored[-1].startswith("🔑 Seed")
     assert announced_log(table) == stored, title
     if row.kind == "malice":
@@ -188,7 +175,7 @@ async def test_whole_games_end_and_every_move_is_announced_under_faults_and_rest
     harness: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seeds = itertools.count()
-    monkeypatch.setattr("bot.sessions.service.new_seed", lambda: f"{SEED}-{next(seeds)}")
+    monkeypatch.setattr("bot.sessions.lobbies.new_seed", lambda: f"{SEED}-{next(seeds)}")
     fake = harness.fake
     restarts: Counter[str] = Counter()
     games: list[Player] = []

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from bot.sessions.view import log_of
 from cogs.help import help_lines
 from tests.e2e.fake_discord import FakeDiscord, FakeMessage, UserHandle, message_text
 from tests.e2e.harness import Harness
@@ -56,17 +57,25 @@ class PublicScanner:
         self.versions_checked = 0
         self.choices_checked = 0
         self.lines_checked: set[tuple[int, str]] = set()
-        self.last_secret: set[str] | None = None
+        self.secrets: list[set[str]] = []  # the hidden cards at each scan
+        self.seen_at: dict[int, int] = {}  # message id -> the scan that saw its newest version
 
     def scan(self, secret: set[str]) -> None:
         self.scan_log(secret)
-        # A version is drawn a moment after the move it shows (the presenter's pace): a card public then may
-        # be hidden again now (two decks in Malice: a completed centre stack goes back into the stock while
-        # its twin sits in a hand). Cards hidden both at the last scan and now were hidden when it was drawn.
-        board_secret = secret & self.last_secret if self.last_secret is not None else secret
-        self.last_secret = set(secret)
+        # A version is drawn a moment after the move it shows (the presenter's pace: its turn in Discord's
+        # budget, the picture drawn in a thread, the request under way, a resend after a 429), and a test's
+        # step is quicker than a person's: a card public then may be hidden again now (two decks in Malice: a
+        # completed centre stack goes back into the stock while its twin sits in a hand). A message's writes
+        # go one after the other, so a new version was drawn after its previous version was received, that
+        # is after the scan before the one that saw it: cards hidden at every scan since were hidden then.
+        self.secrets.append(set(secret))
+        now = len(self.secrets) - 1
         for message in self.fake.public_messages():
             start = self.checked.get(message.id, 0)
+            since = max(0, self.seen_at.get(message.id, now) - 1)
+            board_secret = set(secret).intersection(*self.secrets[since:])
+            if len(message.versions) > start:
+                self.seen_at[message.id] = now
             for number in range(start, len(message.versions)):
                 version = message.versions[number]
                 board = [version.content, *(message_text("", version.embeds[:1]).splitlines())]
@@ -86,8 +95,8 @@ class PublicScanner:
         table = self.harness.bot.sessions.table_in(self.fake.channel(self.channel).id)
         if table is None:
             return
-        for line in table.meta.recent:
-            key = (line.seq, line.text)
+        for line in log_of(table, table.moves, locale=table.language):
+            key = (line.count, line.text)
             if key in self.lines_checked:
                 continue
             self.lines_checked.add(key)

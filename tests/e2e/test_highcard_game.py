@@ -1,27 +1,28 @@
 """A game that exists only in the tests (`tests/games/highcard.py`), registered before the bot starts, played
-through the real bot and the fake Discord: its `/highcard` commands are built from its spec like the real
-games', so a challenge, moves by slash command and by button, the ledger, /history, the /leaderboard choices
-and a restart work with no production file naming it."""
+through the real bot and the fake Discord: its `/highcard` commands are built from its presentation like the
+real games', so a challenge, moves by slash command and by button, the ledger, /history, the /leaderboard
+choices and a restart work with no production file naming it."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot.games.registry import REGISTRY
+from bot.render.registry import registered
 from tests.e2e.harness import Harness
 from tests.e2e.test_game_support import ledger_net, live_game, poll, table_message
 from tests.games.highcard import SPEC
+from tests.games.highcard_render import PRESENTATION
 
 
 @pytest.fixture(autouse=True)
 def highcard():
     # Autouse fixtures come first: the game is registered when the harness starts the bot and loads its cogs.
-    with REGISTRY.registered(SPEC):
+    with registered(SPEC, PRESENTATION):
         yield SPEC
 
 
 async def test_a_registered_test_game_plays_end_to_end(harness: Harness, monkeypatch) -> None:
-    monkeypatch.setattr("bot.sessions.service.new_seed", lambda: "e2e-highcard-1")
+    monkeypatch.setattr("bot.sessions.lobbies.new_seed", lambda: "e2e-highcard-1")
     fake = harness.fake
     alice, bob = harness.user("alice"), harness.user("bob")
 
@@ -70,7 +71,7 @@ async def test_a_registered_test_game_plays_end_to_end(harness: Harness, monkeyp
 
 
 async def test_a_test_game_against_the_computer(harness: Harness, monkeypatch) -> None:
-    monkeypatch.setattr("bot.sessions.service.new_seed", lambda: "e2e-highcard-2")
+    monkeypatch.setattr("bot.sessions.lobbies.new_seed", lambda: "e2e-highcard-2")
     fake = harness.fake
     alice = harness.user("alice")
     reply = await alice.slash("highcard challenge", opponent=fake.bot_user, rounds=2)

@@ -28,7 +28,7 @@ pytestmark = pytest.mark.both_backends
 
 
 async def test_a_three_seat_insomnia_game_from_lobby_to_leaderboard(harness: Harness, monkeypatch) -> None:
-    monkeypatch.setattr("bot.sessions.service.new_seed", lambda: "e2e-insomnia-seed-7")
+    monkeypatch.setattr("bot.sessions.lobbies.new_seed", lambda: "e2e-insomnia-seed-7")
     fake = harness.fake
     alice, bob, carol = harness.user("alice"), harness.user("bob"), harness.user("carol")
     fake.close_dms(bob)
@@ -198,7 +198,7 @@ async def table_id(harness: Harness) -> int:
 async def test_three_timeouts_in_a_row_give_the_seat_to_a_computer_and_the_result_still_counts(
     harness: Harness, monkeypatch
 ) -> None:
-    monkeypatch.setattr("bot.sessions.service.new_seed", lambda: "e2e-insomnia-seed-2")
+    monkeypatch.setattr("bot.sessions.lobbies.new_seed", lambda: "e2e-insomnia-seed-2")
     fake = harness.fake
     alice, bob = harness.user("alice"), harness.user("bob")
     await alice.slash("insomnia new", chips=5, deals=1)
@@ -217,7 +217,7 @@ async def test_three_timeouts_in_a_row_give_the_seat_to_a_computer_and_the_resul
 
     def taken_over() -> bool:
         table = harness.bot.sessions.table_in(fake.channel("games").id)
-        return table is not None and str(alice.id) in table.meta.computer_seats
+        return table is not None and str(alice.id) in table.session.computer_seats
 
     bob_moves = 0
     refused = None
@@ -271,7 +271,7 @@ async def test_three_timeouts_in_a_row_give_the_seat_to_a_computer_and_the_resul
 async def test_the_leaderboard_counts_a_running_games_chips_and_says_so(
     harness: Harness, monkeypatch
 ) -> None:
-    monkeypatch.setattr("bot.sessions.service.new_seed", lambda: "e2e-insomnia-seed-3")
+    monkeypatch.setattr("bot.sessions.lobbies.new_seed", lambda: "e2e-insomnia-seed-3")
     fake = harness.fake
     alice, bob = harness.user("alice"), harness.user("bob")
     await alice.slash("insomnia new", chips=5)

@@ -1,15 +1,17 @@
 """German and English at one table, through the real bot and the fake Discord: private answers (/hand,
-/rules, /help, refusals, autocomplete labels) in each user's own language, DMs in the player's language,
-public messages in the server's; card input in German notation; `/settings language` changes the public
-language for managers only."""
+/rules, /help, refusals, the engines' own included, autocomplete labels) in each user's own language, DMs in
+the player's language, public messages in the server's; card input in German notation; `/settings language`
+changes the public language for managers only."""
 
 from __future__ import annotations
 
 import pytest
 
+from bot.games.cards import Rank, standard_deck
+from bot.games.insomnia import deck_for
 from bot.i18n.cards import format_card
 from tests.e2e.harness import Harness
-from tests.e2e.test_game_support import live_game, table_message
+from tests.e2e.test_game_support import live_game, poll, table_message
 
 SEED = "e2e-languages-1"
 
@@ -21,7 +23,7 @@ def german(user) -> None:
 async def test_a_german_and_an_english_player_at_one_table_in_a_german_server(
     harness: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("bot.sessions.service.new_seed", lambda: SEED)
+    monkeypatch.setattr("bot.sessions.lobbies.new_seed", lambda: SEED)
     fake = harness.fake
     fake.guild_locale = "de"
     alice, bob = harness.user("alice"), harness.user("bob")
@@ -136,3 +138,54 @@ async def test_the_server_choice_outlives_a_restart(harness: Harness) -> None:
     await harness.restart_bot()
     await bob.slash("insomnia new")  # an English client in an English-locale server that chose German
     await fake.wait_for_message(channel="games", contains="**Insomnia**-Tisch eröffnet")
+
+
+async def test_a_german_player_is_refused_in_german_in_both_games(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Illegal moves of a German player, in Malice and in Insomnia: the engines' refusals come back in German
+    (issue 20 found them English), a card in German notation; the same refusal reaches an English player in
+    English."""
+    monkeypatch.setattr("bot.sessions.lobbies.new_seed", lambda: SEED)
+    fake = harness.fake
+    alice, bob = harness.user("alice"), harness.user("bob")
+    german(alice)
+    me = str(alice.id)
+
+    # Malice against the computer, in #games: her payoff card to a side stack, a card she does not hold.
+    await alice.slash("malice challenge", opponent=fake.bot_user)
+    game = await poll(
+        lambda: (g := live_game(harness)) is not None and g.current_player == me and g, what="Alice's turn"
+    )
+    refused = await alice.slash("malice play", card="zahlstapel", to="seite1")
+    assert refused.ephemeral and refused.text == "Deine Zahlstapelkarte darf nur in die Mitte."
+    queen = next(c for c in standard_deck() if c.rank is Rank.QUEEN and c not in game.hands[me])
+    refused = await alice.slash("malice play", card=format_card(queen, "de", pretty=False), to="seite1")
+    assert refused.text == f"Du hast {format_card(queen, 'de')} nicht auf der Hand."
+    assert live_game(harness).current_player == me, "a refused move changes nothing"
+
+    # Insomnia with Bob (English), in #lounge: a bid during the exchange, an exchange of a card not held.
+    await alice.slash("insomnia new", channel="lounge")
+    await bob.slash("insomnia join", channel="lounge")
+    await alice.slash("insomnia start", channel="lounge")
+    game = await poll(lambda: live_game(harness, "lounge"), what="the Insomnia game")
+    people = {me: alice, str(bob.id): bob}
+    answers = {}
+    while len(answers) < 2:  # each of them, at his exchange turn
+        player = live_game(harness, "lounge").current_player
+        user = people[player]
+        answers[player] = (await user.slash("insomnia bid", amount="3", channel="lounge")).text
+        if user is alice:
+            hand = live_game(harness, "lounge").view(me).hand
+            jack = next(c for c in deck_for(2) if c.rank is Rank.JACK and c not in hand)
+            typed = format_card(jack, "de", pretty=False)
+            refused = await alice.slash("insomnia exchange", card=typed, channel="lounge")
+            assert refused.ephemeral and refused.text == (
+                f"Du hast {format_card(jack, 'de')} nicht auf der Hand: tausche eine Karte von deiner Hand "
+                "oder passe."
+            )
+        await user.slash("insomnia pass", channel="lounge")
+    assert answers == {
+        me: "Jetzt wird getauscht: tausche eine Karte von deiner Hand oder passe.",
+        str(bob.id): "It is the exchange: exchange a card from your hand, or pass.",
+    }

@@ -41,7 +41,7 @@ def source_value(action) -> str:
 async def test_a_malice_game_between_two_people_to_its_end_by_the_rules(
     harness: Harness, monkeypatch
 ) -> None:
-    monkeypatch.setattr("bot.sessions.service.new_seed", lambda: SEED)
+    monkeypatch.setattr("bot.sessions.lobbies.new_seed", lambda: SEED)
     fake = harness.fake
     alice, bob, carol = harness.user("alice"), harness.user("bob"), harness.user("carol")
     fake.close_dms(alice)
@@ -162,7 +162,7 @@ async def test_a_malice_game_between_two_people_to_its_end_by_the_rules(
 
 @pytest.mark.bot(turn_timeout_seconds=0.3)
 async def test_against_the_computer_a_timeout_plays_the_default(harness: Harness, monkeypatch) -> None:
-    monkeypatch.setattr("bot.sessions.service.new_seed", lambda: "e2e-malice-seed-2")
+    monkeypatch.setattr("bot.sessions.lobbies.new_seed", lambda: "e2e-malice-seed-2")
     fake = harness.fake
     alice, erin = harness.user("alice"), harness.user("erin")
     mark = fake.mark()
@@ -184,7 +184,7 @@ async def test_against_the_computer_a_timeout_plays_the_default(harness: Harness
 async def test_a_table_message_deleted_by_hand_is_posted_again_with_the_newest_state(
     harness: Harness, monkeypatch
 ) -> None:
-    monkeypatch.setattr("bot.sessions.service.new_seed", lambda: SEED)
+    monkeypatch.setattr("bot.sessions.lobbies.new_seed", lambda: SEED)
     fake = harness.fake
     alice, bob = harness.user("alice"), harness.user("bob")
     await alice.slash("malice challenge", opponent=bob)
@@ -207,7 +207,7 @@ async def test_a_table_message_deleted_by_hand_is_posted_again_with_the_newest_s
 async def test_a_move_sent_twice_at_once_from_autocomplete_is_stored_once(
     harness: Harness, monkeypatch
 ) -> None:
-    monkeypatch.setattr("bot.sessions.service.new_seed", lambda: SEED)
+    monkeypatch.setattr("bot.sessions.lobbies.new_seed", lambda: SEED)
     fake = harness.fake
     alice = harness.user("alice")
     await alice.slash("malice challenge", opponent=fake.bot_user)

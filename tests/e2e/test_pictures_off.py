@@ -40,7 +40,7 @@ def files_sent(harness: Harness, channel_id: int) -> list:
 
 
 async def test_a_table_opened_without_pictures_writes_text_only(harness: Harness, monkeypatch) -> None:
-    monkeypatch.setattr("bot.sessions.service.new_seed", lambda: "e2e-pictures-off-1")
+    monkeypatch.setattr("bot.sessions.lobbies.new_seed", lambda: "e2e-pictures-off-1")
     fake = harness.fake
     alice, bob = harness.user("alice"), harness.user("bob")
     await alice.slash("insomnia new", chips=5, deals=1, pictures=False)
@@ -57,7 +57,7 @@ async def test_a_table_opened_without_pictures_writes_text_only(harness: Harness
 async def test_without_attach_files_the_game_goes_on_in_text_and_says_so(
     harness: Harness, monkeypatch
 ) -> None:
-    monkeypatch.setattr("bot.sessions.service.new_seed", lambda: "e2e-pictures-off-2")
+    monkeypatch.setattr("bot.sessions.lobbies.new_seed", lambda: "e2e-pictures-off-2")
     fake = harness.fake
     fake.bot_permissions &= ~ATTACH_FILES
     alice, bob = harness.user("alice"), harness.user("bob")

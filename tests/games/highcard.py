@@ -1,6 +1,6 @@
-"""High card: a tiny game that lives only in the tests, to prove that a game is its own module plus one
-registration (`REGISTRY.registered(SPEC)`), and that the conformance suite holds any registered game to the
-same contract.
+"""High card: a tiny game that lives only in the tests, to prove that a game is its rules module plus its
+presentation module (`highcard_render.py`), registered together (`bot.render.registry.registered(SPEC,
+PRESENTATION)`), and that the conformance suite holds any registered game to the same contract.
 
 Two players, each with a few chips. Every round the deck is shuffled and each player is dealt one hidden card;
 in turn (the round's starter first) each either keeps his card or swaps it for the next card of the deck (at
@@ -8,7 +8,8 @@ most twice a game). Then both cards are shown and the higher card (rank, then su
 from the other. The game ends after the agreed rounds, or at once when a player has no chips left.
 
 It follows the same shape as the real engines: actions, events, views and options as pydantic models, the
-state a `SeededGame` whose chance is injectable, a `parse_action`, a computer player, and a `GameSpec`.
+state a `SeededGame` whose chance is injectable, a `parse_action`, a computer player, and a rules-only
+`GameSpec` (this module imports nothing of the presentation).
 """
 
 from __future__ import annotations
@@ -30,11 +31,8 @@ from bot.games.base import (
 )
 from bot.games.cards import Card, standard_deck
 from bot.games.chance import Chance
-from bot.games.commands import CommandOption, CommandSet, GameCommand, table_option
 from bot.games.seats import SessionRules
 from bot.games.spec import GameSpec, TableOptions
-
-from . import highcard_render
 
 
 class _Frozen(BaseModel):
@@ -306,43 +304,6 @@ def _computer(game: GameState, player: str, rng: random.Random) -> GameAction:
     return choose(game.view(player), game.legal_actions(), rng)
 
 
-def build_action(game: GameState, command: str, params: dict[str, object], player: str) -> GameAction:
-    if command in ("keep", "swap"):
-        return parse_action({"kind": command})
-    raise IllegalAction(f"Unknown High card action {command}.")
-
-
-def opened(table_id: int, status: str, opponent: str | None) -> tuple[str, dict[str, object]]:
-    # No catalogue entries for a test-only game: the sentence itself is shown as it is.
-    if status == "running":
-        return f"Table #{table_id}: High card against the computer started. Use /hand.", {}
-    return f"Table #{table_id}: High card challenge sent to {opponent}.", {}
-
-
-COMMANDS = CommandSet(
-    description="High card: two players, the higher card takes a chip.",
-    commands=(
-        GameCommand(
-            "challenge",
-            "Challenge someone to High card in this channel.",
-            role="open",
-            options=(
-                CommandOption("opponent", "who you challenge (me: the computer)", type="user"),
-                table_option(Options, "chips"),
-                table_option(Options, "rounds"),
-                table_option(Options, "timeout"),
-            ),
-        ),
-        GameCommand("accept", "Accept the challenge in this channel.", role="accept"),
-        GameCommand("decline", "Decline the challenge in this channel.", role="decline"),
-        GameCommand("keep", "Keep your card."),
-        GameCommand("swap", "Swap your card for the next one of the deck."),
-    ),
-    build_action=build_action,
-    opened=opened,
-)
-
-
 SPEC = GameSpec(
     name="highcard",
     title="High card",
@@ -355,10 +316,8 @@ SPEC = GameSpec(
     parse_action=parse_action,
     computer=_computer,
     module="tests.games.highcard",
-    renderer=highcard_render,
     # No resign action in this game: a seat given up is played on by the computer.
     session=SessionRules(takeover="computer"),
-    commands=COMMANDS,
 )
 
 __all__ = [

@@ -64,5 +64,5 @@ def test_pydantic_round_trip_as_strings():
     assert Hand.model_validate_json(hand.model_dump_json()) == hand
 
 
-def test_malice_values_have_ace_low():
-    assert Rank.ACE.malice_value == 1 and Rank.KING.malice_value == 13
+def test_ace_low_counts_the_ace_as_one():
+    assert Rank.ACE.ace_low == 1 and Rank.KING.ace_low == 13

@@ -22,7 +22,9 @@ from pydantic import ValidationError
 import bot.games
 from bot.games import ai, engine
 from bot.games.base import POT, ChipTransfer, GameAction, GameState, IllegalAction
+from bot.games.refusal import Refusal
 from bot.games.registry import REGISTRY, GameSpec, TableOptions, UnknownGame
+from bot.render.wording import refusal_text
 from tests.games import highcard
 from tests.games.hidden import TWINS, Twin
 
@@ -87,6 +89,12 @@ def playout(spec: GameSpec, players: list[str], seed: str) -> Iterator[tuple[Gam
 
 def is_sentence(message: str) -> bool:
     return bool(message.strip()) and message.strip()[0].isupper() and message.rstrip().endswith(".")
+
+
+def reads_as_sentences(refusal: BaseException) -> bool:
+    """A refusal as its readers get it: one sentence in English and one in German."""
+    assert isinstance(refusal, Refusal), refusal
+    return all(is_sentence(refusal_text(refusal, lang)) for lang in ("en", "de"))
 
 
 # --- the spec describes the game ------------------------------------------------------------------------
@@ -246,7 +254,7 @@ def test_each_view_shows_its_player_his_own_hand(spec):
 
 
 @pytest.mark.parametrize("seed", SEEDS[:2])
-def test_every_refusal_is_an_illegal_action_with_a_sentence(spec, seed):
+def test_every_refusal_is_an_illegal_action_worded_as_a_sentence(spec, seed):
     seen: dict[str, GameAction] = {}
     refused = 0
     game = None
@@ -259,19 +267,19 @@ def test_every_refusal_is_an_illegal_action_with_a_sentence(spec, seed):
         for action in random.Random(step).sample(others, min(3, len(others))):
             with pytest.raises(IllegalAction) as refusal:
                 spec.load(game.model_dump_json()).apply(action)
-            assert is_sentence(str(refusal.value)), str(refusal.value)
+            assert reads_as_sentences(refusal.value), refusal.value
             refused += 1
         if step % 25 == 0:
             for junk in ({"kind": "no_such_action"}, "not json", {}, b"[1, 2]"):
                 with pytest.raises(IllegalAction) as refusal:
                     spec.load(game.model_dump_json()).apply(junk)
-                assert is_sentence(str(refusal.value)), str(refusal.value)
+                assert reads_as_sentences(refusal.value), refusal.value
     assert refused > 0
     assert game is not None and game.is_over
     for action in seen.values():
         with pytest.raises(IllegalAction) as refusal:
             game.apply(action)
-        assert is_sentence(str(refusal.value))
+        assert reads_as_sentences(refusal.value), refusal.value
 
 
 # --- computer players -----------------------------------------------------------------------------------

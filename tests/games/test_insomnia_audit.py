@@ -33,6 +33,7 @@ from bot.games.insomnia import (
     matches_dice,
     new_game,
 )
+from tests.refusals import english
 
 from .insomnia_helpers import act, dice, first, kinds, pass_to, rig, transfers
 from .test_insomnia_hands import brute_category, brute_key
@@ -551,7 +552,7 @@ def test_rule_10_a_refused_bid_says_what_the_player_can_do(chips, moves, bad, me
     before = game.model_dump_json()
     with pytest.raises(IllegalAction) as refused:
         game.apply(Bid(amount=bad))
-    assert str(refused.value) == message and game.model_dump_json() == before
+    assert english(refused.value) == message and game.model_dump_json() == before
 
 
 def test_rule_10_a_player_who_cannot_outbid_is_told_to_pass():
@@ -559,7 +560,9 @@ def test_rule_10_a_player_who_cannot_outbid_is_told_to_pass():
     act(game, "bid 5")
     with pytest.raises(IllegalAction) as refused:
         game.apply(Play(card="KH"))
-    assert str(refused.value) == "It is the auction for re-throws: you cannot outbid 5 with 4 chips, so pass."
+    assert english(refused.value) == (
+        "It is the auction for re-throws: you cannot outbid 5 with 4 chips, so pass."
+    )
 
 
 @pytest.mark.parametrize(

@@ -19,6 +19,7 @@ from bot.games.insomnia import (
     new_game,
     parse_action,
 )
+from tests.refusals import english
 
 GAMES = 2000
 ROUND_TRIP_EVERY = 10  # every 10th game (200 of them) round-trips through JSON at every step
@@ -157,7 +158,7 @@ def test_legal_actions_are_exactly_the_actions_apply_accepts(index):
                 accepted = True
             except IllegalAction as refused:
                 accepted = False
-                assert str(refused).endswith(".") and trial.model_dump_json() == before
+                assert english(refused).endswith(".") and trial.model_dump_json() == before
             assert accepted == (candidate.model_dump_json() in legal), candidate
         game.apply(rng.choice(game.legal_actions()))
 

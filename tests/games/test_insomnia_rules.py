@@ -11,6 +11,7 @@ import pytest
 from bot.games.base import POT, IllegalAction
 from bot.games.cards import Card, Rank, parse_cards
 from bot.games.insomnia import Bid, EndGame, Pass, Play, Rethrow, deck_for, matches_dice, new_game
+from tests.refusals import refused
 
 from .insomnia_helpers import act, dice, first, kinds, pass_to, rig, transfers
 
@@ -141,11 +142,9 @@ def test_rule_9_an_empty_stock_ends_the_exchange_for_everyone_after():
 
 def test_rule_9_exchange_only_a_held_card():
     game = rig(P3, DEAL3, "A A A A")
-    with pytest.raises(
-        IllegalAction, match=exactly("You do not hold KH: exchange a card from your hand, or pass.")
-    ):
+    with refused(exactly("You do not hold K♥: exchange a card from your hand, or pass.")):
         act(game, "x KH")
-    with pytest.raises(IllegalAction, match="exchange a card"):
+    with refused("exchange a card"):
         game.apply(Bid(amount=1))
 
 
@@ -193,10 +192,10 @@ def test_rule_10_all_pass_without_a_bid_nobody_wins():
 
 def test_rule_10_bid_more_than_the_highest_bid():
     game = _auction()
-    with pytest.raises(IllegalAction, match=exactly("Bid at least 1 chip, or pass.")):
+    with refused(exactly("Bid at least 1 chip, or pass.")):
         game.apply(Bid(amount=0))
     act(game, "bid 3")
-    with pytest.raises(IllegalAction, match=exactly("Bid more than 3 chips, or pass.")):
+    with refused(exactly("Bid more than 3 chips, or pass.")):
         game.apply(Bid(amount=3))
     assert [a.amount for a in game.legal_actions() if a.kind == "bid"] == list(range(4, 16))
     assert game.legal_actions()[-1] == Pass()
@@ -205,14 +204,14 @@ def test_rule_10_bid_more_than_the_highest_bid():
 def test_rule_10_bids_are_capped_by_the_bidders_chips():
     game = _auction(chips={"p0": 15, "p1": 15, "p2": 4})
     act(game, "bid 2")
-    with pytest.raises(IllegalAction, match=exactly("You have only 4 chips: bid at most 4, or pass.")):
+    with refused(exactly("You have only 4 chips: bid at most 4, or pass.")):
         game.apply(Bid(amount=5))
     assert [a.amount for a in game.legal_actions() if a.kind == "bid"] == [3, 4]
     act(game, "bid 4", "bid 5")
     assert game.current_player == "p1"
     act(game, "pass")
     assert game.legal_actions() == [Pass()]  # p2 cannot outbid 5 with 4 chips
-    with pytest.raises(IllegalAction, match="cannot outbid 5 with 4 chips"):
+    with refused("cannot outbid 5 with 4 chips"):
         game.apply(Bid(amount=5))
 
 
@@ -253,7 +252,7 @@ def test_rule_12_stop_rethrowing_at_any_time_unused_are_lost():
 def test_rule_12_a_die_number_from_1_to_4():
     game = _auction()
     act(game, "bid 1", "pass", "pass")
-    with pytest.raises(IllegalAction, match="Choose a die from 1 to 4"):
+    with refused("Choose a die from 1 to 4"):
         game.apply(Rethrow(die=5))
     assert game.rethrows_left == 2
 
@@ -426,14 +425,14 @@ def test_rule_23_follow_suit_if_you_can_else_play_anything():
     pass_to(game, "tricks")
     act(game, "9S")
     assert game.legal_actions() == [Play(card=Card.parse("QS"))]  # p2 holds one spade
-    with pytest.raises(IllegalAction, match=exactly("You must follow suit: you hold a spade.")):
+    with refused(exactly("You must follow suit: you hold a spade.")):
         act(game, "KH")
     act(game, "QS")
     # p0 has no spade: any card, and he need not trump
     assert sorted(a.card for a in game.legal_actions()) == sorted(parse_cards(DEAL3["p0"]))
-    with pytest.raises(IllegalAction, match=exactly("You do not hold AS: play a card from your hand.")):
+    with refused(exactly("You do not hold A♠: play a card from your hand.")):
         act(game, "AS")
-    with pytest.raises(IllegalAction, match="play a card"):
+    with refused("play a card"):
         game.apply(Pass())
 
 
@@ -660,7 +659,7 @@ def test_end_game_is_system_only_and_ends_with_chips_as_they_are():
     events = game.apply(EndGame())
     assert kinds(events) == ["game_over"] and events[0].reason == "ended" and game.chips == chips
     assert game.is_over and game.current_player is None and game.legal_actions() == []
-    with pytest.raises(IllegalAction, match=exactly("The game is over.")):
+    with refused(exactly("The game is over.")):
         game.apply(Pass())
 
 
@@ -700,7 +699,7 @@ def test_a_player_sees_his_own_hand_and_only_the_shown_hand_of_others():
         ([], Bid(amount=1), "It is the exchange: exchange a card from your hand, or pass."),
         ([], Play(card=Card.parse("AH")), "It is the exchange"),
         (["pass"] * 3, Play(card=Card.parse("AH")), "auction for re-throws: bid more chips"),
-        (["pass"] * 3, Bid(amount=16), "You have only 15 chips."),
+        (["pass"] * 3, Bid(amount=16), "You have only 15 chips: bid at most 15, or pass."),
         (["pass"] * 3 + ["bid 1", "pass", "pass"], Bid(amount=2), "Choose a die to throw again, or pass"),
         (["pass"] * 6, Bid(amount=1), "It is your turn in the tricks: play a card."),
     ],
@@ -709,7 +708,7 @@ def test_illegal_actions_are_refused_with_what_to_do_instead(setup, bad, message
     game = rig(P3, DEAL3, "A A A A")
     act(game, *setup)
     before = game.model_dump_json()
-    with pytest.raises(IllegalAction, match=message):
+    with refused(message):
         game.apply(bad)
     assert game.model_dump_json() == before  # nothing changed
 
@@ -720,5 +719,5 @@ def test_actions_parse_from_json_and_dicts():
     game.apply({"kind": "pass"})
     assert game.exchanges["p1"] == 1 and game.current_player == "p2"
     for garbage in ('{"kind": "bid"}', {"kind": "fold"}, {"kind": "play", "card": "ZZ"}, "not json"):
-        with pytest.raises(IllegalAction, match="choose one of the offered actions"):
+        with refused("choose one of the offered actions"):
             game.apply(garbage)

@@ -19,15 +19,16 @@ from bot.games.base import IllegalAction
 from bot.games.cards import JOKER, Card, Rank, Suit, standard_deck
 from bot.games.malice import CENTRE_NAMES, SIDE_NAMES, EndTurn, MaliceGame, Play, new_game
 from tests.games.malice_helpers import PLAYERS, cards, play, table, total_cards
+from tests.refusals import english, refused
 
 END = EndTurn()
-RANK_OF = {rank.malice_value: rank for rank in Rank}
+RANK_OF = {rank.ace_low: rank for rank in Rank}
 DECK = standard_deck()
 
 
 def value(card: Card) -> int:
     """Rule 2: A=1 ... K=13; a joker has no rank of its own (0)."""
-    return 0 if card is JOKER else card.rank.malice_value
+    return 0 if card is JOKER else card.rank.ace_low
 
 
 # --- a second reading of the rules ------------------------------------------------------------------------
@@ -275,7 +276,7 @@ def test_rules_8_to_15_legal_moves_and_their_effects_match_the_rule_text(chunk):
                 try:
                     game.apply(action)
                 except IllegalAction as refused:
-                    message = str(refused)
+                    message = english(refused)
                     assert message[:1].isupper() and message.endswith("."), message
                 else:
                     pytest.fail(f"position {n}: {action} is against the rules but was applied")
@@ -313,7 +314,7 @@ def test_rule_8_only_a_joker_is_played_as_a_rank(spec, action, error):
     assert action not in game.legal_actions()
     with pytest.raises(IllegalAction) as refused:
         game.apply(action)
-    assert str(refused.value) == error
+    assert english(refused.value) == error
     assert game.model_dump_json() == before
 
 
@@ -329,7 +330,7 @@ def test_contract_a_malformed_action_is_refused_with_illegal_action(garbage):
     """docs/rules.md section 3: apply() raises IllegalAction, a sentence a player can read (as Insomnia)."""
     game = table("a hand: 5")
     before = game.model_dump_json()
-    with pytest.raises(IllegalAction, match=r"^That is not an action here: choose one of the offered"):
+    with refused(r"^That is not an action here: choose one of the offered"):
         game.apply(garbage)
     assert game.model_dump_json() == before
 
@@ -349,9 +350,9 @@ def test_rule_4_equal_tops_reshuffle_each_players_own_pile_and_cards_never_chang
         random.Random(f"{seed}/0").shuffle(deck_a)  # base.SeededGame: draw 0 is the deck A shuffle
         assert Counter(game.payoff["p1"]) == Counter(deck_a[:26])
         assert Counter(game.payoff["p2"]) == Counter(deck_a[26:])
-        tops = [game.payoff[p][-1].rank.malice_value for p in ("p1", "p2")]
+        tops = [game.payoff[p][-1].rank.ace_low for p in ("p1", "p2")]
         assert tops[0] != tops[1]
-        assert game.payoff[game.current_player][-1].rank.malice_value == max(tops)
+        assert game.payoff[game.current_player][-1].rank.ace_low == max(tops)
         checked += 1
     assert checked >= 10
 

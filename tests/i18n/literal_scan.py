@@ -2,15 +2,16 @@
 
 A string literal (or the fixed parts of an f-string) is *user-facing* when
 1. it is an argument of a call that shows text to a player (`SINKS`: `Message`, `Embed`, `Button`,
-   `NotAllowed`, `UserFacingError`, `send_message`, ...), whatever it looks like, or
+   `NotAllowed`, `Refusal`, `send_message`, ...), whatever it looks like, or
 2. it reads as prose anywhere else: a word beside a space, a capital or a non-ASCII letter ("game over",
    "**{n}** chips", "Computer {n}", "Würfel"),
 unless it stands where only ids go (`NON_TEXT_CALLS`, `NON_TEXT_KEYWORDS`: custom ids, button styles, dict
 keys, comparisons, log calls, the catalogue's own keys, command declarations that the command translator
-localizes, docstrings) or is listed in `ALLOWED` with the reason. `NotAllowed(key, **params)` and
-`Text(key, **params)` carry a catalogue key first (`KEY_CALLS`): a key-shaped first argument is a key, any
-other literal there is text that bypassed the catalogue. Single lowercase words outside a sink
-("exchange", "centre1") are ids by their shape: message keys, action kinds, option names.
+localizes, docstrings) or is listed in `ALLOWED` with the reason. `Refusal(key, **params)` (alias
+`IllegalAction`, `NotAllowed`) and `Text(key, **params)` carry a catalogue key first (`KEY_CALLS`): a
+key-shaped first argument is a key, any other literal there is text that bypassed the catalogue. Single
+lowercase words outside a sink ("exchange", "centre1") are ids by their shape: message keys, action kinds,
+option names.
 
 `used_keys` finds the catalogue keys a source asks for: literal keys of `t`/`tn` calls, and f-string keys
 (`f"rank.{rank.value}"`) as patterns.
@@ -25,8 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 SINKS = {
-    "Message", "Embed", "EmbedField", "Button", "LogGroup", "LogLine", "NotAllowed", "UserFacingError",
-    "Text", "Choice", "send", "send_message", "edit_message", "add_field", "set_footer", "set_author",
+    "Message", "Embed", "EmbedField", "Button", "LogGroup", "LogLine", "NotAllowed", "Refusal",
+    "IllegalAction", "Text", "Choice", "send", "send_message", "edit_message", "add_field", "set_footer",
+    "set_author",
 }  # fmt: skip
 # Calls whose string arguments are ids, keys, patterns or developer messages, never shown to a player.
 NON_TEXT_CALLS = {
@@ -43,7 +45,7 @@ NON_TEXT_KEYWORDS = {
     "where",  # bot.errors.report_error's place of a failure, for the log
 }  # fmt: skip
 # Calls whose first argument is a catalogue key (the rest are the message's params).
-KEY_CALLS = {"NotAllowed", "Text", "Refusal", "said", "number_input"}
+KEY_CALLS = {"NotAllowed", "IllegalAction", "Text", "Refusal", "said", "number_input", "note"}
 _KEY_SHAPE = re.compile(r"^[a-z0-9_]+(\.[a-z0-9_{}]+)+$")
 # Literals that read as prose but are not text, each with its reason.
 ALLOWED: dict[str, str] = {

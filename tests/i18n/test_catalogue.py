@@ -35,6 +35,9 @@ SAME_IN_GERMAN = {
 AWAITING_MERGE_FILES: set[str] = set()
 # Folders whose texts are not in the catalogue yet, left out of the scan (none: the pictures were the last).
 NOT_YET_CONVERTED: tuple[str, ...] = ()
+# English by design, left out of the scan: a game's slash commands as data (the source text Discord shows
+# through the cmd.* translations), its terminal moves and its simulator figures (English-only tools).
+ENGLISH_SOURCES = ("commands.py", "moves.py", "figures.py")
 AWAITING_MERGE_KEYS: set[str] = set()
 
 
@@ -249,8 +252,9 @@ def test_used_keys_reads_literal_and_pattern_keys():
 TEXT_SOURCES = [
     ROOT / "bot" / "render",
     ROOT / "cogs",
-    ROOT / "bot" / "rules_text.py",
-    *sorted((ROOT / "bot" / "games").glob("*/render.py")),
+    # The engines' refusals are keys (tests/games/test_refusals.py checks each names one in both languages).
+    *sorted((ROOT / "bot" / "games").glob("*/game.py")),
+    ROOT / "bot" / "games" / "refusal.py",
     ROOT / "bot" / "sessions",
     ROOT / "bot" / "errors.py",
     ROOT / "bot" / "input_checks.py",
@@ -299,7 +303,9 @@ def test_no_text_left_outside_the_catalogue(source):
     found = [
         lit
         for lit in scan([source], ROOT)
-        if lit.path not in AWAITING_MERGE_FILES and not lit.path.startswith(NOT_YET_CONVERTED)
+        if lit.path not in AWAITING_MERGE_FILES
+        and not lit.path.startswith(NOT_YET_CONVERTED)
+        and not (lit.path.startswith("bot/render/") and lit.path.endswith(ENGLISH_SOURCES))
     ]
     assert not found, "texts outside the catalogue:\n" + "\n".join(map(str, found))
 

@@ -7,7 +7,7 @@ import itertools
 
 from bot.games.cards import Card, Rank, Suit
 from bot.games.insomnia.hands import hand_value
-from bot.games.insomnia.render import hand_description
+from bot.render.insomnia.text import hand_description
 
 DECK = [Card.of(rank, suit) for rank in Rank if rank.value >= 7 for suit in Suit]
 

@@ -8,7 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n.rules import GAMES, rules
+from bot.render import rules_summary
+from bot.render.registry import PRESENTATIONS
+
+GAMES = [p.kind for p in PRESENTATIONS if p.rules is not None]
+
+
+def rules(game: str, locale: str):
+    summary = rules_summary(game, locale)
+    assert summary is not None
+    return summary
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
 

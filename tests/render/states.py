@@ -17,10 +17,15 @@ from bot.render.common import TableInfo
 INSOMNIA_SEATS = ["101", "202", "ai:1", "303"]
 SIX_SEATS = ["101", "202", "ai:1", "303", "404", "ai:2"]
 MALICE_SEATS = ["101", "202"]
+# Display names as Discord gives them: short, with umlauts, accents and an emoji, and one too long for any
+# label (the pictures shorten it with an ellipsis); "ai:*" seats are computers, named by the catalogue.
+NAMES = {
+    "101": "Anna", "202": "Jörg Weißmüller", "303": "Maximilian Alexander von Hohenlohe", "404": "Zoë 🎲",
+}
 
 
 def info(kind: str, players: list[str], **extra: Any) -> TableInfo:
-    facts: dict[str, Any] = {"options": {"chips": 15} if kind == "insomnia" else {}} | extra
+    facts: dict[str, Any] = {"options": {"chips": 15} if kind == "insomnia" else {}, "names": NAMES} | extra
     return TableInfo(
         id=7, kind=kind, status="running", host_id=int(players[0]), players=players, commitment="c" * 64,
         timeout=120, **facts,
@@ -74,6 +79,13 @@ def insomnia_rethrow():
     return info("insomnia", INSOMNIA_SEATS), game, game.current_player
 
 
+def insomnia_stage4():
+    """The second dice round: three players won cards (4, 8 and 4), the hands are empty."""
+    game = engine("insomnia").new_game(INSOMNIA_SEATS, "pictures-16", chips=15)
+    play_until(game, "s", lambda v: v.stage == 4 and v.phase == "auction")
+    return info("insomnia", INSOMNIA_SEATS), game, game.current_player
+
+
 def insomnia_over():
     game = engine("insomnia").new_game(INSOMNIA_SEATS, "pictures-5", chips=8)
     play_until(game, "o", lambda v: v.is_over)
@@ -119,6 +131,7 @@ STATES: dict[str, Callable[[], tuple[TableInfo, Any, str]]] = {
     "insomnia-auction": insomnia_auction,
     "insomnia-rethrow": insomnia_rethrow,
     "insomnia-tricks": insomnia_tricks,
+    "insomnia-stage4": insomnia_stage4,
     "insomnia-over": insomnia_over,
     "malice-start": malice_start,
     "malice-middle": malice_middle,

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import io
 import json
-import sys
 
 from PIL import Image
 
-import cogs.table
+import bot.discord_out
 from tests.e2e.conftest import fake_server, harness  # noqa: F401 (the end-to-end fixtures)
 from tests.e2e.harness import Harness
 from tests.e2e.test_game_support import live_game, table_message
@@ -19,18 +18,16 @@ async def test_every_table_message_write_carries_a_png_and_hand_answers_with_one
     harness: Harness,  # noqa: F811
     monkeypatch,
 ) -> None:
-    monkeypatch.setattr("bot.sessions.service.new_seed", lambda: "e2e-pictures-1")
+    monkeypatch.setattr("bot.sessions.lobbies.new_seed", lambda: "e2e-pictures-1")
     sent = []  # every picture the cog turned into a file, to decode what went over the wire
-    real_file = cogs.table._file
+    real_file = bot.discord_out._file
 
     def spy(picture):
         sent.append(picture)
         return real_file(picture)
 
-    # load_extension executes cogs/table.py again as a new module: spy on that one (the announcer's) and on
-    # the one imported before it (other cogs' answers import it).
-    for module in {cogs.table, sys.modules["cogs.table"]}:
-        monkeypatch.setattr(module, "_file", spy)
+    # The announcer and every answer turn pictures into files in one module.
+    monkeypatch.setattr(bot.discord_out, "_file", spy)
     fake = harness.fake
     alice, bob = harness.user("alice"), harness.user("bob")
     await alice.slash("insomnia new", chips=5, deals=1)

@@ -93,7 +93,7 @@ async def test_reopening_keeps_the_data_and_the_version(database):
     store = await Store.open(database)  # the contract's opener is open_store
     try:
         row = await store.get_table(table)
-        assert row is not None and row.status == "running" and row.players == ["11", "12"]
+        assert row is not None and row.status == "running" and list(row.players) == ["11", "12"]
     finally:
         await store.close()
     assert await schema_version(database) == LATEST

@@ -164,13 +164,14 @@ class InsomniaGame(SeededGame):
         return PASS
 
     def apply(self, action: ActionInput) -> Events:
-        """Apply the current player's action (or the system's `end_game`); returns the public events."""
+        """Apply the current player's action (or the system's `end_game`); returns the public events, or
+        raises `IllegalAction` (a catalogue key and its params) if it is not allowed."""
         try:
             action = parse_action(action)
         except ValidationError as error:
-            raise IllegalAction("That is not an action here: choose one of the offered actions.") from error
+            raise IllegalAction("table.not_an_action") from error
         if self.is_over:
-            raise IllegalAction("The game is over.")
+            raise IllegalAction("table.game_over")
         events: Events = []
         if isinstance(action, EndGame):
             self._finish("ended", events)
@@ -215,13 +216,13 @@ class InsomniaGame(SeededGame):
     def _mover(self) -> str:
         """The player whose decision is awaited (the phases that wait for one always set it)."""
         if self.turn is None:
-            raise IllegalAction("The game is over.")
+            raise IllegalAction("table.game_over")
         return self.turn
 
     def _auction(self) -> Auction:
         """The running auction (the auction phase always has one)."""
         if self.auction is None:
-            raise IllegalAction("There is no auction now.")
+            raise IllegalAction("insomnia.refusal.no_auction")
         return self.auction
 
     def _seat_order(self, first: int) -> list[str]:
@@ -304,9 +305,7 @@ class InsomniaGame(SeededGame):
         elif isinstance(action, Exchange):
             hand = self.hands[player]
             if action.card not in hand:
-                raise IllegalAction(
-                    f"You do not hold {action.card}: exchange a card from your hand, or pass."
-                )
+                raise IllegalAction("insomnia.refusal.exchange_not_held", card=action.card)
             hand.remove(action.card)
             self.discards.append(action.card)
             hand.append(self.stock.pop(0))
@@ -314,7 +313,7 @@ class InsomniaGame(SeededGame):
             self.exchanges[player] += 1
             events.append(Exchanged(player=player, count=self.exchanges[player]))
         else:
-            raise IllegalAction("It is the exchange: exchange a card from your hand, or pass.")
+            raise IllegalAction("insomnia.refusal.exchange_now")
         self._next_exchanger(events)
 
     # stage 1b and stage 4: auctions (rules 10-11, 27) and re-throws (rule 12)
@@ -332,12 +331,13 @@ class InsomniaGame(SeededGame):
         if isinstance(action, Bid):
             # Rule 10: who cannot outbid the high bid can only pass; tell him that, whatever amount he tried.
             if auction.high_bid >= have:
-                raise IllegalAction(f"You cannot outbid {auction.high_bid} with {have} chips: pass.")
+                raise IllegalAction("insomnia.refusal.cannot_outbid", high=auction.high_bid, n=have)
             if action.amount <= auction.high_bid or action.amount < 1:
-                least = "at least 1 chip" if auction.high_bid == 0 else f"more than {auction.high_bid} chips"
-                raise IllegalAction(f"Bid {least}, or pass.")
+                if auction.high_bid == 0:
+                    raise IllegalAction("insomnia.refusal.bid_at_least_one")
+                raise IllegalAction("insomnia.refusal.bid_more", n=auction.high_bid)
             if action.amount > have:
-                raise IllegalAction(f"You have only {have} chips: bid at most {have}, or pass.")
+                raise IllegalAction("insomnia.refusal.bid_at_most", n=have)
             auction.high_bid = action.amount
             auction.high_bidder = player
             auction.passes = 0
@@ -346,14 +346,9 @@ class InsomniaGame(SeededGame):
             auction.passes += 1
             events.append(Passed(stage=auction.stage, player=player))
         elif auction.high_bid >= have:
-            raise IllegalAction(
-                "It is the auction for re-throws: "
-                f"you cannot outbid {auction.high_bid} with {have} chips, so pass."
-            )
+            raise IllegalAction("insomnia.refusal.auction_cannot_outbid", high=auction.high_bid, n=have)
         else:
-            raise IllegalAction(
-                "It is the auction for re-throws: bid more chips than the highest bid, or pass."
-            )
+            raise IllegalAction("insomnia.refusal.auction_now")
         k = len(auction.bidders)
         if auction.high_bidder is not None and auction.passes >= k - 1:
             self._auction_won(events)
@@ -369,7 +364,7 @@ class InsomniaGame(SeededGame):
         auction = self._auction()
         winner, amount, stage = auction.high_bidder, auction.high_bid, auction.stage
         if winner is None:
-            raise IllegalAction("Nobody has bid in this auction.")
+            raise IllegalAction("insomnia.refusal.no_bid")
         self.auction = None
         events.append(AuctionWon(stage=stage, player=winner, amount=amount, rethrows=2 * amount))
         self.chips[winner] -= amount
@@ -394,7 +389,7 @@ class InsomniaGame(SeededGame):
         stage: DiceStage = 1 if self.stage == 1 else 4
         if isinstance(action, Rethrow):
             if action.die not in (1, 2, 3, 4):
-                raise IllegalAction("Choose a die from 1 to 4 to throw again, or pass to stop.")
+                raise IllegalAction("insomnia.refusal.which_die")
             self.dice[action.die - 1] = self._throw_dice(DICE_FACES, 1)[0]
             self.rethrows_left -= 1
             events.append(
@@ -409,7 +404,7 @@ class InsomniaGame(SeededGame):
             if self.rethrows_left > 0:
                 return
         elif not isinstance(action, Pass):
-            raise IllegalAction("Choose a die to throw again, or pass to stop re-throwing.")
+            raise IllegalAction("insomnia.refusal.rethrow_now")
         events.append(
             RethrowsEnded(stage=stage, player=player, unused=self.rethrows_left, dice=list(self.dice))
         )
@@ -478,15 +473,15 @@ class InsomniaGame(SeededGame):
 
     def _apply_play(self, action: Action, events: Events) -> None:
         if not isinstance(action, Play):
-            raise IllegalAction("It is your turn in the tricks: play a card.")
+            raise IllegalAction("insomnia.refusal.tricks_now")
         player, card = self._mover(), action.card
         hand = self.hands[player]
         if card not in hand or card.suit is None:  # Insomnia's decks have no joker
-            raise IllegalAction(f"You do not hold {card}: play a card from your hand.")
+            raise IllegalAction("insomnia.refusal.play_not_held", card=card)
         if self.trick:
             led = self.trick[0].card.suit
             if led is not None and card.suit != led and any(c.suit == led for c in hand):
-                raise IllegalAction(f"You must follow suit: you hold a {led.singular}.")
+                raise IllegalAction("insomnia.refusal.follow_suit", suit=led)
         hand.remove(card)
         trump = self.trump
         if trump is None:
@@ -625,6 +620,7 @@ class InsomniaGame(SeededGame):
             "eligible": list(self.eligible),
             "is_over": self.is_over,
             "over_reason": self.over_reason,
+            "standings": self.standings() if self.is_over else [],
         }
 
 

@@ -345,6 +345,7 @@ class PublicView(BaseModel):
     eligible: list[str]  # stage 4
     is_over: bool
     over_reason: str | None
+    standings: list[Standing] = []  # every player's result once the game is over (empty before)
 
 
 class PlayerView(PublicView):

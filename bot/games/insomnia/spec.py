@@ -1,4 +1,6 @@
-"""Insomnia in the registry of games: its seats, table, options, start, computer player and rules text."""
+"""Insomnia in the registry of games: its seats, table, options, start, computer player and table rules.
+
+Rules facts only; how Insomnia looks and reads is its presentation, in `bot/render/insomnia/`."""
 
 from __future__ import annotations
 
@@ -7,16 +9,11 @@ from collections.abc import Sequence
 
 from bot.games.base import GameAction, GameEvent, GameState
 from bot.games.chance import Chance
-from bot.games.insomnia import ai, render
-from bot.games.insomnia.commands import COMMANDS
-from bot.games.insomnia.figures import FIGURES
+from bot.games.insomnia import ai
 from bot.games.insomnia.game import InsomniaGame, new_game
 from bot.games.insomnia.models import InsomniaOptions, parse_action
-from bot.games.insomnia.moves import MOVES
 from bot.games.seats import SessionRules, default_once
 from bot.games.spec import GameSpec, TableOptions
-from bot.render.pictures import insomnia as insomnia_pictures
-from bot.rules_text import INSOMNIA
 
 
 def _start(players: list[str], seed: str, options: TableOptions, chance: Chance | None) -> InsomniaGame:
@@ -51,11 +48,5 @@ SPEC = GameSpec(
     parse_action=parse_action,
     computer=_computer,
     module="bot.games.insomnia",
-    rules=INSOMNIA,
-    renderer=render,
-    pictures=insomnia_pictures,
     session=SessionRules(takeover="computer", hands_to_send=_hands, timeout_actions=default_once),
-    commands=COMMANDS,
-    moves=MOVES,
-    figures=FIGURES,
 )

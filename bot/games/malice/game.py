@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import Field, PrivateAttr, ValidationError
 
-from bot.games.base import ActionInput, ChipTransfer, GameEvent, IllegalAction, SeededGame, Standing
+from bot.games.base import ActionInput, ChipTransfer, GameEvent, IllegalAction, Player, SeededGame, Standing
 from bot.games.cards import JOKER, Card, Rank, standard_deck
 from bot.games.chance import Chance
 from bot.games.malice.models import (
@@ -55,35 +55,13 @@ from bot.games.malice.piles import (
     VALUE,
     side_reference,
 )
+from bot.games.refusal import said
 
 Events = list[GameEvent]
 
 
 def _free_centre() -> list[list[Card]]:
     return [[] for _ in range(STACKS)]
-
-
-def _name(value: int) -> str:
-    """How a sentence names a rank: 'ace', '7', 'king'."""
-    return {1: "ace", 11: "jack", 12: "queen", 13: "king"}.get(value, str(value))
-
-
-def _a(value: int) -> str:
-    """'a 7', 'an 8', 'an ace'."""
-    name = _name(value)
-    return ("an " if name[0] in "a8" else "a ") + name
-
-
-def _card_words(card: Card) -> str:
-    return "a joker" if card is JOKER else _a(VALUE[card])
-
-
-def _cap(text: str) -> str:
-    return text[0].upper() + text[1:]
-
-
-
-# --- the game -----------------------------------------------------------------------------------------------
 
 
 # --- the game -----------------------------------------------------------------------------------------------
@@ -204,20 +182,19 @@ class MaliceGame(SeededGame):
             try:
                 action = parse_action(action)
             except ValidationError as error:  # the contract: every refusal is an IllegalAction (as Insomnia)
-                raise IllegalAction(
-                    "That is not an action here: choose one of the offered actions.") from error
+                raise IllegalAction("table.not_an_action") from error
         if self.result is not None:
-            raise IllegalAction("The game is over.")
+            raise IllegalAction("table.game_over")
         if isinstance(action, Play):
             return self._play(action)
         if isinstance(action, EndTurn):
             player = self.players[self.seat]
             if self._must_play_ace(player):
-                raise IllegalAction("You must first play your ace to the centre.")
+                raise IllegalAction("malice.refusal.ace_first")
             return self._end_turn(player, side_play=False)
         if isinstance(action, Resign):
             if action.player not in self.players:
-                raise IllegalAction(f"{action.player} is not playing in this game.")
+                raise IllegalAction("malice.refusal.not_playing", player=Player(action.player))
             winner = self.opponent(action.player)
             return self._finish("resign", winner, len(self.payoff[action.player]))
         return self._finish_by_count("cancelled")
@@ -274,27 +251,27 @@ class MaliceGame(SeededGame):
         source = action.source
         if source == "hand":
             if card is None:
-                raise IllegalAction("Say which card from your hand you play.")
+                raise IllegalAction("malice.refusal.say_card")
             if card not in self.hands[player]:
-                raise IllegalAction(f"You do not hold {_card_words(card)} ({card.pretty}).")
+                raise IllegalAction("malice.refusal.not_in_hand", card=card)
             return card
         if source == "payoff":
             payoff = self.payoff[player]
             top = payoff[-1]  # never empty while the game runs: the last payoff card ends it
             if card is not None and card is not top:
-                raise IllegalAction(f"Your payoff pile shows {top.pretty}, not {card.pretty}.")
+                raise IllegalAction("malice.refusal.payoff_shows", top=top, card=card)
             if action.to not in CENTRE_INDEX:
-                raise IllegalAction("Your payoff card can only go to the centre.")
+                raise IllegalAction("malice.refusal.payoff_to_centre")
             return top
         index = SIDE_INDEX[source]
         stack = self.side[player][index]
         if not stack:
-            raise IllegalAction(f"Your side stack {index + 1} is empty.")
+            raise IllegalAction("malice.refusal.side_empty", stack=index + 1)
         top = stack[-1]
         if card is not None and card is not top:
-            raise IllegalAction(f"Your side stack {index + 1} shows {top.pretty}, not {card.pretty}.")
+            raise IllegalAction("malice.refusal.side_shows", stack=index + 1, top=top, card=card)
         if action.to not in CENTRE_INDEX:
-            raise IllegalAction("Cards cannot move from one side stack to another: play from your hand.")
+            raise IllegalAction("malice.refusal.side_to_side")
         return top
 
     @staticmethod
@@ -302,40 +279,44 @@ class MaliceGame(SeededGame):
         """Rule 8. Returns the rank a joker takes (None for other cards)."""
         value = VALUE[card]
         if value == 0:
-            if as_rank is not None and as_rank.malice_value != need:
+            if as_rank is not None and as_rank.ace_low != need:
                 if need == 1:
-                    raise IllegalAction("A joker on a free centre slot starts the stack as an ace.")
-                raise IllegalAction(f"On centre stack {slot + 1} the joker can only be {_a(need)}.")
+                    raise IllegalAction("malice.refusal.joker_starts_as_ace")
+                raise IllegalAction("malice.refusal.joker_only", stack=slot + 1, rank=RANK_OF_VALUE[need])
             return RANK_OF_VALUE[need]
         if as_rank is not None:
             # A rank is the joker's alone: one spelling per move, the one legal_actions() lists.
-            if as_rank.malice_value != value:
-                raise IllegalAction("Only a joker can be played as another rank.")
-            raise IllegalAction(
-                f"Only a joker takes a rank on the centre: leave the rank out for {_a(value)}.")
+            if as_rank.ace_low != value:
+                raise IllegalAction("malice.refusal.rank_for_joker_only")
+            raise IllegalAction("malice.refusal.leave_rank_out", rank=RANK_OF_VALUE[value])
         if value != need:
             if need == 1:
-                raise IllegalAction("Only an ace, or a joker as an ace, can start a centre stack.")
+                raise IllegalAction("malice.refusal.ace_starts")
             raise IllegalAction(
-                f"{_cap(_a(value))} cannot go on centre stack {slot + 1}: it needs {_a(need)} (or a joker).")
+                "malice.refusal.centre_needs", card=card, stack=slot + 1, rank=RANK_OF_VALUE[need])
         return None
 
     def _check_side(self, player: str, action: Play, card: Card) -> None:
         """Rules 9 and 11 (the source is the hand: other sources were refused already)."""
         value = VALUE[card]
         if value == 1:  # the rule broken first, the spelling after
-            raise IllegalAction("An ace can never go on a side stack.")
+            raise IllegalAction("malice.refusal.ace_not_on_side")
         if action.as_rank is not None:
-            raise IllegalAction("A card on a side stack keeps its own rank: leave the rank out.")
+            raise IllegalAction("malice.refusal.side_keeps_rank")
         if self._must_play_ace(player):
-            raise IllegalAction("You must first play your ace to the centre.")
+            raise IllegalAction("malice.refusal.ace_first")
         stack = self.side[player][SIDE_INDEX[action.to]]
         ref = side_reference(stack)
         if value in SIDE_ACCEPTS[ref]:
             return
-        showing = f"showing {_name(ref)}" if stack[-1] is not JOKER else f"showing {_name(ref)} under a joker"
-        allowed = f"{_a(ref)} or {_a(ref - 1)}" if ref > 2 else _a(ref)
-        raise IllegalAction(f"{_cap(_a(value))} cannot go on a side stack {showing}: play {allowed} there.")
+        # `ref` is never 0 here (an empty or all-joker stack takes any card but the ace refused above)
+        top, below = RANK_OF_VALUE[ref], RANK_OF_VALUE[ref - 1]
+        allowed = said("malice.refusal.either", high=top, low=below) if ref > 2 else top
+        number = SIDE_INDEX[action.to] + 1
+        if stack[-1] is JOKER:
+            raise IllegalAction(
+                "malice.refusal.side_takes_joker", card=card, stack=number, top=top, allowed=allowed)
+        raise IllegalAction("malice.refusal.side_takes", card=card, stack=number, top=top, allowed=allowed)
 
     def _draw(self, hand: list[Card], upto: int) -> int:
         count = min(upto - len(hand), len(self.stock))

@@ -22,8 +22,8 @@ CENTRE_INDEX: dict[str, int] = {name: i for i, name in enumerate(CENTRE_NAMES)}
 SIDE_INDEX: dict[str, int] = {name: i for i, name in enumerate(SIDE_NAMES)}
 
 # Malice value of every card: A=1 ... K=13; the joker has none (0).
-VALUE: dict[Card, int] = {card: card.rank.malice_value for card in standard_deck() if card.rank} | {JOKER: 0}
-RANK_OF_VALUE: dict[int, Rank] = {rank.malice_value: rank for rank in Rank}
+VALUE: dict[Card, int] = {card: card.rank.ace_low for card in standard_deck() if card.rank} | {JOKER: 0}
+RANK_OF_VALUE: dict[int, Rank] = {rank.ace_low: rank for rank in Rank}
 CARDS = [*standard_deck(), JOKER]  # every distinct card of Malice's decks
 
 # The values a side stack takes, by its reference value (0: empty, or only jokers): rule 11, never an ace.

@@ -1,4 +1,6 @@
-"""Malice in the registry of games: its seats, table, options, start, computer player and rules text."""
+"""Malice in the registry of games: its seats, table, options, start, computer player and table rules.
+
+Rules facts only; how Malice looks and reads is its presentation, in `bot/render/malice/`."""
 
 from __future__ import annotations
 
@@ -7,16 +9,11 @@ from collections.abc import Iterator
 
 from bot.games.base import GameAction, GameState
 from bot.games.chance import Chance
-from bot.games.malice import ai, render
-from bot.games.malice.commands import COMMANDS
-from bot.games.malice.figures import FIGURES
+from bot.games.malice import ai
 from bot.games.malice.game import MaliceGame, new_game
 from bot.games.malice.models import MaliceOptions, parse_action
-from bot.games.malice.moves import MOVES
 from bot.games.seats import SessionRules, every_hand_at_start
 from bot.games.spec import GameSpec, TableOptions
-from bot.render.pictures import malice as malice_pictures
-from bot.rules_text import MALICE
 
 
 def _start(players: list[str], seed: str, options: TableOptions, chance: Chance | None) -> MaliceGame:
@@ -57,13 +54,7 @@ SPEC = GameSpec(
     parse_action=parse_action,
     computer=_computer,
     module="bot.games.malice",
-    rules=MALICE,
-    renderer=render,
-    pictures=malice_pictures,
     session=SessionRules(
         takeover="forfeit", hands_to_send=every_hand_at_start, timeout_actions=_timeout_actions
     ),
-    commands=COMMANDS,
-    moves=MOVES,
-    figures=FIGURES,
 )

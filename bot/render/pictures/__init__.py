@@ -2,7 +2,9 @@
 art).
 
 Every drawn label and alt text comes from the catalogue (`picture.*`) in the `locale` asked for: the table
-in the server's language, a hand in its owner's.
+in the server's language, a hand in its owner's. Players are named by `TableInfo.names` (display names, which
+the caller fills; cut to fit where drawn), a computer as "Computer N", a person missing there by his seat
+("Player 2"); never by an id or "Seat N". The colours' meanings are listed in `sprites`.
 
 Rule of this package, as for the text: `table_picture` is drawn only from `game.public_view()` and table
 facts, `hand_picture` only from the player's own `view(player)` and, on his turn, his legal actions. Each
@@ -13,53 +15,55 @@ drawn from, so an unchanged state costs a dictionary lookup, and nothing hidden 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from typing import Any
 
 from bot.i18n import resolve_locale
 from bot.render.common import Picture, TableInfo
 from bot.render.pictures.canvas import PictureCache, png
-from bot.render.protocol import Pictures
+from bot.render.presentation import ErasedPictures
 
 __all__ = ["CACHE", "Picture", "hand_picture", "table_picture"]
 
 CACHE = PictureCache()
 
 
-def _drawer(kind: str) -> Pictures | None:
+def _drawer(kind: str) -> ErasedPictures | None:
     """The game's picture drawer, named by its spec (None: the game has no pictures, its text is all)."""
     # Imported here: the games' picture modules import this package, so the registry cannot load first.
-    from bot.games.registry import REGISTRY
+    from bot.render.registry import PRESENTATIONS
 
-    return REGISTRY[kind].pictures if kind in REGISTRY else None
+    return PRESENTATIONS[kind].pictures if kind in PRESENTATIONS else None
 
 
-def _facts(info: TableInfo, names: Mapping[str, str] | None) -> dict[str, Any]:
+def _names(info: TableInfo) -> dict[str, str]:
+    """The display names of the players at the table (`TableInfo.names`): the pictures name them."""
+    return {p: info.names[p] for p in info.players if p in info.names}
+
+
+def _facts(info: TableInfo) -> dict[str, Any]:
     """The table facts a picture shows besides the view (part of its cache key)."""
     return {
         "kind": info.kind,
         "players": info.players,
         "computer_seats": info.computer_seats,
         "chips": info.options.get("chips"),
-        "names": dict(names or {}),
+        "names": _names(info),
     }
 
 
-def table_picture(
-    info: TableInfo, game: Any, *, names: Mapping[str, str] | None = None, locale: object = "en"
-) -> Picture | None:
-    """The public table as a PNG, or None when there is nothing to draw (a lobby). `names` (player id ->
-    display name) replaces the seat numbers if the caller knows the names."""
+def table_picture(info: TableInfo, game: Any, *, locale: object = "en") -> Picture | None:
+    """The public table as a PNG, or None when there is nothing to draw (a lobby). Players are named by
+    `info.names` (display names), a computer as "Computer N", a person without a name there by his seat."""
     drawer = _drawer(info.kind)
     if game is None or drawer is None:
         return None
     view = game.public_view()
     # The language is part of the key: a German picture of a state must not be served to an English table.
     lang = resolve_locale(locale)
-    key = json.dumps(["table", lang, _facts(info, names), view.model_dump(mode="json")], sort_keys=True)
+    key = json.dumps(["table", lang, _facts(info), view.model_dump(mode="json")], sort_keys=True)
 
     def draw() -> Picture:
-        canvas, alt = drawer.table(info, view, names, locale=lang)
+        canvas, alt = drawer.table(info, view, _names(info), locale=lang)
         return Picture(filename=f"{info.kind}-table.png", data=png(canvas), alt=alt)
 
     return CACHE.get(key, draw)
@@ -70,7 +74,6 @@ def hand_picture(
     game: Any,
     player: str,
     *,
-    names: Mapping[str, str] | None = None,
     locale: object = "en",
 ) -> Picture | None:
     """`player`'s hand as a PNG (for him only), his legal moves marked when it is his turn; None when the game
@@ -86,7 +89,7 @@ def hand_picture(
         [
             "hand",
             lang,
-            _facts(info, names),
+            _facts(info),
             view.model_dump(mode="json"),
             [a.model_dump(mode="json") for a in legal],
         ],
@@ -94,7 +97,7 @@ def hand_picture(
     )
 
     def draw() -> Picture:
-        canvas, alt = drawer.hand(info, view, legal, names, locale=lang)
+        canvas, alt = drawer.hand(info, view, legal, _names(info), locale=lang)
         return Picture(filename=f"{info.kind}-hand.png", data=png(canvas), alt=alt)
 
     return CACHE.get(key, draw)

@@ -15,7 +15,7 @@ from bot.render.common import Picture
 from bot.render.pictures import sprites as sp
 from bot.render.pictures.sprites import FELT, FELT_DARK
 
-WIDTH = 600  # Discord shows it at about 400 px on a phone: every size below is chosen for that scale
+WIDTH = 600  # Discord shows it about 360 px wide on a phone: every size is chosen for that scale (text.py)
 MARGIN = 14
 # The finished picture is reduced to a palette: felt, paper, four suit colours and their antialiased edges fit
 # in it, and a palette PNG is a tenth of the RGB one and faster to compress.
@@ -33,8 +33,8 @@ def palette() -> Image.Image:
     """The one palette of every picture, taken once from a swatch of every sprite on the felt.
 
     Mapping a picture to a fixed palette costs a fifth of finding one per picture (FASTOCTREE) and every
-    colour a picture can hold is in the swatch: the felt, paper, suits, backs, dice, chips, gold, the faded
-    cards, the text and the antialiased edges between them."""
+    colour a picture can hold is in the swatch: the felt, paper, suits, backs, dice, chips, the marks'
+    colours, the faded cards, the text and the antialiased edges between them."""
     swatch = new_canvas(260)
     x = 8
     for c in [Card.of(Rank.TEN, suit) for suit in Suit] + [JOKER]:
@@ -45,13 +45,15 @@ def palette() -> Image.Image:
     sp.paste(swatch, sp.back(64), (x, 8))
     sp.paste(swatch, sp.slot(64), (x, 110))
     sp.paste(swatch, sp.die(Rank.ACE, 56), (8, 200))
-    sp.paste(swatch, sp.die(Rank.NINE, 56), (70, 200))
-    sp.paste(swatch, sp.chip(24), (132, 210))
+    sp.paste(swatch, sp.die(Rank.NINE, 44), (70, 200))
+    sp.paste(swatch, sp.chip(24), (120, 210))
+    sp.paste(swatch, sp.star(20), (148, 210))
     sp.paste(swatch, sp.panel(120, 50, True), (170, 200))
-    sp.paste(swatch, sp.ring(40, 40), (300, 200))
-    sp.paste(swatch, sp.badge("12", 15, sp.INK, sp.WHITE), (360, 210))
-    for i, colour in enumerate((sp.WHITE, sp.GOLD, sp.MUTED)):
-        sp.draw_text(swatch, (400, 196 + 20 * i), "Seat 8 · 0123", sp.SMALL, colour)
+    sp.paste(swatch, sp.ring(40, 40, 4, sp.LEGAL), (300, 200))
+    sp.paste(swatch, sp.ring(30, 30, 3, sp.LAST), (350, 205))
+    sp.paste(swatch, sp.badge("12", sp.MIN_SIZE, sp.INK, sp.WHITE), (390, 210))
+    for i, colour in enumerate((sp.WHITE, sp.TURN, sp.LEGAL, sp.MUTED)):
+        sp.draw_text(swatch, (430, 180 + 20 * i), "Seat 8 · 0123", sp.SMALL, colour)
     return swatch.quantize(COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 

@@ -1,38 +1,52 @@
-"""Insomnia pictures: the table (dice, pot, stage, trumps, the trick, every seat) and one player's hand.
+"""Insomnia pictures: the table (the dice, pot, stage, trumps, the trick or the cards won, every seat) and one
+player's hand (`insomnia_hand`).
 
 `table` reads only the public view; `hand` reads only the player's own view and, on his turn, his legal
-actions (which depend on nothing but his own hand and the public state).
+actions (which depend on nothing but his own hand and the public state). Colours as `sprites` defines them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from PIL import Image
 
 from bot.games.insomnia import trick_winner
 from bot.i18n import join, t, tn
+from bot.i18n import resolve_locale as lang
+from bot.i18n.cards import format_rank
+from bot.render.insomnia.text import hand_description
+from bot.render.pictures import pieces
 from bot.render.pictures import sprites as sp
 from bot.render.pictures.canvas import MARGIN, WIDTH, new_canvas
-from bot.render.pictures.labels import alt, card_words, cards_words, seat_label, seat_note
+from bot.render.pictures.insomnia_hand import hand
+from bot.render.pictures.labels import alt, card_words, cards_words, player_name, seat_label, seat_note
+
+__all__ = ["hand", "table"]
+
+Label = Callable[[str], str]
 
 TRICK_CARD = 58
-DIE = 56
+WON_CARD = 46  # its corner text is 17 px: the smallest that stays readable on a phone
+DIE = 54
 TILE_H = 66
 GAP = 10
-HAND_CARD = 108
+LABEL_H = 24  # a line of small labels above what they name
+NAME_COLUMN = 132  # the won cards' owners, left of their cards
+STATUS_LINE = 28  # a status line's second line, when it needs one
 # The reasons a game ends that have a text (picture.insomnia.over.*); another is shown as the engine names it.
 OVER = {"out_of_chips", "deal_cap", "ended"}
 
 
-def _stage(view: Any, label: Any, locale: object) -> str:
-    """The stage and whose decision it is, in words (the gold seat is not the only sign)."""
+def stage_words(view: Any, label: Label, locale: object) -> str:
+    """The stage in words (whose decision it is comes apart: `turn_words`)."""
     if view.is_over:
         return t(locale, "picture.game_over")
-    who = t(locale, "picture.to_act", player=label(view.current_player))
+    if view.phase == "tricks":
+        return t(locale, "picture.insomnia.stage_tricks")
     if view.phase == "exchange":
-        return t(locale, "picture.insomnia.stage_exchange", who=who)
+        return t(locale, "picture.insomnia.stage_exchange")
     if view.phase == "auction":
         a = view.auction
         if a and a.high_bidder:
@@ -40,38 +54,17 @@ def _stage(view: Any, label: Any, locale: object) -> str:
         else:
             high = t(locale, "picture.insomnia.no_bid")
         stage = a.stage if a else view.stage
-        return t(locale, "picture.insomnia.stage_auction", stage=stage, high=high, who=who)
-    if view.phase == "rethrow":
-        return t(
-            locale, "picture.insomnia.stage_rethrow", stage=view.stage, player=label(view.rethrower),
-            left=view.rethrows_left,
-        )
-    return t(locale, "picture.insomnia.stage_tricks", player=label(view.current_player))
+        return t(locale, "picture.insomnia.stage_auction", stage=stage, high=high)
+    return t(locale, "picture.insomnia.stage_rethrow", stage=view.stage, left=view.rethrows_left)
 
 
-def _dice_row(
-    canvas: Image.Image, view: Any, x: int, y: int, size: int, marked: Collection[int] = ()
-) -> int:
-    """The four dice from `x`; returns the x after them. `marked` dice (1-4) get a gold ring and a number."""
-    for i, rank in enumerate(view.dice):
-        if i + 1 in marked:
-            sp.paste(canvas, sp.ring(size, size, 3), (x - 3, y - 3))
-        sp.paste(canvas, sp.die(rank, size), (x, y))
-        if marked:
-            colour = sp.GOLD if i + 1 in marked else sp.MUTED
-            sp.draw_text(canvas, (x + size // 2, y + size + 4), str(i + 1), sp.SMALL, colour, anchor="m")
-        x += size + GAP
-    return x
-
-
-def _chips(canvas: Image.Image, x: int, y: int, amount: int, size: int = 22, *, anchor: str = "l") -> int:
-    """A chip icon and a number; with anchor "r" the pair ends at `x`. Returns the width."""
-    text = str(amount)
-    width = size + 6 + sp.text_size(text, size)[0]
-    left = x - width if anchor == "r" else x
-    sp.paste(canvas, sp.chip(size), (left, y + 2))
-    sp.draw_text(canvas, (left + size + 6, y), text, size)
-    return width
+def turn_words(view: Any, name: str, locale: object) -> str:
+    """Whose decision it is, `name` naming him ("" when the game is over)."""
+    if view.is_over or not view.current_player:
+        return ""
+    if view.phase == "tricks":
+        return t(locale, "picture.to_play", player=name)
+    return t(locale, "picture.to_act", player=name)
 
 
 def _backs(canvas: Image.Image, x: int, y: int, count: int, width: int = 20) -> int:
@@ -81,66 +74,98 @@ def _backs(canvas: Image.Image, x: int, y: int, count: int, width: int = 20) -> 
     return x + (count - 1) * (width // 2 + 2) + width if count else x
 
 
-def _trump(canvas: Image.Image, view: Any, x: int, y: int, locale: object) -> None:
-    sp.draw_text(canvas, (x, y), t(locale, "picture.trumps"), 18, sp.MUTED)
-    sp.paste(canvas, sp.suit_tile(view.trump, 36), (x + 12, y + 24))
+def shows_won_cards(view: Any) -> bool:
+    """Stage 4: the cards each eligible player won decide it, so they are what the table shows."""
+    return view.stage == 4 and bool(view.eligible) and not view.is_over
 
 
-def _plays_row(canvas: Image.Image, view: Any, y: int, label: Any, locale: object) -> int:
-    """The trick in progress (or the last one, its winner ringed) with who played what."""
+def _has_plays(view: Any) -> bool:
+    return bool(view.trick or view.last_trick or view.shown_hand is not None)
+
+
+def _trick_step(count: int) -> int:
+    return min(96, (WIDTH - 2 * MARGIN - 4) // max(count, 1))
+
+
+def _plays_row(canvas: Image.Image, view: Any, y: int, label: Label, locale: object) -> int:
+    """The trick in progress (or the last one, its winner starred) with who played what."""
     if view.trick:
         plays, title = view.trick, t(locale, "picture.this_trick")
     else:
         plays, title = view.last_trick, t(locale, "picture.last_trick")
-    shown = not plays and view.shown_hand is not None
-    if shown:
-        plays, title = [], t(locale, "picture.insomnia.shown_by", player=label(view.shown_hand.player))
+    room = WIDTH - 2 * MARGIN
+    if not plays and view.shown_hand is not None:
+        title = pieces.fit_names(lambda ns: t(locale, "picture.insomnia.shown_by", player=ns[0]),
+                                 [label(view.shown_hand.player)], sp.SMALL, room)
     winner = None
     if not view.trick and plays and view.trump is not None:
         winner = trick_winner([p.card for p in plays], view.trump)
-        title = t(locale, "picture.insomnia.last_trick_won", player=label(plays[winner].player))
-    sp.draw_text(canvas, (MARGIN, y), title, 18, sp.MUTED)
+        title = pieces.fit_names(lambda ns: t(locale, "picture.insomnia.last_trick_won", player=ns[0]),
+                                 [label(plays[winner].player)], sp.SMALL, room)
+    sp.draw_text(canvas, (MARGIN, y), title, sp.SMALL, sp.MUTED)
     y += 26
-    step = TRICK_CARD + 14
     cards = [p.card for p in plays] if plays else list(view.shown_hand.cards)
+    step = _trick_step(len(cards)) if plays else TRICK_CARD + 14
     x = MARGIN + 4
+    below = y + sp.card_height(TRICK_CARD) + 4
     for i, c in enumerate(cards):
-        if i == winner:
-            sp.paste(canvas, sp.ring(TRICK_CARD, sp.card_height(TRICK_CARD), 3), (x - 3, y - 3))
-        sp.paste(canvas, sp.card(c, TRICK_CARD), (x, y))
+        sp.paste(canvas, sp.card(c, TRICK_CARD, lang(locale)), (x, y))
         if plays:
-            name = sp.fit_text(label(plays[i].player), sp.SMALL, step - 2)
-            below = y + sp.card_height(TRICK_CARD) + 4
-            sp.draw_text(canvas, (x + TRICK_CARD // 2, below), name, sp.SMALL, anchor="m")
+            star = 18 if i == winner else 0
+            name = sp.fit_text(label(plays[i].player), sp.SMALL, step - 6 - star)
+            width = sp.text_size(name, sp.SMALL)[0] + star
+            left = max(MARGIN, x + TRICK_CARD // 2 - width // 2)
+            if star:
+                sp.paste(canvas, sp.star(16), (left, below + 3))
+            sp.draw_text(canvas, (left + star, below), name, sp.SMALL)
         x += step
     if view.stage2_winner and view.stage2_description and WIDTH - MARGIN - x >= 180:
         room = WIDTH - MARGIN - x - 10
         sp.draw_text(canvas, (x + 10, y), t(locale, "picture.insomnia.best_hand"), sp.SMALL, sp.MUTED)
         sp.draw_text(canvas, (x + 10, y + 24), sp.fit_text(label(view.stage2_winner), 20, room), 20)
-        what = sp.fit_text(view.stage2_description, sp.SMALL, room)
+        what = sp.fit_text(hand_description(view.stage2_description, locale), sp.SMALL, room)
         sp.draw_text(canvas, (x + 10, y + 50), what, sp.SMALL, sp.MUTED)
-    return y + sp.card_height(TRICK_CARD) + 28
+    return y + sp.card_height(TRICK_CARD) + 30
 
 
-def _tile(canvas: Image.Image, view: Any, info: Any, player: str, x: int, y: int, w: int, label: Any,
+def _won_row_height() -> int:
+    return sp.card_height(WON_CARD) + 8
+
+
+def _won_cards(canvas: Image.Image, view: Any, y: int, label: Label, locale: object) -> int:
+    """Stage 4: each eligible player's won cards in a row beside his name."""
+    sp.draw_text(canvas, (MARGIN, y), t(locale, "picture.insomnia.won_title"), sp.SMALL, sp.MUTED)
+    y += 26
+    for p in view.eligible:
+        name = sp.fit_text(label(p), 20, NAME_COLUMN - 12)
+        sp.draw_text(canvas, (MARGIN + 4, y + sp.card_height(WON_CARD) // 2 - 12), name, 20)
+        x = MARGIN + NAME_COLUMN
+        pieces.card_row(canvas, view.won_cards.get(p, []), x, y, WON_CARD, WIDTH - MARGIN - x, lang(locale))
+        y += _won_row_height()
+    return y + 10
+
+
+def _tile(canvas: Image.Image, view: Any, info: Any, player: str, x: int, y: int, w: int, label: Label,
           locale: object, place: str | None = None) -> None:
     """One seat: name, dealer and turn marks, chips, hidden cards, tricks and what he does this stage."""
-    current = player == view.current_player
+    current = player == view.current_player and not view.is_over
     sp.paste(canvas, sp.panel(w, TILE_H, current), (x, y))
     name_x = x + 10
     if place:
-        name_x += sp.draw_text(canvas, (name_x, y + 6), place, 20, sp.GOLD) + 8
-    name = sp.fit_text(label(player), 20, w - 130)
-    name_x += sp.draw_text(canvas, (name_x, y + 6), name, 20, sp.GOLD if current else sp.WHITE) + 6
-    if player == view.dealer and not view.is_over:
-        sp.paste(canvas, sp.badge(t(locale, "picture.insomnia.dealer_badge"), 14), (name_x, y + 9))
-    _chips(canvas, x + w - 10, y + 5, view.chips[player], anchor="r")
+        name_x += sp.draw_text(canvas, (name_x, y + 6), place, 20) + 8
+    right = x + w - 10 - pieces.chips(canvas, x + w - 10, y + 5, view.chips[player], anchor="r")
+    dealer = player == view.dealer and not view.is_over
+    room = right - name_x - 8 - (28 if dealer else 0)
+    name = sp.fit_text(label(player), 20, room)
+    name_x += sp.draw_text(canvas, (name_x, y + 6), name, 20, sp.TURN if current else sp.WHITE) + 6
+    if dealer:
+        sp.paste(canvas, sp.badge(t(locale, "picture.insomnia.dealer_badge"), sp.MIN_SIZE), (name_x, y + 8))
     line = y + 36
-    lx = _backs(canvas, x + 10, line - 2, view.hand_counts.get(player, 0)) + 8
+    lx = _backs(canvas, x + 10, line - 2, view.hand_counts.get(player, 0)) + 6
     facts = []
     if view.is_over:
         net = view.chips[player] - info.options.get("chips", 15)
-        facts.append(t(locale, "picture.insomnia.net_chips", net=f"{net:+d}"))
+        facts.append(tn(locale, "picture.insomnia.net_chips", abs(net), net=f"{net:+d}"))
     elif view.phase == "tricks" or view.tricks_won.get(player):
         facts.append(tn(locale, "picture.insomnia.tricks", view.tricks_won.get(player, 0)))
     if view.phase == "exchange" and view.exchanges.get(player):
@@ -157,7 +182,7 @@ def _tile(canvas: Image.Image, view: Any, info: Any, player: str, x: int, y: int
         sp.draw_text(canvas, (lx, line + 2), text, sp.SMALL, sp.MUTED)
 
 
-def _seats(canvas: Image.Image, view: Any, info: Any, y: int, label: Any, locale: object, order: list[str],
+def _seats(canvas: Image.Image, view: Any, info: Any, y: int, label: Label, locale: object, order: list[str],
            places: dict[str, str] | None = None) -> int:
     w = (WIDTH - 2 * MARGIN - GAP) // 2
     for i, player in enumerate(order):
@@ -174,15 +199,21 @@ def _places(view: Any) -> tuple[list[str], dict[str, str]]:
     return order, places
 
 
-def _has_plays(view: Any) -> bool:
-    return bool(view.trick or view.last_trick or view.shown_hand is not None)
+def _middle_height(view: Any) -> int:
+    if view.is_over:
+        return 96
+    height = LABEL_H + DIE + 18
+    if shows_won_cards(view):
+        height += 26 + len(view.eligible) * _won_row_height() + 10
+    elif _has_plays(view):
+        height += 26 + sp.card_height(TRICK_CARD) + 30
+    return height
 
 
-def table_height(view: Any) -> int:
+def table_height(view: Any, status_lines: int = 1) -> int:
     rows = (len(view.players) + 1) // 2
-    middle = 96 if view.is_over else DIE + 34
-    plays = 26 + sp.card_height(TRICK_CARD) + 28 if _has_plays(view) and not view.is_over else 0
-    return MARGIN + 62 + middle + plays + rows * (TILE_H + GAP) + MARGIN - GAP + 4
+    top = MARGIN + 68 + (status_lines - 1) * STATUS_LINE
+    return top + _middle_height(view) + rows * (TILE_H + GAP) + MARGIN - GAP + 4
 
 
 def table(
@@ -191,167 +222,114 @@ def table(
     def label(p: str) -> str:
         return seat_label(info, p, names, locale)
 
-    canvas = new_canvas(table_height(view))
+    def said(p: str) -> str:  # the alt text's name: as the player wrote it
+        return player_name(info, p, names, locale)
+
     deals = f"{view.deal}/{view.max_deals}" if view.max_deals else str(view.deal)
-    stage = _stage(view, label, locale)
+    room = WIDTH - 2 * MARGIN
+    what = stage_words(view, label, locale)
+    who = ""
+    if view.current_player and not view.is_over:
+        who = pieces.fit_names(lambda ns: turn_words(view, ns[0], locale), [label(view.current_player)], 20,
+                               room)
+    lines = pieces.status_lines(what, who, 20, room)
+    canvas = new_canvas(table_height(view, lines))
     y = MARGIN
     sp.draw_text(canvas, (MARGIN, y), t(locale, "picture.insomnia.title", deals=deals), 26)
-    sp.draw_text(canvas, (WIDTH - MARGIN - 86, y + 4), t(locale, "picture.pot"), 22, sp.MUTED, anchor="r")
-    _chips(canvas, WIDTH - MARGIN, y + 2, view.pot, 24, anchor="r")
+    pot_width = pieces.chips(canvas, WIDTH - MARGIN, y + 2, view.pot, 24, anchor="r")
+    sp.draw_text(canvas, (WIDTH - MARGIN - pot_width - 10, y + 4), t(locale, "picture.pot"), 22, sp.MUTED,
+                 anchor="r")
     y += 36
-    sp.draw_text(canvas, (MARGIN, y), sp.fit_text(stage, 20, WIDTH - 2 * MARGIN), 20, sp.GOLD)
-    y += 30
-    words = [
-        t(locale, "picture.insomnia.alt_title", deals=deals),
-        stage + ".",
-        t(locale, "picture.pot_alt", pot=view.pot),
-    ]
+    pieces.status(canvas, MARGIN, y, what, who, 20, room)
+    y += 32 + (lines - 1) * STATUS_LINE
+    said_what = stage_words(view, said, locale)
+    said_who = turn_words(view, said(view.current_player), locale) if view.current_player else ""
+    words = [t(locale, "picture.insomnia.alt_title", deals=deals)]
+    if not view.is_over:  # a finished game's alt text says "Game over" with its result, below
+        words.append(f"{said_what}, {said_who}." if said_who else said_what + ".")
+    words.append(t(locale, "picture.pot_alt", pot=view.pot))
     if view.is_over:
-        order, places = _places(view)
-        top = [p for p in order if places[p] == "1."]
-        who = join(locale, [label(p) for p in top])
-        headline = tn(locale, "picture.insomnia.winners", len(top), players=who, chips=view.chips[top[0]])
-        sp.draw_text(canvas, (MARGIN, y + 8), sp.fit_text(headline, 28, WIDTH - 2 * MARGIN), 28, sp.GOLD)
-        reason = view.over_reason or ""
-        why = t(locale, f"picture.insomnia.over.{reason}") if reason in OVER else reason
-        start = info.options.get("chips", 15)
-        # Only the first letter is raised: str.capitalize would lower every German noun after it.
-        why_text = t(locale, "picture.insomnia.why", why=why[:1].upper() + why[1:], start=start)
-        sp.draw_text(canvas, (MARGIN, y + 48), why_text, 18, sp.MUTED)
-        y += 96
-        words.append(t(locale, "picture.game_over_alt", what=headline, why=why))
-        y = _seats(canvas, view, info, y, label, locale, order, places)
-        chips = ", ".join(f"{places[p]} {label(p)} {view.chips[p]}" for p in order)
-        words.append(t(locale, "picture.insomnia.chips_alt", chips=chips))
+        _over(canvas, view, info, y, label, said, words, locale)
         return canvas, alt(words)
-    x = _dice_row(canvas, view, MARGIN + 2, y, DIE)
-    words.append(t(locale, "picture.dice_alt", dice=" ".join(d.short for d in view.dice)))
-    if view.trump is not None:
-        _trump(canvas, view, x + 14, y - 4, locale)
-        words.append(t(locale, "picture.trumps_alt", suit=tn(locale, f"suit.{view.trump.value}", 2)))
-    stock_x = WIDTH - MARGIN - 40
-    sp.paste(canvas, sp.back(38) if view.stock_count else sp.slot(38), (stock_x, y - 6))
-    sp.draw_text(canvas, (stock_x - 8, y + 4), t(locale, "picture.stock"), 18, sp.MUTED, anchor="r")
-    sp.draw_text(canvas, (stock_x - 8, y + 26), str(view.stock_count), 22, anchor="r")
-    words.append(t(locale, "picture.stock_alt", count=view.stock_count))
-    y += DIE + 34
-    if _has_plays(view):
+    y = _dice_line(canvas, view, y, words, locale)
+    if shows_won_cards(view):
+        y = _won_cards(canvas, view, y, label, locale)
+        won = [f"{said(p)}: {cards_words(view.won_cards.get(p, []), locale)}" for p in view.eligible]
+        words.append(t(locale, "picture.insomnia.won_alt", players="; ".join(won)))
+    elif _has_plays(view):
         y = _plays_row(canvas, view, y, label, locale)
-        if view.trick or view.last_trick:
-            plays = view.trick or view.last_trick
-            what = t(locale, "picture.this_trick") if view.trick else t(locale, "picture.last_trick")
-            played = ", ".join(f"{label(p.player)} {card_words(p.card, locale)}" for p in plays)
-            words.append(f"{what}: {played}.")
-        else:
-            shown = view.shown_hand
-            cards = cards_words(shown.cards, locale)
-            words.append(t(locale, "picture.insomnia.shown_alt", player=label(shown.player), cards=cards))
-        if view.stage2_winner and view.stage2_description:
-            words.append(
-                t(locale, "picture.insomnia.best_hand_alt", player=label(view.stage2_winner),
-                  what=view.stage2_description)
-            )
+        _plays_words(view, said, words, locale)
     _seats(canvas, view, info, y, label, locale, list(view.players))
     seats = []
     for p in view.players:
         marks = (t(locale, "picture.insomnia.to_act_mark") if p == view.current_player else "") + (
             t(locale, "picture.insomnia.dealer_mark") if p == view.dealer else ""
         )
-        seats.append(
-            t(locale, "picture.insomnia.seat_alt", player=label(p), marks=marks, chips=view.chips[p],
-              cards=view.hand_counts.get(p, 0))
-        )
+        chips = tn(locale, "count.chip", view.chips[p])
+        cards = tn(locale, "count.card", view.hand_counts.get(p, 0))
+        seats.append(f"{said(p)}{marks}: {chips}, {cards}")
     words.append(t(locale, "picture.insomnia.seats_alt", seats="; ".join(seats)))
     return canvas, alt(words)
 
 
-# --- a player's hand ---------------------------------------------------------------------------------------
-
-
-def hand_height() -> int:
-    return MARGIN + 40 + sp.card_height(HAND_CARD) + 36 + 44 + 30 + 36 + MARGIN
-
-
-def hand(
-    info: Any, view: Any, legal: list[Any], names: Mapping[str, str] | None, *, locale: object = "en"
-) -> tuple[Image.Image, str]:
-    """His cards large, the legal ones ringed and tagged; the dice (ringed when he may re-throw them)."""
-
-    def label(p: str) -> str:
-        return t(locale, "picture.you") if p == view.player else seat_label(info, p, names, locale)
-
-    canvas = new_canvas(hand_height())
-    y = MARGIN
-    sp.draw_text(canvas, (MARGIN, y), t(locale, "picture.insomnia.hand_title", deal=view.deal), 24)
-    _chips(canvas, WIDTH - MARGIN, y, view.chips.get(view.player, 0), 24, anchor="r")
-    y += 40
-    verbs = {
-        "play": t(locale, "picture.insomnia.play_tag"),
-        "exchange": t(locale, "picture.insomnia.swap_tag"),
-    }
-    marked = {a.card: verbs[a.kind] for a in legal if a.kind in verbs}
-    step = HAND_CARD + 24
-    x = (WIDTH - (len(view.hand) * step - 24)) // 2 if view.hand else MARGIN
-    height = sp.card_height(HAND_CARD)
-    for c in view.hand:
-        if c in marked:
-            sp.paste(canvas, sp.ring(HAND_CARD, height, 5), (x - 5, y - 5))
-        sp.paste(canvas, sp.card(c, HAND_CARD), (x, y))
-        if c in marked:
-            sp.draw_text(canvas, (x + HAND_CARD // 2, y + height + 8), marked[c], 20, sp.GOLD, anchor="m")
-        elif marked:  # his turn, but this card may not be played: dim it
-            canvas.paste(sp.FELT, (x, y), sp.faded(HAND_CARD, height))
-        x += step
-    if not view.hand:
-        sp.draw_text(canvas, (MARGIN, y + 40), t(locale, "picture.no_cards"), 24, sp.MUTED)
-    y += height + 36
-    dice = {a.die for a in legal if a.kind == "rethrow"}
-    x = _dice_row(canvas, view, MARGIN + 2, y, 44, dice)
-    facts = [t(locale, "picture.pot_fact", pot=view.pot)]
+def _dice_line(canvas: Image.Image, view: Any, y: int, words: list[str], locale: object) -> int:
+    """The dice under their label, the trumps, the stock; returns the y below them."""
+    sp.draw_text(canvas, (MARGIN, y), t(locale, "picture.dice"), sp.SMALL, sp.MUTED)
+    x = pieces.dice_row(canvas, view.dice, MARGIN + 2, y + LABEL_H, DIE, GAP, lang(locale))
+    words.append(t(locale, "picture.dice_alt", dice=" ".join(format_rank(d, locale) for d in view.dice)))
     if view.trump is not None:
-        sp.draw_text(canvas, (x + 10, y + 10), t(locale, "picture.trumps"), 20, sp.MUTED)
-        sp.paste(canvas, sp.suit_tile(view.trump, 36), (x + 90, y + 4))
-        x += 134
-    sp.draw_text(canvas, (x + 12, y + 10), " · ".join(facts), 20, sp.MUTED)
-    y += 44 + 30
-    hint = _hint(view, legal, label, locale)
-    colour = sp.GOLD if legal else sp.MUTED
-    sp.draw_text(canvas, (MARGIN, y), sp.fit_text(hint, 20, WIDTH - 2 * MARGIN), 20, colour)
-    words = [
-        t(locale, "picture.insomnia.hand_alt", deal=view.deal, cards=cards_words(view.hand, locale)),
-        t(locale, "picture.dice_alt", dice=" ".join(d.short for d in view.dice)),
-        t(locale, "picture.insomnia.your_chips_alt", chips=view.chips.get(view.player, 0), pot=view.pot),
-    ]
-    if view.trump is not None:
+        sp.draw_text(canvas, (x + 14, y), t(locale, "picture.trumps"), sp.SMALL, sp.MUTED)
+        sp.paste(canvas, sp.suit_tile(view.trump, 40), (x + 14, y + LABEL_H + 4))
         words.append(t(locale, "picture.trumps_alt", suit=tn(locale, f"suit.{view.trump.value}", 2)))
-    if marked:
-        cards = cards_words([c for c in view.hand if c in marked], locale)
-        words.append(t(locale, "picture.insomnia.marked_alt", verbs=verbs_word(legal, locale), cards=cards))
-    words.append(hint + ".")
-    return canvas, alt(words)
+    stock_x = WIDTH - MARGIN - 38
+    sp.draw_text(canvas, (WIDTH - MARGIN, y), t(locale, "picture.stock"), sp.SMALL, sp.MUTED, anchor="r")
+    sp.paste(canvas, sp.back(38) if view.stock_count else sp.slot(38), (stock_x, y + LABEL_H))
+    sp.draw_text(canvas, (stock_x - 8, y + LABEL_H + 14), str(view.stock_count), 22, anchor="r")
+    words.append(t(locale, "picture.stock_alt", count=view.stock_count))
+    return y + LABEL_H + DIE + 18
 
 
-def verbs_word(legal: list[Any], locale: object = "en") -> str:
-    if any(a.kind == "exchange" for a in legal):
-        return t(locale, "picture.insomnia.may_exchange")
-    return t(locale, "picture.insomnia.may_play")
+def _plays_words(view: Any, said: Label, words: list[str], locale: object) -> None:
+    if view.trick or view.last_trick:
+        plays = view.trick or view.last_trick
+        what = t(locale, "picture.this_trick") if view.trick else t(locale, "picture.last_trick")
+        played = join(locale, [f"{said(p.player)} {card_words(p.card, locale)}" for p in plays])
+        words.append(f"{what}: {played}.")
+    else:
+        shown = view.shown_hand
+        cards = cards_words(shown.cards, locale)
+        words.append(t(locale, "picture.insomnia.shown_alt", player=said(shown.player), cards=cards))
+    if view.stage2_winner and view.stage2_description:
+        words.append(
+            t(locale, "picture.insomnia.best_hand_alt", player=said(view.stage2_winner),
+              what=hand_description(view.stage2_description, locale))
+        )
 
 
-def _hint(view: Any, legal: list[Any], label: Any, locale: object) -> str:
-    if view.is_over:
-        return t(locale, "picture.game_is_over")
-    if not legal:
-        if not view.current_player:
-            return ""
-        return t(locale, "picture.waiting_for", player=label(view.current_player))
-    kinds = {a.kind for a in legal}
-    if "play" in kinds:
-        return t(locale, "picture.insomnia.hint_play")
-    if "exchange" in kinds:
-        return t(locale, "picture.insomnia.hint_exchange")
-    if "rethrow" in kinds:
-        return t(locale, "picture.insomnia.hint_rethrow", left=view.rethrows_left)
-    bids = [a.amount for a in legal if a.kind == "bid"]
-    if bids:
-        return t(locale, "picture.insomnia.hint_bid", low=min(bids), high=max(bids))
-    return t(locale, "picture.insomnia.hint_pass")
+def _over(canvas: Image.Image, view: Any, info: Any, y: int, label: Label, said: Label, words: list[str],
+          locale: object) -> None:
+    """The winners, why the game ended, and every seat by place."""
+    order, places = _places(view)
+    top = [p for p in order if places[p] == "1."]
+    chips = tn(locale, "count.chip", view.chips[top[0]])
+    headline = pieces.fit_names(
+        lambda ns: tn(locale, "picture.insomnia.winners", len(top), players=join(locale, ns), chips=chips),
+        [label(p) for p in top], 28, WIDTH - 2 * MARGIN,
+    )
+    sp.draw_text(canvas, (MARGIN, y + 8), headline, 28)
+    reason = view.over_reason or ""
+    why = t(locale, f"picture.insomnia.over.{reason}") if reason in OVER else reason
+    start = info.options.get("chips", 15)
+    # Only the first letter is raised: str.capitalize would lower every German noun after it.
+    why_text = t(locale, "picture.insomnia.why", why=why[:1].upper() + why[1:], start=start)
+    sp.draw_text(canvas, (MARGIN, y + 48), sp.fit_text(why_text, 18, WIDTH - 2 * MARGIN), 18, sp.MUTED)
+    said_headline = tn(locale, "picture.insomnia.winners", len(top),
+                       players=join(locale, [said(p) for p in top]), chips=chips)
+    words.append(t(locale, "picture.game_over_alt", what=said_headline, why=why))
+    _seats(canvas, view, info, y + 96, label, locale, order, places)
+    standings = join(locale, [
+        t(locale, "picture.insomnia.place_alt", place=places[p], player=said(p),
+          chips=tn(locale, "count.chip", view.chips[p]))
+        for p in order
+    ])
+    words.append(t(locale, "picture.insomnia.chips_alt", chips=standings))

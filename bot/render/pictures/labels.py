@@ -1,7 +1,10 @@
-"""How a picture names seats and cards in words (its alt text and its labels), in the reader's language.
+"""How a picture names players and cards in words (its labels and its alt text), in the reader's language.
 
-A picture cannot show a Discord mention (`<@id>` renders only in text), so seats are named by number, in
-the order the table message lists them; the caller may pass display names instead.
+A picture cannot show a Discord mention (`<@id>` renders only in text), so a person is named by his display
+name (`TableInfo.names`, filled by the caller), a computer player as the text does ("Computer 2"), and a
+person whose name is not known by his seat ("Player 3"), never by an id. Drawn labels keep only what the
+bundled font can draw (`sprites.printable`) and are cut to their room with an ellipsis by the drawing code;
+the alt text keeps the name as it is, for screen readers.
 """
 
 from __future__ import annotations
@@ -9,24 +12,37 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from bot.games.cards import Card
-from bot.i18n import t, tn
+from bot.i18n import join, t, tn
 from bot.render.common import TableInfo, is_computer
+from bot.render.pictures.sprites import printable
+
+
+def player_name(
+    info: TableInfo, player: str, names: Mapping[str, str] | None = None, locale: object = "en"
+) -> str:
+    """The player as the alt text names him: his display name, "Computer N", or "Player N" by his seat."""
+    if is_computer(player):
+        return t(locale, "common.computer", number=player.split(":", 1)[1])
+    known = (names or {}).get(player, "").strip()
+    if known:
+        return known
+    if player in info.players:
+        return t(locale, "picture.player", number=info.players.index(player) + 1)
+    return t(locale, "picture.spectator")
 
 
 def seat_label(
     info: TableInfo, player: str, names: Mapping[str, str] | None = None, locale: object = "en"
 ) -> str:
-    if names and player in names:
-        return names[player]
-    seat = info.players.index(player) + 1 if player in info.players else 0
-    return t(locale, "picture.seat", number=seat) if seat else t(locale, "picture.spectator")
+    """The player as a picture draws him: `player_name` in letters the font has (a name with none of them,
+    all emoji say, falls back to his seat)."""
+    drawn = printable(player_name(info, player, names, locale))
+    return drawn or printable(player_name(info, player, None, locale))
 
 
 def seat_note(info: TableInfo, player: str, locale: object = "en") -> str:
-    """What the seat label leaves out: a computer player, or a computer playing a person's seat."""
-    if is_computer(player):
-        return t(locale, "picture.computer")
-    if player in info.computer_seats:
+    """What the seat label leaves out: a computer playing a person's seat."""
+    if player in info.computer_seats and not is_computer(player):
         return t(locale, "picture.computer_plays")
     return ""
 
@@ -42,7 +58,7 @@ def card_words(card: Card, locale: object = "en") -> str:
 
 
 def cards_words(cards: list[Card], locale: object = "en") -> str:
-    return ", ".join(card_words(c, locale) for c in cards) if cards else t(locale, "picture.none")
+    return join(locale, [card_words(c, locale) for c in cards]) if cards else t(locale, "picture.none")
 
 
 def alt(parts: list[str]) -> str:

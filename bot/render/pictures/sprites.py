@@ -1,30 +1,57 @@
-"""The pieces every picture is made of: cards, card backs, dice, chips, suit shapes and text, each drawn once.
+"""The pieces every picture is made of: cards, card backs, dice, chips and suit shapes, each drawn once, and
+the colours they are drawn in.
 
 Every sprite is cached (`functools.cache` on small immutable keys: there are 53 cards, 6 dice faces, a few
 sizes), so drawing a table is mostly pasting. Suits are shapes, not font glyphs: Pillow's bundled font has no
 suit symbols, and a shape plus a colour means colour is never the only signal. The four-colour deck (spades
 black, hearts red, diamonds blue, clubs green) is the online-poker convention: at phone size the colour tells
 the suits apart at a glance, the shape when colour does not.
+
+One meaning per colour, in every picture:
+- `TURN` (gold): whose turn it is. Only on the table: his seat's border and name, and the words of the status
+  line that name him ("Anna to play").
+- `LEGAL` (sky blue): a move you may make now. Only in your hand picture: the ring around a card, pile or
+  die you may choose, the tag under it (PLAY, C2, 3) and the hint line that says what the marks mean.
+- `LAST` (white ring): the card played last (the Malice table, with a legend line saying so).
+- `WHITE` text: names and values; `MUTED` text: what a value is (labels), and what you may not do now.
+- The suits' four colours, the red card back, the red-and-white chip and the ivory dice mean only themselves.
+No other colour marks anything: a trick's winning card is marked by a star beside its player's name.
 """
 
 from __future__ import annotations
 
 import math
-import unicodedata
 from functools import cache
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from bot.games.cards import Card, Rank, Suit
+from bot.i18n.cards import format_rank
+from bot.render.pictures.text import (
+    FELT_DARK,
+    MIN_SIZE,
+    RGB,
+    WHITE,
+    draw_text,
+    fit_text,
+    font,
+    printable,
+    record,
+    text_mask,
+    text_size,
+)
 
-RGB = tuple[int, int, int]
+__all__ = [
+    "FELT_DARK", "MIN_SIZE", "RGB", "WHITE", "draw_text", "fit_text", "font", "printable", "text_mask",
+    "text_size",
+]  # fmt: skip
 
 FELT: RGB = (36, 104, 72)  # opaque mid-tone: readable around it in Discord's light and dark themes
-FELT_DARK: RGB = (24, 74, 51)
 INK: RGB = (24, 24, 28)
-WHITE: RGB = (250, 250, 246)
 PAPER: RGB = (252, 251, 245)
-GOLD: RGB = (255, 196, 36)
+TURN: RGB = (255, 196, 36)
+LEGAL: RGB = (92, 204, 255)
+LAST: RGB = WHITE
 MUTED: RGB = (196, 222, 206)
 SUIT_COLOURS: dict[Suit | None, RGB] = {
     Suit.SPADES: (22, 22, 26),
@@ -34,98 +61,10 @@ SUIT_COLOURS: dict[Suit | None, RGB] = {
     None: (128, 36, 160),  # the joker
 }
 BACK: RGB = (150, 32, 44)
-SMALL = 18  # the smallest text: about 12 px when Discord shows a picture 400 px wide on a phone
+IVORY: RGB = (244, 236, 214)  # a die's face: warmer than a card's paper
+IVORY_SIDE: RGB = (178, 160, 122)  # a die's sides below and right of its face: a cube, not a flat card
+SMALL = 18  # the usual small text: about 11 px when Discord shows the picture 360 px wide on a phone
 OVERSAMPLE = 4  # shapes are drawn this much larger, then scaled down: Pillow's polygons are not antialiased
-
-
-@cache
-def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """Pillow's bundled scalable font (Pillow >= 10.1): nothing to download or ship."""
-    return ImageFont.load_default(size=size)
-
-
-# The bundled font has no German letters beyond ASCII: an umlaut is drawn as its vowel with two dots added
-# (`_diaereses`), ß as "ss" (as Swiss German writes it); without this a German label shows empty boxes.
-# By code point, from their Unicode decomposition: these are glyphs, not words (the literal scan reads
-# letters as text).
-UMLAUTS = {chr(c): unicodedata.normalize("NFD", chr(c))[0] for c in (0xE4, 0xF6, 0xFC, 0xC4, 0xD6, 0xDC)}
-SHARP_S = chr(0xDF)
-
-
-def _drawable(text: str) -> str:
-    return "".join(UMLAUTS.get(ch, ch) for ch in text.replace(SHARP_S, "ss"))
-
-
-def _diaereses(draw: ImageDraw.ImageDraw, f: ImageFont.FreeTypeFont, text: str, x0: int) -> None:
-    """Two dots above each umlaut's vowel in the mask of `_drawable(text)` drawn from `x0`."""
-    text = text.replace(SHARP_S, "ss")
-    radius = max(1.0, f.size / 16)
-    for i, ch in enumerate(text):
-        base = UMLAUTS.get(ch)
-        if base is None:
-            continue
-        _l, top, _r, _b = f.getbbox(base)
-        middle = x0 + f.getlength(_drawable(text[:i])) + f.getlength(base) / 2
-        y = max(radius, top - f.size / 10 - radius)
-        for dx in (-f.size / 8, f.size / 8):
-            cx = middle + dx
-            draw.ellipse([cx - radius, y - radius, cx + radius, y + radius], fill=255)
-
-
-@cache
-def text_mask(text: str, size: int) -> Image.Image:
-    """A text as an "L" mask, tight to its ink plus the font's line height, so texts of one size align."""
-    f = font(size)
-    if not isinstance(f, ImageFont.FreeTypeFont):  # load_default(size=) is scalable from Pillow 10.1
-        raise RuntimeError("Pillow's bundled font is not scalable: Pillow 10.1 or later is needed")
-    drawn = _drawable(text)
-    left, _top, right, _bottom = (round(v) for v in f.getbbox(drawn))
-    ascent, descent = f.getmetrics()
-    mask = Image.new("L", (max(1, right - min(left, 0)), ascent + descent))
-    draw = ImageDraw.Draw(mask)
-    draw.text((-min(left, 0), 0), drawn, font=f, fill=255)
-    if drawn != text:
-        _diaereses(draw, f, text, -min(left, 0))
-    return mask
-
-
-def text_size(text: str, size: int) -> tuple[int, int]:
-    return text_mask(text, size).size
-
-
-def draw_text(
-    canvas: Image.Image,
-    xy: tuple[int, int],
-    text: str,
-    size: int,
-    colour: RGB = WHITE,
-    *,
-    shadow: bool = True,
-    anchor: str = "l",
-) -> int:
-    """Paste a text at `xy` (its left, centre or right edge by `anchor` "l", "m", "r"); returns its width.
-    White text on the felt gets a dark shadow so it stays sharp after the picture is scaled down."""
-    if not text:
-        return 0
-    mask = text_mask(text, size)
-    x, y = xy
-    if anchor == "m":
-        x -= mask.width // 2
-    elif anchor == "r":
-        x -= mask.width
-    if shadow:
-        canvas.paste(FELT_DARK, (x + 1, y + 2), mask)
-    canvas.paste(colour, (x, y), mask)
-    return mask.width
-
-
-def fit_text(text: str, size: int, width: int) -> str:
-    """The text cut with an ellipsis to fit `width` pixels (long names, long stage texts)."""
-    if text_size(text, size)[0] <= width:
-        return text
-    while len(text) > 1 and text_size(text + "…", size)[0] > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
 
 
 # --- shapes ------------------------------------------------------------------------------------------------
@@ -199,14 +138,15 @@ def card_height(width: int) -> int:
 
 
 @cache
-def card(c: Card, width: int) -> Image.Image:
-    """A face-up card: rank and suit in the top-left corner (all a fanned stack shows), a big suit below."""
+def card(c: Card, width: int, lang: str = "en") -> Image.Image:
+    """A face-up card: rank and suit in the top-left corner (all a fanned stack shows), a big suit below. The
+    rank as the reader writes it (`lang` "de": B and D for jack and queen, as the German text says)."""
     height = card_height(width)
     sprite = _blank(width, height, PAPER, (120, 120, 120))
     colour = SUIT_COLOURS[c.suit]
     corner = max(12, round(width * 0.36))
     pad = max(3, width // 14)
-    text = "JK" if c.is_joker or c.rank is None else c.rank.short
+    text = "JK" if c.is_joker or c.rank is None else format_rank(c.rank, lang)
     ink_top = round(font(corner).getbbox(text)[1])  # the font's own space above capitals: a fan hides less
     x = pad + draw_text(sprite, (pad, pad - ink_top), text, corner, colour, shadow=False)
     cap = round(font(corner).getbbox("A")[3] - font(corner).getbbox("A")[1])
@@ -217,6 +157,12 @@ def card(c: Card, width: int) -> Image.Image:
     top = pad + corner + (height - pad - corner - big) // 2
     sprite.paste(colour, ((width - big) // 2, top), suit_mask(c.suit, big))
     return sprite
+
+
+@cache
+def blank_card(width: int) -> Image.Image:
+    """A card's face with nothing on it (a legend's swatch)."""
+    return _blank(width, card_height(width), PAPER, (120, 120, 120))
 
 
 @cache
@@ -246,24 +192,31 @@ def slot(width: int) -> Image.Image:
 
 
 @cache
-def ring(width: int, height: int, thickness: int = 4) -> Image.Image:
-    """The gold outline that marks a legal move, drawn around a sprite of `width` x `height`."""
+def ring(width: int, height: int, thickness: int = 4, colour: RGB = LEGAL) -> Image.Image:
+    """An outline around a sprite of `width` x `height`: `LEGAL` (a move you may make) or `LAST` (the card
+    played last), with a thin dark edge inside so it shows against a white card as well as on the felt."""
     w, h = width + 2 * thickness, height + 2 * thickness
     s = OVERSAMPLE
-    mask = Image.new("L", (w * s, h * s))
     radius = (max(3, width // 10) + thickness) * s
     box = [0, 0, w * s - 1, h * s - 1]
-    ImageDraw.Draw(mask).rounded_rectangle(box, radius, outline=255, width=thickness * s)
-    sprite = Image.new("RGBA", (w, h), (*GOLD, 0))
-    sprite.putalpha(_scaled(mask, (w, h)))
-    return sprite
+    outer = Image.new("L", (w * s, h * s))
+    ImageDraw.Draw(outer).rounded_rectangle(box, radius, outline=255, width=thickness * s)
+    edge = Image.new("L", (w * s, h * s))
+    inset = thickness * s - s
+    inner_box = [inset, inset, w * s - 1 - inset, h * s - 1 - inset]
+    ImageDraw.Draw(edge).rounded_rectangle(inner_box, radius - inset, outline=255, width=s)
+    sprite = Image.new("RGBA", (w, h), (*colour, 0))
+    sprite.putalpha(_scaled(outer, (w, h)))
+    dark = Image.new("RGBA", (w, h), (*FELT_DARK, 0))
+    dark.putalpha(_scaled(edge, (w, h)))
+    return Image.alpha_composite(sprite, dark)
 
 
 @cache
-def panel(width: int, height: int, highlight: bool = False) -> Image.Image:
-    """A seat's or a player's area: darker felt, a gold border when it is his turn."""
-    if highlight:
-        return _blank(width, height, FELT_DARK, GOLD, 3, 10)
+def panel(width: int, height: int, turn: bool = False) -> Image.Image:
+    """A seat's or a player's area: darker felt, a `TURN` border when it is his turn."""
+    if turn:
+        return _blank(width, height, FELT_DARK, TURN, 3, 10)
     return _blank(width, height, FELT_DARK, FELT_DARK, 1, 10)
 
 
@@ -285,13 +238,37 @@ def suit_tile(suit: Suit, size: int) -> Image.Image:
 # --- dice and chips ----------------------------------------------------------------------------------------
 
 
+def die_depth(size: int) -> int:
+    return max(3, size // 9)
+
+
 @cache
-def die(rank: Rank, size: int) -> Image.Image:
-    """A poker die face (9 10 J Q K A): ivory, the rank large and dark."""
-    sprite = _blank(size, size, (246, 240, 222), (70, 60, 40), 2)
-    mask = text_mask(rank.short, round(size * 0.55))
-    colour = (170, 24, 36) if rank in (Rank.ACE, Rank.KING) else INK
-    sprite.paste(colour, ((size - mask.width) // 2, (size - mask.height) // 2), mask)
+def die(rank: Rank, size: int, lang: str = "en") -> Image.Image:
+    """A poker die (faces 9 10 J Q K A) as a small ivory cube: a square face with round corners and two sides
+    in shadow below and to the right, the rank large in the middle. Square, shaded and without a suit, it
+    reads as a die beside the flat, taller, suited cards. `size` is the sprite's edge, sides included."""
+    depth = die_depth(size)
+    face = size - depth
+    radius = max(4, face // 5)
+    sprite = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    body = _blank(face, face, IVORY_SIDE, (60, 48, 30), 2, radius)
+    for step in range(depth, 0, -1):  # the cube's sides: the face's outline stepped down and to the right
+        sprite.alpha_composite(body, (step, step))
+    sprite.alpha_composite(_blank(face, face, IVORY, (60, 48, 30), 2, radius), (0, 0))
+    face_text = format_rank(rank, lang)
+    mask = text_mask(face_text, round(face * 0.56))
+    ink = mask.getbbox() or (0, 0, mask.width, mask.height)
+    top = (face - (ink[3] - ink[1])) // 2 - ink[1]
+    sprite.paste(INK, ((face - mask.width) // 2, top), mask)
+    record(sprite, "text", mask, ((face - mask.width) // 2, top), face_text, round(face * 0.56))
+    return sprite
+
+
+@cache
+def star(size: int, colour: RGB = WHITE) -> Image.Image:
+    """A five-pointed star: beside a player's name, the winner of the trick shown."""
+    sprite = Image.new("RGBA", (size, size), (*colour, 0))
+    sprite.putalpha(suit_mask(None, size))
     return sprite
 
 
@@ -317,8 +294,10 @@ def badge(text: str, size: int, fill: RGB = WHITE, ink: RGB = INK) -> Image.Imag
     width = max(mask.width + 2 * pad, mask.height + 2)
     sprite = _blank(width, mask.height + 2, fill, ink, 1)
     sprite.paste(ink, ((width - mask.width) // 2, 1), mask)
+    record(sprite, "text", mask, ((width - mask.width) // 2, 1), text, size)
     return sprite
 
 
 def paste(canvas: Image.Image, sprite: Image.Image, xy: tuple[int, int]) -> None:
     canvas.paste(sprite, xy, sprite)
+    record(canvas, "sprite", sprite, xy)

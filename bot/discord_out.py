@@ -1,0 +1,183 @@
+"""The Discord side of the session layer: rendered `Message`s as discord.py's send and edit arguments, and
+`DiscordAnnouncer`, the presenter's `Announcer` (public messages, edits, deletions, DMs), with Discord's error
+codes turned into the session layer's exceptions. The bot creates it with the session manager."""
+
+from __future__ import annotations
+
+import io
+import logging
+from typing import Any
+
+import discord
+
+from bot import render
+from bot.fit import fit
+from bot.render.common import Message
+from bot.sessions.errors import ChannelGone, DMClosed, EditExpired, MissingPermission
+from storage.contract import Store
+
+log = logging.getLogger(__name__)
+
+STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+DM_CLOSED = 50007
+UNKNOWN_CHANNEL = 10003
+MISSING_ACCESS = 50001
+MISSING_PERMISSIONS = 50013
+EDIT_TOO_OLD = 30046
+
+
+class _Layout(discord.ui.View):
+    """Buttons laid out for sending only: clicks are handled by `TableButton`, never by a stored view."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+
+def discord_kwargs(message: Message, *, edit: bool = False) -> dict[str, Any]:
+    """A rendered `Message` as keyword arguments of discord.py's send/edit, cut to Discord's limits."""
+    message = fit(message)
+    kwargs: dict[str, Any] = {
+        # An edit with no content must clear the old text (an empty string does; None may leave it).
+        "content": message.content if message.content or not edit else "",
+        "embeds": [_embed(e) for e in message.embeds],
+        "allowed_mentions": discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(i) for i in message.mentions]
+        ),
+    }
+    if message.rows:
+        view = _Layout()
+        for row_number, row in enumerate(message.rows):
+            for b in row:
+                view.add_item(
+                    discord.ui.Button(
+                        label=b.label,
+                        custom_id=b.custom_id,
+                        style=STYLES[b.style],
+                        disabled=b.disabled,
+                        row=row_number,
+                    )
+                )
+        kwargs["view"] = view
+    elif edit:
+        kwargs["view"] = None
+    # The picture rides on the same request as the text. An edit's `attachments` replaces the old picture
+    # (or, with none, removes it); a send takes `files`. A File is read once, so each call makes a new one.
+    files = [_file(message.picture)] if message.picture is not None else []
+    if edit:
+        kwargs["attachments"] = files
+    elif files:
+        kwargs["files"] = files
+    return kwargs
+
+
+def _file(picture: render.Picture) -> discord.File:
+    return discord.File(io.BytesIO(picture.data), filename=picture.filename, description=picture.alt)
+
+
+def _embed(data: render.Embed) -> discord.Embed:
+    embed = discord.Embed(title=data.title, description=data.description, colour=data.colour)
+    for f in data.fields:
+        embed.add_field(name=f.name, value=f.value or "—", inline=f.inline)
+    if data.footer:
+        embed.set_footer(text=data.footer)
+    if data.image:
+        embed.set_image(url=data.image)
+    return embed
+
+
+def note_languages(interaction: discord.Interaction) -> None:
+    """Tell the sessions who reads in which language: the user (his DMs) and the server (the default
+    language of its public messages). Every command, autocomplete and click passes here."""
+    sessions = getattr(interaction.client, "sessions", None)
+    if sessions is not None:
+        sessions.saw(
+            interaction.user.id, interaction.locale, interaction.guild_id, interaction.guild_locale,
+            display_name=getattr(interaction.user, "display_name", None),
+        )
+
+
+def _http_failure(exc: discord.HTTPException, *, sending_files: bool = False) -> Exception:
+    """Discord's error codes as the session layer's exceptions (others stay as they are: retried later)."""
+    if exc.code == UNKNOWN_CHANNEL:
+        return ChannelGone(str(exc))
+    if exc.code == MISSING_ACCESS:
+        return MissingPermission("view_channel")
+    if exc.code == MISSING_PERMISSIONS:
+        return MissingPermission("attach_files" if sending_files else "send_messages")
+    if exc.code == EDIT_TOO_OLD:
+        return EditExpired(str(exc))
+    return exc
+
+
+class DiscordAnnouncer:
+    """The presenter's `Announcer` on discord.py: public messages, in-place edits, deletions and DMs, with
+    Discord's error codes turned into the session layer's exceptions."""
+
+    def __init__(
+        self, client: discord.Client, store: Store, dm_channels: dict[int, int] | None = None
+    ) -> None:
+        self.bot = client
+        self.store = store
+        # Each person's DM channel, once opened (kept in the store across restarts): a DM is then one request
+        # (discord.py's own cache keeps only the last 128, and only in memory).
+        self._dm_channels: dict[int, int] = dict(dm_channels or {})
+
+    async def send(self, channel_id: int, message: Message) -> int:
+        channel = self.bot.get_partial_messageable(channel_id)
+        try:
+            sent = await channel.send(**discord_kwargs(message))
+        except discord.HTTPException as exc:
+            raise _http_failure(exc, sending_files=bool(getattr(message, "picture", None))) from exc
+        return sent.id
+
+    async def edit(self, channel_id: int, message_id: int, message: Message) -> bool:
+        partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+        try:
+            await partial.edit(**discord_kwargs(message, edit=True))
+        except discord.NotFound as exc:
+            if exc.code == UNKNOWN_CHANNEL:
+                raise ChannelGone(str(exc)) from exc
+            return False
+        except discord.HTTPException as exc:
+            raise _http_failure(exc, sending_files=bool(getattr(message, "picture", None))) from exc
+        return True
+
+    async def delete(self, channel_id: int, message_id: int) -> None:
+        partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+        try:
+            await partial.delete()
+        except discord.NotFound:
+            return  # already gone (someone deleted it by hand, or the channel): that is what we wanted
+        except discord.HTTPException as exc:
+            raise _http_failure(exc) from exc
+
+    def dm_requests(self, user_id: int) -> int:
+        return 1 if user_id in self._dm_channels else 2
+
+    async def _remember(self, user_id: int, channel_id: int) -> None:
+        try:
+            await self.store.remember_dm_channel(user_id, channel_id)
+        except Exception:  # only a saving lost: the channel is opened again after the next restart
+            log.warning("could not keep the DM channel of %s", user_id, exc_info=True)
+
+    async def dm(self, user_id: int, message: Message) -> None:
+        try:
+            channel_id = self._dm_channels.get(user_id)
+            if channel_id is None:
+                opened = await self.bot.create_dm(discord.Object(user_id))
+                channel_id = self._dm_channels[user_id] = opened.id
+                await self._remember(user_id, channel_id)
+            channel = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+            await channel.send(**discord_kwargs(message))
+        except discord.Forbidden as exc:
+            if exc.code == DM_CLOSED:
+                raise DMClosed(str(user_id)) from exc
+            raise

@@ -1,0 +1,138 @@
+"""What a write of the table message shows, worded and drawn when it is written: the presenter's display
+record (loaded and stored by it alone), the steps to word (the records' own, else replayed from the log), the
+log window, the banner, the picture. `Job` is one table's worker state (the presenter's and its pings')."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot import render
+from bot.games.registry import REGISTRY
+from bot.render.common import Message
+from bot.sessions.display import Display
+from bot.sessions.records import MoveFacts, TableRecord
+from bot.sessions.view import Window, banner_of, log_of, table_info, table_message, window, word_note
+from storage.contract import Store
+
+
+@dataclass
+class Job:
+    """One table's worker and what it knows: the newest record, its own display record, and what is shown."""
+
+    record: TableRecord
+    display: Display | None = None  # loaded from the store on the first step (None: not yet)
+    shown_revision: int = -1  # the record revision the table message shows (in memory: a restart redraws)
+    steps: tuple[MoveFacts, ...] = ()  # replayed steps, when the records' own are not enough
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one write of this table's messages at a time
+    task: asyncio.Task[Any] | None = None
+    failures: int = 0
+    silenced: bool = False  # the bot may not write here (permission missing): wait for the next change
+    busy: bool = False
+    # Who holds the turn and since when he is idle: a ping only when the turn passed between two people.
+    turn_holder: str | None = None
+    turn_since: float = 0.0
+    ping_wanted: bool = False
+    tracked_seq: int = -1
+
+
+class Drawing:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        facts: Callable[[TableRecord], Awaitable[tuple[MoveFacts, ...]]],
+        deadline: Callable[[int], float | None],
+    ) -> None:
+        self.store = store
+        self._facts = facts
+        self.deadline = deadline
+
+    async def display(self, job: Job) -> Display:
+        if job.display is None:
+            row = await self.store.get_table(job.record.id)
+            job.display = Display() if row is None else Display.of_row(row)
+        return job.display
+
+    async def save(self, job: Job) -> None:
+        if job.display is not None:
+            await self.store.update_display(job.record.id, job.display.model_dump(mode="json"))
+
+    async def steps(self, job: Job, record: TableRecord, shown_seq: int) -> tuple[MoveFacts, ...]:
+        """The steps to word: the record's own when they reach back past what was shown, else the replay."""
+        if record.game is None:
+            return ()
+        own = record.moves
+        if own and own[0].count <= max(shown_seq, 0):
+            return own
+        if not job.steps or job.steps[-1].count < record.seq:
+            job.steps = await self._facts(record)
+        return tuple(s for s in job.steps if s.count <= record.seq)
+
+    def banner(self, record: TableRecord, display: Display, locale: object) -> str | None:
+        lines = [banner_of(record, locale, display.shown_banner)]
+        notice = display.notice
+        if notice is not None and (not display.notice_shown or notice.at == record.seq):
+            lines.append(word_note(notice, locale))
+        shown = [line for line in lines if line]
+        return "\n".join(shown) if shown else None
+
+    async def word(
+        self, job: Job, record: TableRecord, *, all_lines: bool = False, locale: object = None
+    ) -> tuple[Message, Window | None]:
+        """The table message for `record`, its log worded now (text only: the picture comes separately)."""
+        display = await self.display(job)
+        lang = record.language if locale is None else locale
+        shown_seq, shown_note = (-1, 0) if all_lines else (display.shown_seq, display.shown_note)
+        steps = await self.steps(job, record, shown_seq)
+        win = None
+        if record.game is not None:
+            lines = log_of(record, steps, locale=lang, pictures_off=display.pictures_off)
+            win = window(lines, shown_seq, shown_note, record.seq)
+        message = table_message(
+            record, win, banner=self.banner(record, display, lang), deadline=self.deadline(record.id),
+            locale=lang, pictures_off=display.pictures_off, picture=False,
+        )
+        return message, win
+
+    async def drawn(self, job: Job, record: TableRecord) -> tuple[Message, Window | None]:
+        """The table message with its picture drawn in a worker thread, from the game as stored."""
+        message, win = await self.word(job, record)
+        display = await self.display(job)
+        if record.game is None or record.snapshot is None or not pictures_on(record, display):
+            return message, win
+        info = info_of(record, display)
+        spec, snapshot, lang = REGISTRY[record.kind], record.snapshot, record.language
+        picture = await asyncio.to_thread(
+            lambda: render.table_picture(info, spec.load(snapshot), locale=lang)
+        )
+        return render.attach_picture(message, picture), win
+
+    def shown(self, job: Job, record: TableRecord, win: Window | None) -> None:
+        display = job.display
+        assert display is not None
+        if win is not None:
+            display.shown_seq, display.shown_note = win.upto_seq, win.upto_note
+        if record.session.banner is not None:
+            display.shown_banner = record.session.banner.n
+        if display.notice is not None:
+            display.notice_shown = True
+        if win is None or win.upto_seq >= record.seq:
+            job.shown_revision = max(job.shown_revision, record.revision)
+
+
+    async def steps_for_hands(self, job: Job) -> tuple[MoveFacts, ...]:
+        display = await self.display(job)
+        return await self.steps(job, job.record, display.hands_seq)
+
+
+
+def pictures_on(record: TableRecord, display: Display) -> bool:
+    return bool(record.options.get("pictures", True)) and not display.pictures_off
+
+
+def info_of(record: TableRecord, display: Display) -> render.TableInfo:
+    return table_info(record, pictures_off=display.pictures_off)

@@ -1,0 +1,210 @@
+"""Lobbies and challenges: a table before its game, from opening to the deal (or to being closed).
+
+Each public step takes the channel's lock itself, checks, stores, and publishes the new record; nothing here
+is called with a lock held by someone else.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from bot.games.base import seed_commitment
+from bot.games.registry import REGISTRY
+from bot.games.spec import TableStyle
+from bot.i18n import resolve_locale
+from bot.render.common import name
+from bot.sessions.errors import GameName, NotAllowed, Text
+from bot.sessions.kinds import game_options
+from bot.sessions.records import MoveFacts, NoteFact, SessionState, TableRecord, note, player
+from bot.sessions.tables import Readers, Tables
+from storage.contract import Store
+from storage.errors import ChannelBusy
+from storage.models import SeatIn
+
+
+def new_seed() -> str:
+    """A table's secret seed: drawn by the session, never by the engine (tests replace this to fix games)."""
+    return secrets.token_hex(16)
+
+
+class Lobbies:
+    def __init__(
+        self, store: Store, tables: Tables, readers: Readers, *, default_timeout: float
+    ) -> None:
+        self.store = store
+        self.tables = tables
+        self.readers = readers
+        self.default_timeout = default_timeout
+
+    async def open(
+        self,
+        *,
+        kind: str,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        options: dict[str, Any],
+        players: list[str] | None = None,
+        language: str = "en",
+    ) -> TableRecord:
+        """A new lobby (or challenge) in the channel, its public messages in `language`; the seed is drawn
+        here."""
+        async with self.tables.lock(channel_id):
+            if self.tables.in_channel(channel_id) is not None:
+                raise NotAllowed("table.channel_busy")
+            options = {k: v for k, v in options.items() if v is not None}
+            options.setdefault("timeout", self.default_timeout)
+            seed = new_seed()  # looked up at each call: tests fix it
+            commitment = seed_commitment(seed)
+            try:
+                table_id = await self.store.create_table(
+                    guild_id, channel_id, kind, host_id, options, seed, commitment
+                )
+            except ChannelBusy as exc:
+                raise NotAllowed("table.channel_busy") from exc
+            seated = tuple(players or [str(host_id)])
+            record = TableRecord(
+                id=table_id,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                kind=kind,
+                host_id=host_id,
+                options=options,
+                seed=seed,
+                commitment=commitment,
+                status="lobby",
+                players=seated,
+                seq=0,
+                session=self.readers.noted(SessionState(language=resolve_locale(language)), seated),
+            )
+            await self._seat(record)
+            await self.store.update_meta(record.id, record.session.model_dump(mode="json"))
+            self.tables.add(record)
+            return record
+
+    async def abandon(self, record: TableRecord) -> None:
+        """Close a lobby whose message could not be posted (the bot may not write in the channel)."""
+        async with self.tables.lock(record.channel_id):
+            now = self.tables.by_id(record.id)
+            if now is not None and now.status == "lobby":
+                await self.store.cancel_table(record.id)
+                self.tables.publish(now.evolve(status="cancelled"))
+
+    def _lobby(self, channel_id: int, style: TableStyle) -> TableRecord:
+        """The channel's table, which must be waiting for players and fill the `style` way."""
+        record = self.tables.require(channel_id)
+        spec = REGISTRY[record.kind]
+        if spec.table != style:
+            raise NotAllowed("table.wrong_kind", game=GameName(record.kind, spec.title))
+        if record.status != "lobby":
+            raise NotAllowed("table.already_started")
+        return record
+
+    async def _seat(self, record: TableRecord) -> None:
+        seats = [
+            SeatIn(seat=i, player=p, user_id=None if p.startswith("ai:") else int(p))
+            for i, p in enumerate(record.players)
+        ]
+        await self.store.set_seats(record.id, seats)
+
+    async def _reseat(self, record: TableRecord, players: list[str]) -> None:
+        """The seats stored before anyone is told."""
+        new = record.evolve(players=tuple(players), session=self.readers.noted(record.session, players))
+        await self._seat(new)
+        self.tables.publish(new)
+
+    async def join(self, channel_id: int, user_id: int) -> Text:
+        async with self.tables.lock(channel_id):
+            record = self._lobby(channel_id, "lobby")
+            me = str(user_id)
+            if me in record.players:
+                raise NotAllowed("table.already_seated")
+            if len(record.players) >= REGISTRY[record.kind].max_players:
+                raise NotAllowed("table.full")
+            await self._reseat(record, [*record.players, me])
+            return Text("table.joined")
+
+    async def leave(self, channel_id: int, user_id: int) -> Text:
+        async with self.tables.lock(channel_id):
+            record = self._lobby(channel_id, "lobby")
+            me = str(user_id)
+            if me not in record.players:
+                raise NotAllowed("table.not_seated")
+            if user_id == record.host_id:
+                raise NotAllowed("table.host_cannot_leave")
+            await self._reseat(record, [p for p in record.players if p != me])
+            return Text("table.left")
+
+    async def add_computer(self, channel_id: int, user_id: int) -> Text:
+        async with self.tables.lock(channel_id):
+            record = self._lobby(channel_id, "lobby")
+            _require_host(record, user_id, "addbot")
+            if len(record.players) >= REGISTRY[record.kind].max_players:
+                raise NotAllowed("table.full")
+            used = {int(p.split(":", 1)[1]) for p in record.players if p.startswith("ai:")}
+            number = next(n for n in range(1, 100) if n not in used)
+            await self._reseat(record, [*record.players, f"ai:{number}"])
+            return Text("table.computer_joined", number=number)
+
+    async def start(self, channel_id: int, user_id: int) -> Text:
+        async with self.tables.lock(channel_id):
+            record = self._lobby(channel_id, "lobby")
+            _require_host(record, user_id, "start")
+            if len(record.players) < REGISTRY[record.kind].min_players:
+                raise NotAllowed("table.need_two")
+            await self._deal(record)
+        return Text("table.started")
+
+    async def accept(self, channel_id: int, user_id: int) -> Text:
+        async with self.tables.lock(channel_id):
+            record = self._lobby(channel_id, "challenge")
+            if str(user_id) != record.players[1]:
+                raise NotAllowed("challenge.only_challenged.accept")
+            await self._deal(record)
+        return Text("challenge.accepted")
+
+    async def decline(self, channel_id: int, user_id: int) -> Text:
+        async with self.tables.lock(channel_id):
+            record = self._lobby(channel_id, "challenge")
+            if str(user_id) not in record.players:
+                raise NotAllowed("challenge.only_challenged.decline")
+            await self._close(record, note("challenge.declined_by", player=player(str(user_id))))
+            return Text("challenge.declined")
+
+    async def start_now(self, record: TableRecord) -> None:
+        """A challenge to the computer starts at once."""
+        async with self.tables.lock(record.channel_id):
+            now = self.tables.by_id(record.id)
+            if now is not None and now.status == "lobby":
+                await self._deal(now)
+
+    async def cancel(self, record: TableRecord, user_id: int) -> Text:
+        """Caller holds the lock (the table's life decides who may cancel)."""
+        await self._close(record, note("table.cancelled_by", player=player(str(user_id))))
+        return Text("table.cancelled")
+
+    async def _close(self, record: TableRecord, why: NoteFact) -> None:
+        await self.store.cancel_table(record.id)
+        session = record.session.with_banner(why, record.seq)
+        self.tables.publish(record.evolve(status="cancelled", session=session))
+
+    async def _deal(self, record: TableRecord) -> None:
+        """Lobby -> running: deal, and store the first snapshot with the session state in one transaction."""
+        spec = REGISTRY[record.kind]
+        game = spec.new_game(list(record.players), record.seed, game_options(record.options))
+        hands = tuple(spec.session.hands_to_send(game, [], True))
+        session = self.readers.noted(record.session, record.players).model_copy(update={"banner": None})
+        snapshot = game.model_dump_json()
+        await self.store.start_table(record.id, snapshot, session.model_dump(mode="json"))
+        # What new_game() itself did (a first deal, a throw) is announced like any step: step 0.
+        start = MoveFacts(count=0, actor=None, events=tuple(game.opening_events), game=game, hands=hands)
+        self.tables.publish(
+            record.evolve(status="running", snapshot=snapshot, game=game, session=session, moves=(start,))
+        )
+
+
+def _require_host(record: TableRecord, user_id: int, what: str) -> None:
+    """`what`: `addbot` or `start` (the refusal's key)."""
+    if user_id != record.host_id:
+        raise NotAllowed(f"table.host_only.{what}", host=name(str(record.host_id)))

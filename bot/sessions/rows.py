@@ -1,0 +1,41 @@
+"""A table's record from its stored row (at a restart, or after another writer got there first)."""
+
+from __future__ import annotations
+
+import logging
+
+from bot.games.registry import REGISTRY
+from bot.sessions.records import SessionState, TableRecord
+from storage.models import TableRow
+
+log = logging.getLogger(__name__)
+
+
+def record_from_row(row: TableRow) -> TableRecord:
+    """The record as stored. A snapshot the code can no longer read leaves `game` empty: resume rebuilds it
+    from the action log. Rows written before the session and the presenter kept separate records carry the
+    presenter's fields in `meta` too: the session state ignores them."""
+    game = None
+    snapshot = row.snapshot
+    if snapshot is not None:
+        try:
+            game = REGISTRY[row.kind].load(snapshot)
+        except ValueError:
+            log.warning("table %s: its snapshot no longer loads; rebuilding it from the log", row.id)
+            snapshot = None
+    return TableRecord(
+        id=row.id,
+        guild_id=row.guild_id,
+        channel_id=row.channel_id,
+        kind=row.kind,
+        host_id=row.host_id,
+        options=dict(row.options),
+        seed=row.seed,
+        commitment=row.commitment,
+        status=row.status,
+        players=tuple(row.players),
+        seq=row.next_seq,
+        session=SessionState.model_validate(row.meta or {}),
+        snapshot=snapshot,
+        game=game,
+    )
