@@ -20,7 +20,7 @@ import asyncio
 import logging
 import pkgutil
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands

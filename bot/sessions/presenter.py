@@ -317,7 +317,7 @@ class Presenter:
         except Exception as exc:
             pause = RETRY_PAUSES[min(job.failures, len(RETRY_PAUSES) - 1)]
             job.failures += 1
-            # An expected failure (Discord unwell: a 5xx, a 429, the network): one line; a bug keeps its traceback.
+            # Discord unwell (a 5xx, a 429, the network): one line; a bug keeps its traceback.
             why = expected(exc)
             log.warning("table %s: writing to Discord failed (%s); retrying in %.1f s", job.record.id,
                         why or f"{type(exc).__name__}: {exc}", pause, exc_info=why is None)
