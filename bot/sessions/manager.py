@@ -29,6 +29,7 @@ from bot.sessions.kinds import offered_move
 from bot.sessions.life import Life
 from bot.sessions.lobbies import Lobbies
 from bot.sessions.moves import Moves
+from bot.sessions.pacing import Budget
 from bot.sessions.presenter import Announcer, Presenter
 from bot.sessions.records import TableRecord
 from bot.sessions.resume import Resume
@@ -55,6 +56,7 @@ class SessionManager:
         ping_after: float = 15.0,
         pacing: bool = True,
         owns_guild: Callable[[int], bool] = lambda guild_id: True,
+        door: Budget | None = None,
     ) -> None:
         self.store = store
         self.tables = Tables()
@@ -69,6 +71,7 @@ class SessionManager:
             announcer, store, facts=self.resumer.facts, deadline=self.scheduler.deadline,
             channel_gone=self.life.channel_gone, clock=clock, coalesce=coalesce, ping_after=ping_after,
             pacing=pacing,
+            door=door,
         )
         # The deadline first (the scheduler), then the channel (the presenter shows it).
         self.tables.stored.listen(self.scheduler.after)

@@ -178,6 +178,18 @@ MIGRATIONS: list[list[str]] = [
     [
         "ALTER TABLE game_tables ADD COLUMN display TEXT NOT NULL DEFAULT '{}'",
     ],
+    # 6: the processes sharing a token's global rate budget (bot.sessions.share): one row per process, its
+    # beat counted up at every renewal. `token` is a hash of the bot token, never the token (SQLite's 6).
+    [
+        """
+        CREATE TABLE rate_leases (
+            token   TEXT   NOT NULL,
+            process TEXT   NOT NULL,
+            beat    BIGINT NOT NULL,
+            PRIMARY KEY (token, process)
+        )
+        """,
+    ],
 ]
 
 LATEST = len(MIGRATIONS)

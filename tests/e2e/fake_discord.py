@@ -507,8 +507,12 @@ class RestStats:
         """When each call of one route template was made (the fake's clock)."""
         return [c.at for c in self.calls if c.route == route]
 
+    def per_second(self) -> Counter[int]:
+        """How many calls each second of the fake's clock (whole epoch seconds) received."""
+        return Counter(int(c.at) for c in self.calls)
+
     def peak(self, window: float = 1.0) -> int:
-        """The most calls made within any `window` seconds."""
+        """The most calls made within any `window` seconds (any window, not only whole seconds)."""
         times = sorted(c.at for c in self.calls)
         best, start = 0, 0
         for end, t in enumerate(times):
@@ -992,6 +996,7 @@ class FakeDiscord:
         self._changed = asyncio.Event()
         # Live gateway connections by shard id, with each one's shard count and event sequence number.
         self._shards: dict[int, _Connection] = {}
+        self.gateway_refused = False  # see drop_gateway()
         self._runner: web.AppRunner | None = None
         self.port = 0
         self._routes: list[tuple[str, re.Pattern[str], str, Handler]] = []
@@ -1245,6 +1250,18 @@ class FakeDiscord:
         """The shard ids with an open, identified gateway connection."""
         return {sid for sid, c in self._shards.items() if not c.ws.closed}
 
+    async def drop_gateway(self) -> None:
+        """The gateway goes away: every connection is closed and new ones are refused (503) until
+        `restore_gateway()`. REST goes on answering."""
+        self.gateway_refused = True
+        for conn in list(self._shards.values()):
+            if not conn.ws.closed:
+                await conn.ws.close(code=1001, message=b"Going away.")
+        self._notify()
+
+    def restore_gateway(self) -> None:
+        self.gateway_refused = False
+
     def _connection_for(self, guild_id: int | None) -> _Connection | None:
         # A guild's events go to the connection of its shard (by that connection's own shard count); DMs and
         # events of no guild to shard 0, as on Discord.
@@ -1272,6 +1289,8 @@ class FakeDiscord:
         await conn.ws.send_str(json.dumps({"op": 0, "t": event, "s": conn.seq, "d": data}))
 
     async def _gateway(self, request: web.Request) -> web.StreamResponse:
+        if self.gateway_refused:
+            return web.Response(status=503, text="503: the gateway is away")
         ws = web.WebSocketResponse()
         await ws.prepare(request)
         await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 41250}, "s": None, "t": None}))
