@@ -28,17 +28,19 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import asyncpg
+from pydantic import BaseModel
 
 from bench.report import write_section
 from storage import LedgerIn, SeatIn, Store, open_store
 from storage.common import balance_changes
-from storage.store import UPSERT_BALANCE
+from storage.writes import BALANCES
 from tests import pg
 
 GUILD = 1
 PLAYERS = [str(10**17 + i) for i in range(4)]
 SNAPSHOT = json.dumps({"seed": "x" * 32, "hands": {p: ["AS", "KH", "QD", "JC", "TS"] * 8 for p in PLAYERS}})
 ACTION = '{"kind":"bid","amount":5}'
+UPSERT_BALANCE = BALANCES.sql  # the store's own upsert, one row
 PG_UPSERT_BALANCE = (
     "INSERT INTO balances (guild_id, player, kind, net, games, wins, biggest_win)"
     " VALUES ($1, $2, $3, $4, $5, $6, $7)"
@@ -46,6 +48,10 @@ PG_UPSERT_BALANCE = (
     " games = balances.games + EXCLUDED.games, wins = balances.wins + EXCLUDED.wins,"
     " biggest_win = GREATEST(balances.biggest_win, EXCLUDED.biggest_win)"
 )
+
+
+class Options(BaseModel):
+    chips: int = 100
 
 
 def ledger_for(seq: int) -> list[LedgerIn]:
@@ -75,7 +81,7 @@ def rows_for(table: int, seq: int, now: float) -> tuple[tuple, list[tuple], list
 async def running_tables(store: Store, tables: int, first_channel: int) -> list[int]:
     ids = []
     for c in range(first_channel, first_channel + tables):
-        table = await store.create_table(GUILD, c, "insomnia", 1, {"chips": 100}, f"seed{c}", "c")
+        table = await store.create_table(GUILD, c, "insomnia", 1, Options(), f"seed{c}", "c")
         await store.set_seats(
             table, [SeatIn(seat=i, player=p, user_id=int(p)) for i, p in enumerate(PLAYERS)]
         )
@@ -377,13 +383,13 @@ def markdown(results: dict, args) -> str:
 
 NOTES = """Where the write time went: through aiosqlite every statement of a move was a round trip between the
 event loop and the connection's thread (BEGIN, the check, the inserts, the update, COMMIT: about 8),
-which made `append_action` 0.14 - 0.41 of bare sqlite3. The SQLite store now hands the whole
-transaction to aiosqlite's connection thread as one function (one hop per move). On PostgreSQL a
-move is five round trips (BEGIN, the row lock, the sequence read, one statement writing the action,
-ledger, balances, results and table row, COMMIT) where the bare inserts take six. The leaderboard
-and stats read the balance rows kept in each move's transaction (an index in leaderboard order), so
-their cost does not grow with the ledger; before, the leaderboard summed the ledger on every call
-(60 - 66 ms at 100,000 entries on SQLite)."""
+which made `append_action` 0.14 - 0.41 of bare sqlite3. The one store (its SQL written once for both
+databases) runs each SQLite transaction whole on its writer connection's own thread, plain sqlite3
+(one hop per move). On PostgreSQL a move is four round trips (BEGIN, the row lock, one statement that
+checks the sequence and writes the action, ledger, balances, results and table row, COMMIT) where the
+bare inserts take six. The leaderboard and stats read the balance rows kept in each move's
+transaction (an index in leaderboard order), so their cost does not grow with the ledger; before, the
+leaderboard summed the ledger on every call (60 - 66 ms at 100,000 entries on SQLite)."""
 
 
 async def main() -> None:

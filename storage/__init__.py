@@ -1,11 +1,12 @@
 """Durable storage: tables, seats, the action log, the chip ledger, results and balances. Discord-free.
 
-One contract (`Store`, a Protocol), two backends: SQLite (`storage.store.SqliteStore`, the embedded default)
-and PostgreSQL (`storage.postgres.PostgresStore`, through asyncpg). `await open_store(url_or_path)` (also
-`await Store.open(...)`) picks one: a `postgresql://` or `postgres://` URL, else an SQLite file path.
+One store (`Store`, its SQL written once), two backends: SQLite (`storage.sqlite.SqliteStore`, the
+embedded default) and PostgreSQL (`storage.postgres.PostgresStore`, through asyncpg).
+`await open_store(url_or_path)` (also `await Store.open(...)`) picks one: a `postgresql://` or
+`postgres://` URL, else an SQLite file path.
 """
 
-from storage.contract import Store, is_postgres_url, open_store
+from storage.contract import BACKENDS, Store, is_postgres_url, open_store
 from storage.errors import (
     ChannelBusy,
     NewerDatabaseError,
@@ -31,7 +32,21 @@ from storage.models import (
     TableRow,
     TableStatus,
 )
-from storage.store import SqliteStore
+from storage.sqlite import SqliteStore
+
+
+def _sqlite() -> type[Store]:
+    return SqliteStore
+
+
+def _postgres() -> type[Store]:
+    # Imported when first opened: an SQLite-only bot never loads asyncpg.
+    from storage.postgres import PostgresStore
+
+    return PostgresStore
+
+
+BACKENDS.update(sqlite=_sqlite, postgres=_postgres)
 
 __all__ = [
     "ActionRow",

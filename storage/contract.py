@@ -1,19 +1,29 @@
-"""The store contract both backends keep, and the one opener that picks a backend from a URL or a path.
+"""The store: its contract and its one implementation, over either database, and the opener that picks one.
 
-Guarantees, on SQLite (`storage.store.SqliteStore`) and PostgreSQL (`storage.postgres.PostgresStore`)
+Guarantees, on SQLite (`storage.sqlite.SqliteStore`) and PostgreSQL (`storage.postgres.PostgresStore`)
 alike: numbered migrations, one transaction each, a newer schema refused with NewerDatabaseError; the action
 log and the chip ledger append-only (database triggers refuse UPDATE and DELETE); one lobby/running table per
 channel (a partial unique index: ChannelBusy); one transaction per move with the sequence check
 (SequenceConflict) and the status check (TableStateError); balances per (guild, player, kind) kept in that
 same transaction.
+
+The SQL is written once (`storage.writes`, `storage.reads`, `storage.migrations`); a backend is only its
+`Database` (`storage.database`): how it connects, runs a transaction and where its SQL differs.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Self
 
+from pydantic import BaseModel
+
+from storage import reads, writes
+from storage.common import ALL_KINDS, check_language, dumps, stats_from_balances
+from storage.database import Database
+from storage.errors import TableNotFound
+from storage.migrations import migrate
 from storage.models import (
     ActionRow,
     HistoryEntry,
@@ -34,6 +44,11 @@ def is_postgres_url(url_or_path: str) -> bool:
     return str(url_or_path).startswith(POSTGRES_SCHEMES)
 
 
+# The backends' store classes by kind, each loaded when first opened (`storage/__init__.py` names them: they
+# build on this module, so it cannot import them).
+BACKENDS: dict[str, Callable[[], type[Store]]] = {}
+
+
 async def open_store(url_or_path: str, clock: Callable[[], float] = time.time) -> Store:
     """`postgresql://user:password@host:port/database` (or `postgres://`) opens PostgreSQL; anything else is
     the path of an SQLite file (created with its folder). Either is migrated to the latest schema.
@@ -41,34 +56,55 @@ async def open_store(url_or_path: str, clock: Callable[[], float] = time.time) -
     Raises NewerDatabaseError if the database is newer than this code, StoreUnavailable if a PostgreSQL
     server cannot be reached or refuses the login.
     """
-    if is_postgres_url(url_or_path):
-        # Imported here: an SQLite-only bot never loads asyncpg.
-        from storage.postgres import PostgresStore
-
-        return await PostgresStore.open(str(url_or_path), clock=clock)
-    from storage.store import SqliteStore
-
-    return await SqliteStore.open(str(url_or_path), clock=clock)
+    backend = BACKENDS["postgres" if is_postgres_url(url_or_path) else "sqlite"]()
+    return await backend.open(str(url_or_path), clock)
 
 
-@runtime_checkable
-class Store(Protocol):
+def _json(model: BaseModel) -> str:
+    return dumps(model.model_dump(mode="json"))
+
+
+class Store:
     """The durable record of tables, seats, the action log, the chip ledger, results and balances.
 
     All methods are coroutines. `await Store.open(url_or_path)` is `open_store`; close with `await
-    store.close()` (or `async with`). Rows are the frozen models of `storage.models`.
+    store.close()` (or `async with`). Rows are the frozen models of `storage.models`; what a caller stores
+    whole (options, the session's meta, the presenter's display) it hands over as a pydantic model, kept as
+    its JSON.
     """
+
+    def __init__(self, db: Database, clock: Callable[[], float] = time.time) -> None:
+        self._db = db
+        self._clock = clock
 
     @classmethod
     async def open(cls, url_or_path: str, clock: Callable[[], float] = time.time) -> Store:
         """Open either backend: see `open_store`."""
         return await open_store(url_or_path, clock)
 
-    async def close(self) -> None: ...
+    @classmethod
+    async def _migrated(cls, db: Database, clock: Callable[[], float]) -> Self:
+        """The store on `db`, brought to the latest schema first (`db` is closed if that fails)."""
+        try:
+            await migrate(db)
+        except BaseException:
+            await db.close()
+            raise
+        return cls(db, clock)
 
-    async def __aenter__(self) -> Store: ...
+    @property
+    def name(self) -> str:
+        """The database for messages: the file's path, or the URL without its password."""
+        return self._db.name
 
-    async def __aexit__(self, *exc: object) -> None: ...
+    async def close(self) -> None:
+        await self._db.close()
+
+    async def __aenter__(self) -> Store:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
 
     # ---- writes -------------------------------------------------------------------------------------------
 
@@ -78,24 +114,25 @@ class Store(Protocol):
         channel_id: int,
         kind: str,
         host_id: int,
-        options: dict[str, Any],
+        options: BaseModel,
         seed: str,
         commitment: str,
     ) -> int:
         """A new table in `lobby`. ChannelBusy if the channel already has a lobby or running table."""
-        ...
+        values = (guild_id, channel_id, kind, host_id, _json(options), seed, commitment, self._clock())
+        return await self._db.write(lambda tx: writes.create(tx, *values))
 
     async def set_seats(self, table_id: int, players: Sequence[SeatIn]) -> None:
         """Replace the seats (lobby or running): players no longer listed are marked left, those staying keep
         their joined time."""
-        ...
+        now, seated = self._clock(), list(players)
+        await self._db.write(lambda tx: writes.set_seats(tx, now, table_id, seated))
 
-    async def start_table(
-        self, table_id: int, snapshot_json: str, meta: dict[str, Any] | None = None
-    ) -> None:
+    async def start_table(self, table_id: int, snapshot_json: str, meta: BaseModel | None = None) -> None:
         """Lobby -> running, with the started time, the first snapshot and (if given) the table's meta, in
         one transaction."""
-        ...
+        now, data = self._clock(), None if meta is None else _json(meta)
+        await self._db.write(lambda tx: writes.start(tx, now, table_id, snapshot_json, data))
 
     async def append_action(
         self,
@@ -106,69 +143,114 @@ class Store(Protocol):
         ledger: Sequence[LedgerIn],
         snapshot_json: str,
         finish: Sequence[ResultIn] | None = None,
-        meta: dict[str, Any] | None = None,
+        meta: BaseModel | None = None,
     ) -> int:
         """One transaction: the action (seq = expected_seq, the first is 0), its ledger entries in order, the
         balances they change, the snapshot, the meta if given and, if `finish`, the results (and their games,
         wins and biggest wins in the balances), status `finished` and the finished time. Returns the seq.
         SequenceConflict if expected_seq is not the next one, TableStateError if the table is not running,
         TableNotFound; nothing is written then, nor on any error half-way."""
-        ...
+        now, data = self._clock(), None if meta is None else _json(meta)
+        return await self._db.write(
+            lambda tx: writes.append(
+                tx, now, table_id, expected_seq, actor, action_json, ledger, snapshot_json, finish, data
+            )
+        )
 
     async def cancel_table(self, table_id: int) -> None:
-        """`cancelled`: a lobby, or a running table with no action yet."""
-        ...
+        """`cancelled`: a lobby, or a running table with no action yet (a game in progress ends through its
+        `end_game` action instead, so its chips settle in the ledger)."""
+        now = self._clock()
+        await self._db.write(lambda tx: writes.cancel(tx, now, table_id))
 
-    async def update_meta(self, table_id: int, meta: dict[str, Any]) -> None:
+    async def update_meta(self, table_id: int, meta: BaseModel) -> None:
         """Replace the session's state of the table (seat control, timeouts, languages, notes); any status."""
-        ...
+        await self._replace(table_id, "meta", meta)
 
-    async def update_display(self, table_id: int, display: dict[str, Any]) -> None:
+    async def update_display(self, table_id: int, display: BaseModel) -> None:
         """Replace the presenter's record of the table (message ids, what was shown); any status."""
-        ...
+        await self._replace(table_id, "display", display)
+
+    async def _replace(self, table_id: int, column: str, model: BaseModel) -> None:
+        sql = f"UPDATE game_tables SET {column} = ? WHERE id = ?"
+        if await self._db.execute(sql, _json(model), table_id) == 0:
+            raise TableNotFound(table_id)
 
     # ---- reads --------------------------------------------------------------------------------------------
 
-    async def get_table(self, table_id: int) -> TableRow | None: ...
+    async def get_table(self, table_id: int) -> TableRow | None:
+        return await self._one_table("t.id = ?", (table_id,))
 
-    async def active_table(self, channel_id: int) -> TableRow | None: ...
+    async def active_table(self, channel_id: int) -> TableRow | None:
+        """The channel's table in the lobby or running, if any (there is at most one)."""
+        return await self._one_table("t.channel_id = ? AND t.status IN ('lobby', 'running')", (channel_id,))
 
-    async def last_table(self, channel_id: int, kind: str | None = None) -> TableRow | None: ...
+    async def last_table(self, channel_id: int, kind: str | None = None) -> TableRow | None:
+        """The channel's most recently created table of any status (of that game kind if given)."""
+        if kind is None:
+            return await self._one_table("t.channel_id = ?", (channel_id,), order="t.id DESC")
+        return await self._one_table("t.channel_id = ? AND t.kind = ?", (channel_id, kind), order="t.id DESC")
 
-    async def open_tables(self) -> list[TableRow]: ...
+    async def open_tables(self) -> list[TableRow]:
+        """Tables in the lobby or running, oldest first: what to resume after a restart."""
+        return await self._db.read(
+            lambda tx: reads.tables(tx, "t.status IN ('lobby', 'running')", (), "t.id", None)
+        )
 
-    async def actions(self, table_id: int) -> list[ActionRow]: ...
+    async def _one_table(self, where: str, params: tuple[Any, ...], order: str = "t.id") -> TableRow | None:
+        rows = await self._db.read(lambda tx: reads.tables(tx, where, params, order, 1))
+        return rows[0] if rows else None
 
-    async def ledger(self, table_id: int) -> list[LedgerRow]: ...
+    async def actions(self, table_id: int) -> list[ActionRow]:
+        """The action log in seq order."""
+        return [ActionRow(**r) for r in await self._db.fetch(reads.ACTIONS, table_id)]
 
-    async def history(self, table_id: int) -> list[HistoryEntry]: ...
+    async def ledger(self, table_id: int) -> list[LedgerRow]:
+        """The table's chip movements by seq, then entry order."""
+        return [LedgerRow(**r) for r in await self._db.fetch(reads.LEDGER, table_id)]
 
-    async def results(self, table_id: int) -> list[ResultRow]: ...
+    async def history(self, table_id: int) -> list[HistoryEntry]:
+        """Every action in seq order, each with the chip movements it caused in entry order."""
+        return await self._db.read(lambda tx: reads.history(tx, table_id))
+
+    async def results(self, table_id: int) -> list[ResultRow]:
+        """A finished table's results by placement, then player."""
+        return [ResultRow(**r) for r in await self._db.fetch(reads.RESULTS, table_id)]
 
     async def leaderboard(
         self, guild_id: int, kind: str | None = None, limit: int = 10, offset: int = 0
     ) -> list[LeaderboardRow]:
-        """People of the guild by kept balance: net desc, wins desc, games asc, player asc."""
-        ...
+        """People of the guild (overall or for one game kind) by their kept balance: net chips of the ledger
+        (running games included), games and wins of finished tables. Order: net desc, wins desc, games asc,
+        player asc. Computer seats and table accounts keep no balance, so they never appear."""
+        if limit < 0 or offset < 0:
+            raise ValueError("limit and offset must not be negative")
+        rows = await self._db.fetch(reads.LEADERBOARD, guild_id, kind or ALL_KINDS, limit, offset)
+        return [LeaderboardRow(rank=offset + i + 1, **r) for i, r in enumerate(rows)]
 
-    async def player_stats(self, guild_id: int, player: str) -> PlayerStats: ...
+    async def player_stats(self, guild_id: int, player: str) -> PlayerStats:
+        """A player's games, wins, net chips and biggest single win in the guild, overall and per kind."""
+        rows = await self._db.fetch(reads.STATS, guild_id, player)
+        return stats_from_balances(player, [tuple(r.values()) for r in rows])
 
     # ---- server settings ----------------------------------------------------------------------------------
 
     async def guild_language(self, guild_id: int) -> str | None:
         """The language a server chose for its public messages ("en", "de"), None: the server's locale."""
-        ...
+        rows = await self._db.fetch(reads.GUILD_LANGUAGE, guild_id)
+        return None if not rows or rows[0]["language"] is None else str(rows[0]["language"])
 
     async def set_guild_language(self, guild_id: int, language: str | None) -> None:
         """Choose the server's public language; None goes back to the server's locale."""
-        ...
+        check_language(language)
+        await self._db.execute(writes.SET_GUILD_LANGUAGE, guild_id, language)
 
     # ---- DM channels ---------------------------------------------------------------------------------------
 
     async def dm_channels(self) -> dict[int, int]:
         """Every person's DM channel with the bot, as remembered: user id -> channel id."""
-        ...
+        return {int(r["user_id"]): int(r["channel_id"]) for r in await self._db.fetch(reads.DM_CHANNELS)}
 
     async def remember_dm_channel(self, user_id: int, channel_id: int) -> None:
         """Keep a person's DM channel (Discord keeps it for good; a newer one replaces it)."""
-        ...
+        await self._db.execute(writes.REMEMBER_DM_CHANNEL, user_id, channel_id)

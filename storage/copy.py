@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict
 
 from storage.errors import StoreError, TargetNotEmpty
 from storage.postgres import PostgresStore
-from storage.store import SqliteStore
+from storage.sqlite import SqliteStore
 
 # In foreign-key order, with the columns copied (the same names on both backends).
 TABLES: dict[str, tuple[str, ...]] = {

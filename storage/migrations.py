@@ -1,35 +1,47 @@
-"""Numbered schema versions. The version lives in `PRAGMA user_version`; each migration runs in its own
-transaction together with the version bump, so a crash leaves the file at a whole version.
+"""The numbered schema versions of both databases, one history: version n is MIGRATIONS[n - 1].
 
-Append new migrations at the end; never edit one that has shipped.
+Each step is a list of statements written once; `{name}` tokens are the column types that differ (see each
+backend's dialect): `{id}` an integer primary key the database numbers itself, `{bigint}` a 64-bit
+integer, `{real}` a float, `{json}` JSON text, `{flag:column}` a NOT NULL boolean column (0/1 on SQLite,
+which has no boolean), `{without_rowid}` SQLite's option for tables keyed by their primary key.
+`AppendOnly` items are each database's own triggers; `Only` items the few indexes one database had and the
+other never did (the two histories were kept apart until version 6).
+
+The version lives in `PRAGMA user_version` on SQLite and in the one-row table `schema_version` on
+PostgreSQL. Every step runs in its own transaction together with the version bump, under the migration lock
+(SQLite's write lock, a PostgreSQL advisory lock), so a crash leaves the database at a whole version and two
+processes starting at once apply a step once. A database newer than this list is refused with
+NewerDatabaseError, untouched.
+
+Append new migrations at the end; never change what an existing one leaves behind.
 """
 
 from __future__ import annotations
 
-import sqlite3
+from collections.abc import Sequence
 
+from storage.database import AppendOnly, Database, Only, Statement, Transaction
 from storage.errors import NewerDatabaseError
 
-# Version n is MIGRATIONS[n - 1].
-MIGRATIONS: list[list[str]] = [
+MIGRATIONS: list[list[Statement]] = [
     # 1: tables, seats, the action log, the chip ledger, results.
     [
         """
         CREATE TABLE game_tables (
-            id          INTEGER PRIMARY KEY,
-            guild_id    INTEGER NOT NULL,
-            channel_id  INTEGER NOT NULL,
+            id          {id},
+            guild_id    {bigint} NOT NULL,
+            channel_id  {bigint} NOT NULL,
             kind        TEXT    NOT NULL,
             status      TEXT    NOT NULL CHECK (status IN ('lobby', 'running', 'finished', 'cancelled')),
-            options     TEXT    NOT NULL DEFAULT '{}',
+            options     {json}    NOT NULL DEFAULT '{}',
             seed        TEXT    NOT NULL,
             commitment  TEXT    NOT NULL,
-            host_id     INTEGER NOT NULL,
-            meta        TEXT    NOT NULL DEFAULT '{}',
+            host_id     {bigint} NOT NULL,
+            meta        {json}    NOT NULL DEFAULT '{}',
             snapshot    TEXT,
-            created_at  REAL    NOT NULL,
-            started_at  REAL,
-            finished_at REAL
+            created_at  {real}    NOT NULL,
+            started_at  {real},
+            finished_at {real}
         )
         """,
         # One active game per channel, enforced by the database so two concurrent creates cannot both win.
@@ -41,13 +53,13 @@ MIGRATIONS: list[list[str]] = [
         "CREATE INDEX game_tables_by_channel ON game_tables (channel_id, kind, id)",
         """
         CREATE TABLE seats (
-            id        INTEGER PRIMARY KEY,
-            table_id  INTEGER NOT NULL REFERENCES game_tables (id),
+            id        {id},
+            table_id  {bigint} NOT NULL REFERENCES game_tables (id),
             seat      INTEGER NOT NULL,
             player    TEXT    NOT NULL,
-            user_id   INTEGER,
-            joined_at REAL    NOT NULL,
-            left_at   REAL
+            user_id   {bigint},
+            joined_at {real}    NOT NULL,
+            left_at   {real}
         )
         """,
         # Rows of players who left stay (with left_at) as the record of who sat when.
@@ -55,67 +67,53 @@ MIGRATIONS: list[list[str]] = [
         "CREATE UNIQUE INDEX seats_current_player ON seats (table_id, player) WHERE left_at IS NULL",
         """
         CREATE TABLE actions (
-            table_id   INTEGER NOT NULL REFERENCES game_tables (id),
+            table_id   {bigint} NOT NULL REFERENCES game_tables (id),
             seq        INTEGER NOT NULL CHECK (seq >= 0),
             actor      TEXT,
             action     TEXT    NOT NULL,
-            created_at REAL    NOT NULL,
+            created_at {real}    NOT NULL,
             PRIMARY KEY (table_id, seq)
-        ) WITHOUT ROWID
+        ) {without_rowid}
         """,
         # guild_id and kind are copied from the table so the leaderboard never joins game_tables.
         """
         CREATE TABLE ledger (
-            id           INTEGER PRIMARY KEY,
-            table_id     INTEGER NOT NULL,
+            id           {id},
+            table_id     {bigint} NOT NULL,
             seq          INTEGER NOT NULL,
-            guild_id     INTEGER NOT NULL,
+            guild_id     {bigint} NOT NULL,
             kind         TEXT    NOT NULL,
             from_account TEXT    NOT NULL,
             to_account   TEXT    NOT NULL,
-            amount       INTEGER NOT NULL CHECK (amount > 0),
+            amount       {bigint} NOT NULL CHECK (amount > 0),
             reason       TEXT    NOT NULL,
-            created_at   REAL    NOT NULL,
+            created_at   {real}    NOT NULL,
             CHECK (from_account <> to_account),
             FOREIGN KEY (table_id, seq) REFERENCES actions (table_id, seq)
         )
         """,
         "CREATE INDEX ledger_by_table ON ledger (table_id, seq, id)",
-        # Covering indexes for the leaderboard and stats: a player's net is the sum of what came in minus what
-        # went out, read from the index alone (never the table rows), already grouped by account.
-        "CREATE INDEX ledger_in ON ledger (guild_id, to_account, kind, amount)",
-        "CREATE INDEX ledger_out ON ledger (guild_id, from_account, kind, amount)",
+        # Covering indexes SQLite's first leaderboard summed the ledger through (dropped by version 2).
+        Only("sqlite", "CREATE INDEX ledger_in ON ledger (guild_id, to_account, kind, amount)"),
+        Only("sqlite", "CREATE INDEX ledger_out ON ledger (guild_id, from_account, kind, amount)"),
         """
         CREATE TABLE results (
-            table_id    INTEGER NOT NULL REFERENCES game_tables (id),
+            table_id    {bigint} NOT NULL REFERENCES game_tables (id),
             player      TEXT    NOT NULL,
-            guild_id    INTEGER NOT NULL,
+            guild_id    {bigint} NOT NULL,
             kind        TEXT    NOT NULL,
-            final_chips INTEGER,
-            net         INTEGER NOT NULL,
+            final_chips {bigint},
+            net         {bigint} NOT NULL,
             placement   INTEGER NOT NULL,
-            won         INTEGER NOT NULL CHECK (won IN (0, 1)),
+            {flag:won},
             PRIMARY KEY (table_id, player)
-        ) WITHOUT ROWID
+        ) {without_rowid}
         """,
-        "CREATE INDEX results_by_player ON results (guild_id, player, kind, net, won)",
+        # SQLite's stats once read the results through it (PostgreSQL's first schema came with the balances).
+        Only("sqlite", "CREATE INDEX results_by_player ON results (guild_id, player, kind, net, won)"),
         # The log and the ledger are append-only: the database itself refuses edits and deletions.
-        """
-        CREATE TRIGGER actions_append_only_update BEFORE UPDATE ON actions
-        BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END
-        """,
-        """
-        CREATE TRIGGER actions_append_only_delete BEFORE DELETE ON actions
-        BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END
-        """,
-        """
-        CREATE TRIGGER ledger_append_only_update BEFORE UPDATE ON ledger
-        BEGIN SELECT RAISE(ABORT, 'the chip ledger is append-only'); END
-        """,
-        """
-        CREATE TRIGGER ledger_append_only_delete BEFORE DELETE ON ledger
-        BEGIN SELECT RAISE(ABORT, 'the chip ledger is append-only'); END
-        """,
+        AppendOnly("actions", "the action log"),
+        AppendOnly("ledger", "the chip ledger"),
     ],
     # 2: balances kept per (guild, player, kind) in each move's transaction, so the leaderboard and stats read
     # one row per player instead of summing the ledger; kind '*' is the player over all kinds. People only
@@ -123,15 +121,15 @@ MIGRATIONS: list[list[str]] = [
     [
         """
         CREATE TABLE balances (
-            guild_id    INTEGER NOT NULL,
+            guild_id    {bigint} NOT NULL,
             player      TEXT    NOT NULL,
             kind        TEXT    NOT NULL,
-            net         INTEGER NOT NULL DEFAULT 0,
+            net         {bigint} NOT NULL DEFAULT 0,
             games       INTEGER NOT NULL DEFAULT 0,
             wins        INTEGER NOT NULL DEFAULT 0,
-            biggest_win INTEGER,
+            biggest_win {bigint},
             PRIMARY KEY (guild_id, player, kind)
-        ) WITHOUT ROWID
+        ) {without_rowid}
         """,
         # The leaderboard's order, so a page is read from the index in order, whatever the ledger's size.
         "CREATE INDEX balances_rank ON balances (guild_id, kind, net DESC, wins DESC, games, player)",
@@ -139,12 +137,13 @@ MIGRATIONS: list[list[str]] = [
         INSERT INTO balances (guild_id, player, kind, net, games, wins, biggest_win)
         SELECT guild_id, player, kind, SUM(net), SUM(games), SUM(wins), MAX(biggest) FROM (
             SELECT guild_id, to_account AS player, kind, amount AS net, 0 AS games, 0 AS wins,
-                   NULL AS biggest FROM ledger
+                   CAST(NULL AS {bigint}) AS biggest FROM ledger
             UNION ALL
             SELECT guild_id, from_account, kind, -amount, 0, 0, NULL FROM ledger
             UNION ALL
-            SELECT guild_id, player, kind, 0, 1, won, CASE WHEN net > 0 THEN net END FROM results
-        )
+            SELECT guild_id, player, kind, 0, 1, CAST(won AS INTEGER), CASE WHEN net > 0 THEN net END
+              FROM results
+        ) AS moves
         WHERE substr(player, 1, 3) <> 'ai:' AND substr(player, 1, 1) <> '@'
         GROUP BY guild_id, player, kind
         """,
@@ -154,15 +153,15 @@ MIGRATIONS: list[list[str]] = [
         GROUP BY guild_id, player
         """,
         # The leaderboard no longer sums the ledger: its two covering indexes only cost writes now.
-        "DROP INDEX ledger_in",
-        "DROP INDEX ledger_out",
+        Only("sqlite", "DROP INDEX ledger_in"),
+        Only("sqlite", "DROP INDEX ledger_out"),
     ],
     # 3: per-server settings; `language` is the public messages' language ("en", "de"), NULL: the server's
     # own locale as Discord reports it (`/settings language`).
     [
         """
         CREATE TABLE guild_settings (
-            guild_id INTEGER PRIMARY KEY,
+            guild_id {bigint} PRIMARY KEY,
             language TEXT CHECK (language IN ('en', 'de'))
         )
         """,
@@ -172,15 +171,29 @@ MIGRATIONS: list[list[str]] = [
     [
         """
         CREATE TABLE dm_channels (
-            user_id    INTEGER PRIMARY KEY,
-            channel_id INTEGER NOT NULL
+            user_id    {bigint} PRIMARY KEY,
+            channel_id {bigint} NOT NULL
         )
         """,
     ],
     # 5: the presenter's own record of a table (its message ids, what the table message has shown, the DMs
     # it sent), apart from the session's `meta`: each part stores only what it owns.
     [
-        "ALTER TABLE game_tables ADD COLUMN display TEXT NOT NULL DEFAULT '{}'",
+        "ALTER TABLE game_tables ADD COLUMN display {json} NOT NULL DEFAULT '{}'",
+    ],
+    # 6: the processes sharing a token's global rate budget (bot.sessions.share): one row per process, its
+    # beat counted up at every renewal; `token` is a hash of the bot token, never the token. Only PostgreSQL's
+    # rows are used (several processes share a token only there; on SQLite the one process has the whole
+    # budget): the table exists on both so that both keep one history.
+    [
+        """
+        CREATE TABLE rate_leases (
+            token   TEXT    NOT NULL,
+            process TEXT    NOT NULL,
+            beat    {bigint} NOT NULL,
+            PRIMARY KEY (token, process)
+        )
+        """,
     ],
     # 6: the processes sharing a token's global rate budget. Only PostgreSQL's is used (several processes
     # share a token only there; on SQLite the one process has the whole budget): kept for version parity.
@@ -199,32 +212,26 @@ MIGRATIONS: list[list[str]] = [
 LATEST = len(MIGRATIONS)
 
 
-def schema_version(conn: sqlite3.Connection) -> int:
-    return int(conn.execute("PRAGMA user_version").fetchone()[0])
-
-
-def migrate(conn: sqlite3.Connection, path: str, migrations: list[list[str]] = MIGRATIONS) -> int:
+async def migrate(db: Database, steps: Sequence[Sequence[Statement]] = MIGRATIONS) -> int:
     """Bring the database up to the latest version, one transaction per step. Returns the final version.
 
-    Raises NewerDatabaseError (touching nothing) if the file is newer than this code. Blocking: the store
-    runs it on its writer's thread.
+    Raises NewerDatabaseError (touching nothing) if the database is newer than `steps`.
     """
     while True:
-        # BEGIN IMMEDIATE before reading the version: another process migrating at the same moment waits
-        # for us instead of applying the same step twice.
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            version = schema_version(conn)
-            if version > len(migrations):
-                raise NewerDatabaseError(path, version, len(migrations))
-            if version == len(migrations):
-                conn.execute("ROLLBACK")
-                return version
-            for statement in migrations[version]:
-                conn.execute(statement)
-            conn.execute(f"PRAGMA user_version = {version + 1}")
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
+        version = await db.write(lambda tx: _step(tx, db.name, steps))
+        if version == len(steps):
+            return version
+
+
+async def _step(tx: Transaction, name: str, steps: Sequence[Sequence[Statement]]) -> int:
+    """Apply the next step, if any; the version the database is at afterwards."""
+    version = await tx.schema_version()
+    if version > len(steps):
+        raise NewerDatabaseError(name, version, len(steps))
+    if version == len(steps):
+        return version
+    for statement in steps[version]:
+        for sql in tx.dialect.render(statement):
+            await tx.execute(sql)
+    await tx.set_schema_version(version + 1)
+    return version + 1

@@ -59,7 +59,7 @@ class Drawing:
 
     async def save(self, job: Job) -> None:
         if job.display is not None:
-            await self.store.update_display(job.record.id, job.display.model_dump(mode="json"))
+            await self.store.update_display(job.record.id, job.display)
 
     async def steps(self, job: Job, record: TableRecord, shown_seq: int) -> tuple[MoveFacts, ...]:
         """The steps to word: the record's own when they reach back past what was shown, else the replay."""

@@ -9,6 +9,8 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict
+
 from bot.games.base import seed_commitment
 from bot.games.registry import REGISTRY
 from bot.games.spec import TableStyle
@@ -21,6 +23,14 @@ from bot.sessions.tables import Readers, Tables
 from storage.contract import Store
 from storage.errors import ChannelBusy
 from storage.models import SeatIn
+
+
+class StoredOptions(BaseModel):
+    """A table's options as stored: the turn time (always set) and the game's own options as given."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    timeout: int | float  # as given: a setting's default or the /<game> command's whole seconds
 
 
 def new_seed() -> str:
@@ -59,7 +69,7 @@ class Lobbies:
             commitment = seed_commitment(seed)
             try:
                 table_id = await self.store.create_table(
-                    guild_id, channel_id, kind, host_id, options, seed, commitment
+                    guild_id, channel_id, kind, host_id, StoredOptions(**options), seed, commitment
                 )
             except ChannelBusy as exc:
                 raise NotAllowed("table.channel_busy") from exc
@@ -79,7 +89,7 @@ class Lobbies:
                 session=self.readers.noted(SessionState(language=resolve_locale(language)), seated),
             )
             await self._seat(record)
-            await self.store.update_meta(record.id, record.session.model_dump(mode="json"))
+            await self.store.update_meta(record.id, record.session)
             self.tables.add(record)
             return record
 
@@ -196,7 +206,7 @@ class Lobbies:
         hands = tuple(spec.session.hands_to_send(game, [], True))
         session = self.readers.noted(record.session, record.players).model_copy(update={"banner": None})
         snapshot = game.model_dump_json()
-        await self.store.start_table(record.id, snapshot, session.model_dump(mode="json"))
+        await self.store.start_table(record.id, snapshot, session)
         # What new_game() itself did (a first deal, a throw) is announced like any step: step 0.
         start = MoveFacts(count=0, actor=None, events=tuple(game.opening_events), game=game, hands=hands)
         self.tables.publish(

@@ -96,7 +96,7 @@ class Moves:
         try:
             await self.store.append_action(
                 record.id, record.seq, actor, action.model_dump_json(), ledger_of(events), after, finish,
-                meta=state.model_dump(mode="json"),
+                meta=state,
             )
         except SequenceConflict:
             # Another writer got there first (another process, after a kill): reload the truth.
@@ -116,7 +116,7 @@ class Moves:
 
     async def store_session(self, record: TableRecord, session: SessionState) -> TableRecord:
         """A change of the session state alone (a seat to the computer, the language): stored, published."""
-        await self.store.update_meta(record.id, session.model_dump(mode="json"))
+        await self.store.update_meta(record.id, session)
         new = record.evolve(session=session)
         self.tables.publish(new)
         return new

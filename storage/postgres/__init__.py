@@ -1,5 +1,29 @@
-"""The PostgreSQL backend of the store contract, through asyncpg: one database shared by several processes."""
+"""The PostgreSQL backend of the store, through asyncpg: one database shared by several processes."""
 
-from storage.postgres.store import PostgresStore
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from storage.contract import Store
+from storage.postgres.database import PostgresDatabase
+
+POOL_SIZE = 10
+
+
+class PostgresStore(Store):
+    """The store on a PostgreSQL database: `await PostgresStore.open(url)`, then `await store.close()`."""
+
+    @classmethod
+    async def open(
+        cls, url_or_path: str, clock: Callable[[], float] = time.time, *, pool_size: int = POOL_SIZE
+    ) -> PostgresStore:
+        """Connect to `postgresql://user:password@host:port/database` and migrate it to the latest version.
+
+        Raises NewerDatabaseError if the database comes from a newer version of the bot, StoreUnavailable if
+        the server cannot be reached or refuses the login (the message names it without the password).
+        """
+        return await cls._migrated(await PostgresDatabase.open(url_or_path, pool_size), clock)
+
 
 __all__ = ["PostgresStore"]

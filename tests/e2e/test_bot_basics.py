@@ -14,6 +14,7 @@ from bot.config import Settings
 from storage import LedgerIn, ResultIn, SeatIn, Store
 from tests.e2e.fake_discord import GUILD_ID, FakeDiscord, FakeDiscordError
 from tests.e2e.harness import Harness
+from tests.storage.conftest import Doc
 
 RULES = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text()
 
@@ -114,7 +115,7 @@ async def finished_table(
 ) -> None:
     """A finished table whose ledger holds `moves` and whose results give each player's net (winner: max)."""
     players = list(results)
-    table = await store.create_table(GUILD_ID, channel, kind, int(players[0]), {}, "seed", "commitment")
+    table = await store.create_table(GUILD_ID, channel, kind, int(players[0]), Doc(), "seed", "commitment")
     await store.set_seats(
         table,
         [

@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator, Callable
 
 import asyncpg
 import pytest
+from pydantic import BaseModel, ConfigDict
 
 from storage import LedgerIn, SeatIn, Store, is_postgres_url, open_store
 
@@ -36,6 +37,12 @@ async def store(database) -> AsyncIterator[Store]:
         await s.close()
 
 
+class Doc(BaseModel):
+    """Any JSON object, handed to the store as it takes options, meta and display: a model."""
+
+    model_config = ConfigDict(extra="allow")
+
+
 # A duplicate row (e.g. two results for one player): the driver's own error, on either backend.
 DUPLICATE = (sqlite3.IntegrityError, asyncpg.UniqueViolationError)
 
@@ -61,7 +68,7 @@ async def running_table(
 ) -> int:
     """A started table with those players seated (user ids for people, None for `ai:` seats)."""
     table = await store.create_table(
-        guild, channel, kind, 1, {"chips": 100}, f"seed-{channel}", f"c-{channel}"
+        guild, channel, kind, 1, Doc(chips=100), f"seed-{channel}", f"c-{channel}"
     )
     await store.set_seats(
         table,

@@ -8,7 +8,7 @@ import pytest
 
 from storage import ResultIn, SequenceConflict, Store, TableStateError, open_store
 
-from .conftest import DUPLICATE, running_table
+from .conftest import DUPLICATE, Doc, running_table
 from .conftest import move as mv
 
 
@@ -167,8 +167,8 @@ async def test_two_stores_on_one_database_wait_for_each_other_instead_of_failing
 
 async def test_the_meta_is_written_in_the_moves_transaction_or_not_at_all(store):
     table = await running_table(store, 5, ["11", "12"])
-    await store.append_action(table, 0, "11", '{"a":0}', [], '{"s":0}', meta={"computer_seats": ["11"]})
+    await store.append_action(table, 0, "11", '{"a":0}', [], '{"s":0}', meta=Doc(computer_seats=["11"]))
     assert (await store.get_table(table)).meta == {"computer_seats": ["11"]}
     with pytest.raises(SequenceConflict):
-        await store.append_action(table, 0, "12", '{"a":1}', [], '{"s":1}', meta={"computer_seats": []})
+        await store.append_action(table, 0, "12", '{"a":1}', [], '{"s":1}', meta=Doc(computer_seats=[]))
     assert (await store.get_table(table)).meta == {"computer_seats": ["11"]}

@@ -12,7 +12,7 @@ from storage import ResultIn, SeatIn, TargetNotEmpty, open_store
 from storage.copy import copy_sqlite_to_postgres
 from storage.postgres import PostgresStore
 
-from .conftest import GUILD, running_table
+from .conftest import GUILD, Doc, running_table
 from .conftest import move as mv
 from .test_invariants import start
 
@@ -33,11 +33,11 @@ async def fill(path: str) -> list[int]:
                 if t.game.is_over:
                     break
                 await t.step(store, rng, Counter())
-        lobby = await store.create_table(GUILD + 1, 900, "insomnia", 11, {"chips": 5}, "s", "c")
+        lobby = await store.create_table(GUILD + 1, 900, "insomnia", 11, Doc(chips=5), "s", "c")
         await store.set_seats(lobby, [SeatIn(seat=0, player="11", user_id=11), SeatIn(seat=1, player="12")])
         await store.set_seats(lobby, [SeatIn(seat=0, player="11", user_id=11)])  # 12 left
-        await store.update_meta(lobby, {"table_message_id": 5})
-        cancelled = await store.create_table(GUILD, 901, "malice", 11, {}, "s", "c")
+        await store.update_meta(lobby, Doc(table_message_id=5))
+        cancelled = await store.create_table(GUILD, 901, "malice", 11, Doc(), "s", "c")
         await store.cancel_table(cancelled)
         other = await running_table(store, 902, ["31", "32"], guild=GUILD + 1)
         done = [
@@ -80,7 +80,7 @@ async def test_a_copy_reads_back_the_same_and_new_rows_get_new_ids(tmp_path, pg_
         assert isinstance(target, PostgresStore)
         assert await everything(target, ids) == await everything(source, ids)
         # The copy goes on as the live database: ids continue after the copied ones.
-        new = await target.create_table(GUILD, 903, "malice", 1, {}, "s", "c")
+        new = await target.create_table(GUILD, 903, "malice", 1, Doc(), "s", "c")
         assert new > max(ids)
     finally:
         await source.close()
@@ -91,7 +91,7 @@ async def test_a_target_holding_data_is_refused_and_left_as_it_was(tmp_path, pg_
     path = str(tmp_path / "old.sqlite3")
     await fill(path)
     target = await open_store(pg_url)
-    mine = await target.create_table(GUILD, 1, "insomnia", 1, {}, "s", "c")
+    mine = await target.create_table(GUILD, 1, "insomnia", 1, Doc(), "s", "c")
     await target.close()
     with pytest.raises(TargetNotEmpty, match="empty database"):
         await copy_sqlite_to_postgres(path, pg_url)

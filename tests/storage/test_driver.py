@@ -1,14 +1,13 @@
-"""The SQLite backend runs each transaction on aiosqlite's own connection thread in one call (see
-storage/db.py). aiosqlite has no public call for that, so this pins the behaviour the store relies on: a
-function queued on the connection runs on its thread (not the event loop's), in order, with the real
-sqlite3 connection."""
+"""The SQLite backend runs each transaction on its connection's own thread in one call (see
+storage/sqlite/connection.py): a function queued on the connection runs on its thread (not the event loop's),
+in order, with the real sqlite3 connection."""
 
 from __future__ import annotations
 
 import sqlite3
 import threading
 
-from storage.db import Connection
+from storage.sqlite.connection import Connection
 
 
 async def test_a_queued_function_runs_on_the_connections_own_thread_in_order(tmp_path):

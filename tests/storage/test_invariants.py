@@ -20,7 +20,7 @@ from bot.games.base import POT, ChipTransfer, seed_commitment
 from bot.games.replay import replay
 from storage import LedgerIn, ResultIn, SeatIn, Store, open_store
 
-from .conftest import GUILD, ticking_clock
+from .conftest import GUILD, Doc, ticking_clock
 
 PEOPLE = ["101", "102", "103", "104", "105"]
 GAMES_PER_KIND = 12
@@ -87,7 +87,7 @@ async def start(store: Store, kind: str, n: int, rng: random.Random) -> Table:
     players, options = table_setup(kind, rng)
     seed = f"{kind}-{n}-{rng.random()}"
     table_id = await store.create_table(
-        GUILD, 500 + n, kind, int(players[0]), options, seed, seed_commitment(seed)
+        GUILD, 500 + n, kind, int(players[0]), Doc(**options), seed, seed_commitment(seed)
     )
     await store.set_seats(
         table_id,

@@ -7,15 +7,14 @@ import sqlite3
 import asyncpg
 import pytest
 
-from storage import NewerDatabaseError, Store, is_postgres_url, open_store
-from storage import migrations as sqlite_migrations
-from storage.db import connect
-from storage.postgres import migrations as pg_migrations
+from storage import NewerDatabaseError, Store, is_postgres_url, migrations, open_store
+from storage.postgres.database import PostgresDatabase
+from storage.sqlite.database import SqliteDatabase
 
 from .conftest import GUILD, raw_fetch, running_table
 from .conftest import move as mv
 
-LATEST = sqlite_migrations.LATEST
+LATEST = migrations.LATEST
 TABLES = {"game_tables", "seats", "actions", "ledger", "results", "balances"}
 
 
@@ -34,30 +33,20 @@ async def table_names(database: str) -> set[str]:
 
 
 async def migrate_with(database: str, steps: list[list[str]]) -> None:
-    """Run a list of migrations through the backend's own `migrate`."""
+    """Run a list of migrations through the one `migrate`, on the backend's database."""
     if is_postgres_url(database):
-        conn = await asyncpg.connect(database)
-        try:
-            await pg_migrations.migrate(conn, "test", steps)
-        finally:
-            await conn.close()
+        db = await PostgresDatabase.open(database, pool_size=1)
     else:
-        conn = connect(database)
-        try:
-            sqlite_migrations.migrate(conn, database, steps)
-        finally:
-            assert not conn.in_transaction
-            conn.close()
-
-
-def same_versions() -> None:
-    assert pg_migrations.LATEST == sqlite_migrations.LATEST
+        db = await SqliteDatabase.open(database)
+    try:
+        await migrations.migrate(db, steps)
+    finally:
+        await db.close()
 
 
 async def test_a_new_database_is_migrated_to_the_latest_version(database):
     store = await open_store(database)
     await store.close()
-    same_versions()
     assert await schema_version(database) == LATEST >= 2
     assert await table_names(database) >= TABLES
 
@@ -144,8 +133,7 @@ async def test_the_action_log_and_the_ledger_refuse_edits_and_deletions(store, d
 
 async def test_the_balances_of_an_older_database_are_built_from_its_ledger_and_results(database):
     # A database of version 1 (before balances) holding a finished game and a running one.
-    await migrate_with(database, sqlite_migrations.MIGRATIONS[:1] if not is_postgres_url(database)
-                       else pg_migrations.MIGRATIONS[:1])  # fmt: skip
+    await migrate_with(database, migrations.MIGRATIONS[:1])
     won = "TRUE" if is_postgres_url(database) else "1"
     lost = "FALSE" if is_postgres_url(database) else "0"
     for sql in [

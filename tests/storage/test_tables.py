@@ -8,11 +8,11 @@ import pytest
 
 from storage import ChannelBusy, ResultIn, SeatIn, TableNotFound, TableStateError
 
-from .conftest import GUILD, running_table
+from .conftest import GUILD, Doc, running_table
 
 
 async def test_a_table_goes_from_lobby_to_running_to_finished(store):
-    table = await store.create_table(GUILD, 5, "malice", 42, {"stake": 10}, "s33d", "commit")
+    table = await store.create_table(GUILD, 5, "malice", 42, Doc(stake=10), "s33d", "commit")
     row = await store.get_table(table)
     assert (row.status, row.kind, row.options, row.seed, row.commitment, row.host_id) == (
         "lobby", "malice", {"stake": 10}, "s33d", "commit", 42,
@@ -46,23 +46,23 @@ async def test_unknown_tables(store):
     with pytest.raises(TableNotFound):
         await store.append_action(999, 0, "1", "{}", [], "{}")
     with pytest.raises(TableNotFound):
-        await store.update_meta(999, {})
+        await store.update_meta(999, Doc())
 
 
 async def test_a_second_table_in_the_same_channel_is_refused_while_one_is_active(store):
-    first = await store.create_table(GUILD, 5, "insomnia", 1, {}, "a", "ca")
+    first = await store.create_table(GUILD, 5, "insomnia", 1, Doc(), "a", "ca")
     with pytest.raises(ChannelBusy) as info:
-        await store.create_table(GUILD, 5, "malice", 2, {}, "b", "cb")
+        await store.create_table(GUILD, 5, "malice", 2, Doc(), "b", "cb")
     assert info.value.table_id == first
-    await store.create_table(GUILD, 6, "malice", 2, {}, "b", "cb")  # another channel is free
+    await store.create_table(GUILD, 6, "malice", 2, Doc(), "b", "cb")  # another channel is free
     await store.cancel_table(first)
-    again = await store.create_table(GUILD, 5, "malice", 2, {}, "c", "cc")  # free again once closed
+    again = await store.create_table(GUILD, 5, "malice", 2, Doc(), "c", "cc")  # free again once closed
     assert (await store.active_table(5)).id == again
 
 
 async def test_concurrent_creates_in_one_channel_let_exactly_one_win(store):
     outcomes = await asyncio.gather(
-        *(store.create_table(GUILD, 7, "insomnia", h, {}, f"s{h}", f"c{h}") for h in range(10)),
+        *(store.create_table(GUILD, 7, "insomnia", h, Doc(), f"s{h}", f"c{h}") for h in range(10)),
         return_exceptions=True,
     )
     winners = [o for o in outcomes if isinstance(o, int)]
@@ -72,9 +72,9 @@ async def test_concurrent_creates_in_one_channel_let_exactly_one_win(store):
 
 
 async def test_open_tables_lists_lobbies_and_running_games_to_resume(store):
-    lobby = await store.create_table(GUILD, 1, "insomnia", 1, {}, "a", "ca")
+    lobby = await store.create_table(GUILD, 1, "insomnia", 1, Doc(), "a", "ca")
     running = await running_table(store, 2, ["11", "12"])
-    cancelled = await store.create_table(GUILD, 3, "malice", 1, {}, "b", "cb")
+    cancelled = await store.create_table(GUILD, 3, "malice", 1, Doc(), "b", "cb")
     await store.cancel_table(cancelled)
     finished = await running_table(store, 4, ["11", "12"], kind="malice")
     done = [ResultIn(player=p, net=0, placement=1, won=False) for p in ("11", "12")]
@@ -95,7 +95,7 @@ async def test_status_changes_out_of_order_are_refused(store):
     await store.append_action(table, 0, "11", "{}", [], "{}")
     with pytest.raises(TableStateError, match="cancel"):
         await store.cancel_table(table)  # chips may have moved: the game must end through end_game
-    lobby = await store.create_table(GUILD, 6, "insomnia", 1, {}, "a", "ca")
+    lobby = await store.create_table(GUILD, 6, "insomnia", 1, Doc(), "a", "ca")
     with pytest.raises(TableStateError, match="lobby"):
         await store.append_action(lobby, 0, "11", "{}", [], "{}")
 
@@ -108,7 +108,7 @@ async def test_a_started_game_without_actions_can_still_be_cancelled(store):
 
 
 async def test_set_seats_replaces_the_seats_and_keeps_who_stayed(store):
-    table = await store.create_table(GUILD, 5, "insomnia", 1, {}, "a", "ca")
+    table = await store.create_table(GUILD, 5, "insomnia", 1, Doc(), "a", "ca")
     await store.set_seats(
         table, [SeatIn(seat=0, player="11", user_id=11), SeatIn(seat=1, player="12", user_id=12)]
     )
@@ -127,6 +127,6 @@ async def test_set_seats_replaces_the_seats_and_keeps_who_stayed(store):
 
 async def test_meta_is_replaced_and_kept_in_any_status(store):
     table = await running_table(store, 5, ["11", "12"])
-    await store.update_meta(table, {"message_id": 123, "closed_dms": ["11"]})
-    await store.update_meta(table, {"message_id": 456})
+    await store.update_meta(table, Doc(message_id=123, closed_dms=["11"]))
+    await store.update_meta(table, Doc(message_id=456))
     assert (await store.get_table(table)).meta == {"message_id": 456}

@@ -1,0 +1,191 @@
+"""The store's write transactions, written once for both databases (see `storage.database`).
+
+Each is an async function of a `Transaction` that awaits nothing but its statements, so SQLite runs it whole
+on its writer's thread and PostgreSQL statement by statement. A move is: the table's row (locked on
+PostgreSQL: two processes appending to one table queue up there) and its status check, then one `Batch`
+with the action, its ledger entries, the balances they change, the results and the table row, guarded by the
+sequence check: one statement on PostgreSQL, whose snapshot (taken after the lock) sees what the writer we
+may have waited for committed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from storage.common import balance_changes
+from storage.database import Batch, Guard, Insert, Transaction
+from storage.errors import ChannelBusy, SequenceConflict, TableNotFound, TableStateError
+from storage.models import LedgerIn, ResultIn, SeatIn
+
+_MOVE = ("table_id", "seq", "guild_id", "kind", "created_at")  # the same in every ledger row of a move
+ACTIONS = Insert(
+    "actions",
+    (("table_id", "bigint"), ("seq", "int"), ("actor", "text"), ("action", "text"), ("created_at", "real")),
+    same=("table_id", "seq", "actor", "action", "created_at"),  # one row
+)
+# Ledger ids follow the entry order: the rows are inserted in the order given.
+LEDGER = Insert(
+    "ledger",
+    (("table_id", "bigint"), ("seq", "int"), ("guild_id", "bigint"), ("kind", "text"),
+     ("from_account", "text"), ("to_account", "text"), ("amount", "bigint"), ("reason", "text"),
+     ("created_at", "real")),
+    same=_MOVE,
+)  # fmt: skip
+# A NULL biggest win on either side keeps the other one (what GREATEST does on PostgreSQL, in both dialects).
+BALANCES = Insert(
+    "balances",
+    (("guild_id", "bigint"), ("player", "text"), ("kind", "text"), ("net", "bigint"), ("games", "int"),
+     ("wins", "int"), ("biggest_win", "bigint")),
+    "ON CONFLICT (guild_id, player, kind) DO UPDATE SET net = balances.net + excluded.net,"
+    " games = balances.games + excluded.games, wins = balances.wins + excluded.wins,"
+    " biggest_win = CASE WHEN excluded.biggest_win IS NULL OR balances.biggest_win >= excluded.biggest_win"
+    " THEN balances.biggest_win ELSE excluded.biggest_win END",
+    same=("guild_id",),  # not the kind: a move changes its kind's rows and the rows of all kinds
+)  # fmt: skip
+RESULTS = Insert(
+    "results",
+    (("table_id", "bigint"), ("player", "text"), ("guild_id", "bigint"), ("kind", "text"),
+     ("final_chips", "bigint"), ("net", "bigint"), ("placement", "int"), ("won", "bool")),
+    same=("table_id", "guild_id", "kind"),
+)  # fmt: skip
+SEATS = Insert(
+    "seats",
+    (
+        ("table_id", "bigint"),
+        ("seat", "int"),
+        ("player", "text"),
+        ("user_id", "bigint"),
+        ("joined_at", "real"),
+    ),
+)
+
+_ONGOING = "UPDATE game_tables SET snapshot = ?, meta = COALESCE(?, meta) WHERE id = ?"
+_FINISHED = (
+    "UPDATE game_tables SET snapshot = ?, meta = COALESCE(?, meta), status = 'finished', finished_at = ?"
+    " WHERE id = ?"
+)
+_CREATE = (
+    "INSERT INTO game_tables (guild_id, channel_id, kind, status, options, seed, commitment, host_id,"
+    " created_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?)"
+    " ON CONFLICT (channel_id) WHERE status IN ('lobby', 'running') DO NOTHING RETURNING id"
+)
+SET_GUILD_LANGUAGE = (
+    "INSERT INTO guild_settings (guild_id, language) VALUES (?, ?)"
+    " ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language"
+)
+REMEMBER_DM_CHANNEL = (
+    "INSERT INTO dm_channels (user_id, channel_id) VALUES (?, ?)"
+    " ON CONFLICT (user_id) DO UPDATE SET channel_id = excluded.channel_id"
+)
+_NEXT_SEQ = "SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE table_id = ?"
+_ACTIVE_ID = "SELECT id FROM game_tables WHERE channel_id = ? AND status IN ('lobby', 'running')"
+
+
+async def require_status(tx: Transaction, table_id: int, allowed: tuple[str, ...], op: str) -> str:
+    """The table's status, its row held until the transaction ends; TableNotFound, or TableStateError if the
+    status is not one of `allowed`."""
+    status = await tx.value(f"SELECT status FROM game_tables WHERE id = ?{tx.dialect.row_lock}", table_id)
+    if status is None:
+        raise TableNotFound(table_id)
+    if status not in allowed:
+        raise TableStateError(table_id, status, op)
+    return str(status)
+
+
+async def create(
+    tx: Transaction, guild_id: int, channel_id: int, kind: str, host_id: int, options: str, seed: str,
+    commitment: str, now: float,
+) -> int:  # fmt: skip
+    """A lobby; ChannelBusy if the channel has a lobby or running table (its unique index says so, so two
+    concurrent creates cannot both win)."""
+    new = await tx.value(_CREATE, guild_id, channel_id, kind, options, seed, commitment, host_id, now)
+    if new is None:
+        raise ChannelBusy(channel_id, await tx.value(_ACTIVE_ID, channel_id))
+    return int(new)
+
+
+async def set_seats(tx: Transaction, now: float, table_id: int, players: Sequence[SeatIn]) -> None:
+    await require_status(tx, table_id, ("lobby", "running"), "change seats")
+    current = {
+        r["player"]: r["id"]
+        for r in await tx.fetch(
+            "SELECT id, player FROM seats WHERE table_id = ? AND left_at IS NULL", table_id
+        )
+    }
+    wanted = {s.player for s in players}
+    # Free every current seat number first so players can swap seats past the unique index.
+    await tx.execute("UPDATE seats SET seat = -1 - id WHERE table_id = ? AND left_at IS NULL", table_id)
+    gone = [(now, seat_row) for player, seat_row in current.items() if player not in wanted]
+    if gone:
+        await tx.execute_many("UPDATE seats SET left_at = ? WHERE id = ?", gone)
+    stay = [(s.seat, s.user_id, current[s.player]) for s in players if s.player in current]
+    if stay:
+        await tx.execute_many("UPDATE seats SET seat = ?, user_id = ? WHERE id = ?", stay)
+    new = [(table_id, s.seat, s.player, s.user_id, now) for s in players if s.player not in current]
+    if new:
+        await tx.execute_many(SEATS.sql, new)
+
+
+async def start(tx: Transaction, now: float, table_id: int, snapshot_json: str, meta: str | None) -> None:
+    await require_status(tx, table_id, ("lobby",), "start")
+    await tx.execute(
+        "UPDATE game_tables SET status = 'running', started_at = ?, snapshot = ?, meta = COALESCE(?, meta)"
+        " WHERE id = ?",
+        now, snapshot_json, meta, table_id,
+    )  # fmt: skip
+
+
+async def append(
+    tx: Transaction,
+    now: float,
+    table_id: int,
+    seq: int,
+    actor: str | None,
+    action_json: str,
+    ledger: Sequence[LedgerIn],
+    snapshot_json: str,
+    finish: Sequence[ResultIn] | None,
+    meta: str | None,
+) -> int:
+    row = await tx.one(
+        f"SELECT status, guild_id, kind FROM game_tables WHERE id = ?{tx.dialect.row_lock}", table_id
+    )
+    if row is None:
+        raise TableNotFound(table_id)
+    if row["status"] != "running":
+        # A stale writer hears of the conflict first, whatever happened to the table since.
+        if (next_seq := await tx.value(_NEXT_SEQ, table_id)) != seq:
+            raise SequenceConflict(table_id, seq, next_seq)
+        raise TableStateError(table_id, row["status"], "record an action")
+    guild, kind = row["guild_id"], row["kind"]
+    last: tuple[str, tuple[Any, ...]] = (
+        (_ONGOING, (snapshot_json, meta, table_id))
+        if finish is None
+        else (_FINISHED, (snapshot_json, meta, now, table_id))
+    )
+    rows = (
+        (ACTIONS, [(table_id, seq, actor, action_json, now)]),
+        (LEDGER, [(table_id, seq, guild, kind, e.from_account, e.to_account, e.amount, e.reason, now)
+                  for e in ledger]),
+        # Sorted by (player, kind): every writer takes the balance rows' locks in one order (no deadlock).
+        (BALANCES, [(guild, *c) for c in balance_changes(kind, ledger, finish)]),
+        (RESULTS, [(table_id, r.player, guild, kind, r.final_chips, r.net, r.placement, r.won)
+                   for r in finish or ()]),
+    )  # fmt: skip
+    # The sequence read after the lock (on PostgreSQL in the batch's statement): it sees what the writer we
+    # may have waited for committed.
+    found = await tx.write(Batch(rows, *last, guard=Guard(_NEXT_SEQ, (table_id,), seq)))
+    if found != seq:
+        raise SequenceConflict(table_id, seq, found)
+    return seq
+
+
+async def cancel(tx: Transaction, now: float, table_id: int) -> None:
+    status = await require_status(tx, table_id, ("lobby", "running"), "cancel")
+    played = await tx.value("SELECT 1 FROM actions WHERE table_id = ? LIMIT 1", table_id)
+    if status == "running" and played is not None:
+        raise TableStateError(table_id, "running with actions played", "cancel (end the game)")
+    await tx.execute(
+        "UPDATE game_tables SET status = 'cancelled', finished_at = ? WHERE id = ?", now, table_id
+    )
