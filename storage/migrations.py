@@ -195,18 +195,6 @@ MIGRATIONS: list[list[Statement]] = [
         )
         """,
     ],
-    # 6: the processes sharing a token's global rate budget. Only PostgreSQL's is used (several processes
-    # share a token only there; on SQLite the one process has the whole budget): kept for version parity.
-    [
-        """
-        CREATE TABLE rate_leases (
-            token   TEXT    NOT NULL,
-            process TEXT    NOT NULL,
-            beat    INTEGER NOT NULL,
-            PRIMARY KEY (token, process)
-        )
-        """,
-    ],
 ]
 
 LATEST = len(MIGRATIONS)
