@@ -42,7 +42,8 @@ class Auctions(Payouts):
         self.turn = bidders[0]
 
     def _apply_auction(self, action: Action, events: Events) -> bool:
-        """A bid or a pass. True when the auction closed without a winner: the dice are settled as thrown."""
+        """A bid or a pass. True when the dice are settled now, as they lie: nobody won the auction (or its
+        winner left the game with his bid, house rule H2)."""
         auction = self._auction()
         player = self._mover()
         have = self.chips[player]
@@ -69,8 +70,7 @@ class Auctions(Payouts):
             raise IllegalAction("insomnia.refusal.auction_now")
         k = len(auction.bidders)
         if auction.high_bidder is not None and auction.passes >= k - 1:
-            self._auction_won(events)
-            return False
+            return self._auction_won(events)
         if auction.high_bidder is None and auction.passes >= k:
             events.append(AuctionNoWinner(stage=auction.stage))
             self.auction = None
@@ -79,9 +79,9 @@ class Auctions(Payouts):
         self.turn = auction.bidders[auction.turn]
         return False
 
-    def _auction_won(self, events: Events) -> None:
-        """Rule 11: only the winner pays, into the pot; then his re-throws (unless the chips ended the
-        game)."""
+    def _auction_won(self, events: Events) -> bool:
+        """Rule 11: only the winner pays, into the pot; then his re-throws (unless the chips ended the game).
+        True when the dice are settled as they are: his bid was his last chip and he left the game (H2)."""
         auction = self._auction()
         winner, amount, stage = auction.high_bidder, auction.high_bid, auction.stage
         if winner is None:
@@ -99,11 +99,14 @@ class Auctions(Payouts):
             )
         )
         if self._end_check(events):
-            return
+            return False
+        if winner in self.out:
+            return True
         self.phase = "rethrow"
         self.rethrower = winner
         self.rethrows_left = 2 * amount
         self.turn = winner
+        return False
 
     def _apply_rethrow(self, action: Action, events: Events) -> bool:
         """One re-throw, or stopping. True when the re-throws are over: the dice are settled now."""

@@ -1,7 +1,8 @@
 """The Insomnia game and its deal flow (docs/rules.md section 1).
 
 A deal runs: deal and throw -> exchange -> auction -> re-throws -> stage-1 payout -> stage-2 payout -> four
-tricks -> pot -> stage-4 throw -> auction among the eligible -> re-throws -> stage-4 payout -> next deal. Only
+tricks -> pot -> stage-4 throw -> auction among the eligible -> re-throws -> stage-4 payout -> next deal (the
+house rules of section 3 may leave stage 4 out, change the deck, and let players without chips leave). Only
 the exchange, the auctions, the re-throws and the tricks wait for a player; everything between them runs
 inside the `apply()` that completed the previous decision, and its events are returned by that call.
 
@@ -17,15 +18,17 @@ round trip continues identically. Chance comes only from the game's `Chance` (`S
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import get_args
 
 from pydantic import ValidationError
 
 from bot.games.base import ActionInput, IllegalAction
 from bot.games.chance import Chance
 from bot.games.insomnia.auction import Auctions
-from bot.games.insomnia.hands import DICE_FACES, deck_for
+from bot.games.insomnia.hands import DICE_FACES, Sevens, deck_for
 from bot.games.insomnia.models import (
     Action,
+    Bust,
     DealEnded,
     DealStarted,
     DiceStage,
@@ -35,6 +38,7 @@ from bot.games.insomnia.models import (
     Exchanged,
     ExchangeDone,
     Pass,
+    Stage4,
     Stage4Eligible,
     parse_action,
 )
@@ -96,7 +100,10 @@ class InsomniaGame(Auctions, Tricks):
             if self._apply_rethrow(action, events):
                 self._settle_dice(events)
         elif self._apply_play(action, events) and not self._share_pot(events):
-            self._start_stage4(events)
+            if self.stage4 == "on":
+                self._start_stage4(events)
+            else:
+                self._end_deal(events)  # house rule H3: the deal ends after the tricks
         return events
 
     # --- the deal -------------------------------------------------------------------------------------
@@ -127,11 +134,11 @@ class InsomniaGame(Auctions, Tricks):
             return
         self.deal += 1
         self._reset_deal()
-        cards = deck_for(len(self.players))
+        order = self._left_of_dealer()  # everyone still in the game (house rule H2), from the dealer's left
+        cards = deck_for(len(order), self.sevens)
         self._shuffle(cards)
-        order = self._left_of_dealer()
         dealt = {p: sorted(cards[4 * i : 4 * i + 4]) for i, p in enumerate(order)}
-        self.hands = {p: dealt[p] for p in self.players}
+        self.hands = {p: dealt.get(p, []) for p in self.players}
         self.stock = cards[4 * len(order) :]
         dealer = self.players[self.dealer]
         events.append(DealStarted(deal=self.deal, dealer=dealer, deck_size=len(cards), stock=len(self.stock)))
@@ -139,8 +146,11 @@ class InsomniaGame(Auctions, Tricks):
         self._start_exchange(events)
 
     def _throw(self, stage: DiceStage, events: Events) -> None:
+        dealer = self.players[self.dealer]
+        if dealer in self.out:  # he went out during his deal (house rule H2): the next player throws
+            dealer = self._left_of_dealer()[0]
         self.dice = self._throw_dice(DICE_FACES, 4)
-        events.append(DiceThrown(stage=stage, player=self.players[self.dealer], dice=list(self.dice)))
+        events.append(DiceThrown(stage=stage, player=dealer, dice=list(self.dice)))
 
     # stage 1a: exchange (rule 9)
 
@@ -205,16 +215,16 @@ class InsomniaGame(Auctions, Tricks):
         self._start_auction(4, list(self.eligible))
 
     def _end_deal(self, events: Events) -> None:
-        n = len(self.players)
         capped = self.max_deals is not None and self.deal >= self.max_deals
-        next_dealer = None if capped else self.players[(self.dealer + 1) % n]
+        next_dealer = None if capped else self._left_of_dealer()[0]
         events.append(
             DealEnded(deal=self.deal, chips=dict(self.chips), pot=self.pot, next_dealer=next_dealer)
         )
         if capped:
             self._finish("deal_cap", events)  # rule 32: nobody deals again, the last dealer stays the dealer
             return
-        self.dealer = (self.dealer + 1) % n  # rule 29: the deal passes to the left
+        if next_dealer is not None:  # rule 29: the deal passes to the left (to the next player still in)
+            self.dealer = self.players.index(next_dealer)
         self._begin_deal(events)
 
 
@@ -224,11 +234,15 @@ def new_game(
     *,
     chips: int = 15,
     max_deals: int | None = None,
+    sevens: Sevens = "hearts-spades",
+    bust: Bust = "ends",
+    stage4: Stage4 = "on",
     chance: Chance | None = None,
 ) -> InsomniaGame:
     """A game for 2-8 player ids in seat order: the first dealer is drawn by lot, the deal begins.
 
-    Chance (the dealer, shuffles, throws) comes from `chance`, by default seeded from `seed`.
+    `sevens`, `bust` and `stage4` are the house rules H1-H3 of docs/rules.md section 3 (the defaults are the
+    standard rules). Chance (the dealer, shuffles, throws) comes from `chance`, by default seeded from `seed`.
     """
     if not 2 <= len(players) <= 8:
         raise ValueError("Insomnia is for 2 to 8 players.")
@@ -241,12 +255,18 @@ def new_game(
         raise ValueError("Each player needs at least 1 chip.")
     if max_deals is not None and max_deals < 1:
         raise ValueError("The deal cap must be at least 1.")
+    for value, allowed in ((sevens, get_args(Sevens)), (bust, get_args(Bust)), (stage4, get_args(Stage4))):
+        if value not in allowed:
+            raise ValueError(f"{value!r} is not a house rule of Insomnia: choose {' or '.join(allowed)}.")
     game = InsomniaGame(
         seed=seed,
         players=list(players),
         starting_chips={p: chips for p in players},
         max_deals=max_deals,
         chips={p: chips for p in players},
+        sevens=sevens,
+        bust=bust,
+        stage4=stage4,
     )
     game._use_chance(chance)
     game.dealer = game._draw_index(len(players))

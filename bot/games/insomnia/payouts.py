@@ -1,8 +1,9 @@
-"""Insomnia's payouts: who is paid what, and when the chips end the game (rules 13-20, 25, 28, 30-31).
+"""Insomnia's payouts: who is paid what, and when the chips end the game (rules 13-20, 25, 28, 30-31, and
+house rule H2).
 
 Every step here moves chips (or finds that none move), records each movement as a `ChipTransfer` event and
-then asks the end check of rule 31. Each returns whether the game ended, and never decides what comes next:
-the deal flow (`game.py`) does.
+then asks the end check of rule 31 (under H2: who leaves the game). Each returns whether the game ended, and
+never decides what comes next: the deal flow (`game.py`) does.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from bot.games.insomnia.models import (
     GameOver,
     NoMatch,
     OverReason,
+    PlayersOut,
     PotSplit,
     ShownHand,
     Stage1Result,
@@ -33,7 +35,7 @@ class Payouts(InsomniaState):
     def _stage1_payout(self, events: Events) -> bool:
         """The player whose hand matches the dice is paid by every other player. True: the game ended."""
         pattern, amount = dice_pattern(self.dice)
-        matching = [p for p in self.players if best_match(self.hands[p], self.dice) is not None]
+        matching = [p for p in self._playing() if best_match(self.hands[p], self.dice) is not None]
         if not matching:
             events.append(NoMatch(stage=1, dice=list(self.dice), pattern=pattern))
             return False
@@ -50,8 +52,9 @@ class Payouts(InsomniaState):
     def _stage2_payout(self, events: Events) -> str | None:
         """The best hand is paid 2 by every other player. Returns who leads the tricks; None: the game
         ended."""
-        values = {p: hand_value(self.hands[p]) for p in self.players}
-        best = max(self.players, key=values.__getitem__)
+        playing = self._playing()
+        values = {p: hand_value(self.hands[p]) for p in playing}
+        best = max(playing, key=values.__getitem__)
         value = values[best]
         if value.category is None:
             leader = self._left_of_dealer()[0]
@@ -91,6 +94,7 @@ class Payouts(InsomniaState):
     def _stage4_payout(self, events: Events) -> bool:
         """The eligible player whose won cards match the dice is paid by everyone. True: the game ended."""
         pattern, amount = dice_pattern(self.dice)
+        # (a player who went out in the stage-4 auction left the eligible with his chips: `_end_check`)
         sets = {p: m for p in self.eligible if (m := best_match(self.won_cards[p], self.dice)) is not None}
         matching = list(sets)  # in the order of the eligible: the first of equal keys wins, as in max()
         if not matching:
@@ -117,8 +121,25 @@ class Payouts(InsomniaState):
         return self._end_check(events)
 
     def _end_check(self, events: Events) -> bool:
-        """Rule 31: after a step that moved chips, a player with 0 chips ends the game at once."""
-        if min(self.chips.values()) > 0:
+        """Rule 31: after a step that moved chips, a player with 0 chips ends the game at once. Under house
+        rule H2 he leaves the game instead (his cards leave the deal with him), and the game ends when one
+        player is left. True: the game ended."""
+        out = self.out
+        broke = [p for p in self.players if self.chips[p] == 0 and p not in out]
+        if not broke:
+            return False
+        if self.bust == "ends":
+            self._finish("out_of_chips", events)
+            return True
+        step = max(out.values(), default=0) + 1
+        for p in broke:
+            out[p] = step
+            self.discards.extend(self.hands[p])
+            self.hands[p] = []
+        self.eligible = [p for p in self.eligible if p not in out]
+        playing = self._playing()
+        events.append(PlayersOut(players=broke, playing=playing))
+        if len(playing) > 1:
             return False
         self._finish("out_of_chips", events)
         return True

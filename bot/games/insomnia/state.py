@@ -11,14 +11,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import PrivateAttr
+from pydantic import Field, PrivateAttr
 
 from bot.games.base import GameEvent, IllegalAction, SeededGame, Standing
 from bot.games.cards import Card, Rank, Suit
-from bot.games.insomnia.hands import deck_for
+from bot.games.insomnia.hands import Sevens, deck_for
 from bot.games.insomnia.models import (
     Auction,
     Bid,
+    Bust,
     Exchange,
     Pass,
     Phase,
@@ -27,6 +28,7 @@ from bot.games.insomnia.models import (
     PublicView,
     Rethrow,
     ShownHand,
+    Stage4,
     TrickPlay,
 )
 
@@ -84,6 +86,13 @@ class InsomniaState(SeededGame):
     tricks_won: dict[str, int] = {}
     won_cards: dict[str, list[Card]] = {}
     eligible: list[str] = []
+    # The house rules (docs/rules.md section 3) and who went out under H2 (player -> the step he left in):
+    # written into the JSON only when they differ from the standard rules, so a game of the standard rules
+    # keeps the JSON it always had (stored games replay byte for byte: tests/games/test_stored_games.py).
+    sevens: Sevens = Field(default="hearts-spades", exclude_if=lambda v: v == "hearts-spades")
+    bust: Bust = Field(default="ends", exclude_if=lambda v: v == "ends")
+    stage4: Stage4 = Field(default="on", exclude_if=lambda v: v == "on")
+    out: dict[str, int] = Field(default_factory=dict, exclude_if=lambda v: not v)
     _opening: Events = PrivateAttr(default_factory=list)
 
     # --- reading the state ----------------------------------------------------------------------------
@@ -109,15 +118,22 @@ class InsomniaState(SeededGame):
 
     # --- the seats ------------------------------------------------------------------------------------
 
+    def _playing(self) -> list[str]:
+        """The players still in the game, in seat order: everyone, unless some went out (house rule H2)."""
+        out = self.out
+        return [p for p in self.players if p not in out] if out else list(self.players)
+
     def _seat_order(self, first: int) -> list[str]:
-        n = len(self.players)
-        return [self.players[(first + i) % n] for i in range(n)]
+        """The players still in the game, from seat index `first` round the table."""
+        n, out = len(self.players), self.out
+        return [p for i in range(n) if (p := self.players[(first + i) % n]) not in out]
 
     def _left_of_dealer(self) -> list[str]:
         return self._seat_order(self.dealer + 1)
 
     def _left_of(self, player: str) -> str:
-        return self.players[(self.players.index(player) + 1) % len(self.players)]
+        """The next player still in the game after `player`."""
+        return self._seat_order(self.players.index(player) + 1)[0]
 
     # --- views and results ----------------------------------------------------------------------------
 
@@ -129,11 +145,18 @@ class InsomniaState(SeededGame):
         return PublicView(**self._public_fields())
 
     def standings(self) -> list[Standing]:
-        """Rule 31: most chips wins; equal totals share a placement (and the win)."""
-        order = sorted(self.players, key=lambda p: -self.chips[p])
+        """Rule 31: most chips wins; equal totals share a placement (and the win). Under house rule H2 the
+        players out of the game place below those still in, the first to go out last (those who went out in
+        the same step share a placement)."""
+        out = self.out
+
+        def rank(p: str) -> tuple[int, int]:
+            return (1, -out[p]) if p in out else (0, -self.chips[p])
+
+        order = sorted(self.players, key=rank)
         result = []
         for i, p in enumerate(order):
-            placement = 1 + sum(1 for q in order[:i] if self.chips[q] > self.chips[p])
+            placement = 1 + sum(1 for q in order[:i] if rank(q) < rank(p))
             result.append(
                 Standing(
                     player=p,
@@ -177,4 +200,9 @@ class InsomniaState(SeededGame):
             "is_over": self.is_over,
             "over_reason": self.over_reason,
             "standings": self.standings() if self.is_over else [],
+            "sevens": self.sevens,
+            "bust": self.bust,
+            "stage4": self.stage4,
+            "playing": self._playing(),
+            "out": sorted(self.out, key=self.out.__getitem__),
         }

@@ -52,7 +52,7 @@ class Tricks(Payouts):
             trump = self.trump = card.suit  # rule 22: the first card led in this stage fixes trumps
         self.trick.append(TrickPlay(player=player, card=card))
         events.append(CardPlayed(player=player, card=card, trick=self.tricks_played + 1, trump=trump))
-        if len(self.trick) < len(self.players):
+        if len(self.trick) < len(self._playing()):
             self.turn = self._left_of(player)
             return False
         plays = self.trick

@@ -15,6 +15,7 @@ a benchmark and the property tests play thousands of whole games.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import get_args
 
 from pydantic import ValidationError
 
@@ -23,6 +24,7 @@ from bot.games.cards import JOKER, Card, standard_deck
 from bot.games.chance import Chance
 from bot.games.malice.models import (
     CardPlayed,
+    Discard,
     EndGame,
     EndReason,
     EndTurn,
@@ -71,8 +73,7 @@ class MaliceGame(Moves):
             return self._play(action)
         if isinstance(action, EndTurn):
             player = self.players[self.seat]
-            if self._must_play_ace(player):
-                raise IllegalAction("malice.refusal.ace_first")
+            self._check_end_turn(player)
             return self._end_turn(player, side_play=False)
         if isinstance(action, Resign):
             if action.player not in self.players:
@@ -182,10 +183,17 @@ class MaliceGame(Moves):
 
 
 def new_game(
-    players: Sequence[str], seed: str, stake: int = 1, max_turns: int = 500, *, chance: Chance | None = None
+    players: Sequence[str],
+    seed: str,
+    stake: int = 1,
+    max_turns: int = 500,
+    *,
+    discard: Discard = "optional",
+    chance: Chance | None = None,
 ) -> MaliceGame:
     """A new game for two player ids (seat order), dealt by `chance`, by default seeded from `seed`
-    (rules 1-7)."""
+    (rules 1-7). `stake`, `max_turns` and `discard` are the house rules H6, H5 and H4 of docs/rules.md
+    section 3 (the defaults are the standard rules)."""
     players = list(players)
     if len(players) != 2 or players[0] == players[1]:
         raise ValueError("Malice is for exactly two different players.")
@@ -193,7 +201,9 @@ def new_game(
         raise ValueError("The stake per card cannot be negative.")
     if max_turns < 1:
         raise ValueError("The turn cap must be at least 1.")
-    game = MaliceGame(seed=seed, players=players, stake=stake, max_turns=max_turns,
+    if discard not in (choices := get_args(Discard)):
+        raise ValueError(f"{discard!r} is not a house rule of Malice: choose {' or '.join(choices)}.")
+    game = MaliceGame(seed=seed, players=players, stake=stake, max_turns=max_turns, discard=discard,
                       hands={p: [] for p in players}, side={p: [[] for _ in range(STACKS)] for p in players})
     game._use_chance(chance)
     # Rule 3: deck A split into two payoff piles of 26; the last card of each is its face-up top.

@@ -1,4 +1,4 @@
-"""Malice's moves: which plays the piles allow now, and why a play is refused (rules 8-11, 14).
+"""Malice's moves: which plays the piles allow now, and why a play is refused (rules 8-12, 14; house rule H4).
 
 This part only reads the piles: it lists the legal actions (picked from plays built once at import, because
 benchmarks and property tests play thousands of whole games) and checks a play's source, centre or side
@@ -62,14 +62,35 @@ class Moves(MaliceState):
                 (payoff and VALUE[payoff[-1]] == 1) or any(VALUE[card] == 1 for card in distinct)):
             return actions  # rule 9: the ace first; no side play, no end of turn
         accepts = [SIDE_ACCEPTS[side_reference(stack)] for stack in sides]
+        before = len(actions)
         for card in distinct:
             value = VALUE[card]
             plays = SIDE_PLAYS[card]
             for slot in range(STACKS):
                 if value in accepts[slot]:
                     actions.append(plays[slot])
-        actions.append(END_TURN)
+        if self.discard == "optional" or len(actions) == before:
+            actions.append(END_TURN)  # house rule H4 "required": only when no card can go to a side stack
         return actions
+
+    def _side_plays(self, player: str) -> list[Play]:
+        """Every play of a card from his hand to one of his side stacks the rules allow now (rules 9, 11)."""
+        if self._must_play_ace(player):
+            return []
+        accepts = [SIDE_ACCEPTS[side_reference(stack)] for stack in self.side[player]]
+        return [
+            SIDE_PLAYS[card][slot]
+            for card in dict.fromkeys(self.hands[player])
+            for slot in range(STACKS)
+            if VALUE[card] in accepts[slot]
+        ]
+
+    def _check_end_turn(self, player: str) -> None:
+        """Rule 9, and house rule H4: whether he may end his turn without a side play now."""
+        if self._must_play_ace(player):
+            raise IllegalAction("malice.refusal.ace_first")
+        if self.discard == "required" and self._side_plays(player):
+            raise IllegalAction("malice.refusal.side_play_first")
 
     def default_action(self) -> Play | EndTurn | None:
         """What a turn timeout applies: an ace the rules force to the centre (the payoff's first), else the
@@ -84,6 +105,13 @@ class Moves(MaliceState):
                 return CENTRE_PLAYS["payoff"][payoff[-1]][slot]
             ace = next(c for c in self.hands[player] if VALUE[c] == 1)
             return CENTRE_PLAYS["hand"][ace][slot]
+        if self.discard == "required":
+            # House rule H4: the turn ends with a side play when there is one. The highest card goes (a joker
+            # last: it fits anywhere later), to the first stack that takes it, keeping the low cards for the
+            # centre.
+            sides = self._side_plays(player)
+            if sides:
+                return max(sides, key=lambda play: VALUE[play.card] if play.card is not None else 0)
         return END_TURN
 
     def _check_source(self, player: str, action: Play) -> Card:

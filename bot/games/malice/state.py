@@ -14,7 +14,15 @@ from pydantic import Field, PrivateAttr
 
 from bot.games.base import GameEvent, SeededGame, Standing
 from bot.games.cards import Card
-from bot.games.malice.models import CardPlayed, CardText, MalicePublicView, MaliceResult, MaliceView, fast
+from bot.games.malice.models import (
+    CardPlayed,
+    CardText,
+    Discard,
+    MalicePublicView,
+    MaliceResult,
+    MaliceView,
+    fast,
+)
 from bot.games.malice.piles import RANK_OF_VALUE, STACKS, VALUE
 
 Events = list[GameEvent]
@@ -42,6 +50,9 @@ class MaliceState(SeededGame):
     first_player_reshuffles: int = 0  # rule 4: how often equal payoff tops forced a reshuffle
     last_play: CardPlayed | None = None
     result: MaliceResult | None = None
+    # House rule H4, written into the JSON only when it is not the standard rule: a game of the standard rules
+    # keeps the JSON it always had (stored games replay byte for byte: tests/games/test_stored_games.py).
+    discard: Discard = Field(default="optional", exclude_if=lambda v: v == "optional")
     _opening: Events = PrivateAttr(default_factory=list)
 
     # -- reading the state
@@ -110,6 +121,7 @@ class MaliceState(SeededGame):
             "last_play": self.last_play,
             "is_over": self.result is not None,
             "result": self.result,
+            "discard": self.discard,
         }
 
     def standings(self) -> list[Standing]:
