@@ -19,7 +19,10 @@ from bot.games.spec import GameSpec, TableOptions
 def _start(players: list[str], seed: str, options: TableOptions, chance: Chance | None) -> InsomniaGame:
     if not isinstance(options, InsomniaOptions):  # GameSpec.new_game validated them with this very model
         raise TypeError("Insomnia takes InsomniaOptions")
-    return new_game(players, seed, chips=options.chips, max_deals=options.deals, chance=chance)
+    return new_game(
+        players, seed, chips=options.chips, max_deals=options.deals, sevens=options.sevens, bust=options.bust,
+        stage4=options.stage4, chance=chance,
+    )
 
 
 def _computer(game: GameState, player: str, rng: random.Random) -> GameAction:

@@ -37,6 +37,7 @@ from bot.games.insomnia.models import (
     Pass,
     Passed,
     Play,
+    PlayersOut,
     PlayerView,
     PotSplit,
     PublicView,
@@ -318,7 +319,7 @@ def _part_of(event: Event) -> str | None:
             return "tricks"
         case Stage4Eligible() | Stage4Result():
             return "stage4"
-        case ChipTransfer() | DealEnded() | GameOver():
+        case ChipTransfer() | PlayersOut() | DealEnded() | GameOver():
             return None  # the end of what came before
         case _:
             assert_never(event)
@@ -472,6 +473,9 @@ def _event_line(event: Event, locale: object) -> str | None:
                 cards=_cards(event.cards, locale),
                 amount=number(locale, event.amount),
             )
+        case PlayersOut():
+            players = join(locale, [who(p) for p in event.players])
+            return tn(locale, "insomnia.log.players_out", len(event.players), players=players)
         case DealEnded():
             chips = ", ".join(f"{who(p)} {number(locale, c)}" for p, c in event.chips.items())
             return t(
