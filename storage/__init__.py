@@ -19,6 +19,7 @@ from storage.errors import (
 )
 from storage.models import (
     ActionRow,
+    GuildSettings,
     HistoryEntry,
     KindStats,
     LeaderboardRow,
@@ -37,6 +38,7 @@ from storage.sqlite import SqliteStore
 __all__ = [
     "ActionRow",
     "ChannelBusy",
+    "GuildSettings",
     "HistoryEntry",
     "KindStats",
     "LeaderboardRow",
