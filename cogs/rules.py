@@ -31,7 +31,9 @@ def rules_embeds(summary: RulesSummary) -> list[discord.Embed]:
     for block in summary.blocks:
         main.add_field(name=block.title, value=block.text, inline=False)
     house = discord.Embed(title=summary.house_title, description=summary.house_text(), colour=HOUSE_COLOUR)
-    table = discord.Embed(title=summary.options_title, description=summary.options_text(), colour=TABLE_COLOUR)
+    table = discord.Embed(
+        title=summary.options_title, description=summary.options_text(), colour=TABLE_COLOUR
+    )
     table.set_footer(text=summary.footer)
     return [main, house, table]
 

@@ -103,7 +103,9 @@ class Settings(commands.GroupCog, group_name="settings"):
         await respond(interaction, lambda: servers.set_default(_guild(interaction), game, option, value))
 
     @defaults.autocomplete("option")
-    async def _options(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    async def _options(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         game = getattr(interaction.namespace, "game", None)
         found = self.bot.sessions.servers.option_choices(game, current, locale=interaction.locale)
         return [app_commands.Choice(name=label[:100], value=value) for label, value in found][:25]
@@ -128,7 +130,9 @@ class Settings(commands.GroupCog, group_name="settings"):
     @channels.command(name="remove")
     @app_commands.describe(channel="a channel where games may no longer be opened")
     @app_commands.checks.has_permissions(manage_guild=True)
-    async def remove_channel(self, interaction: discord.Interaction, channel: discord.TextChannel) -> None:
+    async def remove_channel(
+        self, interaction: discord.Interaction, channel: discord.TextChannel
+    ) -> None:
         """Games may no longer be opened in this channel (the last one taken off: everywhere again)."""
         servers = self.bot.sessions.servers
         await respond(interaction, lambda: servers.set_channel(_guild(interaction), channel.id, False))

@@ -79,7 +79,10 @@ def rules(
     game = layout.game
     words = dict(params or {})
     blocks = tuple(
-        Block(t(lang, f"rules.{game}.block.{b}.title", **words), t(lang, f"rules.{game}.block.{b}.text", **words))
+        Block(
+            t(lang, f"rules.{game}.block.{b}.title", **words),
+            t(lang, f"rules.{game}.block.{b}.text", **words),
+        )
         for b in layout.blocks
     )
     house = tuple(

@@ -30,11 +30,11 @@ def settings_message(
     language = t(locale, f"language.{public_language}")
     if chosen_language is None:
         language = t(locale, "settings.show.language_default", language=language)
+    listed = ", ".join(f"<#{c}>" for c in channels)
     fields = [
         EmbedField(name=t(locale, "settings.show.language"), value=language),
         EmbedField(
-            name=t(locale, "settings.show.channels"),
-            value=", ".join(f"<#{c}>" for c in channels) if channels else t(locale, "settings.show.channels_all"),
+            name=t(locale, "settings.show.channels"), value=listed or t(locale, "settings.show.channels_all")
         ),
         EmbedField(
             name=t(locale, "settings.show.role"),

@@ -55,7 +55,9 @@ class Life:
                 await self._forfeit(record, me, "resigned", actor=me, session=record.session)
         return Text("table.resigned")
 
-    async def cancel(self, channel_id: int, user_id: int, *, can_manage: bool, role: int | None = None) -> Text:
+    async def cancel(
+        self, channel_id: int, user_id: int, *, can_manage: bool, role: int | None = None
+    ) -> Text:
         """`can_manage`: he may cancel any table (Manage Server, or the server's host role, `role`)."""
         async with self.tables.lock(channel_id):
             record = self.tables.require(channel_id)

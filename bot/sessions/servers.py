@@ -21,6 +21,7 @@ from bot.games.spec import option_choices, option_range
 from bot.i18n.rules import Rules
 from bot.render.common import Message
 from bot.render.options import OptionName, OptionValue, option_label, option_value
+from bot.render.registry import PRESENTATIONS
 from bot.render.settings import settings_message
 from bot.sessions.defaults import check_default, game_name, option_names, table_options
 from bot.sessions.errors import NotAllowed, Text
@@ -98,7 +99,7 @@ class Servers:
         defaults = {
             spec.name: {"timeout": self.default_timeout, **settings.defaults.get(spec.name, {})}
             for spec in REGISTRY
-            if spec.name in render.PRESENTATIONS
+            if spec.name in PRESENTATIONS
         }
         return settings_message(
             chosen_language=settings.language, public_language=public_language, host_role=settings.host_role,

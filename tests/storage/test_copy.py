@@ -19,8 +19,8 @@ from .test_invariants import start
 
 async def fill(path: str) -> list[int]:
     """An SQLite database with every kind of row: random real games (finished and running), a lobby, a
-    cancelled table, a player who left his seat, meta, two guilds, one with a chosen language, a host role, game
-    channels and table defaults."""
+    cancelled table, a player who left his seat, meta, two guilds, one with a chosen language, a host role,
+    game channels and table defaults."""
     store = await open_store(path)
     try:
         await store.set_guild_language(GUILD + 1, "de")
