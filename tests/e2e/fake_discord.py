@@ -98,6 +98,12 @@ EVERYONE_PERMISSIONS = (
 # `fake.bot_permissions &= ~ATTACH_FILES`.
 BOT_PERMISSIONS = VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | ATTACH_FILES
 
+# The guild's roles besides @everyone (whose id is the guild's), by name, with their id's offset from the
+# guild id: Moderator has Manage Server (members with `manage_guild`), cardtable is the bot's managed role,
+# and the plain roles any member may be given (`fake.give_role(alice, "Dealers")`) grant nothing themselves.
+ROLE_OFFSETS = {"Moderator": 1, "cardtable": 2, "Dealers": 3, "Regulars": 4}
+PLAIN_ROLES = ("Dealers", "Regulars")
+
 PRIVILEGED_INTENTS = {1 << 1: "GUILD_MEMBERS", 1 << 8: "GUILD_PRESENCES", 1 << 15: "MESSAGE_CONTENT"}
 
 EPHEMERAL = 1 << 6
@@ -137,6 +143,7 @@ class FakeUser:
     manage_guild: bool = False
     dms_closed: bool = False
     locale: str = "en-US"  # the client's language, sent with each of his interactions
+    roles: set[str] = field(default_factory=set)  # plain roles of the guild he has (PLAIN_ROLES)
 
     @property
     def mention(self) -> str:
@@ -1370,12 +1377,28 @@ class FakeDiscord:
             role(guild_id, "@everyone", EVERYONE_PERMISSIONS, 0),
             role(guild_id + 1, "Moderator", EVERYONE_PERMISSIONS | MANAGE_GUILD, 1),
             role(guild_id + 2, "cardtable", BOT_PERMISSIONS, 2, managed=True),
+            *(role(self.role_id(name, guild_id), name, 0, 3 + n) for n, name in enumerate(PLAIN_ROLES)),
         ]
+
+    def role_id(self, name: str, guild_id: int | None = None) -> int:
+        """The id of a role of the guild (by default the first guild's): `fake.role_id("Dealers")`."""
+        if name == "@everyone":
+            return guild_id or self.guild_id
+        if name not in ROLE_OFFSETS:
+            raise FakeDiscordError(f"no role {name!r}; the guild has {sorted(ROLE_OFFSETS)}")
+        return (guild_id or self.guild_id) + ROLE_OFFSETS[name]
+
+    def give_role(self, user: UserHandle | FakeUser, name: str) -> None:
+        """Give a member one of the plain roles (in every guild); his next interaction carries it."""
+        if name not in PLAIN_ROLES:
+            raise FakeDiscordError(f"{name!r} is not a plain role: one of {PLAIN_ROLES}")
+        (user.user if isinstance(user, UserHandle) else user).roles.add(name)
 
     def _role_ids(self, user: FakeUser, guild_id: int) -> list[str]:
         if user.bot:
             return [str(guild_id + 2)]
-        return [str(guild_id + 1)] if user.manage_guild else []
+        ids = [str(guild_id + 1)] if user.manage_guild else []
+        return ids + [str(self.role_id(name, guild_id)) for name in PLAIN_ROLES if name in user.roles]
 
     def permissions_of(self, user: FakeUser, guild_id: int | None = None) -> int:
         if user.id == self.guilds[guild_id or self.guild_id].owner_id:
@@ -2341,6 +2364,14 @@ class FakeDiscord:
             del member["user"]
             resolved.setdefault("members", {})[str(user.id)] = member
             value = str(user.id)
+        elif otype == 8:
+            gid = guild_id or self.guild_id
+            rid = value if isinstance(value, int) else self.role_id(str(value), gid)
+            found = [r for r in self._roles_payload(gid) if r["id"] == str(rid)]
+            if not found:
+                raise FakeDiscordError(f"{where}: no role {value!r} in the guild")
+            resolved.setdefault("roles", {})[str(rid)] = found[0]
+            value = str(rid)
         elif otype == 7:
             channel = self.channel(value)
             resolved.setdefault("channels", {})[str(channel.id)] = {

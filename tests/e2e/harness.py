@@ -20,6 +20,10 @@ Bots as separate processes: tests/e2e/bot_process.py (see tests/e2e/test_two_pro
 
 Users (`UserHandle`): `alice = harness.user("alice")` (members: alice, bob, carol, dave, erin, frank; erin
 owns the guild and has Manage Server). Channels: "general", "games" (the default), "lounge".
+Roles: every guild has @everyone, Moderator (Manage Server: erin's), the bot's managed role and two plain
+roles, "Dealers" and "Regulars", which grant nothing by themselves: `fake.give_role(alice, "Dealers")` (her
+next interaction carries it), `fake.role_id("Dealers")`; a role option takes the role's name:
+`erin.slash("settings role", role="Dealers")`, resolved as Discord resolves it.
 Languages: `alice.user.locale = "de"` (her client's language, sent with each of her interactions; default
 "en-US"); `fake.guild_locale = "de"` (the server's, sent as `guild_locale` with every interaction).
 - `reply = await alice.slash("insomnia new", chips=10)`; options are checked against the synced definitions

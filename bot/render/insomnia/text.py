@@ -33,6 +33,7 @@ from bot.games.insomnia.models import (
     Exchanged,
     ExchangeDone,
     GameOver,
+    InsomniaOptions,
     NoMatch,
     Pass,
     Passed,
@@ -64,6 +65,8 @@ from bot.render.common import (
     name,
     rows_of,
 )
+from bot.render.insomnia.rules import RULES
+from bot.render.options import chosen_house_rules
 
 COLOUR = 0x2E86C1
 # The engine's reasons and patterns, each the last part of its catalogue key.
@@ -142,6 +145,11 @@ def lobby(info: TableInfo, *, locale: object = "en") -> Message:
         footer=t(locale, "insomnia.lobby.footer"),
         colour=COLOUR,
     )
+    chosen = chosen_house_rules(InsomniaOptions, RULES, info.options, locale)
+    if chosen:  # only what differs from the standard rules
+        embed.fields.append(
+            EmbedField(name=t(locale, "options.house_rules_title"), value="\n".join(chosen), inline=False)
+        )
     if info.status != "lobby":
         status = t(locale, f"status.{info.status}")
         embed.description = f"{embed.description}\n\n" + t(locale, "lobby.status", status=status)

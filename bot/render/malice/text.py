@@ -22,6 +22,7 @@ from bot.games.malice.models import (
     Event,
     GameOver,
     HandRefilled,
+    MaliceOptions,
     MalicePublicView,
     MaliceResult,
     MaliceView,
@@ -46,6 +47,8 @@ from bot.render.common import (
     name,
     rows_of,
 )
+from bot.render.malice.rules import RULES
+from bot.render.options import house_rules_text
 
 COLOUR = 0x8E44AD
 REASONS = ("payoff_emptied", "stalemate", "turn_cap", "resign", "cancelled")
@@ -86,6 +89,9 @@ def lobby(info: TableInfo, *, locale: object = "en") -> Message:
         stake=tn(locale, "count.chip", stake),
         seconds=int(info.timeout),
     )
+    chosen = house_rules_text(MaliceOptions, RULES, info.options, locale)
+    if chosen is not None:  # only what differs from the standard rules
+        text += "\n" + chosen
     if info.status == "lobby":
         buttons = [
             Button(
