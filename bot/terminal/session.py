@@ -106,7 +106,7 @@ class TerminalGame:
 
     def _help(self) -> None:
         numbered = not moves.asks_amount(self.game)
-        self.say(t(self.locale, "terminal.moves" if numbered else "terminal.moves_amount"))
+        self.say(t(self.locale, "terminal.moves") if numbered else t(self.locale, "terminal.moves_amount"))
         for i, entry in enumerate(moves.entries(self.game, self.locale), 1):
             number = f"{i:>3}. " if numbered else "   "
             self.say(f"{number}{entry.command:<22} {entry.description}")
@@ -172,7 +172,8 @@ class TerminalGame:
             try:
                 return self._move(moves.read(line, self.game, self.locale, help_word=self.word("help")))
             except Refusal as refusal:
-                self.say(refusal_text(refusal, self.locale))
+                # What the person typed, quoted in `code` on Discord, is quoted plainly here.
+                self.say(refusal_text(refusal, self.locale).replace("`", "'"))
 
     def _move(self, action: GameAction) -> list[GameEvent]:
         # Tried on a copy: a refusal leaves the game exactly as it was, as a stored table's does.
