@@ -1,6 +1,6 @@
-"""A game's moves as a person types them in the terminal (`cardtable-bot play`): each legal action as its slash
-command and options, e.g. `play 7h centre1`, `bid 3` (German: `legen 7h mitte1`, `bieten 3`), and the action in
-words beside it in the `help` list.
+"""A game's moves as a person types them in the terminal (`cardtable-bot play`): each legal action as its
+slash command and options, e.g. `play 7h centre1`, `bid 3` (German: `legen 7h mitte1`, `bieten 3`), and the
+action in words beside it in the `help` list.
 
 The terminal reads what is typed through the game's `CommandSet` (the same `build_action` as Discord), so a
 command written here must be one the command set reads back: its first word a move command's name (English,

@@ -94,7 +94,9 @@ class GamePresentation(Generic[G, V, P, E, A]):
             commands=self.commands,
             moves=None if moves is None else TypedMoves(
                 command=lambda action, locale: moves.command(self.action(action), locale),
-                describe=lambda action, game, locale: moves.describe(self.action(action), self.own(game), locale),
+                describe=lambda action, game, locale: moves.describe(
+                    self.action(action), self.own(game), locale
+                ),
                 amount=lambda action: moves.amount(self.action(action)),
             ),
             figures=None if figures is None else Figures(

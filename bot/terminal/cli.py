@@ -8,6 +8,7 @@ import os
 import secrets
 import shlex
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 from bot.games.registry import REGISTRY
@@ -54,12 +55,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--language", choices=LANGUAGES, default=None,
         help="the game's language (default: the terminal's, from LANGUAGE, LC_ALL, LC_MESSAGES or LANG: "
-        "German for de, else English); German also reads German card names (DH, Herz Dame) and places (mitte)",
+        "German for de, else English); German also reads German card names (DH, Herz Dame) and places "
+        "(mitte)",
     )
 
 
-def terminal_language(environ: dict[str, str] | os._Environ[str] = os.environ) -> str:
-    """The language the terminal's locale settings ask for: the first one set decides (C and POSIX: English)."""
+def terminal_language(environ: Mapping[str, str] = os.environ) -> str:
+    """The language the terminal's locale settings ask for: the first one set decides (C, POSIX: English)."""
     for variable in LANGUAGE_VARIABLES:
         value = environ.get(variable, "")
         if value:

@@ -10,6 +10,7 @@ the terminal's language (`locale`), refusals included: the engine's reason, word
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import Any
 
@@ -177,7 +178,7 @@ class TerminalGame:
 
     def _move(self, action: GameAction) -> list[GameEvent]:
         # Tried on a copy: a refusal leaves the game exactly as it was, as a stored table's does.
-        trial = self.game.model_copy(deep=True)
+        trial = copy.deepcopy(self.game)
         events = list(trial.apply(action))
         self.game = trial
         return events

@@ -47,7 +47,7 @@ def message_text(message: Message, names: dict[str, str]) -> str:
 
 
 def rules_text(rules: Rules) -> str:
-    """A game's /rules summary as terminal text: its blocks, then its house decisions, each under its title."""
+    """A game's /rules summary as terminal text: its blocks, then its house decisions, each under a title."""
     parts = [rules.title, rules.intro]
     parts += [f"{block.title}\n{block.text}" for block in rules.blocks]
     if rules.house_decisions:

@@ -1,4 +1,5 @@
-"""Playing `python -m bot play` as a person would: piped input, a conversation move by move, or a real terminal.
+"""Playing `python -m bot play` as a person would: piped input, a conversation move by move, or a real
+terminal.
 
 The terminal's language follows the locale variables of the environment, so every run here sets them itself
 (English unless a test asks for German): nothing of this machine's locale leaks in.

@@ -248,8 +248,8 @@ def test_every_card_spelling_and_centre_are_read(tmp_path: Path) -> None:
 
 
 def test_a_german_terminal_reads_german_cards_places_and_commands(tmp_path: Path) -> None:
-    game = Conversation("malice", "--seed", "3", "--name", "Ann", cwd=tmp_path, prompt="dein Zug (hilfe, ende)> ",
-                        LANG="de_DE.UTF-8")
+    game = Conversation("malice", "--seed", "3", "--name", "Ann", cwd=tmp_path,
+                        prompt="dein Zug (hilfe, ende)> ", LANG="de_DE.UTF-8")
     try:
         assert "Malice im Terminal: du bist Ann" in game.opening
         assert "Deine Hand (Malice): 8♥ A♥ A♠ 9♣ D♥" in game.opening

@@ -1,5 +1,6 @@
-"""Insomnia's moves as typed in the terminal: `exchange kh`, `bid 3`, `rethrow 2`, `play 7h`, `pass` (German:
-`tauschen kh`, `bieten 3`, `nachwerfen 2`, `ausspielen 7h`, `passen`): the slash commands and their options."""
+"""Insomnia's moves as typed in the terminal: `exchange kh`, `bid 3`, `rethrow 2`, `play 7h`, `pass`
+(German: `tauschen kh`, `bieten 3`, `nachwerfen 2`, `ausspielen 7h`, `passen`): the slash commands and their
+options."""
 
 from __future__ import annotations
 

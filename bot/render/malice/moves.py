@@ -25,7 +25,8 @@ def command(action: Action, locale: object) -> str:
                 source = format_card(action.card, locale, pretty=False)
             else:
                 source = format_place(action.source, locale)
-            return f"{command_name('malice', 'play', locale)} {source} {format_place(action.to, locale)}".lower()
+            play = command_name("malice", "play", locale)
+            return f"{play} {source} {format_place(action.to, locale)}".lower()
         case Resign() | EndGame():  # system actions, never legal for a player: no command to type
             return action.kind.replace("_", " ")
         case _:
