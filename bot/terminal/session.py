@@ -175,6 +175,8 @@ class TerminalGame:
             except Refusal as refusal:
                 # What the person typed, quoted in `code` on Discord, is quoted plainly here.
                 self.say(refusal_text(refusal, self.locale).replace("`", "'"))
+            except ValueError:  # options the game's action model rejects (a malformed action)
+                self.say(t(self.locale, "table.not_an_action"))
 
     def _move(self, action: GameAction) -> list[GameEvent]:
         # Tried on a copy: a refusal leaves the game exactly as it was, as a stored table's does.
