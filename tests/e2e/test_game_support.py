@@ -9,8 +9,8 @@ from typing import Any
 
 import discord
 
-from bot.sessions.view import log_of
 from bot.i18n.commands import command_path, usage
+from bot.sessions.view import log_of
 from cogs.help import help_lines, walk
 from tests.e2e.fake_discord import FakeDiscord, FakeMessage, UserHandle, message_text
 from tests.e2e.harness import Harness
