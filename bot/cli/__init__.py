@@ -210,9 +210,15 @@ def _health(args: argparse.Namespace, parser: Parser) -> int:
 
 
 def _backup(args: argparse.Namespace, parser: Parser) -> int:
-    source = _settings(need_token=False).database_path  # copying the database needs no token
+    settings = _settings(need_token=False)  # copying the database needs no token
+    source = settings.database_path
     from bot.cli.database import DatabaseUnusable, backup
-    from bot.cli.serve import EXIT_STORAGE, fail
+    from bot.cli.serve import EXIT_CONFIG, EXIT_STORAGE, fail
+
+    if settings.database_url is not None:
+        # The SQLite file is not the bot's database then: a copy of it would be a backup of nothing.
+        return fail("DATABASE_URL is set, so the database is PostgreSQL: back it up with pg_dump "
+                    "(see Backups in the README).", EXIT_CONFIG)
 
     try:
         size = backup(source, args.file)

@@ -108,6 +108,16 @@ def test_check_needs_the_settings_the_bot_needs(tmp_path: Path) -> None:
     assert not (tmp_path / "cardbot.sqlite3").exists()
 
 
+def test_backup_of_a_postgresql_database_points_to_pg_dump(tmp_path: Path) -> None:
+    """`backup` copies the SQLite file; with DATABASE_URL set that file is not the bot's database."""
+    (tmp_path / "cardbot.sqlite3").write_bytes(b"")
+    done = cli("backup", "copy.sqlite3", cwd=tmp_path, DATABASE_URL="postgresql://u:secret@db.example.org/x")
+    assert done.returncode == 2
+    line = one_line(done.stderr)
+    assert "back it up with pg_dump" in line and "secret" not in line
+    assert not (tmp_path / "copy.sqlite3").exists()
+
+
 def test_backup_of_a_missing_database_is_exit_4(tmp_path: Path) -> None:
     done = cli("backup", "copy.sqlite3", cwd=tmp_path, DATABASE_PATH="nothing-here.sqlite3")
     assert done.returncode == 4
