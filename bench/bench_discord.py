@@ -227,8 +227,8 @@ class Tables:
         if same and known is not None and known.message_id is not None:
             return known
         # Something changed: read the game, the table message and when the newest action was stored.
-        snapshot, meta = self.conn.execute(
-            "SELECT snapshot, meta FROM game_tables WHERE id = ?", (table_id,)
+        snapshot, display = self.conn.execute(
+            "SELECT snapshot, display FROM game_tables WHERE id = ?", (table_id,)
         ).fetchone()
         stored_at = 0.0
         if last is not None:
@@ -236,14 +236,20 @@ class Tables:
                 "SELECT created_at FROM actions WHERE table_id = ? AND seq = ?", (table_id, last)
             ).fetchone()
         game = REGISTRY[kind].load(snapshot) if snapshot is not None else None
-        message_id = json.loads(meta or "{}").get("table_message_id")
+        message_id = json.loads(display or "{}").get("table_message_id")
         seen = self._seen[channel_id] = Seen(table_id, status, seq, game, message_id, stored_at)
         return seen
 
     def hands_pending(self, table_id: int) -> bool:
-        """Whether hands wait to be DMed (the presenter sends them after the table message)."""
-        (meta,) = self.conn.execute("SELECT meta FROM game_tables WHERE id = ?", (table_id,)).fetchone()
-        return bool(json.loads(meta or "{}").get("dm_pending"))
+        """Whether the newest steps' hands still wait to be DMed (the presenter sends them after the table
+        message, and marks them sent in its display record)."""
+        display, last = self.conn.execute(
+            "SELECT display, (SELECT MAX(seq) FROM actions WHERE table_id = t.id) FROM game_tables t"
+            " WHERE id = ?",
+            (table_id,),
+        ).fetchone()
+        seq = 0 if last is None else int(last) + 1
+        return int(json.loads(display or "{}").get("hands_seq", -1)) < seq
 
     def close(self) -> None:
         self.conn.close()

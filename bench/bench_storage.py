@@ -383,13 +383,13 @@ def markdown(results: dict, args) -> str:
 
 NOTES = """Where the write time went: through aiosqlite every statement of a move was a round trip between the
 event loop and the connection's thread (BEGIN, the check, the inserts, the update, COMMIT: about 8),
-which made `append_action` 0.14 - 0.41 of bare sqlite3. The SQLite store now hands the whole
-transaction to aiosqlite's connection thread as one function (one hop per move). On PostgreSQL a
-move is five round trips (BEGIN, the row lock, the sequence read, one statement writing the action,
-ledger, balances, results and table row, COMMIT) where the bare inserts take six. The leaderboard
-and stats read the balance rows kept in each move's transaction (an index in leaderboard order), so
-their cost does not grow with the ledger; before, the leaderboard summed the ledger on every call
-(60 - 66 ms at 100,000 entries on SQLite)."""
+which made `append_action` 0.14 - 0.41 of bare sqlite3. The one store (its SQL written once for both
+databases) runs each SQLite transaction whole on its writer connection's own thread, plain sqlite3
+(one hop per move). On PostgreSQL a move is four round trips (BEGIN, the row lock, one statement that
+checks the sequence and writes the action, ledger, balances, results and table row, COMMIT) where the
+bare inserts take six. The leaderboard and stats read the balance rows kept in each move's
+transaction (an index in leaderboard order), so their cost does not grow with the ledger; before, the
+leaderboard summed the ledger on every call (60 - 66 ms at 100,000 entries on SQLite)."""
 
 
 async def main() -> None:

@@ -6,7 +6,7 @@ embedded default) and PostgreSQL (`storage.postgres.PostgresStore`, through asyn
 `postgres://` URL, else an SQLite file path.
 """
 
-from storage.contract import Store, is_postgres_url, open_store
+from storage.contract import BACKENDS, Store, is_postgres_url, open_store
 from storage.errors import (
     ChannelBusy,
     NewerDatabaseError,
@@ -34,6 +34,20 @@ from storage.models import (
     TableStatus,
 )
 from storage.sqlite import SqliteStore
+
+
+def _sqlite() -> type[Store]:
+    return SqliteStore
+
+
+def _postgres() -> type[Store]:
+    # Imported when first opened: an SQLite-only bot never loads asyncpg.
+    from storage.postgres import PostgresStore
+
+    return PostgresStore
+
+
+BACKENDS.update(sqlite=_sqlite, postgres=_postgres)
 
 __all__ = [
     "ActionRow",

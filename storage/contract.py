@@ -46,6 +46,11 @@ def is_postgres_url(url_or_path: str) -> bool:
     return str(url_or_path).startswith(POSTGRES_SCHEMES)
 
 
+# The backends' store classes by kind, each loaded when first opened (`storage/__init__.py` names them: they
+# build on this module, so it cannot import them).
+BACKENDS: dict[str, Callable[[], type[Store]]] = {}
+
+
 async def open_store(url_or_path: str, clock: Callable[[], float] = time.time) -> Store:
     """`postgresql://user:password@host:port/database` (or `postgres://`) opens PostgreSQL; anything else is
     the path of an SQLite file (created with its folder). Either is migrated to the latest schema.
@@ -53,14 +58,8 @@ async def open_store(url_or_path: str, clock: Callable[[], float] = time.time) -
     Raises NewerDatabaseError if the database is newer than this code, StoreUnavailable if a PostgreSQL
     server cannot be reached or refuses the login.
     """
-    if is_postgres_url(url_or_path):
-        # Imported here: an SQLite-only bot never loads asyncpg.
-        from storage.postgres import PostgresStore
-
-        return await PostgresStore.open(str(url_or_path), clock=clock)
-    from storage.sqlite import SqliteStore
-
-    return await SqliteStore.open(str(url_or_path), clock=clock)
+    backend = BACKENDS["postgres" if is_postgres_url(url_or_path) else "sqlite"]()
+    return await backend.open(str(url_or_path), clock)
 
 
 def _json(model: BaseModel) -> str:

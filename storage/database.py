@@ -62,12 +62,14 @@ Statement = str | AppendOnly | Only
 @dataclass(frozen=True)
 class Insert:
     """Rows of one table written in a `Batch`: its columns with their portable types (`bigint`, `int`, `text`,
-    `real`, `bool`: what PostgreSQL casts the arrays to) and an optional `ON CONFLICT` clause (the same on
-    both databases)."""
+    `real`, `bool`: what PostgreSQL casts its parameters to), an optional `ON CONFLICT` clause (the same on
+    both databases), and the columns whose value is the same in every row of one batch (the move's table,
+    seq, time: PostgreSQL takes them once, from the first row)."""
 
     table: str
     columns: tuple[tuple[str, str], ...]
     conflict: str = ""
+    same: tuple[str, ...] = ()
 
     @cached_property
     def names(self) -> str:

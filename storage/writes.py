@@ -18,9 +18,11 @@ from storage.database import Batch, Guard, Insert, Transaction
 from storage.errors import ChannelBusy, SequenceConflict, TableNotFound, TableStateError
 from storage.models import LedgerIn, ResultIn, SeatIn
 
+_MOVE = ("table_id", "seq", "guild_id", "kind", "created_at")  # the same in every ledger row of a move
 ACTIONS = Insert(
     "actions",
     (("table_id", "bigint"), ("seq", "int"), ("actor", "text"), ("action", "text"), ("created_at", "real")),
+    same=("table_id", "seq", "actor", "action", "created_at"),  # one row
 )
 # Ledger ids follow the entry order: the rows are inserted in the order given.
 LEDGER = Insert(
@@ -28,6 +30,7 @@ LEDGER = Insert(
     (("table_id", "bigint"), ("seq", "int"), ("guild_id", "bigint"), ("kind", "text"),
      ("from_account", "text"), ("to_account", "text"), ("amount", "bigint"), ("reason", "text"),
      ("created_at", "real")),
+    same=_MOVE,
 )  # fmt: skip
 # A NULL biggest win on either side keeps the other one (what GREATEST does on PostgreSQL, in both dialects).
 BALANCES = Insert(
@@ -38,11 +41,13 @@ BALANCES = Insert(
     " games = balances.games + excluded.games, wins = balances.wins + excluded.wins,"
     " biggest_win = CASE WHEN excluded.biggest_win IS NULL OR balances.biggest_win >= excluded.biggest_win"
     " THEN balances.biggest_win ELSE excluded.biggest_win END",
+    same=("guild_id",),  # not the kind: a move changes its kind's rows and the rows of all kinds
 )  # fmt: skip
 RESULTS = Insert(
     "results",
     (("table_id", "bigint"), ("player", "text"), ("guild_id", "bigint"), ("kind", "text"),
      ("final_chips", "bigint"), ("net", "bigint"), ("placement", "int"), ("won", "bool")),
+    same=("table_id", "guild_id", "kind"),
 )  # fmt: skip
 SEATS = Insert(
     "seats",

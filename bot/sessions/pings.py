@@ -59,18 +59,21 @@ class Pings:
 
     # ---------------------------------------------------------------- hands
 
-    async def send_hands(self, job: Job) -> None:
-        """Each player whose hand a step since the last sending changed gets it once, as it is now."""
-        presenter, record, display = self.presenter, job.record, job.display
+    async def owed(self, job: Job) -> list[str]:
+        """The people whose hand a step since the last sending changed (each once)."""
+        record, display = job.record, job.display
         assert display is not None
         owed: list[str] = []
-        for step in await presenter.drawing.steps_for_hands(job):
+        for step in await self.presenter.drawing.steps_for_hands(job):
             if step.count > display.hands_seq:
                 owed.extend(p for p in step.hands if p not in owed)
-        owed = [p for p in owed if p not in display.dm_closed and not record.seat_is_computer(p)]
+        return [p for p in owed if p not in display.dm_closed and not record.seat_is_computer(p)]
+
+    async def send_hands(self, job: Job, owed: list[str]) -> None:
+        """Each of them gets his hand once, as it is now; the mark of what was sent is stored."""
+        presenter, record, display = self.presenter, job.record, job.display
+        assert display is not None
         display.hands_seq = record.seq
-        if not owed:
-            return  # kept in memory until the next stored write: at worst a restart sends a hand again
         for who in owed:
             try:
                 async with presenter.dm_slot(int(who)) as slot:

@@ -317,13 +317,18 @@ class Presenter:
     async def _step(self, job: Job) -> bool:
         """At most one channel write (plus the new hands); True when more is left to do now."""
         display = await self.drawing.display(job)
+        owed: list[str] = []
+        if display.hands_seq < job.record.seq and job.record.game is not None:
+            owed = await self.pings.owed(job)
+            if not owed:
+                display.hands_seq = job.record.seq  # nothing to send: stored with the next write
         wrote = False
         if not job.silenced and self.needs_write(job):
             # The table message first: the whole channel waits for it, a hand only its owner.
             await self.write_table(job)
             wrote = True
-        if display.hands_seq < job.record.seq and job.record.game is not None:
-            await self.pings.send_hands(job)
+        if owed:
+            await self.pings.send_hands(job, owed)
         if job.silenced:
             return False
         if wrote or self.needs_write(job):

@@ -27,8 +27,8 @@ T = TypeVar("T")
 CONNECT_TIMEOUT = 10.0
 # Any constant: every process migrating this schema takes the same lock.
 MIGRATION_LOCK = 0x63617264  # "card"
-# The portable types of `Insert` columns as PostgreSQL's arrays.
-ARRAYS = {"bigint": "bigint[]", "int": "int[]", "text": "text[]", "real": "float8[]", "bool": "bool[]"}
+# The portable types of `Insert` columns in PostgreSQL.
+TYPES = {"bigint": "bigint", "int": "int", "text": "text", "real": "float8", "bool": "bool"}
 
 _REFUSE_EDIT = """
         CREATE OR REPLACE FUNCTION refuse_edit() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -78,22 +78,40 @@ def numbered(sql: str) -> str:
     return re.sub(r"\?", lambda _m: f"${next(n)}", sql)
 
 
+def _insert_sql(insert: Insert, ok: str) -> str:
+    """The rows of `insert`, if `ok`: the columns the same in every row as values, the others from arrays
+    (`unnest`), inserted in their order."""
+    values = [f"?::{TYPES[kind]}" if name in insert.same else f"r.{name}" for name, kind in insert.columns]
+    select = f"INSERT INTO {insert.table} ({insert.names}) SELECT {', '.join(values)}"
+    varying = [(name, kind) for name, kind in insert.columns if name not in insert.same]
+    if not varying:
+        return f"{select} WHERE {ok} {insert.conflict}"
+    arrays = ", ".join(f"?::{TYPES[kind]}[]" for _name, kind in varying)
+    names = ", ".join(name for name, _kind in varying)
+    return (
+        f"{select} FROM unnest({arrays}) WITH ORDINALITY AS r({names}, ord_) WHERE {ok} ORDER BY ord_"
+        f" {insert.conflict}"
+    )
+
+
+def _insert_args(insert: Insert, rows: Sequence[tuple[Any, ...]]) -> list[Any]:
+    """What `_insert_sql` takes: the first row's value of each column the same in every row, then an array
+    of each other column."""
+    names = [name for name, _kind in insert.columns]
+    same = [rows[0][i] for i, name in enumerate(names) if name in insert.same]
+    return same + [[row[i] for row in rows] for i, name in enumerate(names) if name not in insert.same]
+
+
 @lru_cache(maxsize=64)
 def _batch_sql(inserts: tuple[Insert, ...], last: str, guard: str | None) -> str:
-    """One statement: the guard's value and whether it is the one expected (`g`), each table's rows from
-    arrays (`unnest`, kept in their order) and `last`, all only if it is; it returns what the guard found.
-    Parameters: the guard's and the expected value (if guarded), each table's columns, then `last`'s."""
+    """One statement: the guard's value and whether it is the one expected (`g`), each table's rows and
+    `last`, all only if it is; it returns what the guard found. Parameters: the guard's and the expected
+    value (if guarded), each table's (`_insert_args`), then `last`'s."""
     parts, ok = [], "TRUE"
     if guard is not None:
         parts += [f"q AS (SELECT ({guard}) AS found)", "g AS (SELECT found, found = ? AS ok FROM q)"]
         ok = "(SELECT ok FROM g)"
-    for i, insert in enumerate(inserts):
-        arrays = ", ".join(f"?::{ARRAYS[kind]}" for _name, kind in insert.columns)
-        parts.append(
-            f"w{i} AS (INSERT INTO {insert.table} ({insert.names}) SELECT {insert.names}"
-            f" FROM unnest({arrays}) WITH ORDINALITY AS r({insert.names}, ord_)"
-            f" WHERE {ok} ORDER BY ord_ {insert.conflict})"
-        )
+    parts += [f"w{i} AS ({_insert_sql(insert, ok)})" for i, insert in enumerate(inserts)]
     parts.append(f"u AS ({last} AND {ok})")
     return numbered(f"WITH {', '.join(parts)} SELECT {'found FROM g' if guard else 'NULL'}")
 
@@ -121,7 +139,7 @@ class PostgresTransaction(Transaction):
 
     async def write(self, batch: Batch) -> Any:
         present = [(insert, rows) for insert, rows in batch.rows if rows]
-        columns = [list(column) for _insert, rows in present for column in zip(*rows, strict=True)]
+        columns = [arg for insert, rows in present for arg in _insert_args(insert, rows)]
         guard = batch.guard
         sql = _batch_sql(tuple(insert for insert, _rows in present), batch.last, guard and guard.sql)
         checked = (*guard.args, guard.expected) if guard else ()
