@@ -60,7 +60,9 @@ def house_variants(spec: GameSpec) -> list[dict[str, object]]:
     variants: list[dict[str, object]] = []
     for name in house_rules(spec.options):
         default = spec.options.model_fields[name].default
-        values: tuple[object, ...] = option_choices(spec.options, name)[1:] or option_range(spec.options, name)
+        values: tuple[object, ...] = (
+            option_choices(spec.options, name)[1:] or option_range(spec.options, name)
+        )
         for value in values:
             if value != default:
                 extra = HOUSE_PLAYOUTS.get((spec.name, name, str(value)), {})
@@ -69,7 +71,8 @@ def house_variants(spec: GameSpec) -> list[dict[str, object]]:
 
 
 def _spec_of(name: str) -> GameSpec:
-    return REGISTRY[name] if name in REGISTRY else highcard.SPEC
+    specs = {spec.name: spec for spec in (*REGISTRY, highcard.SPEC)}
+    return specs[name]
 
 
 TABLES = [
@@ -116,7 +119,8 @@ def test_every_house_rule_is_played_by_the_suite():
     assert house_rules(REGISTRY["malice"].options) == ("stake", "turns", "discard")
     played = {(name, key) for name, options in TABLES for key in options
               if PLAYOUT_OPTIONS.get(name, {}).get(key) != options[key]}
-    assert played >= {(name, rule) for name in REGISTRY.names() for rule in house_rules(REGISTRY[name].options)}
+    rules = {(name, rule) for name in REGISTRY.names() for rule in house_rules(REGISTRY[name].options)}
+    assert played >= rules
 
 
 def next_action(spec: GameSpec, game: GameState, rng: random.Random, step: int) -> GameAction:

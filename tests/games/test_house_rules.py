@@ -122,6 +122,17 @@ def test_h2_the_game_ends_when_one_player_holds_chips_and_those_out_together_sha
     ]
 
 
+def test_h2_a_new_deal_sends_hands_only_to_the_players_still_in():
+    game = rig(P3, DEAL3, "A A A A", chips={"p0": 15, "p1": 15, "p2": 3}, bust="out")
+    pass_to(game, "auction")
+    act(game, "pass", "bid 3", "pass", "pass")  # p2 goes out
+    events: list = []
+    while "deal_started" not in kinds(events):  # the rest of the deal, by the safe defaults
+        events = game.apply(game.default_action())
+    assert game.deal == 2 and game.hands["p2"] == [] and len(game.hands["p0"]) == 4
+    assert REGISTRY["insomnia"].session.hands_to_send(game, events, False) == ["p0", "p1"]
+
+
 def test_h2_the_first_player_out_places_last():
     game = rig(["p0", "p1", "p2", "p3"], {"p1": "AS KS QS 9D", "p2": "AH KH QH 9C", "p3": "AD KD 10S 9S",
                                           "p0": "AC KC JD 10H"}, "9 9 9 9", bust="out")

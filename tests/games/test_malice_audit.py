@@ -337,7 +337,7 @@ def test_rule_8_only_a_joker_is_played_as_a_rank(spec, action, error):
      {"kind": "play", "source": "hand", "card": "ZZ", "to": "centre1"}, "not json", {"kind": "resign"}],
 )
 def test_contract_a_malformed_action_is_refused_with_illegal_action(garbage):
-    """docs/rules.md section 3: apply() raises IllegalAction, a sentence a player can read (as Insomnia)."""
+    """docs/rules.md section 4: apply() raises IllegalAction, a sentence a player can read (as Insomnia)."""
     game = table("a hand: 5")
     before = game.model_dump_json()
     with refused(r"^That is not an action here: choose one of the offered"):

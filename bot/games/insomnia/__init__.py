@@ -1,4 +1,4 @@
-"""Insomnia ("Sleepless"): the rules engine of docs/rules.md section 1 and the contract of section 3.
+"""Insomnia ("Sleepless"): the rules engine of docs/rules.md section 1 and the contract of section 4.
 
 The package has the same parts as `bot.games.malice`: `hands.py` (pure arithmetic: hand values, dice patterns,
 tricks, decks), `models.py` (actions, events, views, options), `state.py` (the state), its role parts

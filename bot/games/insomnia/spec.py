@@ -33,9 +33,12 @@ def _computer(game: GameState, player: str, rng: random.Random) -> GameAction:
 
 
 def _hands(game: GameState, events: Sequence[GameEvent], started: bool) -> list[str]:
-    # A new hand at each deal; exchanges are answered to the player himself.
+    # A new hand at each deal, to every player still in it (house rule bust=out: those out get no cards);
+    # exchanges are answered to the player himself.
+    if not isinstance(game, InsomniaGame):
+        raise TypeError(f"not an Insomnia game: {type(game).__name__}")
     if started or any(getattr(e, "kind", None) == "deal_started" for e in events):
-        return list(game.public_view().players)
+        return list(game.public_view().playing)
     return []
 
 

@@ -1,4 +1,4 @@
-"""Malice ("Boshaftigkeit"): the rules engine of docs/rules.md section 2 and the contract of section 3.
+"""Malice ("Boshaftigkeit"): the rules engine of docs/rules.md section 2 and the contract of section 4.
 
 The package has the same parts as `bot.games.insomnia`: `piles.py` (pure arithmetic: card values, what a side
 stack accepts), `models.py` (actions, events, views, options), `state.py` (the state), `moves.py` (what may go

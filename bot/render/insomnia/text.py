@@ -214,6 +214,8 @@ def table(info: TableInfo, game: InsomniaGame, note: str | None, *, locale: obje
             extra.append(tn(locale, "count.trick", view.tricks_won.get(p, 0)))
         if p in info.computer_seats:
             extra.append(t(locale, "insomnia.table.computer_plays"))
+        if p in view.out:  # house rule bust=out
+            extra.append(t(locale, "insomnia.table.out"))
         lines.append(
             t(
                 locale,
