@@ -109,9 +109,9 @@ def option_lines(
     each marked as the standard rule or as a house rule chosen. An option without a value to show (a turn
     time nobody set) is left out, and so are those named in `skip`."""
     values = values_of(model, options)
-    refs = _refs(model, layout)
+    refs = {name: number for name, number in _refs(model, layout).items() if number}
     lines = []
-    for name in _ordered(model):
+    for name in _ordered(model):  # a house rule without a number in the layout reads as a plain option
         if name in refs or name in skip:
             continue
         if values[name] is None and f"option.{name}.none" not in catalogue():

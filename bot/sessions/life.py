@@ -17,6 +17,7 @@ from bot.sessions.errors import NotAllowed, Text
 from bot.sessions.lobbies import Lobbies
 from bot.sessions.moves import Moves
 from bot.sessions.records import NoteFact, SessionState, TableRecord, note, player
+from bot.sessions.servers import mention_role
 from bot.sessions.tables import Tables
 
 TIMEOUTS_BEFORE_TAKEOVER = 3
@@ -64,7 +65,7 @@ class Life:
             if user_id != record.host_id and not can_manage:
                 host = name(str(record.host_id))
                 if role is not None:  # the refusal names the setting that also lets people cancel
-                    raise NotAllowed("settings.refused.cancel", host=host, role=f"<@&{role}>")
+                    raise NotAllowed("settings.refused.cancel", host=host, role=mention_role(role))
                 raise NotAllowed("table.cancel_not_allowed", host=host)
             if record.status == "lobby":
                 return await self.lobbies.cancel(record, user_id)

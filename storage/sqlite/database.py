@@ -69,7 +69,9 @@ class SqliteTransaction(Transaction):
             if found != batch.guard.expected:
                 return found
         for insert, rows in batch.rows:
-            if rows:
+            if len(rows) == 1:
+                self._conn.execute(insert.sql, rows[0])
+            elif rows:
                 self._conn.executemany(insert.sql, rows)
         self._conn.execute(batch.last, batch.args)
         return found

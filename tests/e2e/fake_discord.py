@@ -2374,6 +2374,9 @@ class FakeDiscord:
             value = str(rid)
         elif otype == 7:
             channel = self.channel(value)
+            types = option.get("channel_types")
+            if types and channel.type not in types:  # Discord offers only channels of those types
+                raise FakeDiscordError(f"{where}: a channel of type {channel.type}, not one of {types}")
             resolved.setdefault("channels", {})[str(channel.id)] = {
                 **channel.payload(self),
                 "permissions": str(ALL_PERMISSIONS),
