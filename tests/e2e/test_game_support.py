@@ -43,9 +43,6 @@ def hidden_cards(game: Any) -> set[str]:
     return {c.pretty for c in cards}
 
 
-SCANS_BEHIND = 3  # how many scans a version of the table message may lag behind
-
-
 class PublicScanner:
     """Checks every public message version against the cards hidden now: the board (content, the first embed,
     the buttons) of each new version, and each log line when the bot stores it (`scan_log`). A log line tells
@@ -60,19 +57,25 @@ class PublicScanner:
         self.versions_checked = 0
         self.choices_checked = 0
         self.lines_checked: set[tuple[int, str]] = set()
-        self.recent_secrets: list[set[str]] = []  # the hidden cards at the last few scans
+        self.secrets: list[set[str]] = []  # the hidden cards at each scan
+        self.seen_at: dict[int, int] = {}  # message id -> the scan that saw its newest version
 
     def scan(self, secret: set[str]) -> None:
         self.scan_log(secret)
         # A version is drawn a moment after the move it shows (the presenter's pace: its turn in Discord's
-        # budget, the picture drawn in a thread, the request under way), and a test's step is quicker than a
-        # person's: a card public then may be hidden again now (two decks in Malice: a completed centre stack
-        # goes back into the stock while its twin sits in a hand). Cards hidden at each of the last few scans
-        # and now were hidden when it was drawn.
-        board_secret = set(secret).intersection(*self.recent_secrets)
-        self.recent_secrets = [*self.recent_secrets, set(secret)][-SCANS_BEHIND:]
+        # budget, the picture drawn in a thread, the request under way, a resend after a 429), and a test's
+        # step is quicker than a person's: a card public then may be hidden again now (two decks in Malice: a
+        # completed centre stack goes back into the stock while its twin sits in a hand). A message's writes
+        # go one after the other, so a new version was drawn after its previous version was received, that
+        # is after the scan before the one that saw it: cards hidden at every scan since were hidden then.
+        self.secrets.append(set(secret))
+        now = len(self.secrets) - 1
         for message in self.fake.public_messages():
             start = self.checked.get(message.id, 0)
+            since = max(0, self.seen_at.get(message.id, now) - 1)
+            board_secret = set(secret).intersection(*self.secrets[since:])
+            if len(message.versions) > start:
+                self.seen_at[message.id] = now
             for number in range(start, len(message.versions)):
                 version = message.versions[number]
                 board = [version.content, *(message_text("", version.embeds[:1]).splitlines())]

@@ -146,7 +146,7 @@ async def test_a_german_player_is_refused_in_german_in_both_games(
     """Illegal moves of a German player, in Malice and in Insomnia: the engines' refusals come back in German
     (issue 20 found them English), a card in German notation; the same refusal reaches an English player in
     English."""
-    monkeypatch.setattr("bot.sessions.service.new_seed", lambda: SEED)
+    monkeypatch.setattr("bot.sessions.lobbies.new_seed", lambda: SEED)
     fake = harness.fake
     alice, bob = harness.user("alice"), harness.user("bob")
     german(alice)
