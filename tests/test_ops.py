@@ -9,6 +9,7 @@ from bot.ops import metrics
 from bot.ops.timed import TimedStore
 from bot.sessions.failures import expected
 from storage import open_store
+from tests.storage.conftest import Doc
 
 
 @pytest.mark.parametrize(
@@ -59,7 +60,7 @@ async def test_the_timed_store_counts_moves_by_game_and_times_each_operation(tmp
     timed = metrics.DB_SECONDS.labels("append_action")
     before, before_timed = moves._value.get(), timed._sum.get()
     try:
-        table = await store.create_table(1, 2, "malice", 3, {}, "seed", "commitment")
+        table = await store.create_table(1, 2, "malice", 3, Doc(), "seed", "commitment")
         await store.start_table(table, "{}")
         await store.append_action(table, 0, "3", "{}", [], "{}")
         assert moves._value.get() == before + 1

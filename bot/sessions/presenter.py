@@ -130,11 +130,6 @@ class Presenter:
         job = self._jobs.get(table_id)
         return job is not None and job.display is not None and job.display.pictures_off
 
-    def shows_newest(self, table_id: int) -> bool:
-        """Whether the table message shows the table as it stands (what a person in the channel sees)."""
-        job = self._jobs.get(table_id)
-        return job is None or job.shown_revision >= job.record.revision
-
     def backlog(self) -> tuple[int, float]:
         """For /metrics: how many tables' messages do not show their newest state, and how long (s) the one
         that waits longest has waited."""

@@ -193,7 +193,7 @@ def announced_log(message: FakeMessage) -> list[str]:
 
 README = Path(__file__).parents[2] / "README.md"
 # Spans of the README that start with a slash but are no command: the container's volume, a placeholder.
-NOT_COMMANDS = {"/data", "/<game>"}
+NOT_COMMANDS = {"/data", "/<game>", "/metrics", "/healthz"}  # a folder, a placeholder, the HTTP paths of the metrics server
 
 
 def _synced_commands(harness: Harness) -> dict[str, set[str]]:
