@@ -192,8 +192,9 @@ def announced_log(message: FakeMessage) -> list[str]:
 
 
 README = Path(__file__).parents[2] / "README.md"
-# Spans of the README that start with a slash but are no command: the container's volume, a placeholder.
-NOT_COMMANDS = {"/data", "/<game>", "/metrics", "/healthz"}  # a folder, a placeholder, the HTTP paths of the metrics server
+# Spans of the README that start with a slash but are no command: the container's volume, a placeholder, the
+# metrics server's HTTP paths.
+NOT_COMMANDS = {"/data", "/<game>", "/metrics", "/healthz"}
 
 
 def _synced_commands(harness: Harness) -> dict[str, set[str]]:
