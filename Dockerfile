@@ -1,5 +1,6 @@
 # The bot in a small image: exact versions from requirements/lock.txt, a non-root user, the database on a
-# volume (/data), a health check that opens the database the way the bot does (`cardtable-bot check`).
+# volume (/data), a health check: the bot's /healthz when METRICS_PORT is set, else `cardtable-bot check` (which
+# opens the database the way the bot does); both are `cardtable-bot health`.
 #   docker build -t cardtable-bot .
 #   docker run -d --name cardtable --env-file .env -v cardtable-data:/data cardtable-bot
 FROM python:3.11-slim AS build
@@ -27,6 +28,6 @@ WORKDIR /data
 VOLUME /data
 # `docker stop` sends SIGTERM: the bot finishes running moves and checkpoints the database, then exits 0.
 STOPSIGNAL SIGTERM
-HEALTHCHECK --interval=60s --timeout=20s --start-period=30s --retries=3 CMD ["cardtable-bot", "check"]
+HEALTHCHECK --interval=60s --timeout=20s --start-period=30s --retries=3 CMD ["cardtable-bot", "health"]
 ENTRYPOINT ["cardtable-bot"]
 CMD ["run"]

@@ -3,7 +3,11 @@
 Against opponents that pick a uniformly random legal action (`bot.games.ai.random_action`), over seeded
 games (1,000 each by default; `--games N`):
 
-- Malice: the computer player's win rate (seats alternate), with a 95% Wilson interval. Aim: at least 90%.
+- Malice: the computer player's win rate (seats alternate), with a 95% Wilson interval, at the standard rules
+  and at house rule H4 `discard=required`. Aim: at least 90%.
+- Malice as a race: how computer-against-computer games end at both rule sets (`--race-games`, 300, seeded
+  from `--race-seed`, 11: the same games as `python -m bot simulate --game malice --games 300 --seed 11
+  [--option discard=required]`). Aim, house rule: at least half end with a payoff pile emptied.
 - Insomnia: the computer player's net chips per game with one computer seat among random players (the seat
   rotates), for each player count asked (`--players 2 4 8`; all of 2-8 by default): mean, standard deviation
   and the 95% confidence interval of the mean, then the same pooled over every game played. Aim: the whole
@@ -34,11 +38,14 @@ from tqdm import tqdm
 from bench.report import write_section
 from bot.games import insomnia, malice
 from bot.games.ai import choose_action, random_action
-from bot.simulate import play_game
+from bot.render.figures import shares
+from bot.simulate import play_game, simulate
 
 AI = "ai:1"
 # Games per player count beyond `--games` where a small mean needs them to be resolved (see the docstring).
 EXTRA_GAMES = {6: 4000, 7: 6000, 8: 10000}
+# Malice's rule sets: the standard rules and house rule H4 (docs/rules.md section 3).
+MALICE_RULES: dict[str, dict[str, str]] = {"standard rules": {}, "discard=required": {"discard": "required"}}
 
 
 def _choosers(player: str):
@@ -52,14 +59,14 @@ def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def bench_malice(games: int, seed: str) -> str:
+def bench_malice(games: int, seed: str, rules: str = "standard rules") -> str:
     """Prints the figures; returns them as one markdown paragraph."""
     wins = draws = 0
     scores = []
     start = time.perf_counter()
-    for g in tqdm(range(games), desc="malice", unit="game", file=sys.stderr):
+    for g in tqdm(range(games), desc=f"malice, {rules}", unit="game", file=sys.stderr):
         seats = [AI, "random"] if g % 2 == 0 else ["random", AI]
-        game = malice.new_game(seats, f"{seed}/malice/{g}")
+        game = malice.new_game(seats, f"{seed}/malice/{g}", **MALICE_RULES[rules])
         play_game(game, _choosers, f"{seed}/malice/{g}")
         winner = game.result.winner
         wins += winner == AI
@@ -69,7 +76,7 @@ def bench_malice(games: int, seed: str) -> str:
     elapsed = time.perf_counter() - start
     low, high = wilson(wins, games)
     rate = games / elapsed
-    print(f"Malice, computer vs random moves, {games} games ({elapsed:.0f} s, {rate:.1f} games/s):")
+    print(f"Malice, {rules}, computer vs random moves, {games} games ({elapsed:.0f} s, {rate:.1f} games/s):")
     print(f"  won {wins} ({100 * wins / games:.1f}%, 95% CI {100 * low:.1f}% to {100 * high:.1f}%), "
           f"drawn {draws}, lost {games - wins - draws}   aim: at least 90%  "
           f"{'MET' if wins / games >= 0.9 else 'NOT MET'}")
@@ -77,11 +84,39 @@ def bench_malice(games: int, seed: str) -> str:
         print(f"  score of a win (cards left in the opponent's pile): mean {statistics.mean(scores):.1f}")
     aim = "met" if wins / games >= 0.9 else "NOT met"
     return (
-        f"**Malice**, {games:,} games, seats alternating: the computer won **{wins}** "
+        f"**Malice**, {rules}, {games:,} games, seats alternating: the computer won **{wins}** "
         f"({100 * wins / games:.1f}%, 95% Wilson interval {100 * low:.1f}% to {100 * high:.1f}%), "
         f"drew {draws} and lost {games - wins - draws} (aim: at least 90%; {aim}); {rate:.1f} games/s"
         + (f"; a win scores {statistics.mean(scores):.1f} cards on average." if scores else ".")
     )
+
+
+def bench_malice_race(games: int, seed: str) -> list[str]:
+    """How computer-against-computer Malice games end at each rule set (the simulator's games)."""
+    rows = [
+        f"**Malice as a race**: {games} computer-against-computer games at each rule set, how they ended "
+        f"(`python -m bot simulate --game malice --games {games} --seed {seed}`, and with "
+        "`--option discard=required`). Rule 16 ends a game when both players end a turn without moving a "
+        "card, so the player ahead ends it as soon as the other has no move; under house rule H4 a player "
+        "may end his turn without a side play only when no card of his hand fits a side stack, so a "
+        "stalemate needs both players without one (aim, house rule: at least half end with a payoff pile "
+        "emptied):",
+        "",
+        "| rules | payoff pile emptied | stalemate | turn cap | turns per game (mean) | aim |",
+        "|---|---|---|---|---|---|",
+    ]
+    for rules, options in MALICE_RULES.items():
+        report = simulate("malice", 2, games, seed, options=options, progress=True)
+        ends = report.end_reasons
+        print(f"Malice, {rules}, computer vs computer, {games} games, seed {seed}: "
+              f"{shares(ends, report.games)}")
+        emptied = ends.get("payoff_emptied", 0) / report.games
+        aim = ("met" if emptied >= 0.5 else "NOT met") if options else "–"
+
+        cells = [f"{ends.get(r, 0)} ({100 * ends.get(r, 0) / games:.1f}%)"
+                 for r in ("payoff_emptied", "stalemate", "turn_cap")]
+        rows.append(f"| {rules} | {' | '.join(cells)} | {statistics.mean(report.lengths):.1f} | {aim} |")
+    return rows
 
 
 def _mean_ci(nets: list[int]) -> tuple[float, float, float, float]:
@@ -165,6 +200,8 @@ def main() -> None:
     parser.add_argument("--seed", default="strength")
     parser.add_argument("--skip", choices=["malice", "insomnia"], default=None)
     parser.add_argument("--timing-games", type=int, default=20, help="0: no decision timing")
+    parser.add_argument("--race-games", type=int, default=300, help="Malice computer games per rule set")
+    parser.add_argument("--race-seed", default="11", help="their seed (as `simulate --seed`)")
     parser.add_argument("--write", action="store_true", help="also write the figures into docs/benchmarks.md")
     args = parser.parse_args()
     print(f"machine: {platform.platform()}, Python {platform.python_version()}")
@@ -175,7 +212,10 @@ def main() -> None:
         f"seeded from `{args.seed}`.",
     ]
     if args.skip != "malice":
-        section += ["", bench_malice(args.games, args.seed)]
+        for rules in MALICE_RULES:
+            section += ["", bench_malice(args.games, args.seed, rules)]
+        if args.race_games:
+            section += ["", *bench_malice_race(args.race_games, args.race_seed)]
     if args.skip != "insomnia":
         pooled: list[int] = []
         rows: list[str] = []

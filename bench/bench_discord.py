@@ -17,6 +17,13 @@ Printed, each beside its baseline measured in the same run:
 Run from the repository root: `python bench/bench_discord.py [--write]` (`--quick` for N = 1 and 10 only and
 a shorter window; `--seconds`, `--tables`, `--resume-tables` to change the sizes; `--no-validate` skips the
 schema checks).
+
+`--two-processes` runs only the token's budget across processes instead (tests/e2e/shared_budget.py): two bot
+processes, shards 0 and 1 of 2, on one PostgreSQL (TEST_DATABASE_URL's server, else a throwaway one), 200
+tables (`--tables N`) at the same human pace, the process of shard 1 killed with SIGKILL a quarter into the
+run and started again 8 s later; printed: the token's REST calls, the most in any second and in any whole
+second of the clock, 429s, answer p50/p99, moves at the surviving shard's tables while the other was away
+and at the restarted one's after; `--write` puts them in their own section of docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -592,7 +599,15 @@ async def main() -> None:
         help="do not check request bodies against Discord's schemas (the tests always do)",
     )
     parser.add_argument("--write", action="store_true", help="write the figures into docs/benchmarks.md")
+    parser.add_argument(
+        "--two-processes",
+        action="store_true",
+        help="only the token's budget across two bot processes on one PostgreSQL (one killed and restarted)",
+    )
     args = parser.parse_args()
+    if args.two_processes:
+        await two_processes(args)
+        return
     if not args.validate:
         FakeDiscord._check_body = lambda self, *a, **k: None  # type: ignore[method-assign]
     if args.quick:
@@ -612,6 +627,67 @@ async def main() -> None:
     print(text)
     if args.write:
         write_section("discord", "## Discord traffic at Discord's limits\n\n" + text)
+
+
+TWO_HEADER = [
+    "| processes | tables | moves | REST calls | most calls in a second | in a clock second | 429s "
+    "| answer p50 / p99 ms | shard 1 away s | moves at shard 0 meanwhile | moves at shard 1 after |",
+    "|---|---|---|---|---|---|---|---|---|---|---|",
+]
+
+
+async def two_processes(args: Any) -> None:
+    from bench.bench_storage import Postgres
+    from tests import pg
+    from tests.e2e.shared_budget import Scenario, summary
+
+    tables = int(args.tables) if args.tables.isdigit() else 200
+    with Postgres() as postgres, tempfile.TemporaryDirectory() as folder:
+        url = await postgres.database()
+        try:
+            scenario = Scenario(
+                url, Path(folder), tables=tables, seconds=args.seconds, think=(1.0, 3.0),
+                kill_at=args.seconds / 4, down_for=8.0, validate=args.validate, seed=args.seed,
+            )  # fmt: skip
+            figures = await scenario.run()
+        finally:
+            assert postgres.admin is not None
+            await pg.drop_database(postgres.admin, url)
+        database = await postgres.describe()
+    s = summary(figures)
+    row = (
+        f"| 2 (shards 0, 1 of 2) | {s['tables']} | {s['moves']} | {s['calls']} | {s['peak_per_second']} "
+        f"| {s['busiest_clock_second']} | {s['429s']} | {s['answer_p50_ms']} / {s['answer_p99_ms']} "
+        f"| {s['down_seconds']} | {s['moves_while_down']} | {s['moves_after_restart']} |"
+    )
+    validation = "on" if args.validate else "off"
+    text = "\n".join([
+        "Two bot processes of one token (`cardtable-bot run`, shards 0 and 1 of 2) on one PostgreSQL "
+        f"database ({database}), one fake Discord with its rate limits on (50 requests per second for the "
+        f"token, 429 past it; request bodies checked against Discord's schemas: {validation}) counting every "
+        f"request of the token; {s['tables']} tables of Malice against the computer, half on each shard, "
+        f"opened in {s['opening']} s (each challenge is answered once its table is posted), then "
+        f"played for {args.seconds:.0f} s at the Discord section's human pace (a move 1-3 s after a person "
+        f"can know it is her turn); the process of shard 1 killed with SIGKILL {args.seconds / 4:.0f} s into "
+        "the play "
+        "and started again 8 s later (\"away\": from the kill until it was ready again). \"Most calls in a "
+        "second\": in any window of one second; \"in a clock second\": in one whole second of the fake's "
+        "clock.",
+        "",
+        *TWO_HEADER,
+        row,
+        "",
+        "Each process's share of the token's budget, as its /metrics said (sampled every 0.25 s): shard 0 "
+        f"had the whole 48 per second {s['whole_share_after_kill_s']} s after the kill; "
+        f"{s['share_after_restart_s']} s after the restarted process joined its lease, both were at 24 "
+        "again.",
+        "",
+        "The token's calls in each second of the run: " + ", ".join(str(n) for n in figures.calls_per_second),
+        *(["", f"Problems: {'; '.join(s['problems'])}"] if s["problems"] else []),
+    ])
+    print(text)
+    if args.write:
+        write_section("discord-processes", "## One token's budget across two processes\n\n" + text)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ import asyncio
 import logging
 import pkgutil
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -37,6 +37,9 @@ from bot.i18n.commands import CommandTranslator
 from bot.input_checks import check_command_input
 from bot.sessions import SessionManager
 from storage import Store
+
+if TYPE_CHECKING:
+    from bot.ops import Operations
 
 log = logging.getLogger(__name__)
 
@@ -91,6 +94,7 @@ class CardBot(commands.AutoShardedBot):
 
     store: Store
     sessions: SessionManager  # created in `setup_hook`, before the cogs that use it
+    ops: Operations | None = None  # set by `cardtable-bot run`: the token's budget, metrics, health
 
     def __init__(
         self,
@@ -132,6 +136,7 @@ class CardBot(commands.AutoShardedBot):
             bot_user_id=self.user.id if self.user else None,
             present_now=False,
             owns_guild=self.settings.owns_guild,
+            door=self.ops.door if self.ops is not None else None,  # the token's budget across processes
         )
         resumed = await self.sessions.resume_all()
         if resumed:

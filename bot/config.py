@@ -35,10 +35,19 @@ class Settings(BaseSettings):
     log_level: str = "INFO"
     # `text` for people (colour only on a terminal), `json` (one object per line) for log collectors.
     log_format: Literal["text", "json"] = "text"
+    # Metrics and health for operators: with METRICS_PORT set, /metrics (Prometheus) and /healthz are served
+    # on METRICS_HOST (this machine only unless set otherwise, e.g. 0.0.0.0 in a container).
+    metrics_port: int | None = Field(default=None, ge=1, le=65535)
+    metrics_host: str = "127.0.0.1"
     # The default turn timeout of a new table; a table option may override it, within the same limits.
     turn_timeout_seconds: float = Field(
         default=float(limits.DEFAULT_TURN_TIMEOUT), ge=limits.TURN_TIMEOUT.min, le=limits.TURN_TIMEOUT.max
     )
+
+    @field_validator("metrics_host", mode="before")
+    @classmethod
+    def _default_host(cls, value: object) -> object:
+        return "127.0.0.1" if isinstance(value, str) and not value.strip() else value
 
     @field_validator("log_level")
     @classmethod
@@ -106,7 +115,7 @@ class Settings(BaseSettings):
             return True
         return (guild_id >> 22) % self.shard_count in self.shard_ids
 
-    @field_validator("dev_guild_id", "shard_count", mode="before")
+    @field_validator("dev_guild_id", "shard_count", "metrics_port", mode="before")
     @classmethod
     def _blank_is_none(cls, value: object) -> object:
         # `DEV_GUILD_ID=` in .env means "not set", not a validation error.

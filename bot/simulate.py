@@ -2,8 +2,10 @@
 
 Plays whole games between computer players (`bot.games.ai`) with the real engines, shows a progress bar
 on stderr and prints on stdout what players curious about balance ask: speed, game length, wins by seat,
-how often each payout and hand category came up, and the chips moved per deal. Every game and every
-decision is seeded from `--seed`, so a run is repeatable and can serve as a regression check.
+how the games ended, how often each payout and hand category came up, and the chips moved per deal. Every
+table option and house rule is a flag (`--option discard=required`, repeatable), checked by the game's
+options model. Every game and every decision is seeded from `--seed`, so a run is repeatable and can serve
+as a regression check.
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ class SimulationReport(BaseModel):
     """What a simulation run measured."""
 
     game: str  # a registered game
+    options: dict[str, object] = {}  # the table options and house rules given (the rest are the defaults)
     players: int
     games: int
     seed: str
@@ -113,7 +116,8 @@ def simulate(game: str, players: int, games: int, seed: str, *, options: Mapping
         if figures.score is not None:
             scores.append(figures.score)
     return SimulationReport(
-        game=game, players=players, games=games, seed=seed, seconds=time.perf_counter() - start,
+        game=game, options=dict(options or {}), players=players, games=games, seed=seed,
+        seconds=time.perf_counter() - start,
         lengths=lengths, wins_by_seat=wins, draws=draws, end_reasons=dict(reasons), deals=deals,
         tallies={name: dict(counts) for name, counts in tallies.items()}, chips_by_reason=dict(moved),
         scores=scores,
@@ -128,8 +132,10 @@ def _spread(values: Sequence[int]) -> str:
 def format_report(r: SimulationReport) -> str:
     figures = _figures(r.game)
     unit, per, draws = (figures.unit, figures.per, figures.draws) if figures else ("rounds", "game", "draws")
+    rules = ", ".join(f"{name}={value}" for name, value in r.options.items())
     lines = [
         f"{r.game}: {r.games} games, {r.players} players, seed {r.seed}",
+        f"options: {rules or 'none (the standard rules)'}",
         f"games per second: {r.games_per_second:.1f}",
         f"{unit} per game: {_spread(r.lengths)}",
         "wins by seat: " + ", ".join(f"seat {i + 1} {w} ({100 * w / r.games:.1f}%)"

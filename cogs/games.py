@@ -22,7 +22,7 @@ from bot.games.spec import GameSpec
 from bot.render.commands import CommandOption, CommandSet, GameCommand
 from bot.render.registry import PRESENTATIONS
 from bot.sessions.errors import Text
-from cogs.table import choices_for, game_command, respond, sessions_of, where
+from cogs.table import can_manage, choices_for, game_command, respond, roles_of, sessions_of, where
 
 if TYPE_CHECKING:
     from bot.client import CardBot
@@ -87,6 +87,8 @@ def _open(spec: GameSpec, command: GameCommand) -> Callback:
                 options=params,
                 opponent=opponent.id if opponent is not None else None,
                 opponent_is_bot=bool(opponent is not None and opponent.bot),
+                can_manage=can_manage(interaction),
+                roles=roles_of(interaction),
             )
             key, said = opened(table.id, table.status, opponent.mention if opponent is not None else None)
             return Text(key, **said)
@@ -143,6 +145,13 @@ def build_command(spec: GameSpec, command: GameCommand) -> app_commands.Command[
     described = {o.name: o.description for o in command.options}
     if described:
         callback = app_commands.describe(**described)(callback)
+    chosen = {
+        o.name: [app_commands.Choice(name=label, value=value) for value, label in o.choices]
+        for o in command.options
+        if o.choices
+    }
+    if chosen:
+        callback = app_commands.choices(**chosen)(callback)
     built: app_commands.Command[Any, ..., None] = app_commands.Command(
         name=command.name, description=command.description, callback=callback
     )

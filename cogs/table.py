@@ -72,6 +72,12 @@ def can_manage(interaction: discord.Interaction) -> bool:
     return bool(interaction.permissions and interaction.permissions.manage_guild)
 
 
+def roles_of(interaction: discord.Interaction) -> frozenset[int]:
+    """The user's roles in this server (a server's host role may open and cancel games)."""
+    roles = getattr(interaction.user, "roles", None) or ()
+    return frozenset(role.id for role in roles)
+
+
 ANSWER_WITHIN = 2.0  # seconds: a session call slower than this is deferred first (Discord allows 3)
 
 
@@ -133,6 +139,7 @@ class TableButton(
                 self.action,
                 self.seq,
                 can_manage=can_manage(interaction),
+                roles=roles_of(interaction),
                 locale=interaction.locale,
             )
         )
@@ -262,7 +269,9 @@ class TableCommands(commands.Cog):
         """End this channel's game now and settle it (the host or a server manager)."""
         await respond(
             interaction,
-            lambda: self.bot.sessions.cancel(*where(interaction), can_manage=can_manage(interaction)),
+            lambda: self.bot.sessions.cancel(
+                *where(interaction), can_manage=can_manage(interaction), roles=roles_of(interaction)
+            ),
         )
 
     @app_commands.command(name="history")
@@ -283,7 +292,9 @@ class TableCommands(commands.Cog):
         row, entries = await self.bot.sessions.history(
             interaction.channel_id or 0, table_id=table_id, kind=kind
         )
-        pages = render.history_pages(row.kind, row.id, row.status, entries, locale=interaction.locale)
+        pages = render.history_pages(
+            row.kind, row.id, row.status, entries, locale=interaction.locale, options=row.options
+        )
         chosen = pages[min(page, len(pages)) - 1]
         await answer(interaction, Message(embeds=[chosen]))
 

@@ -19,6 +19,7 @@ from storage.errors import (
 )
 from storage.models import (
     ActionRow,
+    GuildSettings,
     HistoryEntry,
     KindStats,
     LeaderboardRow,
@@ -51,6 +52,7 @@ BACKENDS.update(sqlite=_sqlite, postgres=_postgres)
 __all__ = [
     "ActionRow",
     "ChannelBusy",
+    "GuildSettings",
     "HistoryEntry",
     "KindStats",
     "LeaderboardRow",

@@ -13,11 +13,12 @@ The SQL is written once (`storage.writes`, `storage.reads`, `storage.migrations`
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Sequence
 from typing import Any, Self
 
-from pydantic import BaseModel
+from pydantic import BaseModel, JsonValue
 
 from storage import reads, writes
 from storage.common import ALL_KINDS, check_language, dumps, stats_from_balances
@@ -26,6 +27,7 @@ from storage.errors import TableNotFound
 from storage.migrations import migrate
 from storage.models import (
     ActionRow,
+    GuildSettings,
     HistoryEntry,
     LeaderboardRow,
     LedgerIn,
@@ -244,6 +246,32 @@ class Store:
         """Choose the server's public language; None goes back to the server's locale."""
         check_language(language)
         await self._db.execute(writes.SET_GUILD_LANGUAGE, guild_id, language)
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        """Everything a server chose (`/settings`): language, host role, game channels, table defaults."""
+        return await self._db.read(lambda tx: reads.guild_settings(tx, guild_id))
+
+    async def set_host_role(self, guild_id: int, role_id: int | None) -> None:
+        """The role whose members may open and cancel games (besides Manage Server); None: anyone opens."""
+        await self._db.execute(writes.SET_HOST_ROLE, guild_id, role_id)
+
+    async def set_game_channel(self, guild_id: int, channel_id: int, allowed: bool) -> None:
+        """Add a channel to the ones where games may be opened, or take it off the list (an empty list:
+        every channel)."""
+        sql = writes.ADD_GAME_CHANNEL if allowed else writes.REMOVE_GAME_CHANNEL
+        await self._db.execute(sql, guild_id, channel_id)
+
+    async def clear_game_channels(self, guild_id: int) -> None:
+        """Games may be opened in every channel again."""
+        await self._db.execute(writes.CLEAR_GAME_CHANNELS, guild_id)
+
+    async def set_table_default(self, guild_id: int, kind: str, name: str, value: JsonValue) -> None:
+        """A default for the server's new tables of `kind` (checked by the game's options model before it
+        gets here; the store keeps JSON); None removes it (the game's own default again)."""
+        if value is None:
+            await self._db.execute(writes.CLEAR_TABLE_DEFAULT, guild_id, kind, name)
+        else:
+            await self._db.execute(writes.SET_TABLE_DEFAULT, guild_id, kind, name, json.dumps(value))
 
     # ---- DM channels ---------------------------------------------------------------------------------------
 

@@ -33,7 +33,9 @@ TABLES: dict[str, tuple[str, ...]] = {
                "created_at"),
     "results": ("table_id", "player", "guild_id", "kind", "final_chips", "net", "placement", "won"),
     "balances": ("guild_id", "player", "kind", "net", "games", "wins", "biggest_win"),
-    "guild_settings": ("guild_id", "language"),
+    "guild_settings": ("guild_id", "language", "host_role"),
+    "game_channels": ("guild_id", "channel_id"),
+    "table_defaults": ("guild_id", "kind", "name", "value"),
     "dm_channels": ("user_id", "channel_id"),
 }  # fmt: skip
 ORDER = {
@@ -41,6 +43,8 @@ ORDER = {
     "results": "table_id, player",
     "balances": "guild_id, player, kind",
     "guild_settings": "guild_id",
+    "game_channels": "guild_id, channel_id",
+    "table_defaults": "guild_id, kind, name",
     "dm_channels": "user_id",
 }
 ORDER.update((t, "id") for t in TABLES if t not in ORDER)

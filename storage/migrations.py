@@ -195,6 +195,29 @@ MIGRATIONS: list[list[Statement]] = [
         )
         """,
     ],
+    # 7: the rest of a server's settings (`/settings`): `host_role`, a role whose members may open and cancel
+    # games besides those with Manage Server (NULL: anyone may open); the channels where games may be opened
+    # (no row: every channel); defaults for new tables, one row per game kind and option, its value as JSON
+    # (checked by the game's options model before it is stored).
+    [
+        "ALTER TABLE guild_settings ADD COLUMN host_role {bigint}",
+        """
+        CREATE TABLE game_channels (
+            guild_id   {bigint} NOT NULL,
+            channel_id {bigint} NOT NULL,
+            PRIMARY KEY (guild_id, channel_id)
+        ) {without_rowid}
+        """,
+        """
+        CREATE TABLE table_defaults (
+            guild_id {bigint} NOT NULL,
+            kind     TEXT    NOT NULL,
+            name     TEXT    NOT NULL,
+            value    {json}  NOT NULL,
+            PRIMARY KEY (guild_id, kind, name)
+        ) {without_rowid}
+        """,
+    ],
 ]
 
 LATEST = len(MIGRATIONS)

@@ -122,3 +122,13 @@ class KindStats(_Row):
 class PlayerStats(KindStats):
     player: str
     per_game: dict[str, KindStats] = {}
+
+
+class GuildSettings(_Row):
+    """A server's settings (`/settings`), as stored; a server that chose nothing has these defaults."""
+
+    guild_id: int
+    language: str | None = None  # its public messages' language ("en", "de"); None: the server's locale
+    host_role: int | None = None  # a role that may open and cancel games (besides Manage Server); None: all
+    channels: list[int] = []  # where games may be opened, ascending; empty: every channel
+    defaults: dict[str, dict[str, Any]] = {}  # game kind -> option -> its default for new tables (JSON)

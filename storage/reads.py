@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from storage.database import Transaction
-from storage.models import HistoryEntry, LedgerRow, TableRow
+from storage.models import GuildSettings, HistoryEntry, LedgerRow, TableRow
 
 _TABLE_COLUMNS = (
     "t.id, t.guild_id, t.channel_id, t.kind, t.status, t.options, t.seed, t.commitment, t.host_id, t.meta, "
@@ -29,6 +29,9 @@ LEADERBOARD = (
 )
 STATS = "SELECT kind, net, games, wins, biggest_win FROM balances WHERE guild_id = ? AND player = ?"
 GUILD_LANGUAGE = "SELECT language FROM guild_settings WHERE guild_id = ?"
+GUILD_SETTINGS = "SELECT language, host_role FROM guild_settings WHERE guild_id = ?"
+GAME_CHANNELS = "SELECT channel_id FROM game_channels WHERE guild_id = ? ORDER BY channel_id"
+TABLE_DEFAULTS = "SELECT kind, name, value FROM table_defaults WHERE guild_id = ? ORDER BY kind, name"
 DM_CHANNELS = "SELECT user_id, channel_id FROM dm_channels"
 
 
@@ -67,3 +70,19 @@ async def history(tx: Transaction, table_id: int) -> list[HistoryEntry]:
     for r in await tx.fetch(LEDGER, table_id):
         by_seq.setdefault(r["seq"], []).append(LedgerRow(**r))
     return [HistoryEntry(**a, ledger=by_seq.get(a["seq"], [])) for a in acts]
+
+
+async def guild_settings(tx: Transaction, guild_id: int) -> GuildSettings:
+    """A server's settings, its three parts read in one transaction (one consistent state)."""
+    row = await tx.one(GUILD_SETTINGS, guild_id)
+    channels = [int(r["channel_id"]) for r in await tx.fetch(GAME_CHANNELS, guild_id)]
+    defaults: dict[str, dict[str, Any]] = {}
+    for r in await tx.fetch(TABLE_DEFAULTS, guild_id):
+        defaults.setdefault(r["kind"], {})[r["name"]] = json.loads(r["value"])
+    return GuildSettings(
+        guild_id=guild_id,
+        language=None if row is None else row["language"],
+        host_role=None if row is None or row["host_role"] is None else int(row["host_role"]),
+        channels=channels,
+        defaults=defaults,
+    )

@@ -74,6 +74,21 @@ SET_GUILD_LANGUAGE = (
     "INSERT INTO guild_settings (guild_id, language) VALUES (?, ?)"
     " ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language"
 )
+SET_HOST_ROLE = (
+    "INSERT INTO guild_settings (guild_id, host_role) VALUES (?, ?)"
+    " ON CONFLICT (guild_id) DO UPDATE SET host_role = excluded.host_role"
+)
+ADD_GAME_CHANNEL = (
+    "INSERT INTO game_channels (guild_id, channel_id) VALUES (?, ?)"
+    " ON CONFLICT (guild_id, channel_id) DO NOTHING"
+)
+REMOVE_GAME_CHANNEL = "DELETE FROM game_channels WHERE guild_id = ? AND channel_id = ?"
+CLEAR_GAME_CHANNELS = "DELETE FROM game_channels WHERE guild_id = ?"
+SET_TABLE_DEFAULT = (
+    "INSERT INTO table_defaults (guild_id, kind, name, value) VALUES (?, ?, ?, ?)"
+    " ON CONFLICT (guild_id, kind, name) DO UPDATE SET value = excluded.value"
+)
+CLEAR_TABLE_DEFAULT = "DELETE FROM table_defaults WHERE guild_id = ? AND kind = ? AND name = ?"
 REMEMBER_DM_CHANNEL = (
     "INSERT INTO dm_channels (user_id, channel_id) VALUES (?, ?)"
     " ON CONFLICT (user_id) DO UPDATE SET channel_id = excluded.channel_id"

@@ -13,7 +13,7 @@ from bot import render, warmup
 from bot.games.ai import choose_action
 from bot.games.registry import REGISTRY
 from bot.render.registry import PRESENTATIONS
-from bot.sessions.pacing import Budget
+from bot.sessions.pacing import Budget, Pacer, after_request, before_request
 from tests.live import TestSessions
 from tests.recording import RecordingAnnouncer
 from tests.test_sessions import ALICE, BOB, BOT, CHANNEL, GUILD, best_malice_move, fixed_seeds  # noqa: F401
@@ -128,3 +128,24 @@ async def test_a_new_deal_is_dmed_to_everyone_but_the_person_whose_move_dealt_it
             checked += 1
     assert checked >= 2, "the game dealt again after people's moves"
     await sessions.close()
+
+
+async def test_the_door_follows_its_share_and_counts_what_the_slots_did_not():
+    # The share is read at every look: 0 holds requests back until it grows; a shrink holds the next ones.
+    share = [0]
+    door = Budget(lambda: share[0], 5.0)  # long: what was answered stays in the window
+    waiting = asyncio.ensure_future(before_request(door))
+    await asyncio.sleep(0.1)
+    assert not waiting.done(), "no share, no request"
+    share[0] = 2
+    assert await asyncio.wait_for(waiting, 1.0) is True and door.used() == 1
+    after_request(door)
+    # Inside a slot, the slot's own request is counted already; a second one (a retry) waits and counts.
+    pacer = Pacer(door)
+    async with pacer.write(CHANNEL) as slot, slot.request():
+        assert door.used() == 2  # the one answered before, and the slot's
+        assert await before_request(door) is False
+        assert door.used() == 2
+        share[0] = 3
+        assert await before_request(door) is True and door.used() == 3
+        after_request(door)

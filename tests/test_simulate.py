@@ -59,6 +59,26 @@ def test_malice_simulation_prints_its_figures():
     assert float(_figure(out, "turns per game").split(",")[0].removeprefix("mean ")) >= 2
 
 
+def test_every_table_option_and_house_rule_is_an_option_of_the_simulation():
+    done = _run("--game", "malice", "--games", "4", "--seed", "3", "--option", "discard=required",
+                "--option", "turns=30", "--stake", "2")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert _figure(out, "options") == "stake=2, discard=required, turns=30"
+    ends = _counts(_figure(out, "game ends"))
+    assert sum(ends.values()) == 4 and set(ends) <= {"payoff_emptied", "stalemate", "turn_cap"}
+    assert float(_figure(out, "turns per game").split(",")[0].removeprefix("mean ")) <= 30
+    standard = _run("--game", "insomnia", "--players", "3", "--games", "2", "--seed", "3")
+    assert _figure(standard.stdout, "options") == "none (the standard rules)"
+
+
+def test_house_rules_change_what_the_simulated_games_do():
+    house = {"stage4": "off", "bust": "out", "chips": 4}
+    out = simulate("insomnia", 5, 6, "h", options=house, progress=False)
+    assert "stage4_bid" not in out.chips_by_reason and "stage4_payout" not in out.chips_by_reason
+    assert out.end_reasons == {"out_of_chips": 6} and out.options["bust"] == "out"
+
+
 def test_wrong_player_count_is_refused_with_a_message():
     done = _run("--game", "malice", "--players", "3", "--games", "1")
     assert done.returncode == 2

@@ -1,7 +1,8 @@
 """The command line: `cardtable-bot` and `python -m bot` are this one entry point.
 
     cardtable-bot [run]            run the bot (the default)
-    cardtable-bot check            settings, database and migrations, without Discord
+    cardtable-bot check            settings, the token's shape, database and migrations, without Discord
+    cardtable-bot health           the running bot's /healthz (METRICS_PORT set), else `check`
     cardtable-bot simulate ...     computer-vs-computer games, headless, with figures
     cardtable-bot play GAME ...    play a game in the terminal against computer players
     cardtable-bot backup FILE      copy the database while the bot runs
@@ -56,9 +57,18 @@ def build_parser() -> Parser:
     commands.add_parser("run", help="run the bot (the default)", description="Run the bot until stopped.")
     commands.add_parser(
         "check",
-        help="check the settings and the database (opened and migrated), without connecting to Discord",
-        description="Check the settings, open the database and apply its migrations; connects to nothing. "
-        "Exit 0 when the bot could start.",
+        help="check the settings, the token's shape and the database (opened and migrated), without "
+        "connecting to Discord",
+        description="Check the settings and the token's shape (offline: it names a pasted application id, "
+        "client secret, quotes or spaces), open the database and apply its migrations; connects to nothing "
+        "else. Exit 0 when the bot could start, 2 for settings or the token, 4 for the database.",
+    )
+    commands.add_parser(
+        "health",
+        help="ask the running bot's /healthz (with METRICS_PORT set), else the same as check (the "
+        "container's health check)",
+        description="With METRICS_PORT set: ask the running bot's /healthz (gateway connected, database "
+        "answering); exit 0 when healthy, 1 with the reason when not. Without: the same as check.",
     )
     sim = commands.add_parser(
         "simulate",
@@ -101,6 +111,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         None: _run,
         "run": _run,
         "check": _check,
+        "health": _health,
         "backup": _backup,
         "simulate": _simulate,
         "play": _play,
@@ -144,7 +155,13 @@ def _run(args: argparse.Namespace, parser: Parser) -> int:
 def _check(args: argparse.Namespace, parser: Parser) -> int:
     settings = _settings()
     from bot.cli.database import DatabaseUnusable, describe, open_database
-    from bot.cli.serve import EXIT_STORAGE, fail
+    from bot.cli.serve import EXIT_CONFIG, EXIT_STORAGE, fail
+    from bot.ops.token import application_id
+
+    try:  # offline: Discord itself is asked only by `run`
+        application = application_id(settings.token() or "")
+    except ValueError as exc:
+        return fail(str(exc), EXIT_CONFIG)
 
     async def check() -> str:
         store = await open_database(settings)
@@ -157,14 +174,51 @@ def _check(args: argparse.Namespace, parser: Parser) -> int:
         found = asyncio.run(check())
     except DatabaseUnusable as exc:
         return fail(f"{exc}.", EXIT_STORAGE)
-    print(f"{PROG}: settings are valid; database {settings.database_name()}: {found}. Ready to run.")
+    print(
+        f"{PROG}: settings are valid; the token is shaped like a bot token of application {application}; "
+        f"database {settings.database_name()}: {found}. Ready to run."
+    )
     return 0
 
 
+EXIT_UNHEALTHY = 1
+HEALTH_TIMEOUT = 5.0
+
+
+def _health(args: argparse.Namespace, parser: Parser) -> int:
+    settings = _settings(need_token=False)  # asking /healthz needs no token
+    if settings.metrics_port is None:
+        return _check(args, parser)
+    import urllib.error
+    import urllib.request
+
+    from bot.cli.serve import fail
+
+    host = settings.metrics_host
+    host = "127.0.0.1" if host in ("0.0.0.0", "::") else host  # listening everywhere: ask this machine
+    url = f"http://{f'[{host}]' if ':' in host else host}:{settings.metrics_port}/healthz"
+    try:
+        with urllib.request.urlopen(url, timeout=HEALTH_TIMEOUT) as response:
+            print(f"{PROG}: healthy ({response.read().decode(errors='replace').strip()}).")
+            return 0
+    except urllib.error.HTTPError as exc:
+        why = exc.read().decode(errors="replace").strip() or exc.reason
+        return fail(f"not healthy: {why} ({url} answered {exc.code}).", EXIT_UNHEALTHY)
+    except (urllib.error.URLError, OSError) as exc:
+        reason = getattr(exc, "reason", exc)
+        return fail(f"the bot does not answer at {url} ({reason}): is it running?", EXIT_UNHEALTHY)
+
+
 def _backup(args: argparse.Namespace, parser: Parser) -> int:
-    source = _settings(need_token=False).database_path  # copying the database needs no token
+    settings = _settings(need_token=False)  # copying the database needs no token
+    source = settings.database_path
     from bot.cli.database import DatabaseUnusable, backup
-    from bot.cli.serve import EXIT_STORAGE, fail
+    from bot.cli.serve import EXIT_CONFIG, EXIT_STORAGE, fail
+
+    if settings.database_url is not None:
+        # The SQLite file is not the bot's database then: a copy of it would be a backup of nothing.
+        return fail("DATABASE_URL is set, so the database is PostgreSQL: back it up with pg_dump "
+                    "(see Backups in the README).", EXIT_CONFIG)
 
     try:
         size = backup(source, args.file)

@@ -2,7 +2,8 @@
 
 Log lines go to stdout and the one-sentence failure of a start (exits 2-5) goes to stderr, so stderr of a
 failed start is exactly that sentence. Colour codes only when the stream is a terminal: discord.py's own
-set-up also colours inside containers, which put escape codes into log files and collectors.
+set-up also colours inside containers, which put escape codes into log files and collectors. A gateway
+connection that drops and is retried is one warning line (discord.py logs it as an error with a traceback).
 """
 
 from __future__ import annotations
@@ -49,6 +50,22 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(data, ensure_ascii=False)
 
 
+class RetriedReconnects(logging.Filter):
+    """discord.py's "Attempting a reconnect ..." (the gateway dropped; it reconnects on its own) becomes one
+    warning line naming the cause, instead of an error with a traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.name.startswith("discord.") and str(record.msg).startswith("Attempting a reconnect"):
+            exc = record.exc_info[1] if record.exc_info else None
+            if exc is not None:
+                cause = " ".join(str(exc).split())
+                record.msg = f"{record.getMessage()} ({type(exc).__name__}{': ' + cause if cause else ''})"
+                record.args = None
+            record.exc_info, record.exc_text = None, None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
 def setup_logging(level: str, fmt: str = "text", stream: TextIO | None = None) -> logging.Handler:
     """Route every logger (discord.py's included) to one handler on `stream` (stdout by default)."""
     stream = stream or sys.stdout
@@ -59,6 +76,7 @@ def setup_logging(level: str, fmt: str = "text", stream: TextIO | None = None) -
         tty = hasattr(stream, "isatty") and stream.isatty()
         cls = ColourFormatter if tty else logging.Formatter
         handler.setFormatter(cls(TEXT_FORMAT, "%Y-%m-%d %H:%M:%S"))
+    handler.addFilter(RetriedReconnects())
     root = logging.getLogger()
     for old in list(root.handlers):
         root.removeHandler(old)

@@ -20,6 +20,8 @@ import discord
 from bot.cli.database import DatabaseUnusable, describe, open_database
 from bot.client import CardBot
 from bot.config import Settings
+from bot.ops import Operations, OpsUnavailable
+from storage import StoreError
 
 log = logging.getLogger("bot")
 
@@ -55,7 +57,15 @@ async def run(settings: Settings, **options: object) -> int:
         settings.turn_timeout_seconds,
         f"the development guild {settings.dev_guild_id}" if settings.dev_guild_id else "every guild",
     )
-    bot = CardBot(settings, store=store, **options)  # type: ignore[arg-type]
+    # The token's budget (shared with its other processes on PostgreSQL) and the metrics, before connecting.
+    try:
+        ops = await Operations.start(settings, store, token)
+    except (OpsUnavailable, StoreError, OSError) as exc:
+        await store.close()
+        code = EXIT_CONFIG if isinstance(exc, OpsUnavailable) else EXIT_STORAGE
+        return fail(f"{exc}.", code)
+    bot = CardBot(settings, store=ops.store, http_trace=ops.trace(), **options)  # type: ignore[arg-type]
+    bot.ops = ops
     stop_signal = _stop_on_signals(bot)
     try:
         async with bot:
@@ -73,6 +83,7 @@ async def run(settings: Settings, **options: object) -> int:
     finally:
         _restore_signals()
         await bot.close()  # idempotent; closes the store when the bot never got to
+        await ops.close()  # then the share goes back to the token's other processes
     if stop_signal:
         log.info("stopped on %s: running moves finished, database closed", stop_signal[0])
     return 0

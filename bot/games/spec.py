@@ -13,9 +13,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from bot.games.base import ActionInput, GameAction, GameState
 from bot.games.chance import Chance
@@ -44,6 +44,28 @@ class TableOptions(BaseModel):
     pictures: bool | None = Field(
         default=None, description="pictures of the table and of your hand (default: yes; no: text only)"
     )
+
+
+HOUSE_RULE: dict[str, JsonValue] = {"house_rule": True}
+"""The `json_schema_extra` of an option that is a house rule (docs/rules.md section 3): a table may choose it
+instead of the standard rule, which is always its default."""
+
+
+def house_rules(model: type[TableOptions]) -> tuple[str, ...]:
+    """The options of this model that are house rules, in the model's order."""
+    return tuple(
+        name for name, field in model.model_fields.items()
+        if isinstance(field.json_schema_extra, dict) and field.json_schema_extra.get("house_rule")
+    )
+
+
+def option_choices(model: type[TableOptions], name: str) -> tuple[str, ...]:
+    """The values a choice option takes (a `Literal` of words), the default first; () for any other option."""
+    field = model.model_fields[name]
+    if get_origin(field.annotation) is not Literal:
+        return ()
+    values = tuple(str(v) for v in get_args(field.annotation))
+    return (str(field.default), *(v for v in values if v != field.default))
 
 
 Start = Callable[[list[str], str, TableOptions, Chance | None], GameState]

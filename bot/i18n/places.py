@@ -32,3 +32,15 @@ def parse_place(text: str, locale: object = None) -> str | None:
     where = "centre" if match.group(1) in ("centre", "center") else "side"
     number = match.group(2) or ""
     return None if where == "side" and not number else f"{where}{number}"
+
+
+_GERMAN_TOKENS = {"centre": "mitte", "side": "seite", "payoff": "zahlstapel"}
+
+
+def format_place(token: str, locale: object = None) -> str:
+    """An engine token as a player of this locale types it (`centre2` -> `mitte2` in German); `parse_place`
+    reads it back."""
+    if resolve_locale(locale) != "de":
+        return token
+    match = re.match(r"^(centre|side|payoff)([1-4]?)$", token)
+    return _GERMAN_TOKENS[match.group(1)] + match.group(2) if match else token

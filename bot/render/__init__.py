@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from bot.games.base import GameAction, GameEvent, GameState, GameView
 from bot.games.registry import REGISTRY
@@ -32,6 +32,7 @@ from bot.render.common import (
     is_computer,
     name,
 )
+from bot.render.options import option_lines, rules_params
 from bot.render.presentation import ErasedRenderer
 from bot.render.registry import PRESENTATIONS
 
@@ -303,10 +304,31 @@ def parse_token(kind: str, text: str) -> dict[str, object] | None:
         return None
 
 
-def rules_summary(kind: str, locale: object = "en") -> Rules | None:
-    """A game's /rules summary in the reader's language (None: the game has none)."""
+def rules_summary(
+    kind: str,
+    locale: object = "en",
+    options: Mapping[str, Any] | None = None,
+    *,
+    table: int | None = None,
+    server: bool = False,
+) -> Rules | None:
+    """A game's /rules summary in the reader's language (None: the game has none), as `options` make the
+    rules (a table's stored options; None: the game's defaults), ending with those options and house rules:
+    this table's (`table`, its number), a new table's in this server (`server`: the server's defaults), or
+    a new table's."""
     layout = PRESENTATIONS[kind].rules if kind in PRESENTATIONS else None
-    return None if layout is None else rules(layout, locale)
+    if layout is None:
+        return None
+    model = REGISTRY[kind].options
+    chosen = dict(options or {})
+    if table is not None:
+        title = t(locale, "rules.options.table", table=table)
+    elif server:
+        title = t(locale, "rules.options.server")
+    else:
+        title = t(locale, "rules.options.default")
+    lines = tuple(option_lines(model, layout, chosen, locale, skip=("pictures",)))
+    return rules(layout, locale, rules_params(model, chosen, locale), options_title=title, options=lines)
 
 
 def _account(account: str, locale: object) -> str:
@@ -340,9 +362,16 @@ class HistoryEntry(Protocol):
 
 
 def history_pages(
-    kind: str, table_id: int, status: str, entries: Sequence[HistoryEntry], *, locale: object = "en"
+    kind: str,
+    table_id: int,
+    status: str,
+    entries: Sequence[HistoryEntry],
+    *,
+    locale: object = "en",
+    options: Mapping[str, Any] | None = None,
 ) -> list[Embed]:
-    """The action log with its chip movements, paged into embeds; a running game never shows a discard."""
+    """The action log with its chip movements, paged into embeds; a running game never shows a discard.
+    The first page opens with the table's options and house rules (`options`, as stored with the table)."""
     module = renderer(kind)
     parse = REGISTRY[kind].parse_action
     hide = status != "finished"
@@ -367,6 +396,10 @@ def history_pages(
     if not lines:
         lines = [t(locale, "history.no_actions")]
     pages = [lines[i : i + HISTORY_LINES_PER_PAGE] for i in range(0, len(lines), HISTORY_LINES_PER_PAGE)]
+    if options is not None:
+        layout = PRESENTATIONS[kind].rules if kind in PRESENTATIONS else None
+        shown = option_lines(REGISTRY[kind].options, layout, options, locale)
+        pages[0] = [t(locale, "history.options"), *shown, "", *pages[0]]
     return [
         Embed(
             title=t(

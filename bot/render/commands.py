@@ -15,7 +15,7 @@ from bot.fit import excerpt
 from bot.games.base import GameAction, GameState, Refusal
 from bot.games.cards import Card
 from bot.games.refusal import said as said  # an answer as a key and its params (see `Opened`)
-from bot.games.spec import TableOptions, option_range
+from bot.games.spec import TableOptions, option_choices, option_range
 
 OptionType = Literal["string", "integer", "boolean", "user"]
 
@@ -33,6 +33,9 @@ class CommandOption:
     min: int | None = None  # integer: the smallest value; string: the shortest length
     max: int | None = None  # integer: the largest value; string: the longest length
     autocomplete: bool = False  # the player's legal choices are offered as he types (`Renderer.choices`)
+    # A string option's fixed choices, (value, what an English client shows): the value is what the command
+    # gets; German clients read `cmd.choice.<value>` (bot/i18n/commands.py).
+    choices: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -74,6 +77,20 @@ def switch_option(model: type[TableOptions], name: str) -> CommandOption:
     """An optional yes/no option of the open command, described by the options model's field."""
     return CommandOption(
         name=name, description=model.model_fields[name].description or name, type="boolean", required=False
+    )
+
+
+def choice_option(model: type[TableOptions], name: str, labels: dict[str, str]) -> CommandOption:
+    """An optional choice of the open command (a house rule): the values of the options model's field, the
+    standard one first, each with its English label; the description is the field's."""
+    values = option_choices(model, name)
+    if set(values) != set(labels):
+        raise ValueError(f"{model.__name__}.{name}: labels for {sorted(labels)}, values {sorted(values)}")
+    return CommandOption(
+        name=name,
+        description=model.model_fields[name].description or name,
+        required=False,
+        choices=tuple((value, labels[value]) for value in values),
     )
 
 

@@ -93,8 +93,11 @@ class GamePresentation(Generic[G, V, P, E, A]):
             pictures=None if self.pictures is None else _Pictures(self, self.pictures),
             commands=self.commands,
             moves=None if moves is None else TypedMoves(
-                command=lambda action: moves.command(self.action(action)),
-                describe=lambda action, game: moves.describe(self.action(action), self.own(game)),
+                command=lambda action, locale: moves.command(self.action(action), locale),
+                describe=lambda action, game, locale: moves.describe(
+                    self.action(action), self.own(game), locale
+                ),
+                amount=lambda action: moves.amount(self.action(action)),
             ),
             figures=None if figures is None else Figures(
                 unit=figures.unit,

@@ -17,6 +17,7 @@ from bot.sessions.errors import NotAllowed, Text
 from bot.sessions.lobbies import Lobbies
 from bot.sessions.moves import Moves
 from bot.sessions.records import NoteFact, SessionState, TableRecord, note, player
+from bot.sessions.servers import mention_role
 from bot.sessions.tables import Tables
 
 TIMEOUTS_BEFORE_TAKEOVER = 3
@@ -55,11 +56,17 @@ class Life:
                 await self._forfeit(record, me, "resigned", actor=me, session=record.session)
         return Text("table.resigned")
 
-    async def cancel(self, channel_id: int, user_id: int, *, can_manage: bool) -> Text:
+    async def cancel(
+        self, channel_id: int, user_id: int, *, can_manage: bool, role: int | None = None
+    ) -> Text:
+        """`can_manage`: he may cancel any table (Manage Server, or the server's host role, `role`)."""
         async with self.tables.lock(channel_id):
             record = self.tables.require(channel_id)
             if user_id != record.host_id and not can_manage:
-                raise NotAllowed("table.cancel_not_allowed", host=name(str(record.host_id)))
+                host = name(str(record.host_id))
+                if role is not None:  # the refusal names the setting that also lets people cancel
+                    raise NotAllowed("settings.refused.cancel", host=host, role=mention_role(role))
+                raise NotAllowed("table.cancel_not_allowed", host=host)
             if record.status == "lobby":
                 return await self.lobbies.cancel(record, user_id)
             why = game_note(record.kind, "cancelled", "cancel_text", player=player(str(user_id)))

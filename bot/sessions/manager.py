@@ -3,6 +3,7 @@ signal ("table N stored a change": `Tables.stored`):
 
 - `Lobbies` (lobbies.py): a table before its game; `Moves` (moves.py): applying and storing every move;
   `Life` (life.py): resign, cancel, the channel deleted, timeouts; `Resume` (resume.py): after a restart;
+  `Servers` (servers.py): the server settings, where they apply and `/settings`;
 - `Scheduler` (scheduler.py): turn timers and computer turns;
 - `Presenter` (presenter.py): shows the stored state in the channel at Discord's pace, worded when shown.
 
@@ -16,7 +17,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from bot import render
@@ -29,10 +30,12 @@ from bot.sessions.kinds import offered_move
 from bot.sessions.life import Life
 from bot.sessions.lobbies import Lobbies
 from bot.sessions.moves import Moves
+from bot.sessions.pacing import Budget
 from bot.sessions.presenter import Announcer, Presenter
 from bot.sessions.records import TableRecord
 from bot.sessions.resume import Resume
 from bot.sessions.scheduler import Scheduler
+from bot.sessions.servers import Servers
 from bot.sessions.tables import Readers, Tables
 from bot.sessions.view import log_of, table_info, table_message, window
 from storage.contract import Store
@@ -55,6 +58,7 @@ class SessionManager:
         ping_after: float = 15.0,
         pacing: bool = True,
         owns_guild: Callable[[int], bool] = lambda guild_id: True,
+        door: Budget | None = None,
     ) -> None:
         self.store = store
         self.tables = Tables()
@@ -62,6 +66,7 @@ class SessionManager:
         self.moves = Moves(store, self.tables, self.readers)
         self.lobbies = Lobbies(store, self.tables, self.readers, default_timeout=default_timeout)
         self.life = Life(self.tables, self.moves, self.lobbies)
+        self.servers = Servers(store, self.tables, default_timeout=default_timeout)
         self.resumer = Resume(store, self.tables, owns_guild=owns_guild)
         self.scheduler = Scheduler(computer_moves=self.moves.computer_moves, time_out=self.life.time_out,
                                    clock=clock)
@@ -69,6 +74,7 @@ class SessionManager:
             announcer, store, facts=self.resumer.facts, deadline=self.scheduler.deadline,
             channel_gone=self.life.channel_gone, clock=clock, coalesce=coalesce, ping_after=ping_after,
             pacing=pacing,
+            door=door,
         )
         # The deadline first (the scheduler), then the channel (the presenter shows it).
         self.tables.stored.listen(self.scheduler.after)
@@ -106,9 +112,15 @@ class SessionManager:
     async def open_table(
         self, kind: str, guild_id: int, channel_id: int, host_id: int, *,
         options: dict[str, Any] | None = None, opponent: int | None = None, opponent_is_bot: bool = False,
+        can_manage: bool = False, roles: Collection[int] = (),
     ) -> TableRecord:
         """A new table of `kind` in the channel, filled as its spec says: an open lobby the host starts, or a
-        challenge to `opponent` (challenging the bot itself starts a game against the computer at once)."""
+        challenge to `opponent` (challenging the bot itself starts a game against the computer at once).
+        The server's settings may refuse it (its channels, its host role: `can_manage` and `roles` are the
+        host's) and give the options the command left out."""
+        settings = await self.servers.of(guild_id)
+        self.servers.may_open(settings, channel_id, can_manage=can_manage, roles=roles)
+        options = self.servers.new_table_options(settings, kind, options or {})
         players = None
         vs_computer = False
         if REGISTRY[kind].table == "challenge":
@@ -119,8 +131,8 @@ class SessionManager:
                 raise NotAllowed("table.challenge_bot")
             players = [str(host_id), "ai:1" if vs_computer else str(opponent)]
         record = await self.lobbies.open(
-            kind=kind, guild_id=guild_id, channel_id=channel_id, host_id=host_id, options=options or {},
-            players=players, language=await self.public_language(guild_id),
+            kind=kind, guild_id=guild_id, channel_id=channel_id, host_id=host_id, options=options,
+            players=players, language=settings.language or self.guild_locales.get(guild_id, DEFAULT),
         )
         try:
             await self.presenter.post_now(record)
@@ -172,12 +184,18 @@ class SessionManager:
     async def resign(self, channel_id: int, user_id: int) -> Text:
         return await self.life.resign(channel_id, user_id)
 
-    async def cancel(self, channel_id: int, user_id: int, *, can_manage: bool) -> Text:
-        return await self.life.cancel(channel_id, user_id, can_manage=can_manage)
+    async def cancel(
+        self, channel_id: int, user_id: int, *, can_manage: bool, roles: Collection[int] = ()
+    ) -> Text:
+        """The host cancels his table; members with Manage Server (`can_manage`) or the server's host role
+        (among `roles`) any table."""
+        settings = await self.servers.of(self.tables.require(channel_id).guild_id)
+        anyone = self.servers.may_cancel_any(settings, can_manage=can_manage, roles=roles)
+        return await self.life.cancel(channel_id, user_id, can_manage=anyone, role=settings.host_role)
 
     async def click(
         self, table_id: int, user_id: int, token: str, seq: int | None, *, can_manage: bool = False,
-        locale: object = "en",
+        roles: Collection[int] = (), locale: object = "en",
     ) -> Message | Text | None:
         """A persistent button. Returns the clicker's private answer: a hand in his `locale`, or a `Text`."""
         record = self.tables.by_id(table_id)
@@ -191,7 +209,7 @@ class SessionManager:
         if token in lobby:
             return await lobby[token](channel_id, user_id)
         if token == "cancel":
-            return await self.cancel(channel_id, user_id, can_manage=can_manage)
+            return await self.cancel(channel_id, user_id, can_manage=can_manage, roles=roles)
         if token == "hand":
             return self.hand(channel_id, user_id, locale=locale)
         if token == "table":

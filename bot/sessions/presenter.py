@@ -26,7 +26,8 @@ from bot.render.common import Message
 from bot.sessions.display import Display
 from bot.sessions.drawing import Drawing, Job, info_of, pictures_on
 from bot.sessions.errors import ChannelGone, EditExpired, MissingPermission
-from bot.sessions.pacing import Pacer, Slot
+from bot.sessions.failures import expected
+from bot.sessions.pacing import Budget, Pacer, Slot
 from bot.sessions.pings import Pings
 from bot.sessions.records import MoveFacts, NoteFact, TableRecord, note
 from storage.contract import Store
@@ -71,10 +72,13 @@ class Presenter:
         coalesce: float = 0.15,
         ping_after: float = 15.0,
         pacing: bool = True,
+        door: Budget | None = None,
     ) -> None:
         self.announcer = announcer
         self.store = store
-        self.pacer: Pacer | None = Pacer() if pacing else None  # off only in tests that count what, not when
+        # Off only in tests that count what, not when. `door`: the process's share of the token's global
+        # budget (bot.ops), else one of the pacer's own.
+        self.pacer: Pacer | None = Pacer(door) if pacing else None
         self.deadline = deadline
         self._channel_gone = channel_gone
         self.clock = clock
@@ -82,6 +86,7 @@ class Presenter:
         self.drawing = Drawing(store, facts=facts, deadline=deadline)
         self.pings = Pings(self, ping_after)
         self._jobs: dict[int, Job] = {}
+        self._behind: dict[int, float] = {}  # table id -> (monotonic) its oldest change not shown: /metrics
         self._started = asyncio.Event()
         self._closed = False
         self.writes = 0  # rate-limited calls made (send, edit, delete, DM): for tests and benchmarks
@@ -97,6 +102,8 @@ class Presenter:
         if self._closed:
             return
         job = self._jobs.get(record.id)
+        if job is None or not self.needs_write(job) or record.id not in self._behind:
+            self._behind[record.id] = time.monotonic()  # it showed everything before this change
         if job is None:
             job = self._jobs[record.id] = Job(record)
         elif record.revision >= job.record.revision:
@@ -123,10 +130,17 @@ class Presenter:
         job = self._jobs.get(table_id)
         return job is not None and job.display is not None and job.display.pictures_off
 
-    def shows_newest(self, table_id: int) -> bool:
-        """Whether the table message shows the table as it stands (what a person in the channel sees)."""
-        job = self._jobs.get(table_id)
-        return job is None or job.shown_revision >= job.record.revision
+    def backlog(self) -> tuple[int, float]:
+        """For /metrics: how many tables' messages do not show their newest state, and how long (s) the one
+        that waits longest has waited."""
+        now, waiting, longest = time.monotonic(), 0, 0.0
+        for table_id in [t for t in self._behind if t not in self._jobs]:
+            del self._behind[table_id]
+        for table_id, job in self._jobs.items():
+            if self.needs_write(job) and not job.silenced:
+                waiting += 1
+                longest = max(longest, now - self._behind.get(table_id, now))
+        return waiting, longest
 
     def message_id(self, table_id: int) -> int | None:
         job = self._jobs.get(table_id)
@@ -298,9 +312,10 @@ class Presenter:
         except Exception as exc:
             pause = RETRY_PAUSES[min(job.failures, len(RETRY_PAUSES) - 1)]
             job.failures += 1
-            # An expected failure (Discord unwell): one line, no traceback.
-            log.warning("table %s: writing to Discord failed (%s: %s); retrying in %.1f s",
-                        job.record.id, type(exc).__name__, exc, pause)
+            # Discord unwell (a 5xx, a 429, the network): one line; a bug keeps its traceback.
+            why = expected(exc)
+            log.warning("table %s: writing to Discord failed (%s); retrying in %.1f s", job.record.id,
+                        why or f"{type(exc).__name__}: {exc}", pause, exc_info=why is None)
             await asyncio.sleep(pause)
             return True
 

@@ -3,14 +3,23 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import secrets
+import shlex
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 from bot.games.registry import REGISTRY
-from bot.terminal.flags import add_option_flags, checked_options, checked_players, players_help
+from bot.i18n.locale import LANGUAGES, resolve_locale
+from bot.terminal.flags import add_option_flags, checked_options, checked_players, option_names, players_help
 
 DEFAULT_SEATS = 3  # you and two computer players, where the game seats that many
+DEFAULT_NAME = "Player"
+NAME_LENGTH = 32  # as a Discord display name
+# Where a terminal says its language, in the order POSIX (and gettext) read them.
+LANGUAGE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 
 
 def _titles() -> str:
@@ -21,8 +30,10 @@ def _titles() -> str:
 def description() -> str:
     return (
         f"Play {_titles()} in the terminal against computer players, with the bot's own rules, computer "
-        "players and texts. Moves come from standard input, typed or piped: 'help' lists your legal moves "
-        "(type one, or its number), 'hand' and 'table' show the game, 'quit' ends."
+        "players and texts. Moves come from standard input, typed or piped: type a move as you would on "
+        "Discord ('play 7h centre', 'bid 8', or a number: an amount where one is asked, else the move of "
+        "that number in the list); 'help' lists your legal moves, 'hand', 'table' and 'rules' show the game "
+        "and its rules, 'quit' ends."
     )
 
 
@@ -37,7 +48,49 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, default=None, help=f"seats, you included: {seats}")
     add_option_flags(parser)
     parser.add_argument("--seed", default=None, help="replay the same deal and the same computer moves")
-    parser.add_argument("--name", default="Player", help="your name in the game's texts (default Player)")
+    parser.add_argument(
+        "--name", default=DEFAULT_NAME, help=f"your name in the game's texts, 1 to {NAME_LENGTH} printable "
+        f"characters (default {DEFAULT_NAME})",
+    )
+    parser.add_argument(
+        "--language", choices=LANGUAGES, default=None,
+        help="the game's language (default: the terminal's, from LANGUAGE, LC_ALL, LC_MESSAGES or LANG: "
+        "German for de, else English); German also reads German card names (DH, Herz Dame) and places "
+        "(mitte)",
+    )
+
+
+def terminal_language(environ: Mapping[str, str] = os.environ) -> str:
+    """The language the terminal's locale settings ask for: the first one set decides (C, POSIX: English)."""
+    for variable in LANGUAGE_VARIABLES:
+        value = environ.get(variable, "")
+        if value:
+            # LANGUAGE is a list (de:en); its first entry is the wish.
+            return resolve_locale(value.split(":", 1)[0])
+    return "en"
+
+
+def checked_name(name: str, parser: argparse.ArgumentParser) -> str:
+    """The player's name, or a usage error: 1 to 32 printable characters, as a Discord display name."""
+    name = name.strip()
+    if not 1 <= len(name) <= NAME_LENGTH or not name.isprintable():
+        parser.error(f"--name must be 1 to {NAME_LENGTH} printable characters")
+    return name
+
+
+def again(args: argparse.Namespace) -> str:
+    """The command that plays another game like this one: every option given, but the seed."""
+    words = ["cardtable-bot", "play", args.game]
+    if args.players is not None:
+        words += ["--players", str(args.players)]
+    for option in option_names():
+        if getattr(args, option) is not None:
+            words += [f"--{option}", str(getattr(args, option))]
+    if args.name.strip() != DEFAULT_NAME:
+        words += ["--name", args.name.strip()]
+    if args.language is not None:
+        words += ["--language", args.language]
+    return shlex.join(words)
 
 
 def options(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[int, dict[str, Any]]:
@@ -50,14 +103,28 @@ def options(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     seats, table_options = options(args, parser)
+    name = checked_name(args.name, parser)
+    from bot.terminal.console import Console
     from bot.terminal.session import TerminalGame
 
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             # A terminal without UTF-8 shows ? for a suit instead of a traceback.
             stream.reconfigure(errors="replace")
+    console = Console(sys.stdin, sys.stdout)
     game = TerminalGame(
-        args.game, seats, args.seed or secrets.token_hex(8), table_options, name=args.name,
-        read=sys.stdin.readline, write=sys.stdout.write, echo=not sys.stdin.isatty(),
+        args.game, seats, args.seed or secrets.token_hex(8), table_options, name=name, console=console,
+        locale=args.language or terminal_language(), again=again(args),
     )
-    return game.play()
+    try:
+        return game.play()
+    except KeyboardInterrupt:  # Ctrl+C: the game is left, as with quit
+        game.say()
+        game.say(game.left_line())
+        return 130
+    except BrokenPipeError:
+        # The reader went away (`| head`): nothing more can be shown. Python would complain again when it
+        # flushes standard output at exit, so it goes to /dev/null.
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0

@@ -1,8 +1,10 @@
 """The command line's table options (`cardtable-bot play` and `simulate`), read from the registered games.
 
 Each table option a game's options model has (but the session's: turn time, pictures) is a flag named like it
-(`--chips`, `--deals`, `--stake`, `--turns`), with the model's description and limits: the command line
-accepts exactly what a table accepts, and a game added to the registry brings its flags with it.
+(`--chips`, `--deals`, `--stake`, `--turns`; a house rule's words too: `--discard required`), with the model's
+description and limits, and any of them may also be given as `--option NAME=VALUE` (repeatable). Every value
+is checked by the game's options model: the command line accepts exactly what a table accepts, and a game
+added to the registry brings its flags with it.
 """
 
 from __future__ import annotations
@@ -10,9 +12,11 @@ from __future__ import annotations
 import argparse
 from collections.abc import Mapping
 
+from pydantic import ValidationError
+
 from bot import limits
 from bot.games.registry import REGISTRY
-from bot.games.spec import GameSpec, option_range
+from bot.games.spec import GameSpec, option_choices, option_range
 from bot.sessions.kinds import SESSION_OPTIONS
 
 
@@ -34,14 +38,29 @@ def _games_with(name: str) -> list[GameSpec]:
 
 
 def add_option_flags(parser: argparse.ArgumentParser) -> None:
-    """A `--<option>` flag for each table option, its help naming the games that have it and their limits."""
+    """A `--<option>` flag for each table option, its help naming the games that have it and their limits
+    (or its words), and `--option NAME=VALUE` for any of them."""
     for name in option_names():
         parts = []
+        words: list[str] = []
         for spec in _games_with(name):
             field = spec.options.model_fields[name]
-            low, high = option_range(spec.options, name)
-            parts.append(f"{spec.title}: {field.description or name}, {low}-{high}")
-        parser.add_argument(f"--{name}", type=int, default=None, help="; ".join(parts))
+            choices = option_choices(spec.options, name)
+            if choices:
+                words += [w for w in choices if w not in words]
+                parts.append(f"{spec.title}: {field.description or name}")
+            else:
+                low, high = option_range(spec.options, name)
+                parts.append(f"{spec.title}: {field.description or name}, {low}-{high}")
+        if words:
+            parser.add_argument(f"--{name}", choices=words, default=None, help="; ".join(parts))
+        else:
+            parser.add_argument(f"--{name}", type=int, default=None, help="; ".join(parts))
+    parser.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE",
+        help="any table option or house rule of the game, repeatable (e.g. --option discard=required), "
+        "checked like a table's",
+    )
 
 
 def players_help(default: Mapping[str, int]) -> str:
@@ -58,20 +77,36 @@ def players_help(default: Mapping[str, int]) -> str:
 
 def checked_options(
     spec: GameSpec, args: argparse.Namespace, parser: argparse.ArgumentParser
-) -> dict[str, int]:
-    """The table options given on the command line for this game, or a usage error naming the first flag the
-    game does not take or whose value a table would refuse."""
+) -> dict[str, object]:
+    """The table options given on the command line for this game (flags and `--option NAME=VALUE`), checked
+    by its options model, or a usage error naming the first one the game does not take or whose value a table
+    would refuse."""
     own = table_options(spec)
-    given = {name: getattr(args, name) for name in option_names() if getattr(args, name) is not None}
+    given: dict[str, object] = {
+        name: getattr(args, name) for name in option_names() if getattr(args, name) is not None
+    }
     for name in given:
         if name not in own:
             others = " or ".join(s.title for s in _games_with(name))
             parser.error(f"--{name} is not a {spec.title} option (only {others} has it).")
     for name, value in given.items():
+        if isinstance(value, int):
+            try:
+                limits.Limit(*option_range(spec.options, name)).check(value, f"--{name}")
+            except ValueError as exc:
+                parser.error(f"{exc}.")
+    for item in getattr(args, "option", None) or []:
+        name, equals, value = (part.strip() for part in item.partition("="))
+        if not equals or not name:
+            parser.error(f"--option takes NAME=VALUE (like --option discard=required), not {item!r}.")
+        if name not in own:
+            parser.error(f"--option {name}: {spec.title} has no such option (it has {', '.join(own)}).")
         try:
-            limits.Limit(*option_range(spec.options, name)).check(value, f"--{name}")
-        except ValueError as exc:
-            parser.error(f"{exc}.")
+            checked = spec.make_options({name: value})
+        except ValidationError as exc:
+            problem = exc.errors()[0]["msg"]
+            parser.error(f"--option {name}={value}: {problem[:1].lower()}{problem[1:]}.")
+        given[name] = getattr(checked, name)
     return given
 
 

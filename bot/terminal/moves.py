@@ -1,35 +1,167 @@
-"""Moves as the terminal player types them: one short command per legal action (the game's `TypedMoves`, e.g.
-`play 7h centre1`, `end`, `exchange kh`, `bid 3`), or the number `help` shows beside it. A game without typed
-moves is played by number, its actions named by their kind."""
+"""Moves as the terminal player types them, read the way Discord reads the game's slash commands.
+
+A line is a move command and its options (`play 7h centre1`, `bid 8`; German `legen DH mitte1`, `bieten 8`),
+its options alone where only one command takes them now (`7h centre`, `kh`), or a number: the amount, where
+the decision asks an amount (`8` bids 8), else the move of that number in the `help` list. Options go through
+the same reading as a slash command's (`bot.reading.engine_notation`: every card spelling, German names in a
+German locale, `centre` for whichever centre stack takes the card) and the same `build_action`; the engine
+checks the rest. Anything refused is a `Refusal` with its reason, worded by the caller.
+
+A game without typed moves is played by number, its actions named by their kind.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
+from bot.fit import excerpt
 from bot.games.base import GameAction, GameState
+from bot.games.refusal import Refusal
 from bot.games.registry import REGISTRY
+from bot.i18n import catalogue, t
+from bot.reading import engine_notation
+from bot.render.commands import CommandSet, GameCommand
+from bot.render.moves import command_name
+from bot.render.presentation import Presentation
 from bot.render.registry import PRESENTATIONS
 
+PLAYER = "1"  # the person's player id (see bot.terminal.session.HUMAN)
 
-def command(action: GameAction, game: GameState) -> str:
+
+def _presentation(game: GameState) -> Presentation:
+    return PRESENTATIONS[REGISTRY.spec_of(game).name]
+
+
+def command(action: GameAction, game: GameState, locale: object = "en") -> str:
     """What to type for this action (lower case; input is compared case-insensitively)."""
-    moves = PRESENTATIONS[REGISTRY.spec_of(game).name].moves
-    return moves.command(action) if moves is not None else str(action.kind)
+    moves = _presentation(game).moves
+    return moves.command(action, locale) if moves is not None else str(action.kind)
 
 
-def describe(action: GameAction, game: GameState) -> str:
+def describe(action: GameAction, game: GameState, locale: object = "en") -> str:
     """The action in words, with what it touches (the die's face, the stack's top)."""
-    moves = PRESENTATIONS[REGISTRY.spec_of(game).name].moves
-    return moves.describe(action, game) if moves is not None else str(action.kind)
+    moves = _presentation(game).moves
+    return moves.describe(action, game, locale) if moves is not None else str(action.kind)
 
 
-def parse(text: str, legal: Sequence[GameAction], game: GameState) -> GameAction | None:
-    """The legal action the player typed (its command or its number in the list), or None."""
-    typed = " ".join(text.lower().split())
-    if typed.isdigit():
-        n = int(typed)
-        return legal[n - 1] if 1 <= n <= len(legal) else None
-    for action in legal:
-        if command(action, game) == typed:
-            return action
+def amount(action: GameAction, game: GameState) -> int | None:
+    moves = _presentation(game).moves
+    return None if moves is None else moves.amount(action)
+
+
+def asks_amount(game: GameState) -> bool:
+    """Whether the decision now asks an amount (a bid): then a number typed alone is that amount."""
+    return any(amount(action, game) is not None for action in game.legal_actions())
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One line of the `help` list: what to type and what it does (amounts folded into one range)."""
+
+    command: str
+    description: str
+
+
+def entries(game: GameState, locale: object) -> list[Entry]:
+    out: list[Entry] = []
+    legal = game.legal_actions()
+    i = 0
+    while i < len(legal):
+        action = legal[i]
+        low = amount(action, game)
+        if low is None:
+            out.append(Entry(command(action, game, locale), describe(action, game, locale)))
+            i += 1
+            continue
+        # A run of amounts of one command (bid 6, bid 7, ... bid 15): one line, however many chips.
+        word = command(action, game, locale).split()[0]
+        j = i
+        while j + 1 < len(legal) and amount(legal[j + 1], game) == (amount(legal[j], game) or 0) + 1:
+            j += 1
+        high = amount(legal[j], game)
+        if j == i:
+            out.append(Entry(command(action, game, locale), describe(action, game, locale)))
+        else:
+            out.append(Entry(
+                t(locale, "terminal.amount_range", command=word, low=low, high=high),
+                t(locale, "terminal.amount_range_words", low=low, high=high),
+            ))
+        i = j + 1
+    return out
+
+
+def completions(game: GameState, locale: object) -> list[str]:
+    """Every move as typed, for the terminal's tab completion."""
+    return [command(action, game, locale) for action in game.legal_actions()]
+
+
+def _move_commands(commands: CommandSet) -> list[GameCommand]:
+    return [c for c in commands.commands if c.role == "move"]
+
+
+def _named(commands: CommandSet, kind: str, word: str, locale: object) -> GameCommand | None:
+    """The move command `word` names: its own (English) name, or its name in the reader's language."""
+    for cmd in _move_commands(commands):
+        if word in (cmd.name, command_name(kind, cmd.name, locale).lower()):
+            return cmd
     return None
+
+
+def _usage(kind: str, cmd: GameCommand, locale: object) -> str:
+    words = [command_name(kind, cmd.name, locale)]
+    for option in cmd.options:
+        key = f"cmd.{kind}.{cmd.name}.opt.{option.name}.name"
+        words.append(t(locale, key) if key in catalogue() else option.name)
+    return " ".join(words)
+
+
+def _options(cmd: GameCommand, words: Sequence[str]) -> dict[str, object]:
+    """The typed words as the command's options: the last options take one word each, the first the rest
+    (a card may be two words, "Herz Dame")."""
+    names = [option.name for option in cmd.options]
+    if not names:
+        return {}
+    tail = len(names) - 1
+    if len(words) <= tail:
+        return dict(zip(names, words, strict=False))
+    head = " ".join(words[: len(words) - tail])
+    return {names[0]: head, **dict(zip(names[1:], words[len(words) - tail :], strict=True))}
+
+
+def _by_number(typed: str, game: GameState, locale: object, help_word: str) -> GameAction:
+    legal = game.legal_actions()
+    if len(typed) <= 9:
+        n = int(typed)
+        if 1 <= n <= len(legal):
+            return legal[n - 1]
+    raise Refusal("terminal.no_such_number", number=excerpt(typed), n=len(legal), help=help_word)
+
+
+def read(text: str, game: GameState, locale: object, *, help_word: str = "help") -> GameAction:
+    """The action the person typed; raises a `Refusal` when it names none (the engine checks the action)."""
+    typed = " ".join(text.lower().split())
+    kind = REGISTRY.spec_of(game).name
+    commands = _presentation(game).commands
+    if typed.isascii() and typed.isdigit():
+        if commands is not None and asks_amount(game):
+            action = next(a for a in game.legal_actions() if amount(a, game) is not None)
+            typed = f"{command(action, game, 'en').split()[0]} {typed}"
+        else:
+            return _by_number(typed, game, locale, help_word)
+    if commands is None or not typed:
+        raise Refusal("terminal.unknown", text=excerpt(text), help=help_word)
+    words = typed.split(" ")
+    cmd = _named(commands, kind, words[0], locale)
+    if cmd is None:
+        # Options alone: the one command that takes options now (`kh` exchanges or plays the king).
+        now = {command(a, game, "en").split()[0] for a in game.legal_actions()}
+        taking = [c for c in _move_commands(commands) if c.name in now and c.options]
+        if len(taking) != 1:
+            raise Refusal("terminal.unknown", text=excerpt(text), help=help_word)
+        cmd, words = taking[0], [taking[0].name, *words]
+    given = words[1:]
+    if len(given) < sum(1 for option in cmd.options if option.required) or (given and not cmd.options):
+        raise Refusal("terminal.options", usage=_usage(kind, cmd, locale))
+    params = engine_notation(_options(cmd, given), locale)
+    return commands.build_action(game, cmd.name, params, PLAYER)

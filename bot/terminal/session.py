@@ -1,27 +1,34 @@
 """One game in the terminal: the person at seat 1, computer players in the other seats.
 
 The loop asks the engine whose turn it is: a computer seat moves at once (`bot.games.ai.choose_action`, seeded
-like the simulator, so `--seed` replays the whole game); the person is shown his hand and types a move. After
-every move the public log lines of its events are printed, the same lines the bot posts in the channel, so
-nothing hidden (another player's cards, the stock) is ever shown.
+like the simulator, so `--seed` replays the whole game); the person is shown what a player at the Discord
+table sees (the table message's board: every seat's chips or piles, the dice, the centre) and his own hand,
+and types a move. After every move the public log lines of its events are printed, the same lines the bot
+posts in the channel, so nothing hidden (another player's cards, the stock) is ever shown. Every word is in
+the terminal's language (`locale`), refusals included: the engine's reason, worded by `bot.render.wording`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import copy
+from collections.abc import Sequence
 from typing import Any
 
 from bot import render
 from bot.games import ai
-from bot.games.base import GameAction, GameEvent
+from bot.games.base import GameAction, GameEvent, GameState
+from bot.games.refusal import Refusal
 from bot.games.registry import REGISTRY
+from bot.i18n import join, t
 from bot.render.common import LogGroup, TableInfo
+from bot.render.wording import refusal_text
 from bot.terminal import moves
-from bot.terminal.text import message_text, plain
+from bot.terminal.console import Console
+from bot.terminal.text import embed_text, message_text, plain, rules_text
 
-HUMAN = "1"  # the person's player id: a decimal id like a Discord user's, so the renderers treat him as one
-QUIT = {"quit", "exit", "q"}
-HELP = {"help", "?", "h"}
+HUMAN = moves.PLAYER  # a decimal id like a Discord user's, so the renderers treat him as one
+WORDS = ("help", "hand", "table", "rules", "quit")
+ALIASES = {"?": "help", "h": "help", "exit": "quit", "q": "quit"}
 
 
 class TerminalGame:
@@ -33,33 +40,43 @@ class TerminalGame:
         options: dict[str, Any],
         *,
         name: str,
-        read: Callable[[], str],
-        write: Callable[[str], Any],
-        echo: bool = False,
+        console: Console,
+        locale: str = "en",
+        again: str = "",
     ) -> None:
         self.kind = kind
         self.seed = seed
+        self.locale = locale
         self.players = [HUMAN, *(f"ai:{i}" for i in range(1, seats))]
-        self.game = REGISTRY[kind].new_game(self.players, seed, options)  # table options, as at a table
+        self.game: GameState = REGISTRY[kind].new_game(self.players, seed, options)  # as at a table
         self.info = TableInfo(
             id=1, kind=kind, status="running", host_id=int(HUMAN), players=self.players,
             options=dict(options), commitment=self.game.seed_commitment,
         )
         self.names = {HUMAN: name}
-        self._read = read
-        self._write = write
-        self._echo = echo  # piped input is not shown by a terminal: print it, so the transcript reads right
+        self.console = console
+        self.again = again  # the command that plays another game like this one
         self._group: LogGroup | None = None
         self._step = 0
+        # The words of this language, and the English ones, which work in every language.
+        self.words = {t(locale, f"terminal.word.{w}"): w for w in WORDS} | {w: w for w in WORDS} | ALIASES
+        console.complete_with(self._completions)
+
+    def word(self, which: str) -> str:
+        return t(self.locale, f"terminal.word.{which}")
+
+    def left_line(self) -> str:
+        return t(self.locale, "terminal.left")
 
     def say(self, text: str = "") -> None:
-        self._write(plain(text, self.names) + "\n")
+        self.console.write(plain(text, self.names) + "\n")
 
     def _log(self, events: Sequence[GameEvent], lead: list[str] | None = None) -> None:
         if self.game.is_over:  # the result reveals the seed, as a finished table's does
             self.info = self.info.model_copy(update={"seed": self.seed, "status": "finished"})
         lines = render.log_lines(
-            self.info, self.game.public_view(), events, current=self._group, lead=lead or []
+            self.info, self.game.public_view(), events, current=self._group, lead=lead or [],
+            locale=self.locale,
         )
         for line in lines:
             if line.group != self._group and line.text == line.group.title:
@@ -67,69 +84,103 @@ class TerminalGame:
             self._group = line.group
             self.say(line.text)
 
+    # ---------------------------------------------------------------- what the person asks to see
+
+    def _board(self) -> None:
+        """The table message's board as a player in the channel sees it (no seed line, no hints)."""
+        message = render.table_message(self.info, self.game, locale=self.locale, picture=False)
+        for embed in message.embeds:
+            self.say("\n".join(embed_text(embed, footer=False)))
+
     def _hand(self) -> None:
-        self.say(message_text(render.hand_message(self.info, self.game, HUMAN, dm=True), self.names))
+        message = render.hand_message(self.info, self.game, HUMAN, dm=True, locale=self.locale, picture=False)
+        self.say(message_text(message, self.names))
+
+    def _table(self) -> None:
+        message = render.table_message(self.info, self.game, locale=self.locale, picture=False)
+        self.say(message_text(message, self.names))
+
+    def _rules(self) -> None:
+        summary = render.rules_summary(self.kind, self.locale)
+        if summary is not None:
+            self.say(rules_text(summary))
 
     def _help(self) -> None:
-        self.say("Your legal moves (type the move or its number):")
-        for i, action in enumerate(self.game.legal_actions(), 1):
-            self.say(f"  {i:>2}. {moves.command(action, self.game):<22} {moves.describe(action, self.game)}")
-        self.say("Also: hand, table, quit.")
+        numbered = not moves.asks_amount(self.game)
+        self.say(t(self.locale, "terminal.moves") if numbered else t(self.locale, "terminal.moves_amount"))
+        for i, entry in enumerate(moves.entries(self.game, self.locale), 1):
+            number = f"{i:>3}. " if numbered else "   "
+            self.say(f"{number}{entry.command:<22} {entry.description}")
+        others = [self.word(w) for w in ("hand", "table", "rules", "quit")]
+        self.say(t(self.locale, "terminal.also", words=join(self.locale, others)))
+
+    def _completions(self) -> list[str]:
+        legal = [] if self.game.is_over else moves.completions(self.game, self.locale)
+        return [*legal, *(self.word(w) for w in WORDS)]
+
+    # ---------------------------------------------------------------- the game
 
     def play(self) -> int:
         """Play to the end (or until `quit` / end of input); the exit code is 0 either way."""
-        you = self.names[HUMAN]
-        self.say(f"{self.kind.capitalize()} in the terminal: you are {you}, seat 1. Seed {self.seed}.")
+        game_name = render.game_name(self.kind, self.locale)
+        self.say(t(self.locale, "terminal.start", game=game_name, name=self.names[HUMAN], seed=self.seed))
         opening = list(getattr(self.game, "opening_events", []))
-        self._log(opening, lead=[render.start_line(self.info)])
-        shown_hand_at = -1
+        self._log(opening, lead=[render.start_line(self.info, locale=self.locale)])
+        shown_at = -1
         while not self.game.is_over:
             player = self.game.current_player
             assert player is not None  # a game that is not over waits for someone
-            action: GameAction | None
             if player != HUMAN:
                 action = ai.choose_action(self.game, player, f"{self.seed}/{self._step}")
-            else:
-                if shown_hand_at != self._step:
-                    self.say()
-                    self._hand()
-                    shown_hand_at = self._step
-                action = self._ask()
-                if action is None:
-                    return 0
+                self._step += 1
+                self._log(self.game.apply(action))
+                continue
+            if shown_at != self._step:
+                self.say()
+                self._board()
+                self.say()
+                self._hand()
+                shown_at = self._step
+            events = self._ask()
+            if events is None:
+                return 0
             self._step += 1
-            self._log(self.game.apply(action))
+            self._log(events)
         self.say()
-        self.say("The game is over. Play again with: cardtable-bot play " + self.kind)
+        self.say(t(self.locale, "terminal.over", command=self.again))
+        self.say(t(self.locale, "terminal.replay", command=f"{self.again} --seed {self.seed}"))
         return 0
 
-    def _ask(self) -> GameAction | None:
-        """The person's next legal move; None when he quits or the input ends."""
+    def _ask(self) -> list[GameEvent] | None:
+        """The events of the person's next legal move; None when he quits or the input ends."""
+        prompt = t(self.locale, "terminal.prompt", help=self.word("help"), quit=self.word("quit"))
         while True:
-            self._write("your move (help, quit)> ")
-            line = self._read()
-            if not line:  # end of input
-                self.say("\nInput ended: the game is left unfinished.")
+            line = self.console.ask(prompt)
+            if line is None:
+                self.say()
+                self.say(t(self.locale, "terminal.input_ended"))
                 return None
-            typed = line.strip()
-            if self._echo:
-                self._write(typed + "\n")
-            word = typed.lower()
-            if not word:
+            typed = " ".join(line.lower().split())
+            if not typed:
                 continue
-            if word in QUIT:
-                self.say("You left the game.")
+            what = self.words.get(typed)
+            if what == "quit":
+                self.say(self.left_line())
                 return None
-            if word in HELP:
-                self._help()
+            if what is not None:
+                {"help": self._help, "hand": self._hand, "table": self._table, "rules": self._rules}[what]()
                 continue
-            if word == "hand":
-                self._hand()
-                continue
-            if word == "table":
-                self.say(message_text(render.table_message(self.info, self.game), self.names))
-                continue
-            action: GameAction | None = moves.parse(typed, self.game.legal_actions(), self.game)
-            if action is not None:
-                return action
-            self.say(f"'{typed}' is not a legal move now: type help for the list.")
+            try:
+                return self._move(moves.read(line, self.game, self.locale, help_word=self.word("help")))
+            except Refusal as refusal:
+                # What the person typed, quoted in `code` on Discord, is quoted plainly here.
+                self.say(refusal_text(refusal, self.locale).replace("`", "'"))
+            except ValueError:  # options the game's action model rejects (a malformed action)
+                self.say(t(self.locale, "table.not_an_action"))
+
+    def _move(self, action: GameAction) -> list[GameEvent]:
+        # Tried on a copy: a refusal leaves the game exactly as it was, as a stored table's does.
+        trial = copy.deepcopy(self.game)
+        events = list(trial.apply(action))
+        self.game = trial
+        return events

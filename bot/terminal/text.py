@@ -5,9 +5,11 @@ from __future__ import annotations
 import re
 
 from bot.games.registry import REGISTRY
+from bot.i18n.rules import Rules
 from bot.render.common import Embed, Message
 
-_TABLE_NO = re.compile(r"(,| ·)? table #\d+")
+# The table's number means nothing with one table (English and German: "table #1", "Tisch #1").
+_TABLE_NO = re.compile(r" \((?:table|Tisch) #\d+\)|(?:,| ·)? (?:table|Tisch) #\d+")
 
 
 def _slash() -> re.Pattern[str]:
@@ -16,19 +18,23 @@ def _slash() -> re.Pattern[str]:
     return re.compile(rf"/({games}) \w+(, )?")
 
 
+def unmarked(text: str) -> str:
+    """Discord's markdown off."""
+    return text.replace("**", "").replace("`", "").replace("__", "")
+
+
 def plain(text: str, names: dict[str, str]) -> str:
     """Markdown off, `<@id>` as the player's name, slash-command hints (which mean nothing here) dropped."""
     for player, shown in names.items():
         text = text.replace(f"<@{player}>", shown)
-    text = text.replace("**", "").replace("`", "").replace("__", "")
-    text = _slash().sub("", text).replace(" ()", "")
+    text = _slash().sub("", unmarked(text)).replace(" ()", "")
     return _TABLE_NO.sub("", text)
 
 
-def embed_text(embed: Embed) -> list[str]:
+def embed_text(embed: Embed, *, footer: bool = True) -> list[str]:
     lines = [line for line in (embed.title, embed.description) if line]
     lines += [f"{field.name}: {field.value}" for field in embed.fields]
-    if embed.footer:
+    if embed.footer and footer:
         lines.append(embed.footer)
     return lines
 
@@ -38,3 +44,13 @@ def message_text(message: Message, names: dict[str, str]) -> str:
     for embed in message.embeds:
         lines += embed_text(embed)
     return plain("\n".join(lines), names)
+
+
+def rules_text(rules: Rules) -> str:
+    """A game's /rules summary as terminal text: its blocks, then its house decisions, each under a title."""
+    parts = [rules.title, rules.intro]
+    parts += [f"{block.title}\n{block.text}" for block in rules.blocks]
+    if rules.house_decisions:
+        parts.append(f"{rules.house_title}\n{rules.house_text()}")
+    # The footer keeps its slash command: it tells how to open a table on Discord.
+    return unmarked("\n\n".join([*(plain(part, {}) for part in parts if part), rules.footer]))

@@ -9,8 +9,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 SETTINGS = [
-    "DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL", "LOG_FORMAT", "TURN_TIMEOUT_SECONDS"
+    "DISCORD_TOKEN", "DATABASE_PATH", "DATABASE_URL", "DEV_GUILD_ID", "LOG_LEVEL", "LOG_FORMAT",
+    "TURN_TIMEOUT_SECONDS", "SHARD_COUNT", "SHARD_IDS", "METRICS_PORT", "METRICS_HOST",
 ]
+# Shaped like a bot token (application 900000000000000001, in base64, then two more parts), but no real one:
+# `check` checks the shape offline.
+TOKEN = "OTAwMDAwMDAwMDAwMDAwMDAx.AbCdEf.not-a-real-token"
 
 
 def clean_env(**settings: str) -> dict[str, str]:

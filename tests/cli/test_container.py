@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from tests.cli.helpers import ROOT
+from tests.cli.helpers import ROOT, TOKEN
 
 IMAGE = "cardtable-bot:ci-test"
 
@@ -39,8 +39,9 @@ def test_the_image_builds_runs_as_non_root_and_answers() -> None:
         user = subprocess.run([engine, "run", "--rm", "--entrypoint", "id", IMAGE, "-u"], capture_output=True,
                               text=True, timeout=120)
         assert user.stdout.strip() not in ("", "0")
-        # The health check's command: settings and the database on the volume, without Discord.
-        check = subprocess.run([engine, "run", "--rm", "-e", "DISCORD_TOKEN=x", IMAGE, "check"],
+        # The health check's command (`health`: `check` without METRICS_PORT): settings and the database on
+        # the volume, without Discord.
+        check = subprocess.run([engine, "run", "--rm", "-e", f"DISCORD_TOKEN={TOKEN}", IMAGE, "health"],
                                capture_output=True, text=True, timeout=120)
         assert check.returncode == 0, check.stderr
         assert "database /data/cardbot.sqlite3" in check.stdout

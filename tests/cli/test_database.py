@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.helpers import clean_env, cli, one_line
+from tests.cli.helpers import TOKEN, clean_env, cli, one_line
 
 
 def _not_a_database(tmp: Path) -> Path:
@@ -56,7 +56,7 @@ def test_a_broken_database_is_one_sentence_and_exit_4_within_5_seconds(
     before = path.read_bytes() if case == "not a database" else None
     start = time.monotonic()
     # `run` with a token but no reachable Discord: only a database checked first can give exit 4.
-    done = cli(command, cwd=tmp_path, timeout=30, DISCORD_TOKEN="x", DATABASE_PATH=str(path))
+    done = cli(command, cwd=tmp_path, timeout=30, DISCORD_TOKEN=TOKEN, DATABASE_PATH=str(path))
     assert time.monotonic() - start < 5
     assert done.returncode == 4, done.stderr
     line = one_line(done.stderr)
@@ -70,7 +70,7 @@ def test_a_broken_database_is_one_sentence_and_exit_4_within_5_seconds(
 
 def test_a_read_only_database_is_one_sentence_and_exit_4(tmp_path: Path) -> None:
     path = tmp_path / "cardbot.sqlite3"
-    done = cli("check", cwd=tmp_path, DISCORD_TOKEN="x", DATABASE_PATH=str(path))
+    done = cli("check", cwd=tmp_path, DISCORD_TOKEN=TOKEN, DATABASE_PATH=str(path))
     assert done.returncode == 0, done.stderr  # a good database first
     path.chmod(0o444)
     command = [sys.executable, "-m", "bot", "check"]
@@ -83,7 +83,7 @@ def test_a_read_only_database_is_one_sentence_and_exit_4(tmp_path: Path) -> None
     start = time.monotonic()
     done = subprocess.run(
         command, cwd=tmp_path, capture_output=True, text=True, timeout=30,
-        env=clean_env(DISCORD_TOKEN="x", DATABASE_PATH=str(path)),
+        env=clean_env(DISCORD_TOKEN=TOKEN, DATABASE_PATH=str(path)),
     )
     assert time.monotonic() - start < 5
     assert done.returncode == 4, done.stderr
@@ -91,9 +91,10 @@ def test_a_read_only_database_is_one_sentence_and_exit_4(tmp_path: Path) -> None
 
 
 def test_check_accepts_a_good_database_and_connects_to_nothing(tmp_path: Path) -> None:
-    done = cli("check", cwd=tmp_path, DISCORD_TOKEN="x", DATABASE_PATH="data/cardbot.sqlite3")
+    done = cli("check", cwd=tmp_path, DISCORD_TOKEN=TOKEN, DATABASE_PATH="data/cardbot.sqlite3")
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("cardtable-bot: settings are valid; database data/cardbot.sqlite3: schema")
+    assert done.stdout.startswith("cardtable-bot: settings are valid; the token is shaped like a bot token")
+    assert "of application 900000000000000001; database data/cardbot.sqlite3: schema" in done.stdout
     assert "Ready to run." in done.stdout
     assert (tmp_path / "data" / "cardbot.sqlite3").is_file()  # created and migrated, as the bot would
 
@@ -101,10 +102,20 @@ def test_check_accepts_a_good_database_and_connects_to_nothing(tmp_path: Path) -
 def test_check_needs_the_settings_the_bot_needs(tmp_path: Path) -> None:
     missing = cli("check", cwd=tmp_path)
     assert missing.returncode == 2 and "DISCORD_TOKEN is not set" in one_line(missing.stderr)
-    short = cli("check", cwd=tmp_path, DISCORD_TOKEN="x", TURN_TIMEOUT_SECONDS="5")
+    short = cli("check", cwd=tmp_path, DISCORD_TOKEN=TOKEN, TURN_TIMEOUT_SECONDS="5")
     assert short.returncode == 2
     assert "TURN_TIMEOUT_SECONDS" in one_line(short.stderr) and "10" in short.stderr
     assert not (tmp_path / "cardbot.sqlite3").exists()
+
+
+def test_backup_of_a_postgresql_database_points_to_pg_dump(tmp_path: Path) -> None:
+    """`backup` copies the SQLite file; with DATABASE_URL set that file is not the bot's database."""
+    (tmp_path / "cardbot.sqlite3").write_bytes(b"")
+    done = cli("backup", "copy.sqlite3", cwd=tmp_path, DATABASE_URL="postgresql://u:secret@db.example.org/x")
+    assert done.returncode == 2
+    line = one_line(done.stderr)
+    assert "back it up with pg_dump" in line and "secret" not in line
+    assert not (tmp_path / "copy.sqlite3").exists()
 
 
 def test_backup_of_a_missing_database_is_exit_4(tmp_path: Path) -> None:

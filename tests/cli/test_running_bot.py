@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.helpers import ROOT, clean_env, cli
+from tests.cli.helpers import ROOT, TOKEN, clean_env, cli
 
 START_TIMEOUT = 60
 
@@ -115,7 +115,7 @@ def test_backup_while_a_game_runs_gives_a_database_check_accepts(
     assert sorted(p.name for p in copy.parent.iterdir()) == [copy.name]  # one file, no -wal, no partial
     status, count = _stored(copy)
     assert status == "running" and count >= running_bot.actions
-    checked = cli("check", cwd=tmp_path, DISCORD_TOKEN="x", DATABASE_PATH=str(copy))
+    checked = cli("check", cwd=tmp_path, DISCORD_TOKEN=TOKEN, DATABASE_PATH=str(copy))
     assert checked.returncode == 0, checked.stderr
     assert "1 game running" in checked.stdout
 

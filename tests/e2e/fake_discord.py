@@ -98,6 +98,12 @@ EVERYONE_PERMISSIONS = (
 # `fake.bot_permissions &= ~ATTACH_FILES`.
 BOT_PERMISSIONS = VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | ATTACH_FILES
 
+# The guild's roles besides @everyone (whose id is the guild's), by name, with their id's offset from the
+# guild id: Moderator has Manage Server (members with `manage_guild`), cardtable is the bot's managed role,
+# and the plain roles any member may be given (`fake.give_role(alice, "Dealers")`) grant nothing themselves.
+ROLE_OFFSETS = {"Moderator": 1, "cardtable": 2, "Dealers": 3, "Regulars": 4}
+PLAIN_ROLES = ("Dealers", "Regulars")
+
 PRIVILEGED_INTENTS = {1 << 1: "GUILD_MEMBERS", 1 << 8: "GUILD_PRESENCES", 1 << 15: "MESSAGE_CONTENT"}
 
 EPHEMERAL = 1 << 6
@@ -137,6 +143,7 @@ class FakeUser:
     manage_guild: bool = False
     dms_closed: bool = False
     locale: str = "en-US"  # the client's language, sent with each of his interactions
+    roles: set[str] = field(default_factory=set)  # plain roles of the guild he has (PLAIN_ROLES)
 
     @property
     def mention(self) -> str:
@@ -507,8 +514,12 @@ class RestStats:
         """When each call of one route template was made (the fake's clock)."""
         return [c.at for c in self.calls if c.route == route]
 
+    def per_second(self) -> Counter[int]:
+        """How many calls each second of the fake's clock (whole epoch seconds) received."""
+        return Counter(int(c.at) for c in self.calls)
+
     def peak(self, window: float = 1.0) -> int:
-        """The most calls made within any `window` seconds."""
+        """The most calls made within any `window` seconds (any window, not only whole seconds)."""
         times = sorted(c.at for c in self.calls)
         best, start = 0, 0
         for end, t in enumerate(times):
@@ -992,6 +1003,7 @@ class FakeDiscord:
         self._changed = asyncio.Event()
         # Live gateway connections by shard id, with each one's shard count and event sequence number.
         self._shards: dict[int, _Connection] = {}
+        self.gateway_refused = False  # see drop_gateway()
         self._runner: web.AppRunner | None = None
         self.port = 0
         self._routes: list[tuple[str, re.Pattern[str], str, Handler]] = []
@@ -1245,6 +1257,18 @@ class FakeDiscord:
         """The shard ids with an open, identified gateway connection."""
         return {sid for sid, c in self._shards.items() if not c.ws.closed}
 
+    async def drop_gateway(self) -> None:
+        """The gateway goes away: every connection is closed and new ones are refused (503) until
+        `restore_gateway()`. REST goes on answering."""
+        self.gateway_refused = True
+        for conn in list(self._shards.values()):
+            if not conn.ws.closed:
+                await conn.ws.close(code=1001, message=b"Going away.")
+        self._notify()
+
+    def restore_gateway(self) -> None:
+        self.gateway_refused = False
+
     def _connection_for(self, guild_id: int | None) -> _Connection | None:
         # A guild's events go to the connection of its shard (by that connection's own shard count); DMs and
         # events of no guild to shard 0, as on Discord.
@@ -1272,6 +1296,8 @@ class FakeDiscord:
         await conn.ws.send_str(json.dumps({"op": 0, "t": event, "s": conn.seq, "d": data}))
 
     async def _gateway(self, request: web.Request) -> web.StreamResponse:
+        if self.gateway_refused:
+            return web.Response(status=503, text="503: the gateway is away")
         ws = web.WebSocketResponse()
         await ws.prepare(request)
         await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 41250}, "s": None, "t": None}))
@@ -1351,12 +1377,28 @@ class FakeDiscord:
             role(guild_id, "@everyone", EVERYONE_PERMISSIONS, 0),
             role(guild_id + 1, "Moderator", EVERYONE_PERMISSIONS | MANAGE_GUILD, 1),
             role(guild_id + 2, "cardtable", BOT_PERMISSIONS, 2, managed=True),
+            *(role(self.role_id(name, guild_id), name, 0, 3 + n) for n, name in enumerate(PLAIN_ROLES)),
         ]
+
+    def role_id(self, name: str, guild_id: int | None = None) -> int:
+        """The id of a role of the guild (by default the first guild's): `fake.role_id("Dealers")`."""
+        if name == "@everyone":
+            return guild_id or self.guild_id
+        if name not in ROLE_OFFSETS:
+            raise FakeDiscordError(f"no role {name!r}; the guild has {sorted(ROLE_OFFSETS)}")
+        return (guild_id or self.guild_id) + ROLE_OFFSETS[name]
+
+    def give_role(self, user: UserHandle | FakeUser, name: str) -> None:
+        """Give a member one of the plain roles (in every guild); his next interaction carries it."""
+        if name not in PLAIN_ROLES:
+            raise FakeDiscordError(f"{name!r} is not a plain role: one of {PLAIN_ROLES}")
+        (user.user if isinstance(user, UserHandle) else user).roles.add(name)
 
     def _role_ids(self, user: FakeUser, guild_id: int) -> list[str]:
         if user.bot:
             return [str(guild_id + 2)]
-        return [str(guild_id + 1)] if user.manage_guild else []
+        ids = [str(guild_id + 1)] if user.manage_guild else []
+        return ids + [str(self.role_id(name, guild_id)) for name in PLAIN_ROLES if name in user.roles]
 
     def permissions_of(self, user: FakeUser, guild_id: int | None = None) -> int:
         if user.id == self.guilds[guild_id or self.guild_id].owner_id:
@@ -2322,8 +2364,19 @@ class FakeDiscord:
             del member["user"]
             resolved.setdefault("members", {})[str(user.id)] = member
             value = str(user.id)
+        elif otype == 8:
+            gid = guild_id or self.guild_id
+            rid = value if isinstance(value, int) else self.role_id(str(value), gid)
+            found = [r for r in self._roles_payload(gid) if r["id"] == str(rid)]
+            if not found:
+                raise FakeDiscordError(f"{where}: no role {value!r} in the guild")
+            resolved.setdefault("roles", {})[str(rid)] = found[0]
+            value = str(rid)
         elif otype == 7:
             channel = self.channel(value)
+            types = option.get("channel_types")
+            if types and channel.type not in types:  # Discord offers only channels of those types
+                raise FakeDiscordError(f"{where}: a channel of type {channel.type}, not one of {types}")
             resolved.setdefault("channels", {})[str(channel.id)] = {
                 **channel.payload(self),
                 "permissions": str(ALL_PERMISSIONS),

@@ -20,6 +20,10 @@ Bots as separate processes: tests/e2e/bot_process.py (see tests/e2e/test_two_pro
 
 Users (`UserHandle`): `alice = harness.user("alice")` (members: alice, bob, carol, dave, erin, frank; erin
 owns the guild and has Manage Server). Channels: "general", "games" (the default), "lounge".
+Roles: every guild has @everyone, Moderator (Manage Server: erin's), the bot's managed role and two plain
+roles, "Dealers" and "Regulars", which grant nothing by themselves: `fake.give_role(alice, "Dealers")` (her
+next interaction carries it), `fake.role_id("Dealers")`; a role option takes the role's name:
+`erin.slash("settings role", role="Dealers")`, resolved as Discord resolves it.
 Languages: `alice.user.locale = "de"` (her client's language, sent with each of her interactions; default
 "en-US"); `fake.guild_locale = "de"` (the server's, sent as `guild_locale` with every interaction).
 - `reply = await alice.slash("insomnia new", chips=10)`; options are checked against the synced definitions
@@ -47,7 +51,8 @@ Time-outs are generous (`fake.default_timeout`, 10 s) and only reached when some
 
 Failures: `fake.close_dms(alice)` (DMs to her answer 403 / 50007),
 `fake.fail_next("POST /channels/{channel_id}/messages", 429, retry_after=0.05)` or `(..., 500)`;
-`fake.calls(route)` lists the recorded REST calls of a route template.
+`fake.calls(route)` lists the recorded REST calls of a route template. `await fake.drop_gateway()` closes
+every gateway connection and refuses new ones (503) until `fake.restore_gateway()`.
 `chaos = fake.fail_randomly(MESSAGE_WRITE_ROUTES, rate=0.3, statuses=(500, 503), seed=1)` fails that share
 of the calls of those routes from now on, at a fixed seed (429s carry `retry_after=`); `chaos.injected`
 counts them by status; `fake.stop_failing()` ends it.
@@ -78,6 +83,7 @@ Discord's limits (tests/e2e/fake_discord.py; each answers as Discord does, the b
 - `stats = fake.rest_stats(since=None)`: `stats.calls` (each rate-limited REST call, i.e. all but interaction
   callbacks and followups: `.at` on the fake's clock, `.route` template, `.status`, `.bucket`), `stats.total`,
   `stats.by_route()` (a Counter), `stats.times(route)`, `stats.peak(window=1.0)` (most calls in any window),
+  `stats.per_second()` (calls in each whole second of the fake's clock),
   `stats.sent_429` / `stats.answers_429` / `stats.global_429`, `stats.error_codes` (Counter of Discord error
   codes answered: 10062, 30046, 50035, ...). Counted whether the limits are on or off.
 - `reply.interaction` is the fake's record of an interaction (`.token`, `.dispatched_at`);

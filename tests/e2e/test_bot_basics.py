@@ -94,7 +94,7 @@ async def test_help_lists_every_synced_command_one_line_each(harness: Harness) -
             [f"/{name}", *[o["name"] if o.get("required") else f"[{o['name']}]" for o in options]]
         )
         assert sum(line.startswith(f"`{usage}`: ") for line in lines) == 1, usage
-    for expected in ("`/rules game`: ", "`/help`: ", "`/leaderboard [game]`: ", "`/stats [user]`: "):
+    for expected in ("`/rules [game]`: ", "`/help`: ", "`/leaderboard [game]`: ", "`/stats [user]`: "):
         assert any(line.startswith(expected) for line in lines), expected
 
 

@@ -7,8 +7,11 @@ import re
 from pathlib import Path
 from typing import Any
 
+import discord
+
+from bot.i18n.commands import command_path, usage
 from bot.sessions.view import log_of
-from cogs.help import help_lines
+from cogs.help import help_lines, walk
 from tests.e2e.fake_discord import FakeDiscord, FakeMessage, UserHandle, message_text
 from tests.e2e.harness import Harness
 
@@ -188,12 +191,53 @@ def announced_log(message: FakeMessage) -> list[str]:
     return log
 
 
+README = Path(__file__).parents[2] / "README.md"
+# Spans of the README that start with a slash but are no command: the container's volume, a placeholder, the
+# metrics server's HTTP paths.
+NOT_COMMANDS = {"/data", "/<game>", "/metrics", "/healthz"}
+
+
+def _synced_commands(harness: Harness) -> dict[str, set[str]]:
+    """Every command and group of the running bot's tree as a client in English or German types it (`insomnia
+    play`, `insomnia ausspielen`), with the names of its options in that language."""
+    assert harness.bot is not None
+    known: dict[str, set[str]] = {}
+    for command in walk(list(harness.bot.tree.get_commands(type=discord.AppCommandType.chat_input))):
+        for locale in ("en", "de"):
+            path = command_path(command, locale)
+            words = usage(command, locale).split(" ")[len(path.split(" ")):]
+            known[path] = {word.strip("[]") for word in words}
+            if command.parent is not None:
+                known.setdefault(command_path(command.parent, locale), set())
+    return known
+
+
+def _named_command(span: str, known: dict[str, set[str]]) -> bool:
+    """Whether a README span like `/malice play card to`, `/history [game]` or `/regeln spiel:` names a real
+    command with real options (an option may carry a value: `language:<English|Deutsch|server default>`)."""
+    words = re.sub(r":(<[^>]*>|\S*)", "", span[1:]).split()
+    for cut in range(len(words), 0, -1):
+        path = " ".join(words[:cut])
+        if path in known:
+            return all(word.strip("[]") in known[path] for word in words[cut:])
+    return False
+
+
 async def test_the_readme_commands_table_lists_every_command_with_all_its_options(harness: Harness) -> None:
-    """From the running bot's command tree: each command, required options bare, optional ones in brackets."""
-    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    """From the running bot's command tree, both ways: each command with every option (required ones bare,
+    optional ones in brackets) is in the README's command table, each command the table names is in the tree
+    exactly so, and every command the README names anywhere (in English or German) exists with its options."""
+    readme = README.read_text(encoding="utf-8")
     section = readme.split("\n## Commands\n", 1)[1].split("\n## ", 1)[0]
     documented = set(re.findall(r"`(/[^`]+)`", section))
     assert harness.bot is not None
     usages = [line.split("`")[1] for line in help_lines(harness.bot.tree)]
     assert len(usages) > 20
-    assert [u for u in usages if u not in documented] == []
+    assert [u for u in usages if u not in documented] == [], "commands missing from the README's table"
+    assert sorted(documented - set(usages)) == [], "the README's table names commands the bot does not have"
+    known = _synced_commands(harness)
+    named = {span for span in re.findall(r"`(/[^`/ ]+(?: [^`]*)?)`", readme) if span not in NOT_COMMANDS}
+    assert len(named) > 40
+    assert sorted(span for span in named if not _named_command(span, known)) == [], (
+        "the README names commands or options the bot does not have"
+    )

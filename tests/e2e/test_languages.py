@@ -90,8 +90,8 @@ async def test_a_german_and_an_english_player_at_one_table_in_a_german_server(
     )
     assert "Malice: a Spite-and-Malice race" in rules_en.text and "House decisions" in rules_en.text
     help_de, help_en = await alice.slash("help"), await bob.slash("help")
-    assert "Cardtable-Befehle" in help_de.text and "`/regeln spiel`" in help_de.text
-    assert "Cardtable commands" in help_en.text and "`/rules game`" in help_en.text
+    assert "Cardtable-Befehle" in help_de.text and "`/regeln [spiel]`" in help_de.text
+    assert "Cardtable commands" in help_en.text and "`/rules [game]`" in help_en.text
 
 
 def game_id(harness: Harness) -> int:

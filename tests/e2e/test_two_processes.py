@@ -38,7 +38,9 @@ class BotProcess:
     """One `cardtable-bot run` process as one shard. Its log (JSON lines on stdout) is read as it comes,
     kept per run in `lines` and copied to a file per run in the test's folder."""
 
-    def __init__(self, fake: FakeDiscord, database_url: str, shard_id: int, folder: Path) -> None:
+    def __init__(
+        self, fake: FakeDiscord, database_url: str, shard_id: int, folder: Path, **more: str
+    ) -> None:
         self.fake = fake
         self.shard_id = shard_id
         self.folder = folder
@@ -61,6 +63,8 @@ class BotProcess:
             LOG_FORMAT="json",
             LOG_LEVEL="INFO",
         )
+        self.env.update(more)  # more settings, or "" to unset one (SQLite: DATABASE_URL="")
+        self.env = {k: v for k, v in self.env.items() if v != ""}
         self.env[API_ENV] = fake.api_base
         self.env[GATEWAY_ENV] = fake.gateway_url
 

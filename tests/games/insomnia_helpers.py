@@ -9,14 +9,16 @@ from bot.games.insomnia import Bid, Exchange, InsomniaGame, Pass, Play, Rethrow,
 from tests.games.chance import ScriptedChance
 
 
-def deal_order(players: list[str], hands: dict[str, str], dealer: int, stock: str = "") -> list[Card]:
+def deal_order(
+    players: list[str], hands: dict[str, str], dealer: int, stock: str = "", sevens: str = "hearts-spades"
+) -> list[Card]:
     """The shuffled deck that deals these hands (4 cards each, from the dealer's left, rule 7) with `stock`
     on top of the stock and the rest of the deck below it in its fixed order."""
     n = len(players)
     order = [players[(dealer + 1 + i) % n] for i in range(n)]
     dealt = [card for p in order for card in parse_cards(hands[p])]
     top = parse_cards(stock) if stock else []
-    rest = [card for card in deck_for(n) if card not in dealt and card not in top]
+    rest = [card for card in deck_for(n, sevens) if card not in dealt and card not in top]
     return dealt + top + rest
 
 
@@ -32,20 +34,21 @@ def rig(
     seed: str = "rig",
     max_deals: int | None = None,
     rethrows: list[str] = (),
+    **house: str,
 ) -> InsomniaGame:
     """A new game whose first deal has these hands, this dealer, `stock` on top of the stock and this throw
     (`"A A 9 K"`); `rethrows` are the dice the next re-throws give (one face each). The first deal is dealt by
     the real `new_game`; everything unscripted comes from the seed.
 
     `chips` (everyone's, or each player's) and `pot` set up a position: they are written into the game after
-    the deal, as a table would stand after earlier deals.
+    the deal, as a table would stand after earlier deals. `house` are house rules (`bust="out"`).
     """
     chance = ScriptedChance(
         indexes=[dealer],
-        shuffles=[deal_order(players, hands, dealer, stock)],
+        shuffles=[deal_order(players, hands, dealer, stock, house.get("sevens", "hearts-spades"))],
         throws=[dice.split(), *([r] for r in rethrows)],
     )
-    game = new_game(players, seed, max_deals=max_deals, chance=chance)
+    game = new_game(players, seed, max_deals=max_deals, chance=chance, **house)
     if isinstance(chips, dict) or chips != 15:
         counts = dict(chips) if isinstance(chips, dict) else {p: chips for p in players}
         game.chips = dict(counts)

@@ -40,7 +40,8 @@ def stacks(text: str) -> list[list[Card]]:
 
 
 def table(
-    spec: str = "", *, stake: int = 1, max_turns: int = 500, turn: int = 1, seed: str = "test"
+    spec: str = "", *, stake: int = 1, max_turns: int = 500, turn: int = 1, seed: str = "test",
+    discard: str = "optional",
 ) -> MaliceGame:
     lines = {}
     for raw in spec.strip().splitlines():
@@ -53,6 +54,7 @@ def table(
         "players": PLAYERS,
         "stake": stake,
         "max_turns": max_turns,
+        "discard": discard,
         "turn": turn,
         "seat": PLAYERS.index(lines.pop("turn", "a")),
         "stock": cards(lines.pop("stock", "")),

@@ -11,6 +11,7 @@ from bot.games import insomnia, malice
 from bot.games.ai import choose_action, random_action
 from bot.games.cards import Rank
 from bot.games.insomnia import Bid, Pass, Play, Rethrow
+from bot.games.malice import ai as malice_ai
 from tests.games.insomnia_helpers import act, pass_to, rig
 from tests.games.malice_helpers import table
 
@@ -286,6 +287,52 @@ def test_malice_side_play_extends_a_descending_run():
     """)
     action = choose_action(game, "a", "s")
     assert action == malice.Play(source="hand", card="8S", to="side1")
+
+
+# Behind in the race (5 payoff cards to 2), with one legal move: the 2 onto his last empty side stack.
+LAST_MOVE = """
+    centre: A 2 3 4 | A 2 3 4 | A 2 3 4 | A 2 3 4
+    a hand: 2
+    a side: K | K | K
+    a payoff: {a}
+    b payoff: KD 10D
+    stock: 6 7 8 9
+"""
+
+
+@pytest.mark.parametrize(("a_payoff", "ends"), [("KC QC JC 9C 8H", False), ("8H", True)])
+def test_malice_never_ends_its_turn_idle_while_behind_and_a_move_is_legal(a_payoff, ends, monkeypatch):
+    game = table(LAST_MOVE.format(a=a_payoff))
+    assert malice.EndTurn() in game.legal_actions() and len(game.legal_actions()) == 2
+    # A rule, not a weight: even with no penalty on an idle turn the computer behind does not idle.
+    monkeypatch.setattr(malice_ai, "IDLE_BEHIND", 0.0)
+    action = choose_action(game, "a", "race")
+    # Behind, an idle end lets b end the game by idling too (rule 16): the bad move beats handing him the
+    # game. Ahead, the empty slot is worth keeping and the turn may end.
+    assert (action == malice.EndTurn()) == ends
+
+
+@pytest.mark.parametrize("discard", ["optional", "required"])
+def test_malice_computer_seats_never_idle_while_behind_with_a_move_in_whole_games(discard):
+    checked = 0
+    for g in range(16):
+        seats = ["ai:1", "ai:2"] if g % 2 else ["ai:1", "rnd"]
+        game = malice.new_game(seats, f"race-{g}", max_turns=150, discard=discard)
+        step = 0
+        while not game.is_over:
+            player = game.current_player
+            if player == "rnd":
+                action = random_action(game, player, f"r{step}")
+            else:
+                action = choose_action(game, player, f"race-{g}/{step}")
+                mine, theirs = len(game.payoff[player]), len(game.payoff[game.opponent(player)])
+                movable = any(a.kind == "play" for a in game.legal_actions())
+                if not game.moved and mine > theirs and movable:
+                    assert action != malice.EndTurn(), (g, step)
+                    checked += 1
+            game.apply(action)
+            step += 1
+    assert checked > 100
 
 
 # --- strength sanity (the full measurement is bench/bench_ai_strength.py) ----------------------------------

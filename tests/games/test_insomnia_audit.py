@@ -8,6 +8,9 @@ Two parts:
   dealt cards and the dice it throws) and checked for shape only (the right deck, faces 9-A, a re-throw
   changes only the chosen die).
 - Table-driven edge cases, named by rule, for what the random games rarely reach.
+
+The random games run at the standard rules and at each house rule of section 3 (H1 `sevens`, H2 `bust`, H3
+`stage4`), alone and all together; the referee reads those rules from their text too.
 """
 
 from __future__ import annotations
@@ -41,8 +44,10 @@ from .test_insomnia_hands import brute_category, brute_key
 FACES = [Rank.NINE, Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE]
 
 
-def rule2_deck(n: int) -> set[str]:
-    """Rule 2, read literally."""
+def rule2_deck(n: int, sevens: str = "hearts-spades") -> set[str]:
+    """Rule 2, read literally; H1 `all`: "all four sevens, 32 cards, as at 8 players"."""
+    if sevens == "all" and 5 <= n <= 7:
+        n = 8
     ranks = "9 10 J Q K A" if n <= 4 else "8 9 10 J Q K A" if n <= 7 else "7 8 9 10 J Q K A"
     cards = {r + s for r in ranks.split() for s in "DCHS"}
     return cards | ({"7H", "7S"} if 5 <= n <= 7 else set())
@@ -75,9 +80,10 @@ def rule13(cards, throw) -> bool:
 class Referee:
     """Rules 1-32 as plain code. Fed the engine's chance; everything else it decides by itself."""
 
-    def __init__(self, game: InsomniaGame, opening: list) -> None:
+    def __init__(self, game: InsomniaGame, opening: list, house: dict[str, str]) -> None:
         self.players = list(game.players)
-        self.n = len(self.players)
+        self.house = {"sevens": "hearts-spades", "bust": "ends", "stage4": "on", **house}
+        self.out: list[str] = []  # H2: who left the game, in order
         self.start = dict(game.chips)
         self.chips = dict(game.chips)
         self.pot = game.pot
@@ -90,11 +96,27 @@ class Referee:
         self.new_deal(game, opening)
 
     # -- helpers
+    @property
+    def n(self) -> int:
+        """The players at the table still in the game (H2 "the others play on")."""
+        return len(self.players) - len(self.out)
+
+    def around(self, seat: int) -> list[str]:
+        """The players still in, from the seat after `seat` round the table (the seat's own player last)."""
+        k = len(self.players)
+        order = [self.players[(seat + 1 + i) % k] for i in range(k)]
+        return [p for p in order if p not in self.out]
+
     def left_of_dealer(self) -> list[str]:
-        return [self.players[(self.dealer + 1 + i) % self.n] for i in range(self.n)]
+        return self.around(self.dealer)
 
     def left_of(self, p: str) -> str:
-        return self.players[(self.players.index(p) + 1) % self.n]
+        return self.around(self.players.index(p))[0]
+
+    def thrower(self) -> str:
+        """The dealer throws; if he went out during his deal (H2), the next player still in (a decision)."""
+        dealer = self.players[self.dealer]
+        return dealer if dealer not in self.out else self.left_of_dealer()[0]
 
     def pay(self, payer: str, payee: str, amount: int, reason: str) -> None:
         if amount:
@@ -111,8 +133,20 @@ class Referee:
         self.log.append(("chips", (POT, payee, amount, "pot_split")))
 
     def end_check(self) -> bool:
-        """Rule 31, after a step that moved chips."""
-        if min(self.chips.values()) == 0:
+        """Rule 31, after a step that moved chips; H2 `out`: "a player with no chips leaves the game and the
+        others play on; the game ends when one player holds chips"."""
+        broke = [p for p in self.players if self.chips[p] == 0 and p not in self.out]
+        if not broke:
+            return False
+        if self.house["bust"] == "ends":
+            self.finish("out_of_chips")
+            return True
+        self.out += broke
+        for p in broke:
+            self.hands[p] = []
+        self.eligible = [p for p in self.eligible if p not in broke]
+        self.log.append(("players_out", tuple(broke)))
+        if self.n == 1:
             self.finish("out_of_chips")
             return True
         return False
@@ -135,8 +169,8 @@ class Referee:
         self.hands = {p: sorted(game.hands[p]) for p in self.players}
         self.stock = list(game.stock)
         dealt = [str(c) for h in self.hands.values() for c in h] + [str(c) for c in self.stock]
-        assert len(dealt) == len(set(dealt)) and set(dealt) == rule2_deck(self.n)
-        assert all(len(h) == 4 for h in self.hands.values())
+        assert len(dealt) == len(set(dealt)) and set(dealt) == rule2_deck(self.n, self.house["sevens"])
+        assert all(len(h) == (0 if p in self.out else 4) for p, h in self.hands.items())
         throw = [e for e in events if e.kind == "dice_thrown"][-1]
         assert throw.stage == 1 and throw.rethrown_die is None and throw.player == self.players[self.dealer]
         self.take_throw(throw)
@@ -215,6 +249,9 @@ class Referee:
                 self.pay(winner, POT, amount, "bid" if self.stage == 1 else "stage4_bid")
                 if self.end_check():
                     return
+                if winner in self.out:  # H2: his bid was his last chip; he has left, the dice stay as thrown
+                    self.resolve_dice(game, events)
+                    return
                 self.phase, self.turn, self.left = "rethrow", winner, 2 * amount
             elif self.high_bidder is None and set(self.since_bid) == set(self.bidders):
                 self.log.append(("auction_no_winner", (self.stage,)))
@@ -247,7 +284,7 @@ class Referee:
     # -- stage 1c (rules 13-16)
     def stage1(self, game, events) -> None:
         pattern, amount = rule14(self.dice)
-        matching = [p for p in self.players if rule13(self.hands[p], self.dice)]
+        matching = [p for p in self.players if p not in self.out and rule13(self.hands[p], self.dice)]
         if matching:
             winner = max(matching, key=lambda p: rule15_key(self.hands[p]))
             self.log.append(("stage1_result", (winner, pattern, amount)))
@@ -262,7 +299,7 @@ class Referee:
 
     # -- stage 2 (rules 17-20)
     def stage2(self, game, events) -> None:
-        best = max(self.players, key=lambda p: brute_key(self.hands[p]))
+        best = max((p for p in self.players if p not in self.out), key=lambda p: brute_key(self.hands[p]))
         category = brute_category(self.hands[best])
         if category is None:
             leader = self.left_of_dealer()[0]
@@ -308,13 +345,16 @@ class Referee:
                 self.from_pot(q, share)
         if share and self.end_check():
             return
+        if self.house["stage4"] == "off":  # H3: "a deal ends after the tricks"
+            self.end_deal(game, events)
+            return
         # stage 4 (rules 26-27)
         self.stage = 4
         self.eligible = [q for q in self.left_of_dealer() if len(self.won[q]) >= 4]
         assert self.eligible, "rule 26: there is always at least one"
         self.log.append(("stage4_eligible", tuple(self.eligible)))
         throw = next(e for e in events if e.kind == "dice_thrown" and e.stage == 4)
-        assert throw.rethrown_die is None and throw.player == self.players[self.dealer]
+        assert throw.rethrown_die is None and throw.player == self.thrower()
         self.take_throw(throw)
         self.start_auction(4, list(self.eligible))
 
@@ -337,8 +377,12 @@ class Referee:
                 return
         else:
             self.log.append(("no_match", (4, pattern)))
+        self.end_deal(game, events)
+
+    def end_deal(self, game, events) -> None:
         self.log.append(("deal_ended", (self.deal,)))
-        self.dealer = (self.dealer + 1) % self.n  # rule 29
+        if self.max_deals is None or self.deal < self.max_deals:
+            self.dealer = self.players.index(self.left_of_dealer()[0])  # rule 29, to the next player still in
         self.new_deal(game, events)
 
 
@@ -373,6 +417,8 @@ def engine_log(events: list) -> list:
             out.append((k, (e.winner, tuple(sorted(str(c) for c in e.cards)), e.pattern, e.amount)))
         elif k == "deal_ended":
             out.append((k, (e.deal,)))
+        elif k == "players_out":
+            out.append((k, tuple(e.players)))
         elif k == "game_over":
             out.append((k, (e.reason, sorted(s.player for s in e.standings if s.won))))
     return out
@@ -412,7 +458,7 @@ def load_dice(game: InsomniaGame, ref: Referee, rng: random.Random) -> None:
         candidates = [list(h) for h in game.hands.values()]
     else:
         candidates = [rng.sample(game.won_cards[p], 4) for p in game.eligible]
-    candidates = [c for c in candidates if all(card.rank in FACES for card in c)]
+    candidates = [c for c in candidates if len(c) == 4 and all(card.rank in FACES for card in c)]
     if candidates and rng.random() < 0.7:
         throw = [card.rank for card in rng.choice(candidates)]
         rng.shuffle(throw)
@@ -420,7 +466,7 @@ def load_dice(game: InsomniaGame, ref: Referee, rng: random.Random) -> None:
         ref.dice = list(throw)
 
 
-def audit_game(index: int) -> set[str]:
+def audit_game(index: int, house: dict[str, str] | None = None) -> set[str]:
     """One random game on the engine and the referee side by side; returns the situations it reached."""
     rng = random.Random(f"audit-{index}")
     n = 2 + index % 7
@@ -429,8 +475,9 @@ def audit_game(index: int) -> set[str]:
         seed=f"audit-{index}",
         chips=rng.choice([2, 6, 15, 30]),
         max_deals=rng.choice([None, 3, 8]),
+        **(house or {}),
     )
-    ref = Referee(game, game.opening_events)
+    ref = Referee(game, game.opening_events, house or {})
     compare(game, ref)
     pass_bias, bid_bias = rng.choice([0.3, 0.6, 0.9]), rng.random()
     loaded: set[tuple[int, int]] = set()
@@ -454,6 +501,8 @@ def audit_game(index: int) -> set[str]:
         assert engine_log(events) == ref.log, (index, action)
         compare(game, ref)
         seen |= situations(events)
+        if "players_out" in seen and not game.is_over:
+            seen.add("played_on_after_out")
     return seen
 
 
@@ -471,6 +520,9 @@ def situations(events: list) -> set[str]:
             seen.add("stock_empty")
         if e.kind == "game_over":
             seen.add(e.reason + ("_shared" if sum(s.won for s in e.standings) > 1 else ""))
+        if e.kind == "players_out":
+            seen.add("players_out" + ("_several" if len(e.players) > 1 else ""))
+            seen.add("players_out")
         if e.kind == "chips" and e.reason.endswith("payout") and e.amount < owed:
             seen.add("partial_payment")
     return seen
@@ -483,6 +535,30 @@ def test_the_engine_agrees_with_an_independent_referee_on_random_games():
     assert {"auction_won1", "auction_won4", "auction_no_winner1", "auction_no_winner4"} <= seen
     assert {"pot_tie", "pot_tie_remainder", "single_eligible", "stock_empty", "partial_payment"} <= seen
     assert {"out_of_chips", "out_of_chips_shared", "deal_cap"} <= seen
+
+
+HOUSE_RULES = {
+    "sevens=all": {"sevens": "all"},
+    "bust=out": {"bust": "out"},
+    "stage4=off": {"stage4": "off"},
+    "all three": {"sevens": "all", "bust": "out", "stage4": "off"},
+}
+
+
+@pytest.mark.parametrize("house", HOUSE_RULES.values(), ids=HOUSE_RULES.keys())
+def test_the_engine_agrees_with_the_referee_at_each_house_rule(house):
+    seen = set().union(*(audit_game(i, house) for i in range(120)))
+    assert {"stage1_result", "auction_won1", "pot_tie", "partial_payment", "deal_cap"} <= seen
+    if house.get("stage4") == "off":
+        assert not {"stage4_eligible", "auction_won4", "no_match4"} & seen  # H3: no second dice round
+    else:
+        assert {"stage4_result", "auction_won4"} <= seen
+    if house.get("bust") == "out":
+        # H2: players leave, alone and several at once, the game plays on and ends with one player left
+        assert {"players_out", "players_out_several", "played_on_after_out", "out_of_chips"} <= seen
+        assert "out_of_chips_shared" not in seen  # one player is left holding chips: he alone wins
+    else:
+        assert "players_out" not in seen and "out_of_chips_shared" in seen
 
 
 # --- table-driven edge cases, by rule ---------------------------------------------------------------

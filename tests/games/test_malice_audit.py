@@ -5,7 +5,8 @@ against a second reading of the rule text, written here without the engine's tab
 adversarial positions (jokers deep in side stacks, several free centre slots, aces in hand and on the payoff
 top, duplicate cards, a short stock) the set of legal moves must be exactly what rules 8, 9, 11, 12 and 14
 allow, every other attempt must be refused without changing anything, and every legal move must do what rules
-7, 10, 13 and 15 say.
+7, 10, 13 and 15 say. The positions are audited twice: at the standard rule 12 and at house rule H4
+(`discard="required"`: who can play to a side stack must, to end his turn).
 """
 
 from __future__ import annotations
@@ -81,11 +82,17 @@ def rule_moves(game: MaliceGame) -> set:
                 moves.add(Play(source=source, card=card, to=to))
     if not obliged:
         # Rule 11: side plays only from the hand, only onto his own stacks; rule 12: or end by choice.
-        for card in hand:
-            for to, stack in zip(SIDE_NAMES, game.side[me], strict=True):
-                if side_accepts(stack, card):
-                    moves.add(Play(source="hand", card=card, to=to))
-        moves.add(END)
+        sides = {
+            Play(source="hand", card=card, to=to)
+            for card in hand
+            for to, stack in zip(SIDE_NAMES, game.side[me], strict=True)
+            if side_accepts(stack, card)
+        }
+        moves |= sides
+        # H4 "required": "he may end it without one only when he holds no card, or no card of his hand can
+        # legally go to a side stack".
+        if game.discard == "optional" or not hand or not sides:
+            moves.add(END)
     return moves
 
 
@@ -120,7 +127,7 @@ def random_side_stack(rng: random.Random) -> list[Card]:
 SIDE_POOL = DECK + [JOKER] * 8  # jokers often: they are what makes rule 11's "nearest non-joker" matter
 
 
-def random_position(n: int) -> MaliceGame:
+def random_position(n: int, discard: str = "optional") -> MaliceGame:
     rng = random.Random(f"audit-{n}")
     me, other = ("a", "b") if n % 2 == 0 else ("b", "a")
     hand = [random_card(rng) for _ in range(rng.choice([0, 1, 2, 3, 4, 5, 5, 5]))]
@@ -140,6 +147,7 @@ def random_position(n: int) -> MaliceGame:
                    for p in PLAYERS},
         "side": {p: [random_side_stack(rng) for _ in range(4)] for p in PLAYERS},
         "idle_turns": rng.choice([0, 0, 1]),
+        "discard": discard,
     }
     return MaliceGame.model_validate(state)
 
@@ -246,12 +254,13 @@ POSITIONS = 300
 CHUNKS = 2
 
 
+@pytest.mark.parametrize("discard", ["optional", "required"])
 @pytest.mark.parametrize("chunk", range(CHUNKS))
-def test_rules_8_to_15_legal_moves_and_their_effects_match_the_rule_text(chunk):
+def test_rules_8_to_15_legal_moves_and_their_effects_match_the_rule_text(chunk, discard):
     size = POSITIONS // CHUNKS
     obliged = refills = completions = wins = 0
     for n in range(chunk * size, (chunk + 1) * size):
-        game = random_position(n)
+        game = random_position(n, discard)
         rng = random.Random(n)
         legal = game.legal_actions()
         expected = rule_moves(game)
@@ -259,6 +268,7 @@ def test_rules_8_to_15_legal_moves_and_their_effects_match_the_rule_text(chunk):
         assert set(legal) == expected, (
             f"position {n}: listed but not allowed {set(legal) - expected}, allowed but not listed "
             f"{expected - set(legal)}")
+        assert game.default_action() in expected, f"position {n}: the timeout's move is not allowed"
         obliged += END not in expected
         before_text = game.model_dump_json()
         for action in attempts(game, rng):
@@ -327,7 +337,7 @@ def test_rule_8_only_a_joker_is_played_as_a_rank(spec, action, error):
      {"kind": "play", "source": "hand", "card": "ZZ", "to": "centre1"}, "not json", {"kind": "resign"}],
 )
 def test_contract_a_malformed_action_is_refused_with_illegal_action(garbage):
-    """docs/rules.md section 3: apply() raises IllegalAction, a sentence a player can read (as Insomnia)."""
+    """docs/rules.md section 4: apply() raises IllegalAction, a sentence a player can read (as Insomnia)."""
     game = table("a hand: 5")
     before = game.model_dump_json()
     with refused(r"^That is not an action here: choose one of the offered"):

@@ -150,6 +150,8 @@ CASES = [
          "You must first play your ace to the centre."),
     Case("malice-side-before-ace", malice("a hand: A 5", play("5", to="side1")),
          "You must first play your ace to the centre."),
+    Case("malice-side-play-first", lambda: table("a hand: 9 5", discard="required").apply(EndTurn()),
+         "At this table a card that fits one of your side stacks must go there to end your turn."),
     Case("malice-resign-stranger", malice("", Resign(player="42")), "<@42> is not playing in this game."),
     Case("malice-no-card", malice("a hand: 9", play(None, to="centre1")),
          "Say which card from your hand you play."),

@@ -25,7 +25,10 @@ SAME_IN_GERMAN = {
     "cmd.insomnia.name", "cmd.malice.name", "cmd.hand.name", "cmd.insomnia.new.opt.chips.name",
     "game.insomnia", "game.malice", "common.computer", "common.footer.seed", "insomnia.field.chips",
     "insomnia.table.player", "malice.short.side", "malice.button.move.hand", "log.seed", "cmd.choice.de",
-    "common.seconds",
+    "common.seconds", "terminal.word.hand",
+    # a table's options as lines and house rules by their numbers in docs/rules.md: punctuation around
+    # worded params ("• {name}: {value}", "H{number} {name}: {value}")
+    "options.line", "options.house_rule_short",
 }  # fmt: skip
 
 
@@ -36,8 +39,8 @@ AWAITING_MERGE_FILES: set[str] = set()
 # Folders whose texts are not in the catalogue yet, left out of the scan (none: the pictures were the last).
 NOT_YET_CONVERTED: tuple[str, ...] = ()
 # English by design, left out of the scan: a game's slash commands as data (the source text Discord shows
-# through the cmd.* translations), its terminal moves and its simulator figures (English-only tools).
-ENGLISH_SOURCES = ("commands.py", "moves.py", "figures.py")
+# through the cmd.* translations) and its simulator figures (an English-only tool).
+ENGLISH_SOURCES = ("commands.py", "figures.py")
 AWAITING_MERGE_KEYS: set[str] = set()
 
 
@@ -259,6 +262,9 @@ TEXT_SOURCES = [
     ROOT / "bot" / "errors.py",
     ROOT / "bot" / "input_checks.py",
     ROOT / "bot" / "fit.py",
+    ROOT / "bot" / "terminal" / "session.py",
+    ROOT / "bot" / "terminal" / "moves.py",
+    ROOT / "bot" / "terminal" / "text.py",
 ]
 CATALOGUE_USERS = [ROOT / "bot", ROOT / "cogs"]
 

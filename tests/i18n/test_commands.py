@@ -155,7 +155,7 @@ async def test_help_in_german_names_every_command_as_a_german_client_types_it(bo
     assert [help_line(c, "en-US") for c in commands] == help_lines(bot.tree)  # English: today's /help
     german = {c.qualified_name: help_line(c, "de") for c in commands}
     assert german["malice challenge"] == (
-        "`/malice herausfordern gegner [einsatz] [bedenkzeit] [züge] [bilder]`: "
+        "`/malice herausfordern gegner [einsatz] [bedenkzeit] [züge] [bilder] [ablegen]`: "
         "Fordere jemanden in diesem Kanal zu Malice heraus."
     )
     assert german["hand"] == "`/hand`: Deine Hand und was du jetzt tun kannst (nur du siehst es)."

@@ -11,7 +11,7 @@ import pytest
 
 from bot import render
 from bot.games import engine
-from bot.games.insomnia.models import PotSplit, Stage4Eligible
+from bot.games.insomnia.models import PlayersOut, PotSplit, Stage4Eligible
 from bot.i18n.cards import format_cards
 from bot.render.common import Message
 from bot.render.pictures import hand_picture, table_picture
@@ -46,6 +46,32 @@ def test_one_winner_takes_the_pot_without_each_and_winners_who_share_it_take_eac
     tie = PotSplit(winners=["101", "202"], tricks={"101": 2, "202": 2}, pot=9, share=4, remainder=1)
     (two,) = log_texts([tie], locale)
     assert each in two and "<@101>" in two and "<@202>" in two, two
+
+
+@pytest.mark.parametrize(
+    ("locale", "one", "two"),
+    [
+        ("en", "🚪 <@303> has no chips left and is out of the game.",
+         "🚪 <@101> and Computer 1 have no chips left and are out of the game."),
+        ("de", "🚪 <@303> hat keine Chips mehr und scheidet aus.",
+         "🚪 <@101> und Computer 1 haben keine Chips mehr und scheiden aus."),
+    ],
+)
+def test_players_going_out_under_house_rule_bust_out_are_announced_in_each_language(locale, one, two):
+    (line,) = log_texts([PlayersOut(players=["303"], playing=["101", "202", "ai:1"])], locale)
+    assert line == one
+    (line,) = log_texts([PlayersOut(players=["101", "ai:1"], playing=["202", "303"])], locale)
+    assert line == two
+
+
+@pytest.mark.parametrize(("locale", "mark"), [("en", "out of the game"), ("de", "ausgeschieden")])
+def test_the_table_marks_a_player_who_is_out(locale, mark):
+    table_info, game, _ = STATES["insomnia-stage4"]()
+    game.out = {"303": 1}
+    game.chips = {**game.chips, "303": 0}
+    seats = render.table_message(table_info, game, None, locale=locale, picture=False).embeds[0].description
+    (line,) = [row for row in seats.splitlines() if "<@303>" in row]
+    assert line.endswith(mark) and all(mark not in row for row in seats.splitlines() if row != line)
 
 
 # --- no word twice ------------------------------------------------------------------------------------------

@@ -19,10 +19,15 @@ from .test_invariants import start
 
 async def fill(path: str) -> list[int]:
     """An SQLite database with every kind of row: random real games (finished and running), a lobby, a
-    cancelled table, a player who left his seat, meta, two guilds, one with a chosen language."""
+    cancelled table, a player who left his seat, meta, two guilds, one with a chosen language, a host role,
+    game channels and table defaults."""
     store = await open_store(path)
     try:
         await store.set_guild_language(GUILD + 1, "de")
+        await store.set_host_role(GUILD + 1, 7001)
+        await store.set_game_channel(GUILD, 902, True)
+        await store.set_table_default(GUILD, "malice", "turns", 40)
+        await store.set_table_default(GUILD, "insomnia", "bust", "out")
         await store.remember_dm_channel(31, 8031)
         rng = random.Random("copy")
         tables = [
@@ -58,6 +63,7 @@ async def everything(store, ids: list[int]) -> dict:
     out["dm channels"] = await store.dm_channels()
     for guild in (GUILD, GUILD + 1):
         out[(guild, "language")] = await store.guild_language(guild)
+        out[(guild, "settings")] = await store.guild_settings(guild)
         out[guild] = await store.leaderboard(guild, limit=100)
         out[(guild, "insomnia")] = await store.leaderboard(guild, "insomnia", limit=100)
         for row in out[guild]:

@@ -1,9 +1,10 @@
-"""Insomnia ("Sleepless"): the rules engine of docs/rules.md section 1 and the contract of section 3.
+"""Insomnia ("Sleepless"): the rules engine of docs/rules.md section 1 and the contract of section 4.
 
 The package has the same parts as `bot.games.malice`: `hands.py` (pure arithmetic: hand values, dice patterns,
-tricks, decks), `models.py` (actions, events, views, options), `game.py` (`InsomniaGame`, `new_game`), `ai.py`
-and `ai_auction.py` (the computer player) and `spec.py` (its entry in the registry). Everything public is
-re-exported here.
+tricks, decks), `models.py` (actions, events, views, options), `state.py` (the state), its role parts
+`payouts.py`, `auction.py` and `tricks.py`, `game.py` (`InsomniaGame`, the deal flow joining them, and
+`new_game`), `ai.py` and `ai_auction.py` (the computer player) and `spec.py` (its entry in the registry).
+Everything public is re-exported here.
 """
 
 from bot.games.insomnia.game import InsomniaGame, new_game

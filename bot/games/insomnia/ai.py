@@ -162,14 +162,18 @@ class _Worth:
 
     def __init__(self, view: PlayerView) -> None:
         self.view = view
-        self.n = len(view.players)
-        self.deck_size = len(deck_for(self.n))
+        playing = view.playing  # everyone, unless some went out (house rule H2)
+        self.n = len(playing)
+        self.deck = _deck(view)
+        self.deck_size = len(self.deck)
         self.payers = _payers(view)
-        me = view.players.index(view.player)
-        dealer = view.players.index(view.dealer)
-        order = [view.players[(dealer + 1 + i) % self.n] for i in range(self.n)]  # stage-1 bidders (rule 10)
+        me = playing.index(view.player)
+        seats, dealer = len(view.players), view.players.index(view.dealer)
+        order = [  # the stage-1 bidders (rule 10), from the dealer's left
+            p for i in range(1, seats + 1) if (p := view.players[(dealer + i) % seats]) in playing
+        ]
         self.seat = order.index(view.player)
-        self.rivals = tuple(view.chips[view.players[(me + i) % self.n]] for i in range(1, self.n))
+        self.rivals = tuple(view.chips[playing[(me + i) % self.n]] for i in range(1, self.n))
         self.chips = view.chips[view.player]
         self.matches: dict[tuple[int, ...], tuple[float, float]] = {}
 
@@ -204,7 +208,7 @@ def _auction_worth(need: tuple[int, ...], worth: float, rivals: tuple[int, ...],
 def _exchange(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
     hand = list(view.hand)
     worth = _Worth(view)
-    unseen = [c for c in deck_for(worth.n) if c not in hand]
+    unseen = [c for c in worth.deck if c not in hand]
     best_value = worth(hand) + EXCHANGE_MARGIN
     best_actions: list[Action] = [_PASS]
     for action in legal:
@@ -243,7 +247,7 @@ def _auction(view: PlayerView, legal: Sequence[Action]) -> Action:
     if auction is None:  # never in the auction phase
         return _PASS
     me = view.player
-    share = 1.0 / len(view.players)  # of the pot the bid feeds: on average the trick winner's
+    share = 1.0 / len(view.playing)  # of the pot the bid feeds: on average the trick winner's
     payers = _payers(view)
     targets = [(_missing(t, view.dice), _payout_worth(t, payers)) for t in _targets(view)]
     matched_now = max((worth for need, worth in targets if not need), default=0.0)
@@ -293,7 +297,12 @@ def _unseen(view: PlayerView) -> list[Card]:
     for cards in view.won_cards.values():
         seen.update(cards)
     seen.update(p.card for p in view.trick)
-    return [c for c in deck_for(len(view.players)) if c not in seen]
+    return [c for c in _deck(view) if c not in seen]
+
+
+def _deck(view: PlayerView) -> list[Card]:
+    """This deal's deck: by the players still in the game and the table's sevens (rule 2, house rule H1)."""
+    return deck_for(len(view.playing), view.sevens)
 
 
 def _sure_winner(card: Card, trump: Suit | None, unseen: list[Card]) -> bool:
@@ -326,7 +335,7 @@ def _play(view: PlayerView, legal: Sequence[Action]) -> Action:
     position = len(plays)
     winning = [c for c in cards if trick_winner([*plays, c], trump) == position]
     if winning:
-        last = position == len(view.players) - 1
+        last = position == len(view.playing) - 1
         if not last:
             # Others still play: prefer the cheapest card none of the unseen cards could beat.
             unseen = _unseen(view)

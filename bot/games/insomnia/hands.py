@@ -11,8 +11,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from itertools import combinations
+from typing import Literal
 
 from bot.games.cards import Card, Rank, Suit, deck
+
+Sevens = Literal["hearts-spades", "all"]
+"""House rule H1: which sevens a deck of 5-7 players holds (rule 2: 7♥ and 7♠)."""
 
 CATEGORIES = (
     "four_of_a_kind",
@@ -246,13 +250,15 @@ def trick_winner(plays: Sequence[Card], trump: Suit | None) -> int:
     return best
 
 
-def deck_for(players: int) -> list[Card]:
-    """Rule 2: 24 cards for 2-4 players, 30 (8 to A plus 7♥ 7♠) for 5-7, 32 for 8. Fixed order."""
+def deck_for(players: int, sevens: Sevens = "hearts-spades") -> list[Card]:
+    """Rule 2: 24 cards for 2-4 players, 30 (8 to A plus 7♥ 7♠) for 5-7, 32 for 8. Fixed order.
+
+    House rule H1 (`sevens="all"`): 5-7 players play with all four sevens, the 32 cards of 8 players."""
     if not 2 <= players <= 8:
         raise ValueError("Insomnia is for 2 to 8 players")
     if players <= 4:
         return deck(Rank(r) for r in range(Rank.NINE, Rank.ACE + 1))
-    if players <= 7:
-        sevens = [Card.of(Rank.SEVEN, Suit.HEARTS), Card.of(Rank.SEVEN, Suit.SPADES)]
-        return sevens + deck(Rank(r) for r in range(Rank.EIGHT, Rank.ACE + 1))
+    if players <= 7 and sevens != "all":
+        two = [Card.of(Rank.SEVEN, Suit.HEARTS), Card.of(Rank.SEVEN, Suit.SPADES)]
+        return two + deck(Rank(r) for r in range(Rank.EIGHT, Rank.ACE + 1))
     return deck(Rank(r) for r in range(Rank.SEVEN, Rank.ACE + 1))

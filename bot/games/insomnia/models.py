@@ -12,11 +12,16 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from bot.games.base import ActionInput, ChipTransfer, Standing
 from bot.games.cards import Card, Rank, Suit
-from bot.games.spec import TableOptions
+from bot.games.insomnia.hands import Sevens
+from bot.games.spec import HOUSE_RULE, TableOptions
 
 Phase = Literal["exchange", "auction", "rethrow", "tricks", "over"]
 DiceStage = Literal[1, 4]
 OverReason = Literal["out_of_chips", "deal_cap", "ended"]
+Bust = Literal["ends", "out"]
+"""House rule H2: a player without chips ends the game (rule 31), or leaves it and the others play on."""
+Stage4 = Literal["on", "off"]
+"""House rule H3: the second dice round is played (rules 26-28), or a deal ends after the tricks."""
 
 
 class _Frozen(BaseModel):
@@ -83,7 +88,8 @@ def parse_action(data: ActionInput) -> Exchange | Pass | Bid | Rethrow | Play | 
 
 
 class InsomniaOptions(TableOptions):
-    """An Insomnia table's options (the engine's `chips` and `max_deals`)."""
+    """An Insomnia table's options (the engine's `chips` and `max_deals`) and house rules (docs/rules.md
+    section 3: H1 `sevens`, H2 `bust`, H3 `stage4`; each default is the standard rule)."""
 
     chips: int = Field(default=15, ge=1, le=1000, description="chips each player starts with (default 15)")
     deals: int | None = Field(
@@ -91,6 +97,21 @@ class InsomniaOptions(TableOptions):
         ge=1,
         le=100,
         description="end the game after this many deals (default: until someone runs out)",
+    )
+    sevens: Sevens = Field(
+        default="hearts-spades",
+        description="5-7 players: hearts-spades (7♥ 7♠, 30 cards; default) or all (all 4 sevens, 32 cards)",
+        json_schema_extra=HOUSE_RULE,
+    )
+    bust: Bust = Field(
+        default="ends",
+        description="a player without chips: ends the game (default), or is out and the others play on",
+        json_schema_extra=HOUSE_RULE,
+    )
+    stage4: Stage4 = Field(
+        default="on",
+        description="the second dice round after the tricks: on (default) or off",
+        json_schema_extra=HOUSE_RULE,
     )
 
 
@@ -270,6 +291,15 @@ class Stage4Result(_Frozen):
     amount: int
 
 
+class PlayersOut(_Frozen):
+    """House rule H2 (`bust="out"`): these players have no chips left and leave the game; the `playing` play
+    on."""
+
+    kind: Literal["players_out"] = "players_out"
+    players: list[str]
+    playing: list[str]  # everyone still in the game, seat order
+
+
 class DealEnded(_Frozen):
     kind: Literal["deal_ended"] = "deal_ended"
     deal: int
@@ -306,6 +336,7 @@ Event = Annotated[
     | PotSplit
     | Stage4Eligible
     | Stage4Result
+    | PlayersOut
     | DealEnded
     | GameOver,
     Field(discriminator="kind"),
@@ -346,6 +377,12 @@ class PublicView(BaseModel):
     is_over: bool
     over_reason: str | None
     standings: list[Standing] = []  # every player's result once the game is over (empty before)
+    # the house rules (docs/rules.md section 3) and who is still in the game
+    sevens: Sevens = "hearts-spades"
+    bust: Bust = "ends"
+    stage4: Stage4 = "on"
+    playing: list[str] = []  # players still in the game, seat order: all of them unless `bust` is "out"
+    out: list[str] = []  # players out of the game (`bust="out"`), the first to go first
 
 
 class PlayerView(PublicView):

@@ -19,7 +19,10 @@ from bot.games.spec import GameSpec, TableOptions
 def _start(players: list[str], seed: str, options: TableOptions, chance: Chance | None) -> InsomniaGame:
     if not isinstance(options, InsomniaOptions):  # GameSpec.new_game validated them with this very model
         raise TypeError("Insomnia takes InsomniaOptions")
-    return new_game(players, seed, chips=options.chips, max_deals=options.deals, chance=chance)
+    return new_game(
+        players, seed, chips=options.chips, max_deals=options.deals, sevens=options.sevens, bust=options.bust,
+        stage4=options.stage4, chance=chance,
+    )
 
 
 def _computer(game: GameState, player: str, rng: random.Random) -> GameAction:
@@ -30,9 +33,12 @@ def _computer(game: GameState, player: str, rng: random.Random) -> GameAction:
 
 
 def _hands(game: GameState, events: Sequence[GameEvent], started: bool) -> list[str]:
-    # A new hand at each deal; exchanges are answered to the player himself.
+    # A new hand at each deal, to every player still in it (house rule bust=out: those out get no cards);
+    # exchanges are answered to the player himself.
+    if not isinstance(game, InsomniaGame):
+        raise TypeError(f"not an Insomnia game: {type(game).__name__}")
     if started or any(getattr(e, "kind", None) == "deal_started" for e in events):
-        return list(game.public_view().players)
+        return list(game.public_view().playing)
     return []
 
 

@@ -1,8 +1,9 @@
-"""Malice ("Boshaftigkeit"): the rules engine of docs/rules.md section 2 and the contract of section 3.
+"""Malice ("Boshaftigkeit"): the rules engine of docs/rules.md section 2 and the contract of section 4.
 
 The package has the same parts as `bot.games.insomnia`: `piles.py` (pure arithmetic: card values, what a side
-stack accepts), `models.py` (actions, events, views, options), `game.py` (`MaliceGame`, `new_game`), `ai.py`
-(the computer player) and `spec.py` (its entry in the registry). Everything public is re-exported here.
+stack accepts), `models.py` (actions, events, views, options), `state.py` (the state), `moves.py` (what may go
+where), `game.py` (`MaliceGame`: the turns and the score; `new_game`), `ai.py` (the computer player) and
+`spec.py` (its entry in the registry). Everything public is re-exported here.
 """
 
 from bot.games.malice.game import MaliceGame, new_game

@@ -21,13 +21,16 @@ from pydantic import (
 from bot.games.base import ActionInput, ChipTransfer
 from bot.games.cards import Card, Rank
 from bot.games.malice.piles import CARDS
-from bot.games.spec import TableOptions
+from bot.games.spec import HOUSE_RULE, TableOptions
 
 _M = TypeVar("_M", bound=BaseModel)
 
 Source = Literal["hand", "payoff", "side1", "side2", "side3", "side4"]
 Target = Literal["centre1", "centre2", "centre3", "centre4", "side1", "side2", "side3", "side4"]
 EndReason = Literal["payoff_emptied", "stalemate", "turn_cap", "resign", "cancelled"]
+Discard = Literal["optional", "required"]
+"""House rule H4: a side play ends the turn and a turn may also end without one (rule 12), or a player who can
+make a side play must end his turn with one."""
 
 
 def _parse_rank(value: Any) -> Rank:
@@ -222,6 +225,7 @@ class MalicePublicView(BaseModel):
     last_play: CardPlayed | None
     is_over: bool
     result: MaliceResult | None
+    discard: Discard = "optional"  # house rule H4
 
 
 class MaliceView(MalicePublicView):
@@ -233,14 +237,24 @@ class MaliceView(MalicePublicView):
 
 
 class MaliceOptions(TableOptions):
-    """A Malice table's options (the engine's `stake` and `max_turns`)."""
+    """A Malice table's options, all house rules (docs/rules.md section 3: H6 `stake`, H5 `turns`, H4
+    `discard`; the engine's `stake`, `max_turns` and `discard`; each default is the standard rule)."""
 
-    stake: int = Field(default=1, ge=0, le=1000, description="chips per card of the score (default 1)")
+    stake: int = Field(
+        default=1, ge=0, le=1000, description="chips per card of the score (default 1)",
+        json_schema_extra=HOUSE_RULE,
+    )
     turns: int = Field(
         default=500,
         ge=1,
         le=500,
         description="end the game after this many turns, scored as a stalemate (default 500)",
+        json_schema_extra=HOUSE_RULE,
+    )
+    discard: Discard = Field(
+        default="optional",
+        description="optional (default) or required: who can play to a side stack must, to end his turn",
+        json_schema_extra=HOUSE_RULE,
     )
 
 

@@ -19,7 +19,9 @@ from bot.games.spec import GameSpec, TableOptions
 def _start(players: list[str], seed: str, options: TableOptions, chance: Chance | None) -> MaliceGame:
     if not isinstance(options, MaliceOptions):  # GameSpec.new_game validated them with this very model
         raise TypeError("Malice takes MaliceOptions")
-    return new_game(players, seed, stake=options.stake, max_turns=options.turns, chance=chance)
+    return new_game(
+        players, seed, stake=options.stake, max_turns=options.turns, discard=options.discard, chance=chance
+    )
 
 
 def _computer(game: GameState, player: str, rng: random.Random) -> GameAction:

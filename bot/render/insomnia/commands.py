@@ -10,6 +10,7 @@ from bot.render.commands import (
     CommandSet,
     GameCommand,
     card_input,
+    choice_option,
     number_input,
     said,
     switch_option,
@@ -38,6 +39,11 @@ def opened(table_id: int, status: str, opponent: str | None) -> tuple[str, dict[
     return said("insomnia.opened", table=table_id)
 
 
+# The house rules' choices as English clients read them (docs/rules.md section 3: H1 to H3).
+SEVENS = {"hearts-spades": "7♥ 7♠ (standard)", "all": "all four sevens"}
+BUST = {"ends": "the game ends (standard)", "out": "the player is out, the others play on"}
+STAGE4 = {"on": "played (standard)", "off": "not played"}
+
 COMMANDS = CommandSet(
     description="Insomnia: dice, chips and tricks for 2 to 8 players.",
     commands=(
@@ -50,6 +56,9 @@ COMMANDS = CommandSet(
                 table_option(InsomniaOptions, "deals"),
                 table_option(InsomniaOptions, "timeout"),
                 switch_option(InsomniaOptions, "pictures"),
+                choice_option(InsomniaOptions, "sevens", SEVENS),
+                choice_option(InsomniaOptions, "bust", BUST),
+                choice_option(InsomniaOptions, "stage4", STAGE4),
             ),
         ),
         GameCommand("join", "Take a seat at the open table.", role="join"),

@@ -1,4 +1,6 @@
-"""Insomnia's moves as typed in the terminal: `exchange kh`, `bid 3`, `rethrow 2`, `play 7h`, `pass`."""
+"""Insomnia's moves as typed in the terminal: `exchange kh`, `bid 3`, `rethrow 2`, `play 7h`, `pass`
+(German: `tauschen kh`, `bieten 3`, `nachwerfen 2`, `ausspielen 7h`, `passen`): the slash commands and their
+options."""
 
 from __future__ import annotations
 
@@ -6,41 +8,55 @@ from typing import assert_never
 
 from bot.games.insomnia.game import InsomniaGame
 from bot.games.insomnia.models import Action, Bid, EndGame, Exchange, Pass, Play, Rethrow
-from bot.render.moves import TypedMoves
+from bot.i18n import t, tn
+from bot.i18n.cards import format_card, format_rank
+from bot.render.moves import TypedMoves, command_name
 
 
-def command(action: Action) -> str:
-    match action:
-        case Pass() | EndGame():
-            return action.kind.replace("_", " ")
-        case Bid():
-            return f"bid {action.amount}"
-        case Rethrow():
-            return f"rethrow {action.die}"
-        case Exchange():
-            return f"exchange {action.card}".lower()
-        case Play():
-            return f"play {action.card}".lower()  # a card to the trick
-        case _:
-            assert_never(action)
+def _name(command: str, locale: object) -> str:
+    return command_name("insomnia", command, locale)
 
 
-def describe(action: Action, game: InsomniaGame) -> str:
+def command(action: Action, locale: object) -> str:
     match action:
         case Pass():
-            return {"exchange": "keep your hand", "rethrow": "stop re-throwing"}.get(game.phase, "pass")
+            return _name("pass", locale)
+        case EndGame():  # a system action, never legal for a player: no command to type
+            return action.kind.replace("_", " ")
         case Bid():
-            return f"bid {action.amount} chip{'s' * (action.amount != 1)}"
+            return f"{_name('bid', locale)} {action.amount}"
         case Rethrow():
-            return f"throw die {action.die} again (showing {game.public_view().dice[action.die - 1].short})"
+            return f"{_name('rethrow', locale)} {action.die}"
         case Exchange():
-            return f"discard {action.card.pretty} and draw from the stock"
-        case Play():
-            return f"play {action.card.pretty} to the trick"
-        case EndGame():
-            return "end the game"
+            return f"{_name('exchange', locale)} {format_card(action.card, locale, pretty=False)}".lower()
+        case Play():  # a card to the trick
+            return f"{_name('play', locale)} {format_card(action.card, locale, pretty=False)}".lower()
         case _:
             assert_never(action)
 
 
-MOVES = TypedMoves[InsomniaGame, Action](command=command, describe=describe)
+def describe(action: Action, game: InsomniaGame, locale: object) -> str:
+    match action:
+        case Pass():
+            what = {"exchange": "keep", "rethrow": "stop"}.get(game.phase, "pass")
+            return t(locale, f"terminal.insomnia.{what}")
+        case Bid():
+            return tn(locale, "terminal.insomnia.bid", action.amount)
+        case Rethrow():
+            face = format_rank(game.public_view().dice[action.die - 1], locale)
+            return t(locale, "terminal.insomnia.rethrow", die=action.die, face=face)
+        case Exchange():
+            return t(locale, "terminal.insomnia.exchange", card=format_card(action.card, locale))
+        case Play():
+            return t(locale, "terminal.insomnia.play", card=format_card(action.card, locale))
+        case EndGame():
+            return t(locale, "terminal.end_game")
+        case _:
+            assert_never(action)
+
+
+def amount(action: Action) -> int | None:
+    return action.amount if isinstance(action, Bid) else None
+
+
+MOVES = TypedMoves[InsomniaGame, Action](command=command, describe=describe, amount=amount)

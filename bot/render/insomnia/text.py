@@ -33,10 +33,12 @@ from bot.games.insomnia.models import (
     Exchanged,
     ExchangeDone,
     GameOver,
+    InsomniaOptions,
     NoMatch,
     Pass,
     Passed,
     Play,
+    PlayersOut,
     PlayerView,
     PotSplit,
     PublicView,
@@ -63,6 +65,8 @@ from bot.render.common import (
     name,
     rows_of,
 )
+from bot.render.insomnia.rules import RULES
+from bot.render.options import chosen_house_rules
 
 COLOUR = 0x2E86C1
 # The engine's reasons and patterns, each the last part of its catalogue key.
@@ -141,6 +145,11 @@ def lobby(info: TableInfo, *, locale: object = "en") -> Message:
         footer=t(locale, "insomnia.lobby.footer"),
         colour=COLOUR,
     )
+    chosen = chosen_house_rules(InsomniaOptions, RULES, info.options, locale)
+    if chosen:  # only what differs from the standard rules
+        embed.fields.append(
+            EmbedField(name=t(locale, "options.house_rules_title"), value="\n".join(chosen), inline=False)
+        )
     if info.status != "lobby":
         status = t(locale, f"status.{info.status}")
         embed.description = f"{embed.description}\n\n" + t(locale, "lobby.status", status=status)
@@ -205,6 +214,8 @@ def table(info: TableInfo, game: InsomniaGame, note: str | None, *, locale: obje
             extra.append(tn(locale, "count.trick", view.tricks_won.get(p, 0)))
         if p in info.computer_seats:
             extra.append(t(locale, "insomnia.table.computer_plays"))
+        if p in view.out:  # house rule bust=out
+            extra.append(t(locale, "insomnia.table.out"))
         lines.append(
             t(
                 locale,
@@ -318,7 +329,7 @@ def _part_of(event: Event) -> str | None:
             return "tricks"
         case Stage4Eligible() | Stage4Result():
             return "stage4"
-        case ChipTransfer() | DealEnded() | GameOver():
+        case ChipTransfer() | PlayersOut() | DealEnded() | GameOver():
             return None  # the end of what came before
         case _:
             assert_never(event)
@@ -472,6 +483,9 @@ def _event_line(event: Event, locale: object) -> str | None:
                 cards=_cards(event.cards, locale),
                 amount=number(locale, event.amount),
             )
+        case PlayersOut():
+            players = join(locale, [who(p) for p in event.players])
+            return tn(locale, "insomnia.log.players_out", len(event.players), players=players)
         case DealEnded():
             chips = ", ".join(f"{who(p)} {number(locale, c)}" for p, c in event.chips.items())
             return t(

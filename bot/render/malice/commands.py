@@ -11,6 +11,7 @@ from bot.render.commands import (
     CommandSet,
     GameCommand,
     card_input,
+    choice_option,
     said,
     switch_option,
     table_option,
@@ -61,6 +62,9 @@ def opened(table_id: int, status: str, opponent: str | None) -> tuple[str, dict[
 CARD = "a card in your hand (like 7H or JK), payoff, or side1-side4 (the top of that side stack)"
 TO = "centre (any stack that takes it), centre1-centre4, or side1-side4"
 
+# The house rule's choices as English clients read them (docs/rules.md section 3: H4).
+DISCARD = {"optional": "optional (standard)", "required": "required when a card fits a side stack"}
+
 COMMANDS = CommandSet(
     description="Malice: a two-player Spite-and-Malice race.",
     commands=(
@@ -82,6 +86,7 @@ COMMANDS = CommandSet(
                 ),
                 table_option(MaliceOptions, "turns"),
                 switch_option(MaliceOptions, "pictures"),
+                choice_option(MaliceOptions, "discard", DISCARD),
             ),
         ),
         GameCommand("accept", "Accept the challenge in this channel.", role="accept"),

@@ -22,8 +22,10 @@ from bot.games.malice.models import (
     Event,
     GameOver,
     HandRefilled,
+    MaliceOptions,
     MalicePublicView,
     MaliceResult,
+    MaliceView,
     PayoffTurned,
     Play,
     Resign,
@@ -45,6 +47,8 @@ from bot.render.common import (
     name,
     rows_of,
 )
+from bot.render.malice.rules import RULES
+from bot.render.options import house_rules_text
 
 COLOUR = 0x8E44AD
 REASONS = ("payoff_emptied", "stalemate", "turn_cap", "resign", "cancelled")
@@ -85,6 +89,9 @@ def lobby(info: TableInfo, *, locale: object = "en") -> Message:
         stake=tn(locale, "count.chip", stake),
         seconds=int(info.timeout),
     )
+    chosen = house_rules_text(MaliceOptions, RULES, info.options, locale)
+    if chosen is not None:  # only what differs from the standard rules
+        text += "\n" + chosen
     if info.status == "lobby":
         buttons = [
             Button(
@@ -310,8 +317,11 @@ def hand(info: TableInfo, game: MaliceGame, player: str, *, dm: bool, locale: ob
             lines.append(t(locale, "malice.hand.your_turn_ace"))
         else:
             lines.append(t(locale, "malice.hand.your_turn"))
+        actions = game.legal_actions()
+        warning = idle_warning(view, actions, locale)
+        if warning is not None:
+            lines.append(warning)
         if not dm:
-            actions = game.legal_actions()
             buttons = [
                 Button(
                     label=_move_label(a, locale),
@@ -332,6 +342,22 @@ def hand(info: TableInfo, game: MaliceGame, player: str, *, dm: bool, locale: ob
     else:
         lines.append(t(locale, "table.game_over"))
     return Message(content="\n".join(lines), rows=rows)
+
+
+def idle_warning(view: MaliceView, legal: Sequence[Action], locale: object) -> str | None:
+    """Rule 16 told before it bites: the player to move has not moved a card this turn, may end it, and his
+    opponent leads the race, so ending now lets the opponent end the game by idling too (or, after the
+    opponent's own idle turn, ends it at once). None when ending now costs nothing of the kind."""
+    if view.moved_this_turn or view.is_over or not any(isinstance(a, EndTurn) for a in legal):
+        return None
+    opponent = next(p for p in view.players if p != view.player)
+    mine, theirs = view.payoff_counts[view.player], view.payoff_counts[opponent]
+    if theirs >= mine:
+        return None
+    player = name(opponent, locale)
+    if view.idle_turns >= 1:  # his last turn was idle: an idle end now is the second in a row
+        return tn(locale, "malice.hand.idle_ends_game", theirs, player=player, mine=mine)
+    return tn(locale, "malice.hand.idle_lets_end", theirs, player=player, mine=mine)
 
 
 def _move_label(action: Action, locale: object) -> str:
