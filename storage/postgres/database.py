@@ -116,6 +116,13 @@ def _batch_sql(inserts: tuple[Insert, ...], last: str, guard: str | None) -> str
     return numbered(f"WITH {', '.join(parts)} SELECT {'found FROM g' if guard else 'NULL'}")
 
 
+async def _as_it_is(conn: asyncpg.Connection) -> None:
+    """What the pool does to a connection handed back, beyond asyncpg's own check (a transaction left open
+    is rolled back): nothing. The store changes no session state (no SET, LISTEN, cursor or session lock:
+    its locks end with their transaction), so the default reset query would only add a round trip to every
+    call."""
+
+
 def _changed(status: str) -> int:
     """The rows a command changed, from its status ("UPDATE 3", "INSERT 0 1"; 0 for DDL)."""
     last = status.rpartition(" ")[2]
@@ -177,7 +184,7 @@ class PostgresDatabase(Database):
             # Two connections from the start: a write while a move holds one (the presenter's record, say)
             # need not wait for a new connection's start-up.
             pool = await asyncpg.create_pool(
-                url, min_size=min(2, pool_size), max_size=pool_size, timeout=CONNECT_TIMEOUT
+                url, min_size=min(2, pool_size), max_size=pool_size, timeout=CONNECT_TIMEOUT, reset=_as_it_is
             )
         except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
             raise StoreUnavailable(f"cannot connect to {name}: {e}") from e
