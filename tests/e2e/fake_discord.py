@@ -2401,7 +2401,8 @@ class FakeDiscord:
         fake knows is resolved as Discord would; any other value goes without resolved data."""
         if option is not None and option["type"] in (6, 9) and isinstance(value, UserHandle | FakeUser):
             value = value.id
-        if option is not None and option["type"] in (6, 9) and re.fullmatch(r"[0-9]+", str(value)):
+        # A snowflake has at most 20 digits: a longer number is no id anyone has (and too long for int()).
+        if option is not None and option["type"] in (6, 9) and re.fullmatch(r"[0-9]{1,20}", str(value)):
             if self.knows(int(value)):
                 self._option_value("unchecked", option, int(value), resolved)
             return str(value)
