@@ -48,16 +48,6 @@ def player(player_id: str) -> dict[str, str]:
     return {"player": player_id}
 
 
-def game(kind: str) -> dict[str, str]:
-    """A note's param naming a game."""
-    return {"game": kind}
-
-
-def text(key: str, **params: Any) -> dict[str, Any]:
-    """A note's param that is a text of its own."""
-    return {"text": key, "params": params}
-
-
 class SessionState(BaseModel):
     """What the session keeps of a table besides the game (stored as the table's `meta`)."""
 
