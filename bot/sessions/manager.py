@@ -33,6 +33,7 @@ from bot.sessions.moves import Moves
 from bot.sessions.pacing import Budget
 from bot.sessions.presenter import Announcer, Presenter
 from bot.sessions.records import TableRecord
+from bot.sessions.replay import Replays
 from bot.sessions.resume import Resume
 from bot.sessions.scheduler import Scheduler
 from bot.sessions.servers import Servers
@@ -68,6 +69,7 @@ class SessionManager:
         self.life = Life(self.tables, self.moves, self.lobbies)
         self.servers = Servers(store, self.tables, default_timeout=default_timeout)
         self.resumer = Resume(store, self.tables, owns_guild=owns_guild)
+        self.replays = Replays(store)  # finished games stepped through privately (the Replay button)
         self.scheduler = Scheduler(computer_moves=self.moves.computer_moves, time_out=self.life.time_out,
                                    clock=clock)
         self.presenter = Presenter(
