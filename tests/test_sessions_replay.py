@@ -1,7 +1,7 @@
-"""Replays of finished games (`bot.sessions.replay`, `bot.render.replay`): every step rebuilt from the seed and
-the action log, the last one the stored final state byte for byte; each step shows only what the public table
-showed then; only a finished game of the reader's server is replayed; the replayed tables kept in memory stay
-within their bound; the Replay button keeps a finished message's rows valid."""
+"""Replays of finished games (`bot.sessions.replay`, `bot.render.replay`): every step rebuilt from the seed
+and the action log, the last one the stored final state byte for byte; each step shows only what the public
+table showed then; only a finished game of the reader's server is replayed; the replayed tables kept in memory
+stay within their bound; the Replay button keeps a finished message's rows valid."""
 
 from __future__ import annotations
 
@@ -77,7 +77,8 @@ async def test_each_step_shows_what_the_public_table_showed_then(store, announce
         assert message.picture is not None and message.mentions == []
         # The steering buttons lead to their steps; those leading nowhere are disabled.
         ids = [parse_replay_id(b.custom_id) for b in message.rows[0]]
-        assert [i.step for i in ids if i] == [0, max(step - 1, 0), min(step + 1, replayed.last), replayed.last]
+        targets = [0, max(step - 1, 0), min(step + 1, replayed.last), replayed.last]
+        assert [i.step for i in ids if i] == targets
     final = await sessions.replays.step(table.id, replayed.last, guild_id=GUILD, locale="en")
     assert table.seed in "\n".join(final.texts())
     beyond = await sessions.replays.step(table.id, 10_000, guild_id=GUILD, locale="en")

@@ -25,7 +25,9 @@ pytestmark = pytest.mark.bot(rate_limits=True)
 CALLBACK = "POST /interactions/{interaction_id}/{token}/callback"
 LABELS = {
     "en": {"open": "Replay", "first": "⏮ First", "back": "◀ Back", "forward": "Forward ▶", "last": "Last ⏭"},
-    "de": {"open": "Wiederholung", "first": "⏮ Anfang", "back": "◀ Zurück", "forward": "Vor ▶", "last": "Ende ⏭"},
+    "de": {
+        "open": "Wiederholung", "first": "⏮ Anfang", "back": "◀ Zurück", "forward": "Vor ▶", "last": "Ende ⏭"
+    },
 }
 
 
@@ -48,8 +50,9 @@ class Expected:
         record = self.record.evolve(
             game=self.states[step], seq=step, status="finished" if step == self.last else "running"
         )
-        embed = render.renderer(self.row.kind).table(table_info(record), self.states[step], None, locale=locale)
-        return embed.embeds[0].model_dump(include={"title", "description"})
+        renderer = render.renderer(self.row.kind)
+        board = renderer.table(table_info(record), self.states[step], None, locale=locale)
+        return board.embeds[0].model_dump(include={"title", "description"})
 
     def picture(self, step: int, locale: str) -> bytes:
         picture = render.table_picture(table_info(self.record), self.states[step], locale=locale)
@@ -65,7 +68,8 @@ def check_step(fake: FakeDiscord, viewer: FakeMessage, expected: Expected, step:
         counter = "the start (move 0" if step == 0 else f"move {step} of {last}"
     assert counter in viewer.content, viewer.content
     board = viewer.embeds[0]
-    assert {"title": board.get("title"), "description": board.get("description")} == expected.board(step, locale)
+    shown = {"title": board.get("title"), "description": board.get("description")}
+    assert shown == expected.board(step, locale)
     assert fake.attachment_bytes(viewer) == [expected.picture(step, locale)], f"the picture of step {step}"
     labels = LABELS[locale]
     enabled = {b.label for b in viewer.buttons if not b.disabled}
@@ -141,8 +145,8 @@ async def play_malice_against_the_computer(harness: Harness, alice: UserHandle) 
     assert table
     checked = False
     for _ in range(400):
-        game = await poll(
-            lambda: (g := live_game(harness)) is None or g.current_player == str(alice.id) or None,
+        await poll(
+            lambda: (g := live_game(harness)) is None or g.current_player == str(alice.id),
             what="Alice's turn or the end",
         )
         game = live_game(harness)
@@ -152,7 +156,8 @@ async def play_malice_against_the_computer(harness: Harness, alice: UserHandle) 
             checked = True
             await harness.bot.sessions.idle()
             assert "Replay" not in table_message(fake, "Malice · table").button_labels
-            assert "Replay" not in [b.label for m in (await alice.slash("history")).messages for b in m.buttons]
+            history = await alice.slash("history")
+            assert "Replay" not in [b.label for m in history.messages for b in m.buttons]
         centre = [a for a in game.legal_actions() if a.kind == "play" and a.to.startswith("centre")]
         if centre:
             play = centre[0]
@@ -226,7 +231,7 @@ async def test_an_insomnia_game_replays_and_history_offers_the_replay_of_an_olde
     await alice.slash("malice challenge", opponent=fake.bot_user)
     await poll(lambda: live_game(harness) is not None, what="the Malice game")
     await alice.slash("resign")
-    await fake.wait_for(lambda: (g := live_game(harness)) is None, what="the Malice game to end")
+    await poll(lambda: live_game(harness) is None, what="the Malice game to end")
     await harness.bot.sessions.idle()
     history = await alice.slash("history", game=f"#{expected.row.id}")
     answer = history.messages[-1]
