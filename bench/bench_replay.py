@@ -33,7 +33,7 @@ from bench.report import write_section
 from bot import render
 from bot.games.ai import choose_action
 from bot.render.pictures import CACHE
-from bot.sessions import SessionManager
+from bot.sessions import SessionManager, lobbies
 from bot.sessions.replay import Replays
 from bot.sessions.resume import replay_facts
 from bot.sessions.rows import record_from_row
@@ -156,6 +156,8 @@ def table(rows: list[tuple[str, dict[str, str]]]) -> str:
 
 
 async def run(runs: int) -> str:
+    seeds = iter(["bench-replay-malice-2", "bench-replay-insomnia"])  # a long Malice game: 386 moves
+    lobbies.new_seed = lambda: next(seeds)  # fixed games: the same figures measure the same moves each run
     with tempfile.TemporaryDirectory() as folder:
         store = await Store.open(str(Path(folder) / "bench.sqlite3"))
         sessions = SessionManager(
