@@ -19,7 +19,8 @@ NAVS = ("first", "back", "forward", "last")
 OPEN = "open"
 # What the cog's persistent button matches (a step beyond the game is refused when clicked, not here).
 _NAV = "|".join((OPEN, *NAVS))
-TEMPLATE = rf"{REPLAY_PREFIX}:(?P<table>[0-9]{{1,20}}):(?P<step>[0-9]{{1,6}}):(?P<nav>{_NAV})"
+PATTERN = re.compile(rf"{REPLAY_PREFIX}:(?P<table>[0-9]{{1,20}}):(?P<step>[0-9]{{1,6}}):(?P<nav>{_NAV})")
+TEMPLATE = PATTERN.pattern
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,7 @@ def replay_id(table_id: int, step: int, nav: str) -> str:
 
 
 def parse_replay_id(custom_id: str) -> ReplayId | None:
-    match = re.fullmatch(TEMPLATE, custom_id)
+    match = PATTERN.fullmatch(custom_id)
     if match is None:
         return None
     return ReplayId(int(match["table"]), int(match["step"]), match["nav"])
