@@ -120,6 +120,11 @@ async def test_replayed_tables_are_kept_within_their_bound(store, announcer):
         await replays.step(table_id, 1, guild_id=GUILD, locale="en")
     assert replays.replayed == 3, "each table replayed when it was not the one kept"
     assert len(replays._kept) == 1
+    # A bound on the steps kept in all: the table asked for is kept however long, older ones go.
+    few = Replays(store, steps=10)
+    for table_id in (first.id, second.id, second.id):
+        await few.step(table_id, 1, guild_id=GUILD, locale="en")
+    assert few.replayed == 2 and list(few._kept) == [second.id]
     await sessions.close()
 
 

@@ -24,7 +24,8 @@ from bot.sessions.view import Line, Window, log_of, table_info, table_message
 from storage.contract import Store
 from storage.models import ActionRow
 
-TABLES_KEPT = 32  # replayed tables in memory (a long Malice game's steps are well under a megabyte)
+TABLES_KEPT = 32  # replayed tables in memory, and at most this many steps in all (the table asked for stays):
+STEPS_KEPT = 4000  # a step is some 7 KB (a 386-move Malice game takes 2.6 MB), so some 30 MB at most
 LOG_LINES = 40  # log lines handed to each step's message (the renderer keeps what fits)
 
 
@@ -58,9 +59,10 @@ def replay_table(record: TableRecord, rows: list[ActionRow]) -> Replayed:
 
 
 class Replays:
-    def __init__(self, store: Store, *, keep: int = TABLES_KEPT) -> None:
+    def __init__(self, store: Store, *, keep: int = TABLES_KEPT, steps: int = STEPS_KEPT) -> None:
         self.store = store
         self.keep = keep
+        self.steps_kept = steps
         self._kept: OrderedDict[int, Replayed] = OrderedDict()
         self.replayed = 0  # tables replayed from the store (not served from memory): tests and benchmarks
 
@@ -85,7 +87,9 @@ class Replays:
             raise NotAllowed("replay.broken") from None
         self.replayed += 1
         self._kept[table_id] = replayed
-        while len(self._kept) > self.keep:
+        while len(self._kept) > 1 and (
+            len(self._kept) > self.keep or sum(len(r.steps) for r in self._kept.values()) > self.steps_kept
+        ):
             self._kept.popitem(last=False)
         return replayed
 
