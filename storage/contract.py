@@ -131,7 +131,12 @@ class Store:
         await self._db.write(lambda tx: writes.set_seats(tx, now, table_id, seated))
 
     async def start_table(
-        self, table_id: int, snapshot_json: str, meta: BaseModel | None = None, *, thread_id: int | None = None
+        self,
+        table_id: int,
+        snapshot_json: str,
+        meta: BaseModel | None = None,
+        *,
+        thread_id: int | None = None,
     ) -> None:
         """Lobby -> running, with the started time, the first snapshot and (if given) the table's meta, in
         one transaction. With `thread_id` the table moves into that thread: its `channel_id` becomes the
@@ -196,7 +201,9 @@ class Store:
         where = "(t.channel_id = ? OR t.home_channel_id = ?)"
         if kind is None:
             return await self._one_table(where, (channel_id, channel_id), order="t.id DESC")
-        return await self._one_table(f"{where} AND t.kind = ?", (channel_id, channel_id, kind), order="t.id DESC")
+        return await self._one_table(
+            f"{where} AND t.kind = ?", (channel_id, channel_id, kind), order="t.id DESC"
+        )
 
     async def open_tables(self) -> list[TableRow]:
         """Tables in the lobby or running, oldest first: what to resume after a restart."""

@@ -158,8 +158,9 @@ async def start(
     )  # fmt: skip
     if thread_id is not None:
         await tx.execute(
-            "UPDATE game_tables SET home_channel_id = channel_id, channel_id = ? WHERE id = ?", thread_id, table_id
-        )
+            "UPDATE game_tables SET home_channel_id = channel_id, channel_id = ? WHERE id = ?",
+            thread_id, table_id,
+        )  # fmt: skip
 
 
 async def append(

@@ -24,6 +24,7 @@ def settings_message(
     channels: Sequence[int],
     defaults: Mapping[str, Mapping[str, Any]],
     locale: object,
+    threads: bool = False,
 ) -> Message:
     """`defaults`: per game, the options a new table gets unless its command chooses (the server's defaults,
     with the bot's turn time under them)."""
@@ -43,6 +44,10 @@ def settings_message(
                 if host_role is not None
                 else t(locale, "settings.show.role_none")
             ),
+        ),
+        EmbedField(
+            name=t(locale, "settings.show.threads"),
+            value=t(locale, "settings.show.threads_on" if threads else "settings.show.threads_off"),
         ),
     ]
     for kind, options in defaults.items():
