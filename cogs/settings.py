@@ -40,7 +40,11 @@ CHOICES = [
     app_commands.Choice(name="Deutsch", value="de"),
     app_commands.Choice(name="server default", value="default"),
 ]
-SWITCH = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
+# A choice is translated by its value alone (`cmd.choice.<value>`): these values are this command's own.
+SWITCH = [
+    app_commands.Choice(name="on: a thread per game", value="thread-per-game"),
+    app_commands.Choice(name="off: games in the channel", value="in-channel"),
+]
 # The games whose tables take defaults: those with commands (and so tables), read when the cogs load.
 GAMES = [app_commands.Choice(name=p.kind, value=p.kind) for p in PRESENTATIONS if p.commands is not None]
 
@@ -154,7 +158,7 @@ class Settings(commands.GroupCog, group_name="settings"):
     async def threads(self, interaction: discord.Interaction, threads: app_commands.Choice[str]) -> None:
         """A thread per game: the lobby stays in the channel, the game plays in a thread on it."""
         servers = self.bot.sessions.servers
-        on = threads.value == "on"
+        on = threads.value == "thread-per-game"
         await respond(interaction, lambda: servers.set_threads(_guild(interaction), on))
 
     @app_commands.command(name="role")

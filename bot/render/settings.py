@@ -47,7 +47,9 @@ def settings_message(
         ),
         EmbedField(
             name=t(locale, "settings.show.threads"),
-            value=t(locale, "settings.show.threads_on" if threads else "settings.show.threads_off"),
+            value=(
+                t(locale, "settings.show.threads_on") if threads else t(locale, "settings.show.threads_off")
+            ),
         ),
     ]
     for kind, options in defaults.items():

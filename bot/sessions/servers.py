@@ -147,7 +147,9 @@ class Servers:
         """A thread per game (`bot.sessions.threads`): tables that start from now on follow it. The answer
         says which permissions the bot then needs."""
         await self.store.set_threads(guild_id, on)
-        return Text("settings.threads.on" if on else "settings.threads.off")
+        if on:
+            return Text("settings.threads.on")
+        return Text("settings.threads.off")
 
     async def set_role(self, guild_id: int, role_id: int | None) -> Text:
         await self.store.set_host_role(guild_id, role_id)

@@ -37,7 +37,6 @@ class Room:
 
 
 NO_THREADS = Room()
-MISSING = "table.threads_missing"  # the note: the server plays in threads, the bot may not open one here
 
 
 class Threads:
@@ -55,12 +54,13 @@ class Threads:
         settings = await self.store.guild_settings(record.guild_id)
         if not settings.threads:
             return None, None
+        # The note: the server plays in threads, but the bot may not open one here.
         if not room.permitted:
-            return None, note(MISSING)
+            return None, note("table.threads_missing")
         try:
             thread = await self.open_thread(record)
         except MissingPermission:
-            return None, note(MISSING)
+            return None, note("table.threads_missing")
         except Exception as exc:  # Discord unwell: the game goes on in the channel rather than wait
             log.warning("table %s: opening its thread failed (%s); it plays in the channel", record.id, exc)
             return None, None
