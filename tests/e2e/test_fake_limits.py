@@ -17,6 +17,8 @@ import pytest
 from discord.http import Route
 
 from tests.e2e.fake_discord import (
+    CREATE_PRIVATE_THREADS,
+    THREAD_PERMISSIONS,
     FakeDiscord,
     FakeDiscordError,
     RestCall,
@@ -311,6 +313,7 @@ def test_the_extract_covers_every_route_of_the_fake_that_takes_a_body() -> None:
 async def test_a_thread_has_its_own_message_bucket(api: Client) -> None:
     fake = api.fake
     fake.rate_limits = True
+    fake.bot_permissions |= THREAD_PERMISSIONS | CREATE_PRIVATE_THREADS
     games = api.channel("games")
     for i in range(5):
         assert (await api.call("POST", f"/channels/{games}/messages", {"content": f"table {i}"}))[0] == 200
@@ -334,7 +337,16 @@ async def test_the_bot_can_open_write_and_close_threads(harness: Harness) -> Non
     games = bot.get_channel(fake.channel("games").id)
     assert isinstance(games, discord.TextChannel)
     table = await games.send("table")
+    # Without Create Public Threads (the invite link's minimal permissions) Discord refuses a thread.
+    with pytest.raises(discord.Forbidden) as refused:
+        await table.create_thread(name="Insomnia 1 log")
+    assert refused.value.code == 50013
+    fake.bot_permissions |= THREAD_PERMISSIONS
     log = await table.create_thread(name="Insomnia 1 log")
+    assert log.id == table.id, "a thread opened on a message has the message's id"
+    with pytest.raises(discord.HTTPException) as refused:
+        await table.create_thread(name="again")
+    assert refused.value.code == 160004
     side = await games.create_thread(name="Insomnia 1 talk", type=discord.ChannelType.public_thread)
     await log.send("Deal 1: alice exchanges one card.")
     # Discord announced the threads on the gateway, so the bot knows them without asking.
