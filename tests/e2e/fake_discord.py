@@ -2187,6 +2187,14 @@ class FakeDiscord:
             raise FakeDiscordError(f"{found.name or found.id} is no thread")
         found.archived = True
 
+    def add_thread(self, parent: str | int | FakeChannel, name: str, owner: str = "erin") -> FakeChannel:
+        """A public thread a member opened in a channel (not on a bot's message)."""
+        found = self.channel(parent)
+        thread = FakeChannel(self._snowflake(), name, found.guild_id, type=11, parent_id=found.id,
+                             owner_id=self.members[owner].id, created_at=self.now())
+        self.threads[thread.id] = thread
+        return thread
+
     def thread_of(self, message: FakeMessage | int) -> FakeChannel | None:
         """The thread opened on a message, if any (its id is the message's)."""
         message_id = message if isinstance(message, int) else message.id
