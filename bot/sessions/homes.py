@@ -3,7 +3,8 @@ its lobby message in the channel it was opened in, its home. The home says the g
 it runs, and shows the result once it is over; then the thread is archived. So the channel keeps exactly one
 message per game, and the thread holds the table message, the pings and the rest.
 
-All of it is derived from the table's record and the presenter's own `Display`, stored after each write: a
+The move itself is seen by `bot.sessions.drawing.follow_home`. All of it is derived from the table's
+record and the presenter's own `Display`, stored after each write: a
 restart goes on where it stopped (a table resumed in its thread writes there; a home not yet showing the
 result shows it). Discord refuses edits in an archived thread: the announcer unarchives one first (a thread
 Discord archived on its own after a long pause), and the bot archives its thread only once nothing is left to
@@ -13,13 +14,15 @@ write there.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import AsyncIterator
 from typing import Any, Protocol
 
 from bot import render
 from bot.i18n import t
 from bot.render.common import Message, name
+from bot.sessions.display import Display
 from bot.sessions.drawing import Drawing, Job
-from bot.sessions.pacing import Slot
+from bot.sessions.pacing import Pacer, Slot
 from bot.sessions.records import TableRecord
 
 PLAYING, OVER = "playing", "over"
@@ -31,8 +34,10 @@ class Host(Protocol):
     announcer: Any
     drawing: Drawing
 
+    pacer: Pacer | None
+
     def write_slot(self, channel_id: int) -> contextlib.AbstractAsyncContextManager[Slot]: ...
-    def call_slot(self, channel_id: int) -> contextlib.AbstractAsyncContextManager[Slot]: ...
+    def message_id(self, table_id: int) -> int | None: ...
 
 
 def thread_name(record: TableRecord) -> str:
@@ -54,22 +59,40 @@ class Homes:
     def __init__(self, presenter: Host) -> None:
         self.presenter = presenter
 
-    @staticmethod
-    def follow(job: Job) -> None:
-        """The table has moved into its thread: its lobby message becomes its home, and the table message is
-        posted anew in the thread (by the next write)."""
-        display, record = job.display, job.record
-        if display is None or record.home_channel_id is None or display.home_message_id is not None:
+    async def open_thread(self, record: TableRecord) -> int | None:
+        """A public thread on the lobby's message, for its game to play in (None: the lobby has no message
+        yet). Raises `MissingPermission` when Discord refuses it, or whatever else Discord answered."""
+        presenter = self.presenter
+        message_id = presenter.message_id(record.id)
+        if message_id is None:  # not loaded yet (a lobby resumed after a restart): as stored
+            row = await presenter.drawing.store.get_table(record.id)
+            message_id = None if row is None else Display.of_row(row).table_message_id
+        if message_id is None:
+            return None
+        async with self._call(record.channel_id) as slot, slot.request():
+            thread: int = await presenter.announcer.start_thread(
+                record.channel_id, message_id, thread_name(record)
+            )
+        return thread
+
+    @contextlib.asynccontextmanager
+    async def _call(self, channel_id: int) -> AsyncIterator[Slot]:
+        """A request on the channel that is no message write (a thread opened or archived), paced apart from
+        its message writes (`Pacer.call`) and at the door like every request."""
+        pacer = self.presenter.pacer
+        if pacer is None:
+            yield Slot()
             return
-        display.home_message_id = display.table_message_id
-        display.table_message_id = None
-        job.shown_revision = -1
+        async with pacer.call(channel_id) as slot:
+            yield slot
 
     @staticmethod
     def settled(job: Job) -> bool:
         """Nothing left to do at home: it shows the result and the thread is archived (or there is none)."""
         display, record = job.display, job.record
-        if display is None or record.home_channel_id is None or display.home_message_id is None:
+        if job.silenced or display is None or record.home_channel_id is None:
+            return True
+        if display.home_message_id is None:
             return True
         return display.home_shown == OVER and display.thread_archived
 
@@ -95,8 +118,10 @@ class Homes:
             display.home_shown = wanted
             await presenter.drawing.save(job)
             return True
-        if wanted == OVER and not display.thread_archived and display.ping_message_id is None:
-            async with presenter.call_slot(record.channel_id) as slot, slot.request():
+        # Archived last: nothing may be left to write in the thread (a ping to delete, an old message).
+        if wanted == OVER and not display.thread_archived and display.ping_message_id is None \
+                and not display.stale_messages:
+            async with self._call(record.channel_id) as slot, slot.request():
                 await presenter.announcer.archive_thread(record.channel_id)
             display.thread_archived = True
             await presenter.drawing.save(job)

@@ -77,7 +77,7 @@ class SessionManager:
             pacing=pacing,
             door=door,
         )
-        self.lobbies.threads = Threads(store, self.presenter.open_thread)
+        self.lobbies.threads = Threads(store, self.presenter.homes.open_thread)
         # The deadline first (the scheduler), then the channel (the presenter shows it).
         self.tables.stored.listen(self.scheduler.after)
         self.tables.stored.listen(self.presenter.changed)

@@ -24,10 +24,10 @@ from typing import Protocol
 from bot import render
 from bot.render.common import Message
 from bot.sessions.display import Display
-from bot.sessions.drawing import Drawing, Job, info_of, pictures_on
+from bot.sessions.drawing import Drawing, Job, follow_home, info_of, pictures_on
 from bot.sessions.errors import ChannelGone, EditExpired, MissingPermission
 from bot.sessions.failures import expected
-from bot.sessions.homes import Homes, thread_name
+from bot.sessions.homes import Homes
 from bot.sessions.pacing import Budget, Pacer, Slot
 from bot.sessions.pings import Pings
 from bot.sessions.records import MoveFacts, NoteFact, TableRecord, note
@@ -190,10 +190,6 @@ class Presenter:
     def dm_slot(self, user_id: int) -> contextlib.AbstractAsyncContextManager[Slot]:
         return self._slot(lambda pacer: pacer.dm(user_id, self.announcer.dm_requests(user_id)))
 
-    def call_slot(self, channel_id: int) -> contextlib.AbstractAsyncContextManager[Slot]:
-        """One request on the channel that is no message write (a thread opened or archived)."""
-        return self._slot(lambda pacer: pacer.call(channel_id))
-
     @contextlib.asynccontextmanager
     async def _slot(
         self, paced: Callable[[Pacer], contextlib.AbstractAsyncContextManager[Slot]]
@@ -220,25 +216,11 @@ class Presenter:
             self.drawing.shown(job, job.record, win)
         await self.drawing.save(job)
 
-    async def open_thread(self, record: TableRecord) -> int | None:
-        """A public thread on the lobby's message, for its game to play in (None: the lobby has no message
-        yet). Raises `MissingPermission` when Discord refuses it, or whatever else Discord answered."""
-        job = self._jobs.setdefault(record.id, Job(record))
-        display = await self.drawing.display(job)
-        if display.table_message_id is None:
-            return None
-        async with self.call_slot(record.channel_id) as slot, slot.request():
-            return await self.announcer.start_thread(
-                record.channel_id, display.table_message_id, thread_name(record)
-            )
-
     @contextlib.asynccontextmanager
     async def interaction_update(self, table_id: int, message_id: int) -> AsyncIterator[Message | None]:
         """The newest table message for a click on it (response type 7); counted shown once the block
         succeeds. Yields None when that message is not (or no longer) the table message."""
-        job = self._jobs.get(table_id)
-        if job is not None:
-            self.homes.follow(job)  # a click on the lobby of a game that just moved into its thread
+        job = follow_home(self._jobs.get(table_id))  # the lobby of a game that just moved: not its message
         if job is None or job.display is None or job.display.table_message_id != message_id:
             yield None
             return
@@ -354,13 +336,12 @@ class Presenter:
         if display is None:
             return job.silenced
         settled = job.silenced or (not self.needs_write(job) and display.hands_seq >= record.seq)
-        settled = settled and (job.silenced or self.homes.settled(job))
-        return settled and display.ping_message_id is None and not display.stale_messages
+        settled = settled and display.ping_message_id is None and not display.stale_messages
+        return settled and self.homes.settled(job)
 
     async def _step(self, job: Job) -> bool:
         """At most one channel write (plus the new hands); True when more is left to do now."""
         display = await self.drawing.display(job)
-        self.homes.follow(job)
         owed: list[str] = []
         if display.hands_seq < job.record.seq and job.record.game is not None:
             owed = await self.pings.owed(job)
@@ -377,14 +358,12 @@ class Presenter:
             return False
         if wrote or self.needs_write(job):
             return True
-        if await self.pings.update(job):
+        if await self.pings.update(job) or await self.homes.update(job):
             return True
         if display.stale_messages:
             async with self.write_slot(job.record.channel_id) as slot, slot.request():
                 await self.announcer.delete(job.record.channel_id, display.stale_messages.pop())
             await self.drawing.save(job)
-            return True
-        if await self.homes.update(job):
             return True
         self.pings.wake_when_due(job)
         return False
