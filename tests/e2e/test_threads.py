@@ -99,7 +99,8 @@ async def test_a_malice_game_plays_in_its_thread_and_leaves_one_message_in_the_c
     assert "Malice" in (await carol.slash("table", channel=thread.id)).text
     # From the channel: the commands say where the games are.
     refused = await carol.slash("table")
-    assert refused.text == f"The games of this channel play in their threads: <#{thread.id}>. Use the command there."
+    in_threads = f"The games of this channel play in their threads: <#{thread.id}>. Use the command there."
+    assert refused.text == in_threads
     assert (await alice.slash("resign")).text.startswith("The games of this channel play in their threads")
 
     assert (await alice.slash("resign", channel=thread.id)).ephemeral
@@ -108,7 +109,8 @@ async def test_a_malice_game_plays_in_its_thread_and_leaves_one_message_in_the_c
     assert "Game over" in table.text, "the thread's table message shows the end too"
     await assert_one_message_per_game(harness, [challenge])
     row = await harness.store.get_table(table_id)
-    assert (row.status, row.channel_id, row.home_channel_id) == ("finished", thread.id, fake.channel("games").id)
+    where = ("finished", thread.id, fake.channel("games").id)
+    assert (row.status, row.channel_id, row.home_channel_id) == where
     # /history finds the game from its thread and from the channel.
     assert "resign" in (await alice.slash("history", channel=thread.id)).text.lower()
     assert f"#{table_id}" in (await carol.slash("history")).text
@@ -155,7 +157,7 @@ async def test_two_games_at_once_in_one_channel_each_in_its_thread(harness: Harn
     await bob.click(first, "Accept")
     one = await thread_on(fake, first)
     await carol.slash("malice challenge", opponent=dave)
-    second = [m for m in fake.channel_messages("games") if m.id != first.id][0]
+    second = next(m for m in fake.channel_messages("games") if m.id != first.id)
     await dave.click(second, "Accept")
     two = await thread_on(fake, second)
     assert one.id != two.id
