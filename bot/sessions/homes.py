@@ -4,11 +4,10 @@ it runs, and shows the result once it is over; then the thread is archived. So t
 message per game, and the thread holds the table message, the pings and the rest.
 
 The move itself is seen by `bot.sessions.drawing.follow_home`. All of it is derived from the table's
-record and the presenter's own `Display`, stored after each write: a
-restart goes on where it stopped (a table resumed in its thread writes there; a home not yet showing the
-result shows it). Discord refuses edits in an archived thread: the announcer unarchives one first (a thread
-Discord archived on its own after a long pause), and the bot archives its thread only once nothing is left to
-write there.
+record and the presenter's own `Display`, stored after each write: a restart goes on where it stopped (a
+table resumed in its thread writes there; a home not yet showing the result shows it). Discord refuses edits
+in an archived thread: the announcer unarchives one first (a thread Discord archived on its own after a long
+pause), and the bot archives its thread only once nothing is left to write there.
 """
 
 from __future__ import annotations
@@ -33,7 +32,6 @@ class Host(Protocol):
 
     announcer: Any
     drawing: Drawing
-
     pacer: Pacer | None
 
     def write_slot(self, channel_id: int) -> contextlib.AbstractAsyncContextManager[Slot]: ...
