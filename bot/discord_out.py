@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import io
 import logging
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, Literal
 
 import discord
 
@@ -29,6 +30,10 @@ UNKNOWN_CHANNEL = 10003
 MISSING_ACCESS = 50001
 MISSING_PERMISSIONS = 50013
 EDIT_TOO_OLD = 30046
+THREAD_ARCHIVED = 50083
+THREAD_EXISTS = 160004  # "A thread has already been created for this message"
+# Discord archives a thread idle this long (minutes); the bot unarchives it to write there again.
+THREAD_ARCHIVE_MINUTES: Literal[1440] = 1440
 
 
 class _Layout(discord.ui.View):
@@ -141,7 +146,7 @@ class DiscordAnnouncer:
     async def edit(self, channel_id: int, message_id: int, message: Message) -> bool:
         partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
         try:
-            await partial.edit(**discord_kwargs(message, edit=True))
+            await self._unarchived(channel_id, lambda: partial.edit(**discord_kwargs(message, edit=True)))
         except discord.NotFound as exc:
             if exc.code == UNKNOWN_CHANNEL:
                 raise ChannelGone(str(exc)) from exc
@@ -153,11 +158,51 @@ class DiscordAnnouncer:
     async def delete(self, channel_id: int, message_id: int) -> None:
         partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
         try:
-            await partial.delete()
+            await self._unarchived(channel_id, partial.delete)
         except discord.NotFound:
             return  # already gone (someone deleted it by hand, or the channel): that is what we wanted
         except discord.HTTPException as exc:
             raise _http_failure(exc) from exc
+
+    # ---- a thread per game (bot.sessions.threads, bot.sessions.homes)
+
+    async def start_thread(self, channel_id: int, message_id: int, name: str) -> int:
+        """A public thread on the message (discord.py's `Message.create_thread` needs the message's guild, a
+        partial message has none: its HTTP call, as that method makes it)."""
+        try:
+            data = await self.bot.http.start_thread_with_message(
+                channel_id, message_id, name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES
+            )
+        except discord.HTTPException as exc:
+            if exc.code == THREAD_EXISTS:  # opened before a restart: a message's thread has the message's id
+                return message_id
+            if exc.code == MISSING_PERMISSIONS:
+                raise MissingPermission("create_public_threads") from exc
+            raise _http_failure(exc) from exc
+        return int(data["id"])
+
+    async def archive_thread(self, thread_id: int) -> None:
+        await self._archive(thread_id, True)
+
+    async def _archive(self, thread_id: int, archived: bool) -> None:
+        try:
+            await self.bot.http.edit_channel(thread_id, archived=archived)
+        except discord.NotFound:
+            return  # the thread was deleted: nothing left to archive (or to write in)
+        except discord.HTTPException as exc:
+            raise _http_failure(exc) from exc
+
+    async def _unarchived(self, channel_id: int, call: Callable[[], Awaitable[Any]]) -> None:
+        """A write in a thread Discord archived meanwhile (idle past its archive time) is refused: unarchive
+        it, then write. Anywhere else the call is made once, as it is."""
+        try:
+            await call()
+        except discord.HTTPException as exc:
+            if exc.code != THREAD_ARCHIVED:
+                raise
+            log.info("thread %s was archived; unarchiving it to write", channel_id)
+            await self._archive(channel_id, False)
+            await call()
 
     def dm_requests(self, user_id: int) -> int:
         return 1 if user_id in self._dm_channels else 2

@@ -22,7 +22,17 @@ from bot.games.spec import GameSpec
 from bot.render.commands import CommandOption, CommandSet, GameCommand
 from bot.render.registry import PRESENTATIONS
 from bot.sessions.errors import Text
-from cogs.table import can_manage, choices_for, game_command, respond, roles_of, sessions_of, where
+from cogs.table import (
+    can_manage,
+    choices_for,
+    game_command,
+    parent_of,
+    respond,
+    roles_of,
+    room_of,
+    sessions_of,
+    where,
+)
 
 if TYPE_CHECKING:
     from bot.client import CardBot
@@ -89,6 +99,8 @@ def _open(spec: GameSpec, command: GameCommand) -> Callback:
                 opponent_is_bot=bool(opponent is not None and opponent.bot),
                 can_manage=can_manage(interaction),
                 roles=roles_of(interaction),
+                parent_id=parent_of(interaction),
+                room=room_of(interaction),
             )
             key, said = opened(table.id, table.status, opponent.mention if opponent is not None else None)
             return Text(key, **said)
@@ -108,10 +120,17 @@ LOBBY_STEPS = {
 }
 
 
+# The steps that may start a game (in a thread of its own, if the server plays in threads).
+STARTING = ("start", "accept")
+
+
 def _lobby_step(step: str) -> Callback:
     async def callback(interaction: discord.Interaction) -> None:
         method = getattr(sessions_of(interaction), LOBBY_STEPS[step])
-        await respond(interaction, lambda: method(*where(interaction)))
+        if step in STARTING:
+            await respond(interaction, lambda: method(*where(interaction), room_of(interaction)))
+        else:
+            await respond(interaction, lambda: method(*where(interaction)))
 
     return callback
 

@@ -7,7 +7,9 @@
 - `/settings channels add|remove channel`, `/settings channels all`: the channels where games may be opened
   (none listed: every channel);
 - `/settings role [role]`: a role whose members may open games and cancel any game (besides Manage Server);
-  without a role: anyone may open a game again.
+  without a role: anyone may open a game again;
+- `/settings threads on|off`: a thread per game (`bot.sessions.threads`); the answer names the permissions the
+  bot then needs (the invite link asks only for the minimal ones).
 
 Only people who may manage the server change them: Discord hides the commands from others
 (`default_permissions`), and the bot checks again (`has_permissions`), since a server can override what
@@ -37,6 +39,11 @@ CHOICES = [
     app_commands.Choice(name="English", value="en"),
     app_commands.Choice(name="Deutsch", value="de"),
     app_commands.Choice(name="server default", value="default"),
+]
+# A choice is translated by its value alone (`cmd.choice.<value>`): these values are this command's own.
+SWITCH = [
+    app_commands.Choice(name="on: a thread per game", value="thread-per-game"),
+    app_commands.Choice(name="off: games in the channel", value="in-channel"),
 ]
 # The games whose tables take defaults: those with commands (and so tables), read when the cogs load.
 GAMES = [app_commands.Choice(name=p.kind, value=p.kind) for p in PRESENTATIONS if p.commands is not None]
@@ -143,6 +150,16 @@ class Settings(commands.GroupCog, group_name="settings"):
         """Games may be opened in every channel again."""
         servers = self.bot.sessions.servers
         await respond(interaction, lambda: servers.all_channels(_guild(interaction)))
+
+    @app_commands.command(name="threads")
+    @app_commands.describe(threads="on: each game plays in a thread of its own; off: in the channel")
+    @app_commands.choices(threads=SWITCH)
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def threads(self, interaction: discord.Interaction, threads: app_commands.Choice[str]) -> None:
+        """A thread per game: the lobby stays in the channel, the game plays in a thread on it."""
+        servers = self.bot.sessions.servers
+        on = threads.value == "thread-per-game"
+        await respond(interaction, lambda: servers.set_threads(_guild(interaction), on))
 
     @app_commands.command(name="role")
     @app_commands.describe(role="the role (leave it out: anyone may open a game again)")

@@ -29,6 +29,7 @@ from bot.render.common import Message
 from bot.render.replay import finished_rows
 from bot.sessions import SessionManager
 from bot.sessions.errors import Text
+from bot.sessions.threads import NO_THREADS, Room
 
 if TYPE_CHECKING:
     from bot.client import CardBot
@@ -71,6 +72,23 @@ def where(interaction: discord.Interaction) -> tuple[int, int]:
 def can_manage(interaction: discord.Interaction) -> bool:
     """Whether the user has Manage Server here (he may /cancel any table)."""
     return bool(interaction.permissions and interaction.permissions.manage_guild)
+
+
+def room_of(interaction: discord.Interaction) -> Room:
+    """What Discord says of the channel, for a game that may start in a thread of its own: a thread can be
+    opened in a server's channel that is no thread itself, and the bot's permissions there (the
+    interaction's `app_permissions`) must allow opening one and writing in it."""
+    if interaction.guild_id is None or isinstance(interaction.channel, discord.Thread):
+        return NO_THREADS
+    allowed = interaction.app_permissions
+    return Room(can_thread=True,
+                permitted=allowed.create_public_threads and allowed.send_messages_in_threads)
+
+
+def parent_of(interaction: discord.Interaction) -> int | None:
+    """The channel of the thread the interaction comes from (None: not a thread)."""
+    channel = interaction.channel
+    return channel.parent_id if isinstance(channel, discord.Thread) else None
 
 
 def roles_of(interaction: discord.Interaction) -> frozenset[int]:
@@ -142,6 +160,7 @@ class TableButton(
                 can_manage=can_manage(interaction),
                 roles=roles_of(interaction),
                 locale=interaction.locale,
+                room=room_of(interaction),
             )
         )
         done, _ = await asyncio.wait({task}, timeout=ANSWER_WITHIN)

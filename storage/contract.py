@@ -130,11 +130,19 @@ class Store:
         now, seated = self._clock(), list(players)
         await self._db.write(lambda tx: writes.set_seats(tx, now, table_id, seated))
 
-    async def start_table(self, table_id: int, snapshot_json: str, meta: BaseModel | None = None) -> None:
+    async def start_table(
+        self,
+        table_id: int,
+        snapshot_json: str,
+        meta: BaseModel | None = None,
+        *,
+        thread_id: int | None = None,
+    ) -> None:
         """Lobby -> running, with the started time, the first snapshot and (if given) the table's meta, in
-        one transaction."""
+        one transaction. With `thread_id` the table moves into that thread: its `channel_id` becomes the
+        thread's and the channel it was opened in its `home_channel_id`."""
         now, data = self._clock(), None if meta is None else _json(meta)
-        await self._db.write(lambda tx: writes.start(tx, now, table_id, snapshot_json, data))
+        await self._db.write(lambda tx: writes.start(tx, now, table_id, snapshot_json, data, thread_id))
 
     async def append_action(
         self,
@@ -188,10 +196,14 @@ class Store:
         return await self._one_table("t.channel_id = ? AND t.status IN ('lobby', 'running')", (channel_id,))
 
     async def last_table(self, channel_id: int, kind: str | None = None) -> TableRow | None:
-        """The channel's most recently created table of any status (of that game kind if given)."""
+        """The channel's most recently created table of any status (of that game kind if given), those
+        opened here that played in a thread of their own included."""
+        where = "(t.channel_id = ? OR t.home_channel_id = ?)"
         if kind is None:
-            return await self._one_table("t.channel_id = ?", (channel_id,), order="t.id DESC")
-        return await self._one_table("t.channel_id = ? AND t.kind = ?", (channel_id, kind), order="t.id DESC")
+            return await self._one_table(where, (channel_id, channel_id), order="t.id DESC")
+        return await self._one_table(
+            f"{where} AND t.kind = ?", (channel_id, channel_id, kind), order="t.id DESC"
+        )
 
     async def open_tables(self) -> list[TableRow]:
         """Tables in the lobby or running, oldest first: what to resume after a restart."""
@@ -254,6 +266,10 @@ class Store:
     async def set_host_role(self, guild_id: int, role_id: int | None) -> None:
         """The role whose members may open and cancel games (besides Manage Server); None: anyone opens."""
         await self._db.execute(writes.SET_HOST_ROLE, guild_id, role_id)
+
+    async def set_threads(self, guild_id: int, on: bool) -> None:
+        """Whether each game of the server plays in a thread of its own (off: in the channel, as before)."""
+        await self._db.execute(writes.SET_THREADS, guild_id, on)
 
     async def set_game_channel(self, guild_id: int, channel_id: int, allowed: bool) -> None:
         """Add a channel to the ones where games may be opened, or take it off the list (an empty list:

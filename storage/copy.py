@@ -26,14 +26,15 @@ from storage.sqlite import SqliteStore
 # In foreign-key order, with the columns copied (the same names on both backends).
 TABLES: dict[str, tuple[str, ...]] = {
     "game_tables": ("id", "guild_id", "channel_id", "kind", "status", "options", "seed", "commitment",
-                    "host_id", "meta", "display", "snapshot", "created_at", "started_at", "finished_at"),
+                    "host_id", "meta", "display", "snapshot", "created_at", "started_at", "finished_at",
+                    "home_channel_id"),
     "seats": ("id", "table_id", "seat", "player", "user_id", "joined_at", "left_at"),
     "actions": ("table_id", "seq", "actor", "action", "created_at"),
     "ledger": ("id", "table_id", "seq", "guild_id", "kind", "from_account", "to_account", "amount", "reason",
                "created_at"),
     "results": ("table_id", "player", "guild_id", "kind", "final_chips", "net", "placement", "won"),
     "balances": ("guild_id", "player", "kind", "net", "games", "wins", "biggest_win"),
-    "guild_settings": ("guild_id", "language", "host_role"),
+    "guild_settings": ("guild_id", "language", "host_role", "threads"),
     "game_channels": ("guild_id", "channel_id"),
     "table_defaults": ("guild_id", "kind", "name", "value"),
     "dm_channels": ("user_id", "channel_id"),
@@ -89,7 +90,7 @@ def _read_chunks(path: str, table: str, columns: tuple[str, ...]) -> Iterator[li
     try:
         cur = conn.execute(f"SELECT {', '.join(columns)} FROM {table} ORDER BY {ORDER[table]}")
         while rows := cur.fetchmany(CHUNK):
-            if table == "results":  # 0/1 in SQLite, a boolean in PostgreSQL
+            if table in ("results", "guild_settings"):  # 0/1 in SQLite, a boolean in PostgreSQL (the last)
                 rows = [(*r[:-1], bool(r[-1])) for r in rows]
             yield rows
     finally:

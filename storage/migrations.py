@@ -218,6 +218,18 @@ MIGRATIONS: list[list[Statement]] = [
         ) {without_rowid}
         """,
     ],
+    # 9: a thread per game (`/settings threads`): `threads` on, each game of the server plays in a public
+    # thread opened on its lobby message. A table that moved into its thread keeps the channel it was opened
+    # in as `home_channel_id` (its `channel_id` is then the thread's: the one-open-table-per-channel index
+    # holds per thread, so a channel runs several games at once), and /history finds it from that channel.
+    [
+        "ALTER TABLE guild_settings ADD COLUMN {flag:threads} DEFAULT FALSE",
+        "ALTER TABLE game_tables ADD COLUMN home_channel_id {bigint}",
+        """
+        CREATE INDEX game_tables_by_home ON game_tables (home_channel_id, kind, id)
+            WHERE home_channel_id IS NOT NULL
+        """,
+    ],
 ]
 
 LATEST = len(MIGRATIONS)

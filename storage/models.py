@@ -47,7 +47,7 @@ class SeatRow(_Row):
 class TableRow(_Row):
     id: int
     guild_id: int
-    channel_id: int
+    channel_id: int  # where it plays: the channel it was opened in, or the thread it moved into
     kind: str
     status: TableStatus
     options: dict[str, Any]
@@ -62,6 +62,7 @@ class TableRow(_Row):
     started_at: float | None
     finished_at: float | None
     seats: list[SeatRow]
+    home_channel_id: int | None = None  # the channel it was opened in, once it plays in a thread of its own
 
     @property
     def players(self) -> list[str]:
@@ -132,3 +133,4 @@ class GuildSettings(_Row):
     host_role: int | None = None  # a role that may open and cancel games (besides Manage Server); None: all
     channels: list[int] = []  # where games may be opened, ascending; empty: every channel
     defaults: dict[str, dict[str, Any]] = {}  # game kind -> option -> its default for new tables (JSON)
+    threads: bool = False  # each game plays in a thread of its own, opened on its lobby message

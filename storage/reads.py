@@ -11,7 +11,7 @@ from storage.models import GuildSettings, HistoryEntry, LedgerRow, TableRow
 
 _TABLE_COLUMNS = (
     "t.id, t.guild_id, t.channel_id, t.kind, t.status, t.options, t.seed, t.commitment, t.host_id, t.meta, "
-    "t.display, t.snapshot, t.created_at, t.started_at, t.finished_at, "
+    "t.display, t.snapshot, t.created_at, t.started_at, t.finished_at, t.home_channel_id, "
     "(SELECT COALESCE(MAX(a.seq) + 1, 0) FROM actions a WHERE a.table_id = t.id) AS next_seq"
 )
 ACTIONS = "SELECT table_id, seq, actor, action, created_at FROM actions WHERE table_id = ? ORDER BY seq"
@@ -29,7 +29,7 @@ LEADERBOARD = (
 )
 STATS = "SELECT kind, net, games, wins, biggest_win FROM balances WHERE guild_id = ? AND player = ?"
 GUILD_LANGUAGE = "SELECT language FROM guild_settings WHERE guild_id = ?"
-GUILD_SETTINGS = "SELECT language, host_role FROM guild_settings WHERE guild_id = ?"
+GUILD_SETTINGS = "SELECT language, host_role, threads FROM guild_settings WHERE guild_id = ?"
 GAME_CHANNELS = "SELECT channel_id FROM game_channels WHERE guild_id = ? ORDER BY channel_id"
 TABLE_DEFAULTS = "SELECT kind, name, value FROM table_defaults WHERE guild_id = ? ORDER BY kind, name"
 DM_CHANNELS = "SELECT user_id, channel_id FROM dm_channels"
@@ -85,4 +85,5 @@ async def guild_settings(tx: Transaction, guild_id: int) -> GuildSettings:
         host_role=None if row is None or row["host_role"] is None else int(row["host_role"]),
         channels=channels,
         defaults=defaults,
+        threads=row is not None and bool(row["threads"]),
     )

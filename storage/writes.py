@@ -78,6 +78,10 @@ SET_HOST_ROLE = (
     "INSERT INTO guild_settings (guild_id, host_role) VALUES (?, ?)"
     " ON CONFLICT (guild_id) DO UPDATE SET host_role = excluded.host_role"
 )
+SET_THREADS = (
+    "INSERT INTO guild_settings (guild_id, threads) VALUES (?, ?)"
+    " ON CONFLICT (guild_id) DO UPDATE SET threads = excluded.threads"
+)
 ADD_GAME_CHANNEL = (
     "INSERT INTO game_channels (guild_id, channel_id) VALUES (?, ?)"
     " ON CONFLICT (guild_id, channel_id) DO NOTHING"
@@ -142,13 +146,21 @@ async def set_seats(tx: Transaction, now: float, table_id: int, players: Sequenc
         await tx.execute_many(SEATS.sql, new)
 
 
-async def start(tx: Transaction, now: float, table_id: int, snapshot_json: str, meta: str | None) -> None:
+async def start(
+    tx: Transaction, now: float, table_id: int, snapshot_json: str, meta: str | None, thread_id: int | None
+) -> None:
+    """Lobby -> running; with `thread_id`, the table moves into that thread (its channel kept as its home)."""
     await require_status(tx, table_id, ("lobby",), "start")
     await tx.execute(
         "UPDATE game_tables SET status = 'running', started_at = ?, snapshot = ?, meta = COALESCE(?, meta)"
         " WHERE id = ?",
         now, snapshot_json, meta, table_id,
     )  # fmt: skip
+    if thread_id is not None:
+        await tx.execute(
+            "UPDATE game_tables SET home_channel_id = channel_id, channel_id = ? WHERE id = ?",
+            thread_id, table_id,
+        )  # fmt: skip
 
 
 async def append(

@@ -56,6 +56,13 @@ class RecordingAnnouncer:
     def dm_requests(self, user_id: int) -> int:
         return 1
 
+    async def start_thread(self, channel_id: int, message_id: int, name: str) -> int:
+        self.log.append(Sent("thread", channel_id, message_id, Message(content=name)))
+        return message_id  # as on Discord: a thread opened on a message has the message's id
+
+    async def archive_thread(self, thread_id: int) -> None:
+        self.log.append(Sent("archive", thread_id, 0, Message()))
+
     def public(self) -> list[Sent]:
         """What was posted or edited in the channel (deletions are in `log`, but show nothing new)."""
         return [s for s in self.log if s.kind in ("send", "edit")]

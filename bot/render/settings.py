@@ -24,6 +24,7 @@ def settings_message(
     channels: Sequence[int],
     defaults: Mapping[str, Mapping[str, Any]],
     locale: object,
+    threads: bool = False,
 ) -> Message:
     """`defaults`: per game, the options a new table gets unless its command chooses (the server's defaults,
     with the bot's turn time under them)."""
@@ -42,6 +43,12 @@ def settings_message(
                 t(locale, "settings.show.role_set", role=f"<@&{host_role}>")
                 if host_role is not None
                 else t(locale, "settings.show.role_none")
+            ),
+        ),
+        EmbedField(
+            name=t(locale, "settings.show.threads"),
+            value=(
+                t(locale, "settings.show.threads_on") if threads else t(locale, "settings.show.threads_off")
             ),
         ),
     ]

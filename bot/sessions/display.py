@@ -28,6 +28,12 @@ class Display(BaseModel):
     notice: NoteFact | None = None  # the presenter's own word over the table (pictures off, a closed DM)
     notice_shown: bool = False
     stale_messages: list[int] = []  # old table messages to delete (after Discord refused an edit: 30046)
+    # A game in a thread of its own (`bot.sessions.homes`): its lobby message, left in the channel it was
+    # opened in; what that shows now ("": the lobby still, "playing", "over": the result); the thread
+    # archived.
+    home_message_id: int | None = None
+    home_shown: str = ""
+    thread_archived: bool = False
 
     @classmethod
     def of_row(cls, row: TableRow) -> Display:

@@ -55,6 +55,7 @@ class Drawing:
         if job.display is None:
             row = await self.store.get_table(job.record.id)
             job.display = Display() if row is None else Display.of_row(row)
+        follow_home(job)
         return job.display
 
     async def save(self, job: Job) -> None:
@@ -136,3 +137,18 @@ def pictures_on(record: TableRecord, display: Display) -> bool:
 
 def info_of(record: TableRecord, display: Display) -> render.TableInfo:
     return table_info(record, pictures_off=display.pictures_off)
+
+
+def follow_home(job: Job | None) -> Job | None:
+    """A table that has moved into its thread (`bot.sessions.homes`): its lobby message becomes its home, and
+    the table message is posted anew in the thread by the next write. Seen before any write, and before a
+    click on the table message is answered (a click on the lobby of a game that just moved no longer updates
+    it)."""
+    if job is None or job.display is None:
+        return job
+    display, record = job.display, job.record
+    if record.home_channel_id is not None and display.home_message_id is None:
+        display.home_message_id = display.table_message_id
+        display.table_message_id = None
+        job.shown_revision = -1
+    return job

@@ -20,6 +20,7 @@ from bot.sessions.errors import GameName, NotAllowed, Text
 from bot.sessions.kinds import game_options
 from bot.sessions.records import MoveFacts, NoteFact, SessionState, TableRecord, note, player
 from bot.sessions.tables import Readers, Tables
+from bot.sessions.threads import NO_THREADS, Room, Threads
 from storage.contract import Store
 from storage.errors import ChannelBusy
 from storage.models import SeatIn
@@ -46,6 +47,7 @@ class Lobbies:
         self.tables = tables
         self.readers = readers
         self.default_timeout = default_timeout
+        self.threads: Threads | None = None  # where a game plays once it starts (set by the manager)
 
     async def open(
         self,
@@ -157,21 +159,22 @@ class Lobbies:
             await self._reseat(record, [*record.players, f"ai:{number}"])
             return Text("table.computer_joined", number=number)
 
-    async def start(self, channel_id: int, user_id: int) -> Text:
+    async def start(self, channel_id: int, user_id: int, room: Room = NO_THREADS) -> Text:
+        """`room`: what Discord says of the channel (a thread per game, `bot.sessions.threads`)."""
         async with self.tables.lock(channel_id):
             record = self._lobby(channel_id, "lobby")
             _require_host(record, user_id, "start")
             if len(record.players) < REGISTRY[record.kind].min_players:
                 raise NotAllowed("table.need_two")
-            await self._deal(record)
+            await self._deal(record, room)
         return Text("table.started")
 
-    async def accept(self, channel_id: int, user_id: int) -> Text:
+    async def accept(self, channel_id: int, user_id: int, room: Room = NO_THREADS) -> Text:
         async with self.tables.lock(channel_id):
             record = self._lobby(channel_id, "challenge")
             if str(user_id) != record.players[1]:
                 raise NotAllowed("challenge.only_challenged.accept")
-            await self._deal(record)
+            await self._deal(record, room)
         return Text("challenge.accepted")
 
     async def decline(self, channel_id: int, user_id: int) -> Text:
@@ -182,12 +185,12 @@ class Lobbies:
             await self._close(record, note("challenge.declined_by", player=player(str(user_id))))
             return Text("challenge.declined")
 
-    async def start_now(self, record: TableRecord) -> None:
+    async def start_now(self, record: TableRecord, room: Room = NO_THREADS) -> None:
         """A challenge to the computer starts at once."""
         async with self.tables.lock(record.channel_id):
             now = self.tables.by_id(record.id)
             if now is not None and now.status == "lobby":
-                await self._deal(now)
+                await self._deal(now, room)
 
     async def cancel(self, record: TableRecord, user_id: int) -> Text:
         """Caller holds the lock (the table's life decides who may cancel)."""
@@ -199,18 +202,25 @@ class Lobbies:
         session = record.session.with_banner(why, record.seq)
         self.tables.publish(record.evolve(status="cancelled", session=session))
 
-    async def _deal(self, record: TableRecord) -> None:
-        """Lobby -> running: deal, and store the first snapshot with the session state in one transaction."""
+    async def _deal(self, record: TableRecord, room: Room = NO_THREADS) -> None:
+        """Lobby -> running: deal, and store the first snapshot with the session state in one transaction;
+        the table moves into a thread of its own if the server plays in threads (opened first)."""
+        thread, told = (None, None) if self.threads is None else await self.threads.place(record, room)
         spec = REGISTRY[record.kind]
         game = spec.new_game(list(record.players), record.seed, game_options(record.options))
         hands = tuple(spec.session.hands_to_send(game, [], True))
         session = self.readers.noted(record.session, record.players).model_copy(update={"banner": None})
+        if told is not None:  # the table says once why the game plays in the channel
+            session = session.with_notes([told], at=0)
         snapshot = game.model_dump_json()
-        await self.store.start_table(record.id, snapshot, session)
+        await self.store.start_table(record.id, snapshot, session, thread_id=thread)
         # What new_game() itself did (a first deal, a throw) is announced like any step: step 0.
         start = MoveFacts(count=0, actor=None, events=tuple(game.opening_events), game=game, hands=hands)
+        moved = {} if thread is None else {"channel_id": thread, "home_channel_id": record.channel_id}
         self.tables.publish(
-            record.evolve(status="running", snapshot=snapshot, game=game, session=session, moves=(start,))
+            record.evolve(
+                status="running", snapshot=snapshot, game=game, session=session, moves=(start,), **moved
+            )
         )
 
 

@@ -38,6 +38,7 @@ from bot.sessions.resume import Resume
 from bot.sessions.scheduler import Scheduler
 from bot.sessions.servers import Servers
 from bot.sessions.tables import Readers, Tables
+from bot.sessions.threads import NO_THREADS, Room, Threads
 from bot.sessions.view import log_of, table_info, table_message, window
 from storage.contract import Store
 from storage.models import HistoryEntry, TableRow
@@ -78,6 +79,7 @@ class SessionManager:
             pacing=pacing,
             door=door,
         )
+        self.lobbies.threads = Threads(store, self.presenter.homes.open_thread)
         # The deadline first (the scheduler), then the channel (the presenter shows it).
         self.tables.stored.listen(self.scheduler.after)
         self.tables.stored.listen(self.presenter.changed)
@@ -114,14 +116,16 @@ class SessionManager:
     async def open_table(
         self, kind: str, guild_id: int, channel_id: int, host_id: int, *,
         options: dict[str, Any] | None = None, opponent: int | None = None, opponent_is_bot: bool = False,
-        can_manage: bool = False, roles: Collection[int] = (),
+        can_manage: bool = False, roles: Collection[int] = (), parent_id: int | None = None,
+        room: Room = NO_THREADS,
     ) -> TableRecord:
         """A new table of `kind` in the channel, filled as its spec says: an open lobby the host starts, or a
         challenge to `opponent` (challenging the bot itself starts a game against the computer at once).
         The server's settings may refuse it (its channels, its host role: `can_manage` and `roles` are the
-        host's) and give the options the command left out."""
+        host's; `parent_id`: the channel of the thread it is opened in) and give the options the command
+        left out. `room`: what Discord says of the channel, should the game start at once in a thread."""
         settings = await self.servers.of(guild_id)
-        self.servers.may_open(settings, channel_id, can_manage=can_manage, roles=roles)
+        self.servers.may_open(settings, channel_id, can_manage=can_manage, roles=roles, parent_id=parent_id)
         options = self.servers.new_table_options(settings, kind, options or {})
         players = None
         vs_computer = False
@@ -147,7 +151,7 @@ class SessionManager:
             log.warning("table %s: posting the lobby failed (%s); the presenter retries", record.id, exc)
             self.presenter.changed(record)
         if vs_computer:
-            await self.lobbies.start_now(record)
+            await self.lobbies.start_now(record, room)
         return self.tables.by_id(record.id) or record
 
     async def join(self, channel_id: int, user_id: int) -> Text:
@@ -159,11 +163,11 @@ class SessionManager:
     async def add_computer(self, channel_id: int, user_id: int) -> Text:
         return await self.lobbies.add_computer(channel_id, user_id)
 
-    async def start(self, channel_id: int, user_id: int) -> Text:
-        return await self.lobbies.start(channel_id, user_id)
+    async def start(self, channel_id: int, user_id: int, room: Room = NO_THREADS) -> Text:
+        return await self.lobbies.start(channel_id, user_id, room)
 
-    async def accept(self, channel_id: int, user_id: int) -> Text:
-        return await self.lobbies.accept(channel_id, user_id)
+    async def accept(self, channel_id: int, user_id: int, room: Room = NO_THREADS) -> Text:
+        return await self.lobbies.accept(channel_id, user_id, room)
 
     async def decline(self, channel_id: int, user_id: int) -> Text:
         return await self.lobbies.decline(channel_id, user_id)
@@ -197,16 +201,20 @@ class SessionManager:
 
     async def click(
         self, table_id: int, user_id: int, token: str, seq: int | None, *, can_manage: bool = False,
-        roles: Collection[int] = (), locale: object = "en",
+        roles: Collection[int] = (), locale: object = "en", room: Room = NO_THREADS,
     ) -> Message | Text | None:
-        """A persistent button. Returns the clicker's private answer: a hand in his `locale`, or a `Text`."""
+        """A persistent button. Returns the clicker's private answer: a hand in his `locale`, or a `Text`.
+        `room`: what Discord says of the channel clicked in (Start and Accept may open a thread)."""
         record = self.tables.by_id(table_id)
         if record is None:
             raise NotAllowed("table.closed")
         channel_id = record.channel_id
+        if token == "start":
+            return await self.start(channel_id, user_id, room)
+        if token == "accept":
+            return await self.accept(channel_id, user_id, room)
         lobby = {
-            "join": self.join, "leave": self.leave, "addbot": self.add_computer, "start": self.start,
-            "accept": self.accept, "decline": self.decline,
+            "join": self.join, "leave": self.leave, "addbot": self.add_computer, "decline": self.decline,
         }
         if token in lobby:
             return await lobby[token](channel_id, user_id)
@@ -315,7 +323,7 @@ class SessionManager:
         """A past or running game of the channel: by its number, else the last one (of `kind`)."""
         if table_id is not None:
             row = await self.store.get_table(table_id)
-            if row is None or row.channel_id != channel_id:
+            if row is None or channel_id not in (row.channel_id, row.home_channel_id):
                 raise NotAllowed("history.no_table", table=table_id)
         else:
             row = await self.store.last_table(channel_id, kind)

@@ -1,9 +1,9 @@
 """Pacing under Discord's rate limits, so the bot waits on its own instead of collecting 429s.
 
-Discord allows about 5 message writes (send, edit, delete) per 5 s per channel (a DM channel too) and 50
-requests per second in all. The presenter asks the `Pacer` for a slot, and only once it has one does it draw
-the newest state and send it: a table that waited for its slot shows every move made while it waited, in one
-write (coalescing under load comes for free).
+Discord allows about 5 message writes (send, edit, delete) per 5 s per channel (a DM channel, a thread too)
+and 50 requests per second in all. The presenter asks the `Pacer` for a slot, and only once it has one does it
+draw the newest state and send it: a table that waited for its slot shows every move made while it waited, in
+one write (coalescing under load comes for free).
 
 Discord counts a request when it gets there, somewhere between the moment it leaves and the moment its answer
 is back. So a `Budget` counts each request from the moment it leaves until one period after its answer came
@@ -27,7 +27,7 @@ from collections import deque
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
-CHANNEL_WRITES, CHANNEL_PERIOD = 5, 5.0  # Discord: 5 per 5 s per channel (a DM channel too)
+CHANNEL_WRITES, CHANNEL_PERIOD = 5, 5.0  # Discord: 5 per 5 s per channel (a DM channel, a thread too)
 GLOBAL_REQUESTS, GLOBAL_PERIOD = 48, 1.0  # Discord: 50 per second; the last two stay for clock drift
 # Writes are started evenly at this rate, under the budget: a queue of a hundred tables drains steadily, not
 # in bursts that would wait at the door.
@@ -180,6 +180,7 @@ class Pacer:
     def __init__(self, door: Budget | None = None) -> None:
         self._channels: dict[int, Budget] = {}
         self._dm_channels: dict[int, Budget] = {}
+        self._calls: dict[int, Budget] = {}  # a channel's other requests (a thread opened, archived)
         self.door = door if door is not None else Budget(GLOBAL_REQUESTS, GLOBAL_PERIOD)
         # Started evenly just under the door's limit, whatever share of the token's budget it is now.
         self._line = Spacing(lambda: GLOBAL_RATE * self.door.limit / GLOBAL_REQUESTS)
@@ -194,10 +195,19 @@ class Pacer:
             budget = budgets[key] = Budget(CHANNEL_WRITES, CHANNEL_PERIOD)
         return budget
 
+    def write(self, channel_id: int) -> contextlib.AbstractAsyncContextManager[Slot]:
+        """One message write in a channel (a thread is a channel of its own): yields its slot once its turn
+        has come."""
+        return self._paced(self._channels, channel_id)
+
+    def call(self, channel_id: int) -> contextlib.AbstractAsyncContextManager[Slot]:
+        """One request on a channel that is no message write (opening a thread on one of its messages,
+        archiving a thread): Discord limits those apart from the message writes; paced alike."""
+        return self._paced(self._calls, channel_id)
+
     @contextlib.asynccontextmanager
-    async def write(self, channel_id: int) -> AsyncIterator[Slot]:
-        """One message write in a channel: yields its slot once its turn has come."""
-        channel = self._budget(self._channels, channel_id)
+    async def _paced(self, budgets: dict[int, Budget], key: int) -> AsyncIterator[Slot]:
+        channel = self._budget(budgets, key)
         # The channel's writes go one at a time: its room can only grow while this one waits and draws.
         async with channel.queue:
             await channel.wait()

@@ -24,9 +24,10 @@ from typing import Protocol
 from bot import render
 from bot.render.common import Message
 from bot.sessions.display import Display
-from bot.sessions.drawing import Drawing, Job, info_of, pictures_on
+from bot.sessions.drawing import Drawing, Job, follow_home, info_of, pictures_on
 from bot.sessions.errors import ChannelGone, EditExpired, MissingPermission
 from bot.sessions.failures import expected
+from bot.sessions.homes import Homes
 from bot.sessions.pacing import Budget, Pacer, Slot
 from bot.sessions.pings import Pings
 from bot.sessions.records import MoveFacts, NoteFact, TableRecord, note
@@ -58,6 +59,13 @@ class Announcer(Protocol):
     def dm_requests(self, user_id: int) -> int:
         """How many rate-limited requests a DM to this user takes now (2: his DM channel is opened first)."""
 
+    async def start_thread(self, channel_id: int, message_id: int, name: str) -> int:
+        """Open a public thread on a message of the channel; returns the thread's id. `MissingPermission`
+        without Create Public Threads."""
+
+    async def archive_thread(self, thread_id: int) -> None:
+        """Archive a thread the bot opened (it can no longer be written in until unarchived)."""
+
 
 class Presenter:
     def __init__(
@@ -85,6 +93,7 @@ class Presenter:
         self.coalesce = coalesce
         self.drawing = Drawing(store, facts=facts, deadline=deadline)
         self.pings = Pings(self, ping_after)
+        self.homes = Homes(self)
         self._jobs: dict[int, Job] = {}
         self._behind: dict[int, float] = {}  # table id -> (monotonic) its oldest change not shown: /metrics
         self._started = asyncio.Event()
@@ -211,7 +220,7 @@ class Presenter:
     async def interaction_update(self, table_id: int, message_id: int) -> AsyncIterator[Message | None]:
         """The newest table message for a click on it (response type 7); counted shown once the block
         succeeds. Yields None when that message is not (or no longer) the table message."""
-        job = self._jobs.get(table_id)
+        job = follow_home(self._jobs.get(table_id))  # the lobby of a game that just moved: not its message
         if job is None or job.display is None or job.display.table_message_id != message_id:
             yield None
             return
@@ -327,7 +336,8 @@ class Presenter:
         if display is None:
             return job.silenced
         settled = job.silenced or (not self.needs_write(job) and display.hands_seq >= record.seq)
-        return settled and display.ping_message_id is None and not display.stale_messages
+        settled = settled and display.ping_message_id is None and not display.stale_messages
+        return settled and self.homes.settled(job)
 
     async def _step(self, job: Job) -> bool:
         """At most one channel write (plus the new hands); True when more is left to do now."""
@@ -348,7 +358,7 @@ class Presenter:
             return False
         if wrote or self.needs_write(job):
             return True
-        if await self.pings.update(job):
+        if await self.pings.update(job) or await self.homes.update(job):
             return True
         if display.stale_messages:
             async with self.write_slot(job.record.channel_id) as slot, slot.request():

@@ -120,6 +120,8 @@ class TableRecord:
     snapshot: str | None = None  # the game's JSON as stored
     game: GameState | None = None  # loaded from `snapshot`: read only (the service applies to a copy)
     moves: tuple[MoveFacts, ...] = field(default=())  # the newest steps, oldest first
+    # The channel it was opened in, once its game plays in a thread of its own (`channel_id` is the thread).
+    home_channel_id: int | None = None
 
     def evolve(self, **changes: Any) -> TableRecord:
         return replace(self, revision=self.revision + 1, **changes)

@@ -38,4 +38,5 @@ def record_from_row(row: TableRow) -> TableRecord:
         session=SessionState.model_validate(row.meta or {}),
         snapshot=snapshot,
         game=game,
+        home_channel_id=row.home_channel_id,
     )

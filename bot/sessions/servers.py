@@ -50,10 +50,13 @@ class Servers:
     # ------------------------------------------------------------------ where they apply
 
     def may_open(
-        self, settings: GuildSettings, channel_id: int, *, can_manage: bool, roles: Collection[int]
+        self, settings: GuildSettings, channel_id: int, *, can_manage: bool, roles: Collection[int],
+        parent_id: int | None = None,
     ) -> None:
-        """Refuse opening a table here, naming the setting, if the server's settings say no."""
-        if settings.channels and channel_id not in settings.channels:
+        """Refuse opening a table here, naming the setting, if the server's settings say no. A thread
+        (`parent_id`: its channel) is a game channel when its channel is."""
+        listed = settings.channels
+        if listed and channel_id not in listed and (parent_id is None or parent_id not in listed):
             raise NotAllowed("settings.refused.channel", channels=mention_channels(settings.channels))
         role = settings.host_role
         if role is not None and not can_manage and role not in roles:
@@ -103,7 +106,7 @@ class Servers:
         }
         return settings_message(
             chosen_language=settings.language, public_language=public_language, host_role=settings.host_role,
-            channels=settings.channels, defaults=defaults, locale=locale,
+            channels=settings.channels, defaults=defaults, locale=locale, threads=settings.threads,
         )  # fmt: skip
 
     async def set_default(self, guild_id: int, kind: str, option: str, value: str | None) -> Text:
@@ -139,6 +142,14 @@ class Servers:
         if not channels:
             return Text("settings.channels.everywhere")
         return Text("settings.channels.only", channels=mention_channels(channels))
+
+    async def set_threads(self, guild_id: int, on: bool) -> Text:
+        """A thread per game (`bot.sessions.threads`): tables that start from now on follow it. The answer
+        says which permissions the bot then needs."""
+        await self.store.set_threads(guild_id, on)
+        if on:
+            return Text("settings.threads.on")
+        return Text("settings.threads.off")
 
     async def set_role(self, guild_id: int, role_id: int | None) -> Text:
         await self.store.set_host_role(guild_id, role_id)

@@ -35,8 +35,15 @@ class Tables:
     def require(self, channel_id: int) -> TableRecord:
         record = self._by_channel.get(channel_id)
         if record is None:
+            threads = self.threads_of(channel_id)
+            if threads:  # asked in the channel whose games play in their threads: name them
+                raise NotAllowed("table.in_threads", threads=", ".join(f"<#{t}>" for t in threads))
             raise NotAllowed("table.no_game")
         return record
+
+    def threads_of(self, channel_id: int) -> list[int]:
+        """The threads where games opened in this channel play now, oldest first."""
+        return sorted(r.channel_id for r in self._by_channel.values() if r.home_channel_id == channel_id)
 
     def all(self) -> list[TableRecord]:
         return list(self._by_channel.values())
@@ -53,6 +60,11 @@ class Tables:
     def publish(self, record: TableRecord) -> None:
         """The newest stored state of a table: kept while open, then the signal."""
         if record.is_open:
+            moved_from = self._channel_of.get(record.id)
+            # Its game went into a thread of its own: the channel is free for the next table.
+            left = None if moved_from in (None, record.channel_id) else self._by_channel.get(moved_from)
+            if left is not None and left.id == record.id and moved_from is not None:
+                del self._by_channel[moved_from]
             self._by_channel[record.channel_id] = record
             self._channel_of[record.id] = record.channel_id
         elif self.is_current(record):

@@ -81,6 +81,11 @@ USE_EXTERNAL_EMOJIS = 1 << 18
 ADD_REACTIONS = 1 << 6
 USE_APPLICATION_COMMANDS = 1 << 31
 MANAGE_GUILD = 1 << 5
+CREATE_PUBLIC_THREADS = 1 << 35
+CREATE_PRIVATE_THREADS = 1 << 36
+SEND_MESSAGES_IN_THREADS = 1 << 38
+THREAD_PERMISSIONS = CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS  # what a thread per game needs
+THREAD_ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)  # minutes, the ones Discord takes
 ADMINISTRATOR = 1 << 3
 ALL_PERMISSIONS = (1 << 51) - 1
 EVERYONE_PERMISSIONS = (
@@ -95,7 +100,7 @@ EVERYONE_PERMISSIONS = (
 )
 # What the README's invite link grants the bot, and all it has here (the bot never reads a channel's history):
 # View Channel, Send Messages, Embed Links, Attach Files. A test takes one away with
-# `fake.bot_permissions &= ~ATTACH_FILES`.
+# `fake.bot_permissions &= ~ATTACH_FILES`, or grants more (`fake.bot_permissions |= THREAD_PERMISSIONS`).
 BOT_PERMISSIONS = VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | ATTACH_FILES
 
 # The guild's roles besides @everyone (whose id is the guild's), by name, with their id's offset from the
@@ -192,6 +197,7 @@ class FakeChannel:
     archived: bool = False
     locked: bool = False
     created_at: float = 0.0
+    auto_archive_duration: int = 1440
 
     @property
     def is_dm(self) -> bool:
@@ -231,7 +237,7 @@ class FakeChannel:
                 "flags": 0,
                 "thread_metadata": {
                     "archived": self.archived,
-                    "auto_archive_duration": 1440,
+                    "auto_archive_duration": self.auto_archive_duration,
                     "archive_timestamp": _iso(self.created_at),
                     "locked": self.locked,
                     "create_timestamp": _iso(self.created_at),
@@ -2083,8 +2089,9 @@ class FakeDiscord:
             return _error(404, 10003, "Unknown Channel")
         if channel.is_dm and self.user_by_id(channel.recipient_id or 0).dms_closed:
             return _error(403, 50007, "Cannot send messages to this user")
-        if channel.is_thread and channel.locked:
-            return _error(400, 50083, "Thread is locked")
+        refused = self._thread_write_refusal(channel, "send")
+        if refused is not None:
+            return refused
         problems = _check_message(body)
         if problems:
             return self._violation(f"message to {channel.name or channel.id}", problems)
@@ -2138,6 +2145,9 @@ class FakeDiscord:
             return _error(404, 10008, "Unknown Message")
         if message.author.id != self.bot_user.id:
             return _error(403, 50005, "Cannot edit a message authored by another user")
+        refused = self._thread_write_refusal(self.channel(message.channel_id), "edit")
+        if refused is not None:
+            return refused
         problems = _check_message(body, edit=True)
         if problems:
             return self._violation(f"edit of message {message.id}", problems)
@@ -2154,6 +2164,9 @@ class FakeDiscord:
         message = self._message_or_none(p)
         if message is None:
             return _error(404, 10008, "Unknown Message")
+        refused = self._thread_write_refusal(self.channel(message.channel_id), "delete")
+        if refused is not None:
+            return refused
         message.deleted = True
         return web.Response(status=204)
 
@@ -2176,20 +2189,72 @@ class FakeDiscord:
     async def _typing(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
         return web.Response(status=204)
 
+    # ---- REST: threads (a thread per game). Discord's rules as the bot meets them: opening a public thread
+    # on a message needs Create Public Threads and gives the thread the message's id (a second thread on it is
+    # 160004); writing in a thread needs Send Messages in Threads; a message of an archived thread cannot be
+    # edited or deleted (50083) until the thread is unarchived, while a new message revives an unlocked one;
+    # a locked thread takes none. A thread is a channel of its own for the message-write rate limit.
+
+    def archive_thread(self, thread: str | int | FakeChannel) -> None:
+        """Archive a thread as Discord does on its own once it was idle for its archive duration."""
+        found = self.channel(thread)
+        if not found.is_thread:
+            raise FakeDiscordError(f"{found.name or found.id} is no thread")
+        found.archived = True
+
+    def add_thread(self, parent: str | int | FakeChannel, name: str, owner: str = "erin") -> FakeChannel:
+        """A public thread a member opened in a channel (not on a bot's message)."""
+        found = self.channel(parent)
+        thread = FakeChannel(self._snowflake(), name, found.guild_id, type=11, parent_id=found.id,
+                             owner_id=self.members[owner].id, created_at=self.now())
+        self.threads[thread.id] = thread
+        return thread
+
+    def thread_of(self, message: FakeMessage | int) -> FakeChannel | None:
+        """The thread opened on a message, if any (its id is the message's)."""
+        message_id = message if isinstance(message, int) else message.id
+        return self.threads.get(message_id)
+
+    def _thread_write_refusal(self, channel: FakeChannel, what: str) -> web.Response | None:
+        """Why Discord refuses this write in a thread (None: it takes it, or it is no thread)."""
+        if not channel.is_thread:
+            return None
+        if not self.permissions_of(self.bot_user, channel.guild_id) & SEND_MESSAGES_IN_THREADS:
+            return _error(403, 50013, "Missing Permissions")
+        if channel.locked:
+            return _error(400, 50083, "Thread is locked")
+        if channel.archived and what != "send":
+            return _error(400, 50083, "Thread is archived")
+        return None
+
     async def _start_thread(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
         parent = self._channel_or_404(p["channel_id"])
-        if parent is None or parent.is_dm or parent.is_thread:
+        if parent is None or parent.is_dm:
             return _error(404, 10003, "Unknown Channel")
-        if "message_id" in p and self._message_or_none(p) is None:
+        if parent.is_thread:
+            return _error(400, 50024, "Cannot execute action on this channel type")
+        on_message = "message_id" in p
+        if on_message and self._message_or_none(p) is None:
             return _error(404, 10008, "Unknown Message")
+        public = on_message or int(body.get("type") or 12) == 11
+        needed = CREATE_PUBLIC_THREADS if public else CREATE_PRIVATE_THREADS
+        if not self.permissions_of(self.bot_user, parent.guild_id) & needed:
+            return _error(403, 50013, "Missing Permissions")
+        if on_message and int(p["message_id"]) in self.threads:
+            return _error(400, 160004, "A thread has already been created for this message")
+        duration = body.get("auto_archive_duration") or 1440
+        if duration not in THREAD_ARCHIVE_DURATIONS:
+            allowed = ", ".join(map(str, THREAD_ARCHIVE_DURATIONS))
+            return self._violation("thread", [f"auto_archive_duration {duration} is not one of {allowed}"])
         thread = FakeChannel(
-            self._snowflake(),
+            int(p["message_id"]) if on_message else self._snowflake(),
             body["name"],
             parent.guild_id,
-            type=11 if "message_id" in p else int(body.get("type") or 12),
+            type=11 if on_message else int(body.get("type") or 12),
             parent_id=parent.id,
             owner_id=self.bot_user.id,
             created_at=self.now(),
+            auto_archive_duration=int(duration),
         )
         self.threads[thread.id] = thread
         # Discord tells the bot's gateway too, so discord.py caches the thread (get_channel finds it).
@@ -2202,9 +2267,12 @@ class FakeDiscord:
         channel = self._channel_or_404(p["channel_id"])
         if channel is None:
             return _error(404, 10003, "Unknown Channel")
-        if not channel.is_thread:
-            # The bot lacks Manage Channels; only its own threads (archive, lock, rename) are its to edit.
+        if not channel.is_thread or channel.owner_id != self.bot_user.id:
+            # The bot lacks Manage Channels and Manage Threads; only its own threads (archive, lock, rename)
+            # are its to edit.
             return _error(403, 50013, "Missing Permissions")
+        if channel.archived and body.get("archived") is not False:
+            return _error(400, 50083, "Thread is archived")  # only unarchiving comes first
         if body.get("name"):
             channel.name = body["name"]
         if body.get("archived") is not None:

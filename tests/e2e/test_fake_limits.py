@@ -17,6 +17,9 @@ import pytest
 from discord.http import Route
 
 from tests.e2e.fake_discord import (
+    CREATE_PRIVATE_THREADS,
+    CREATE_PUBLIC_THREADS,
+    THREAD_PERMISSIONS,
     FakeDiscord,
     FakeDiscordError,
     RestCall,
@@ -311,6 +314,7 @@ def test_the_extract_covers_every_route_of_the_fake_that_takes_a_body() -> None:
 async def test_a_thread_has_its_own_message_bucket(api: Client) -> None:
     fake = api.fake
     fake.rate_limits = True
+    fake.bot_permissions |= THREAD_PERMISSIONS | CREATE_PRIVATE_THREADS
     games = api.channel("games")
     for i in range(5):
         assert (await api.call("POST", f"/channels/{games}/messages", {"content": f"table {i}"}))[0] == 200
@@ -334,7 +338,16 @@ async def test_the_bot_can_open_write_and_close_threads(harness: Harness) -> Non
     games = bot.get_channel(fake.channel("games").id)
     assert isinstance(games, discord.TextChannel)
     table = await games.send("table")
+    # Without Create Public Threads (the invite link's minimal permissions) Discord refuses a thread.
+    with pytest.raises(discord.Forbidden) as refused:
+        await table.create_thread(name="Insomnia 1 log")
+    assert refused.value.code == 50013
+    fake.bot_permissions |= THREAD_PERMISSIONS
     log = await table.create_thread(name="Insomnia 1 log")
+    assert log.id == table.id, "a thread opened on a message has the message's id"
+    with pytest.raises(discord.HTTPException) as refused:
+        await table.create_thread(name="again")
+    assert refused.value.code == 160004
     side = await games.create_thread(name="Insomnia 1 talk", type=discord.ChannelType.public_thread)
     await log.send("Deal 1: alice exchanges one card.")
     # Discord announced the threads on the gateway, so the bot knows them without asking.
@@ -354,3 +367,40 @@ async def test_the_bot_can_open_write_and_close_threads(harness: Harness) -> Non
     assert harness.bot is not None
     assert harness.bot.get_channel(side.id) is not None  # an active thread comes back with the guild
     assert harness.bot.get_channel(log.id) is None  # an archived one does not
+
+
+async def test_threads_are_as_strict_as_discord(api: Client) -> None:
+    fake = api.fake
+    games = api.channel("games")
+    _, lobby, _ = await api.call("POST", f"/channels/{games}/messages", {"content": "lobby"})
+    start = f"/channels/{games}/messages/{lobby['id']}/threads"
+    body = {"name": "Malice · table #1", "auto_archive_duration": 1440}
+    status, refused, _ = await api.call("POST", start, body)
+    assert (status, refused["code"]) == (403, 50013), "no Create Public Threads in the minimal permissions"
+    fake.bot_permissions |= CREATE_PUBLIC_THREADS & THREAD_PERMISSIONS
+    status, thread, _ = await api.call("POST", start, body)
+    assert status == 200 and thread["id"] == lobby["id"] and thread["parent_id"] == str(games)
+    assert (await api.call("POST", start, body))[1]["code"] == 160004
+    assert (await api.call("GET", f"/channels/{thread['id']}"))[1]["thread_metadata"]["archived"] is False
+    status, refused, _ = await api.call("POST", f"/channels/{thread['id']}/messages", {"content": "table"})
+    assert (status, refused["code"]) == (403, 50013), "no Send Messages in Threads yet"
+    fake.bot_permissions |= THREAD_PERMISSIONS
+    _, table, _ = await api.call("POST", f"/channels/{thread['id']}/messages", {"content": "table"})
+    message = f"/channels/{thread['id']}/messages/{table['id']}"
+
+    fake.archive_thread(int(thread["id"]))  # idle past its archive duration
+    status, refused, _ = await api.call("PATCH", message, {"content": "move 1"})
+    assert (status, refused["code"], refused["message"]) == (400, 50083, "Thread is archived")
+    assert (await api.call("DELETE", message))[1]["code"] == 50083
+    assert (await api.call("PATCH", f"/channels/{thread['id']}", {"name": "x"}))[1]["code"] == 50083
+    assert (await api.call("PATCH", f"/channels/{thread['id']}", {"archived": False}))[0] == 200
+    assert (await api.call("PATCH", message, {"content": "move 1"}))[0] == 200
+    fake.archive_thread(int(thread["id"]))
+    assert (await api.call("POST", f"/channels/{thread['id']}/messages", {"content": "ping"}))[0] == 200
+    assert not fake.threads[int(thread["id"])].archived, "a new message revives an unlocked thread"
+    # A wrong archive duration is refused by Discord's schema (a violation the test takes back).
+    _, other, _ = await api.call("POST", f"/channels/{games}/messages", {"content": "other"})
+    bad = {"name": "t", "auto_archive_duration": 30}
+    assert (await api.call("POST", f"/channels/{games}/messages/{other['id']}/threads", bad))[0] == 400
+    assert fake.violations and "auto_archive_duration" in fake.violations[-1]
+    fake.violations.clear()

@@ -26,6 +26,7 @@ SAME_IN_GERMAN = {
     "game.insomnia", "game.malice", "common.computer", "common.footer.seed", "insomnia.field.chips",
     "insomnia.table.player", "malice.short.side", "malice.button.move.hand", "log.seed", "cmd.choice.de",
     "common.seconds", "terminal.word.hand",
+    "cmd.settings.threads.name", "cmd.settings.threads.opt.threads.name",  # Discord's German says Threads
     # a table's options as lines and house rules by their numbers in docs/rules.md: punctuation around
     # worded params ("• {name}: {value}", "H{number} {name}: {value}")
     "options.line", "options.house_rule_short",

@@ -113,3 +113,24 @@ async def test_every_setting_survives_a_restart(database):
         assert before.defaults == {"malice": {"turns": 40}}
     finally:
         await again.close()
+
+
+# ---- a thread per game (migration 9)
+
+
+async def test_a_thread_per_game_is_off_until_chosen_and_kept_beside_the_other_settings(store, database):
+    assert (await store.guild_settings(GUILD)).threads is False
+    await store.set_host_role(GUILD, 77)
+    await store.set_threads(GUILD, True)
+    settings = await store.guild_settings(GUILD)
+    assert (settings.threads, settings.host_role) == (True, 77)
+    assert (await store.guild_settings(GUILD + 1)).threads is False
+    await store.set_threads(GUILD + 1, True)  # a server that chose nothing else before
+    assert (await store.guild_settings(GUILD + 1)).language is None
+    await store.set_threads(GUILD, False)
+    assert (await store.guild_settings(GUILD)).threads is False
+    again = await open_store(database, clock=ticking_clock())
+    try:
+        assert (await again.guild_settings(GUILD + 1)).threads is True
+    finally:
+        await again.close()

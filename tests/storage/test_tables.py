@@ -130,3 +130,31 @@ async def test_meta_is_replaced_and_kept_in_any_status(store):
     await store.update_meta(table, Doc(message_id=123, closed_dms=["11"]))
     await store.update_meta(table, Doc(message_id=456))
     assert (await store.get_table(table)).meta == {"message_id": 456}
+
+
+# ---- a thread per game (migration 9)
+
+
+async def test_a_game_moved_into_its_thread_frees_its_channel_and_history_finds_it_there(store):
+    first = await store.create_table(GUILD, 5, "malice", 1, Doc(), "a", "ca")
+    await store.start_table(first, '{"game": 0}', thread_id=9001)
+    row = await store.get_table(first)
+    assert (row.status, row.channel_id, row.home_channel_id) == ("running", 9001, 5)
+    # The channel takes the next lobby while the first game runs in its thread; the thread takes none.
+    second = await store.create_table(GUILD, 5, "malice", 2, Doc(), "b", "cb")
+    with pytest.raises(ChannelBusy):
+        await store.create_table(GUILD, 9001, "malice", 3, Doc(), "c", "cc")
+    await store.start_table(second, '{"game": 0}', thread_id=9002)
+    assert (await store.active_table(9001)).id == first
+    assert (await store.active_table(9002)).id == second
+    assert await store.active_table(5) is None
+    # /history in the channel: its newest game, wherever it played; in a thread: that thread's.
+    assert (await store.last_table(5)).id == second
+    assert (await store.last_table(5, "malice")).id == second
+    assert (await store.last_table(9001)).id == first
+    assert {r.id for r in await store.open_tables()} == {first, second}
+    # A game started without a thread stays where it was opened and has no home of its own.
+    third = await store.create_table(GUILD, 6, "malice", 1, Doc(), "d", "cd")
+    await store.start_table(third, '{"game": 0}')
+    row = await store.get_table(third)
+    assert (row.channel_id, row.home_channel_id) == (6, None)

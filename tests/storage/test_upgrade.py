@@ -22,8 +22,9 @@ FIXTURES = Path(__file__).parent / "fixtures"
 VERSION = 5
 IDS = [1, 2, 3, 4, 5]  # the filler's tables: finished, running, lobby, cancelled, started without a move
 # The copied tables and columns version 5 has: migration 7 added the server settings' (`host_role`,
-# `game_channels`, `table_defaults`).
-LATER = {"guild_settings": ("host_role",), "game_channels": None, "table_defaults": None}
+# `game_channels`, `table_defaults`), migration 9 the thread per game's (`threads`, `home_channel_id`).
+LATER = {"guild_settings": ("host_role", "threads"), "game_channels": None, "table_defaults": None,
+         "game_tables": ("home_channel_id",)}
 VERSION_5_TABLES = {
     table: tuple(c for c in columns if c not in (LATER.get(table) or ()))
     for table, columns in TABLES.items()
