@@ -29,6 +29,7 @@ UNKNOWN_CHANNEL = 10003
 MISSING_ACCESS = 50001
 MISSING_PERMISSIONS = 50013
 EDIT_TOO_OLD = 30046
+INVALID_WEBHOOK_TOKEN = 50027
 
 
 class _Layout(discord.ui.View):
@@ -158,6 +159,26 @@ class DiscordAnnouncer:
             return  # already gone (someone deleted it by hand, or the channel): that is what we wanted
         except discord.HTTPException as exc:
             raise _http_failure(exc) from exc
+
+    async def edit_original(self, token: str, message: Message) -> bool:
+        """A table message in an interaction-only place (a DM or group DM of a user install), edited through
+        the token of the last interaction answered on it: the only way to change it there, for 15 minutes.
+        False when Discord no longer takes the token (expired: 50027; the message gone)."""
+        application_id = self.bot.application_id
+        if application_id is None:
+            return False
+        webhook = discord.Webhook.partial(application_id, token, client=self.bot)
+        try:
+            # "@original": the interaction's own message (for a click answered in place, the table message).
+            original: Any = "@original"
+            await webhook.edit_message(original, **discord_kwargs(message, edit=True))
+        except (discord.NotFound, discord.Forbidden):
+            return False
+        except discord.HTTPException as exc:
+            if exc.status == 401 or exc.code == INVALID_WEBHOOK_TOKEN:
+                return False
+            raise
+        return True
 
     def dm_requests(self, user_id: int) -> int:
         return 1 if user_id in self._dm_channels else 2

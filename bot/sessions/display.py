@@ -28,6 +28,9 @@ class Display(BaseModel):
     notice: NoteFact | None = None  # the presenter's own word over the table (pictures off, a closed DM)
     notice_shown: bool = False
     stale_messages: list[int] = []  # old table messages to delete (after Discord refused an edit: 30046)
+    # Where the table lives (bot/sessions/places.py): "channel", a channel the bot writes in; "interaction",
+    # a DM or group DM of a user install, where the table message changes only through interaction answers.
+    place: str = "channel"
 
     @classmethod
     def of_row(cls, row: TableRow) -> Display:

@@ -25,12 +25,14 @@ from bot.games.base import ActionInput
 from bot.games.registry import REGISTRY
 from bot.i18n import DEFAULT, resolve_locale
 from bot.render.common import Message
+from bot.sessions.answers import FirstAnswer
 from bot.sessions.errors import ChannelGone, MissingPermission, NotAllowed, Text
 from bot.sessions.kinds import offered_move
 from bot.sessions.life import Life
 from bot.sessions.lobbies import Lobbies
 from bot.sessions.moves import Moves
 from bot.sessions.pacing import Budget
+from bot.sessions.places import CHANNEL, INTERACTION, MoveDialog, move_dialog
 from bot.sessions.presenter import Announcer, Presenter
 from bot.sessions.records import TableRecord
 from bot.sessions.resume import Resume
@@ -112,7 +114,8 @@ class SessionManager:
     async def open_table(
         self, kind: str, guild_id: int, channel_id: int, host_id: int, *,
         options: dict[str, Any] | None = None, opponent: int | None = None, opponent_is_bot: bool = False,
-        can_manage: bool = False, roles: Collection[int] = (),
+        can_manage: bool = False, roles: Collection[int] = (), place: str = CHANNEL,
+        language: str | None = None,
     ) -> TableRecord:
         """A new table of `kind` in the channel, filled as its spec says: an open lobby the host starts, or a
         challenge to `opponent` (challenging the bot itself starts a game against the computer at once).
@@ -132,8 +135,18 @@ class SessionManager:
             players = [str(host_id), "ai:1" if vs_computer else str(opponent)]
         record = await self.lobbies.open(
             kind=kind, guild_id=guild_id, channel_id=channel_id, host_id=host_id, options=options,
-            players=players, language=settings.language or self.guild_locales.get(guild_id, DEFAULT),
+            players=players,
+            language=settings.language or language or self.guild_locales.get(guild_id, DEFAULT),
         )
+        if place == INTERACTION:
+            await self.presenter.answers.here(record)
+        else:
+            await self._post(record)
+        if vs_computer:
+            await self.lobbies.start_now(record)
+        return self.tables.by_id(record.id) or record
+
+    async def _post(self, record: TableRecord) -> None:
         try:
             await self.presenter.post_now(record)
         except (MissingPermission, ChannelGone) as exc:
@@ -144,9 +157,6 @@ class SessionManager:
             # Discord did not answer well: the table exists and its message follows when Discord recovers.
             log.warning("table %s: posting the lobby failed (%s); the presenter retries", record.id, exc)
             self.presenter.changed(record)
-        if vs_computer:
-            await self.lobbies.start_now(record)
-        return self.tables.by_id(record.id) or record
 
     async def join(self, channel_id: int, user_id: int) -> Text:
         return await self.lobbies.join(channel_id, user_id)
@@ -200,6 +210,8 @@ class SessionManager:
         """A persistent button. Returns the clicker's private answer: a hand in his `locale`, or a `Text`."""
         record = self.tables.by_id(table_id)
         if record is None:
+            if self.presenter.answers.behind(table_id):
+                return None  # a closed table of a DM its message has not shown: this click's answer does
             raise NotAllowed("table.closed")
         channel_id = record.channel_id
         lobby = {
@@ -221,12 +233,26 @@ class SessionManager:
             raise NotAllowed("table.stale_button")
         return await self.act(channel_id, user_id, action, seq=seq, locale=locale)
 
-    def table_update(self, table_id: int, message_id: int) -> contextlib.AbstractAsyncContextManager[
-        Message | None
-    ]:
+    def table_update(
+        self, table_id: int, message_id: int, token: str | None = None
+    ) -> contextlib.AbstractAsyncContextManager[Message | None]:
         """For a click on a table's own message: its newest version, to send as the click's response (no
-        channel write). Yields None when the message is not (or no longer) the table message."""
-        return self.presenter.interaction_update(table_id, message_id)
+        channel write). Yields None when the message is not (or no longer) the table message. `token`: the
+        click's, which may edit an interaction-only place's table message for a while."""
+        return self.presenter.answers.update(table_id, message_id, token)
+
+    def first_answer(self, table_id: int) -> contextlib.AbstractAsyncContextManager[FirstAnswer | None]:
+        """A table opened in an interaction-only place: its message, to send as the opening command's answer
+        (`answer.sent(message_id, token)` once sent)."""
+        return self.presenter.answers.first_answer(table_id)
+
+    def move_dialog(self, table_id: int, user_id: int, *, locale: object) -> MoveDialog:
+        """The private Move dialog of the player to move (a DM's table message has its Move button)."""
+        record = self.tables.by_id(table_id)
+        if record is None:
+            raise NotAllowed("table.closed")
+        player = self.moves.check_actor(record, user_id)
+        return move_dialog(record, player, locale=locale)
 
     # ------------------------------------------------------------------ reading
 
