@@ -13,7 +13,7 @@ import contextlib
 import logging
 import re
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 from discord import app_commands
@@ -115,6 +115,10 @@ class TableButton(
 ):
     """Every button of a table: lobby, table message and hand. The custom id carries all it needs."""
 
+    # Actions answered elsewhere first (the Move button of a DM's table, cogs/private_play.py): the hook
+    # answers the click and returns True, or False to leave it to the usual answer.
+    hooks: ClassVar[dict[str, Callable[[discord.Interaction, int], Awaitable[bool]]]] = {}
+
     def __init__(self, table_id: int, action: str, seq: int | None = None) -> None:
         super().__init__(discord.ui.Button(label=action, custom_id=render.custom_id(table_id, action, seq)))
         self.table_id = table_id
@@ -132,6 +136,9 @@ class TableButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         sessions = sessions_of(interaction)
         note_languages(interaction)
+        hook = self.hooks.get(self.action)
+        if hook is not None and await hook(interaction, self.table_id):
+            return
         task = asyncio.ensure_future(
             sessions.click(
                 self.table_id,
@@ -152,7 +159,7 @@ class TableButton(
             return
         # A click on the table message itself: its own response updates it (type 7), which costs no channel
         # write; the clicker's private answer follows as a followup.
-        async with sessions.table_update(self.table_id, interaction.message.id) as update:
+        async with sessions.table_update(self.table_id, interaction.message.id, interaction.token) as update:
             if update is not None:
                 await interaction.response.edit_message(**discord_kwargs(update, edit=True))
         if update is None or isinstance(result, Message):
@@ -244,27 +251,31 @@ class TableCommands(commands.Cog):
             )
 
     @app_commands.command(name="hand")
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def hand(self, interaction: discord.Interaction) -> None:
         """Your hand and what you can do now (only you see it)."""
         message = self.bot.sessions.hand(*where(interaction), locale=interaction.locale)
         await answer(interaction, message)
 
     @app_commands.command(name="table")
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def table(self, interaction: discord.Interaction) -> None:
         """The public state of this channel's game."""
         message = self.bot.sessions.table_view(interaction.channel_id or 0, locale=interaction.locale)
         await answer(interaction, message)
 
     @app_commands.command(name="resign")
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def resign(self, interaction: discord.Interaction) -> None:
         """Give up: in Insomnia a computer plays your seat (the result still counts); in Malice you lose."""
         await respond(interaction, lambda: self.bot.sessions.resign(*where(interaction)))
 
     @app_commands.command(name="cancel")
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def cancel(self, interaction: discord.Interaction) -> None:
         """End this channel's game now and settle it (the host or a server manager)."""
         await respond(
@@ -275,7 +286,8 @@ class TableCommands(commands.Cog):
         )
 
     @app_commands.command(name="history")
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.describe(
         game="insomnia, malice or a table number like #12 (default: the last game in this channel)",
         page="which page of the log (default: the first)",

@@ -12,7 +12,7 @@ from bot import render
 from bot.render.common import Message
 from bot.sessions.display import Display
 from bot.sessions.drawing import Drawing, Job, info_of, pictures_on
-from bot.sessions.places import INTERACTION, Tokens, interaction_only
+from bot.sessions.places import INTERACTION, FirstAnswer, Tokens, interaction_only
 from bot.sessions.records import TableRecord
 from bot.sessions.view import Window
 
@@ -26,18 +26,6 @@ class Host(Protocol):
     def clock(self) -> float: ...
     _jobs: dict[int, Job]
     def needs_write(self, job: Job) -> bool: ...
-
-
-class FirstAnswer:
-    """The table message a command's answer carries, and where it went once sent."""
-
-    def __init__(self, message: Message) -> None:
-        self.message = message
-        self.message_id: int | None = None
-        self.token: str | None = None
-
-    def sent(self, message_id: int | None, token: str) -> None:
-        self.message_id, self.token = message_id, token
 
 
 class Answers:

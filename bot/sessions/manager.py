@@ -25,15 +25,15 @@ from bot.games.base import ActionInput
 from bot.games.registry import REGISTRY
 from bot.i18n import DEFAULT, resolve_locale
 from bot.render.common import Message
-from bot.sessions.answers import FirstAnswer
 from bot.sessions.errors import ChannelGone, MissingPermission, NotAllowed, Text
 from bot.sessions.kinds import offered_move
 from bot.sessions.life import Life
 from bot.sessions.lobbies import Lobbies
 from bot.sessions.moves import Moves
 from bot.sessions.pacing import Budget
-from bot.sessions.places import CHANNEL, INTERACTION, MoveDialog, move_dialog
+from bot.sessions.places import CHANNEL, INTERACTION
 from bot.sessions.presenter import Announcer, Presenter
+from bot.sessions.private import Places
 from bot.sessions.records import TableRecord
 from bot.sessions.resume import Resume
 from bot.sessions.scheduler import Scheduler
@@ -82,6 +82,8 @@ class SessionManager:
         self.tables.stored.listen(self.scheduler.after)
         self.tables.stored.listen(self.presenter.changed)
         self.bot_user_id = bot_user_id
+        # Tables in DMs and group DMs of a user install, where the bot may only answer interactions.
+        self.places = Places(self.tables, self.moves, self.lobbies, self.presenter)
         self.guild_locales: dict[int, str] = {}  # guild id -> its locale, as its last interaction told it
         if present_now:
             self.presenter.start()
@@ -120,7 +122,10 @@ class SessionManager:
         """A new table of `kind` in the channel, filled as its spec says: an open lobby the host starts, or a
         challenge to `opponent` (challenging the bot itself starts a game against the computer at once).
         The server's settings may refuse it (its channels, its host role: `can_manage` and `roles` are the
-        host's) and give the options the command left out."""
+        host's) and give the options the command left out. `place` INTERACTION: a DM or group DM of a user
+        install (bot/sessions/places.py), `language` the public language there (the opener's)."""
+        if place == INTERACTION:
+            self.places.may_open(kind)
         settings = await self.servers.of(guild_id)
         self.servers.may_open(settings, channel_id, can_manage=can_manage, roles=roles)
         options = self.servers.new_table_options(settings, kind, options or {})
@@ -240,19 +245,6 @@ class SessionManager:
         channel write). Yields None when the message is not (or no longer) the table message. `token`: the
         click's, which may edit an interaction-only place's table message for a while."""
         return self.presenter.answers.update(table_id, message_id, token)
-
-    def first_answer(self, table_id: int) -> contextlib.AbstractAsyncContextManager[FirstAnswer | None]:
-        """A table opened in an interaction-only place: its message, to send as the opening command's answer
-        (`answer.sent(message_id, token)` once sent)."""
-        return self.presenter.answers.first_answer(table_id)
-
-    def move_dialog(self, table_id: int, user_id: int, *, locale: object) -> MoveDialog:
-        """The private Move dialog of the player to move (a DM's table message has its Move button)."""
-        record = self.tables.by_id(table_id)
-        if record is None:
-            raise NotAllowed("table.closed")
-        player = self.moves.check_actor(record, user_id)
-        return move_dialog(record, player, locale=locale)
 
     # ------------------------------------------------------------------ reading
 

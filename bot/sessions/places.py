@@ -121,3 +121,15 @@ def move_dialog(record: TableRecord, player: str, *, locale: object) -> MoveDial
         moves=chunks,
         label=t(locale, "dm.move.pick"),
     )
+
+
+class FirstAnswer:
+    """The table message a command's answer carries, and where it went once sent."""
+
+    def __init__(self, message: Message) -> None:
+        self.message = message
+        self.message_id: int | None = None
+        self.token: str | None = None
+
+    def sent(self, message_id: int | None, token: str) -> None:
+        self.message_id, self.token = message_id, token
