@@ -7,7 +7,8 @@ There Discord refuses every channel call (403, code 50001), so (bot/sessions/pla
   (type 7), which shows whatever happened meanwhile (the other player's moves, a timeout);
 - Move opens a dialog only the mover sees (a modal: his hand and the board as text, his legal moves as
   selects); its submit is answered by updating the table message with the move (type 7);
-- My hand and every refusal are ephemeral answers.
+- My hand and every refusal are ephemeral answers (My hand on a table message that is behind first updates
+  it, the hand then a follow-up).
 The dialog's id (`cardtable:<table>:pick:<seq>`) is handled here from the raw interaction, never by a modal
 kept in memory, so a dialog opened before a restart still works after it.
 """
@@ -26,7 +27,7 @@ from bot.errors import report_error
 from bot.games.refusal import Refusal
 from bot.i18n import resolve_locale
 from bot.sessions.places import CHANNEL, INTERACTION, MOVE, PICK, MoveDialog
-from cogs.table import ANSWER_WITHIN, TableButton, answer, sessions_of, where
+from cogs.table import ANSWER_WITHIN, answer, sessions_of, where
 
 if TYPE_CHECKING:
     from bot.client import CardBot
@@ -102,6 +103,22 @@ async def open_move_dialog(interaction: discord.Interaction, table_id: int) -> b
     return True
 
 
+async def hand_here(interaction: discord.Interaction, table_id: int) -> bool:
+    """My hand on a DM's table message that is behind (a timeout, the other's moves): the click's answer
+    updates the table message, and the hand follows privately (one follow-up). False: the usual answer."""
+    sessions = sessions_of(interaction)
+    message = interaction.message
+    if message is None or not sessions.places.behind(table_id):
+        return False
+    hand = await sessions.click(table_id, interaction.user.id, "hand", None, locale=interaction.locale)
+    async with sessions.table_update(table_id, message.id, interaction.token) as update:
+        if update is None:
+            return False
+        await interaction.response.edit_message(**discord_kwargs(update, edit=True))
+    await answer(interaction, hand)
+    return True
+
+
 def move_modal(dialog: MoveDialog) -> discord.ui.Modal:
     modal = discord.ui.Modal(title=dialog.title, custom_id=dialog.custom_id, timeout=None)
     modal.add_item(discord.ui.TextDisplay(dialog.text))
@@ -165,10 +182,11 @@ class PrivatePlay(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        TableButton.hooks[MOVE] = open_move_dialog
+        self.bot.table_hooks.update({MOVE: open_move_dialog, "hand": hand_here})
 
     async def cog_unload(self) -> None:
-        TableButton.hooks.pop(MOVE, None)
+        self.bot.table_hooks.pop(MOVE, None)
+        self.bot.table_hooks.pop("hand", None)
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:

@@ -13,7 +13,7 @@ import contextlib
 import logging
 import re
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -115,10 +115,6 @@ class TableButton(
 ):
     """Every button of a table: lobby, table message and hand. The custom id carries all it needs."""
 
-    # Actions answered elsewhere first (the Move button of a DM's table, cogs/private_play.py): the hook
-    # answers the click and returns True, or False to leave it to the usual answer.
-    hooks: ClassVar[dict[str, Callable[[discord.Interaction, int], Awaitable[bool]]]] = {}
-
     def __init__(self, table_id: int, action: str, seq: int | None = None) -> None:
         super().__init__(discord.ui.Button(label=action, custom_id=render.custom_id(table_id, action, seq)))
         self.table_id = table_id
@@ -136,7 +132,9 @@ class TableButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         sessions = sessions_of(interaction)
         note_languages(interaction)
-        hook = self.hooks.get(self.action)
+        # Actions a cog answers first (`bot.table_hooks`: the Move button of a DM's table, in
+        # cogs/private_play.py): the hook answers the click and returns True, or False for the usual answer.
+        hook = getattr(interaction.client, "table_hooks", {}).get(self.action)
         if hook is not None and await hook(interaction, self.table_id):
             return
         task = asyncio.ensure_future(

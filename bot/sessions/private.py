@@ -39,6 +39,10 @@ class Places:
         if record is not None:
             await self.lobbies.abandon(record)
 
+    def behind(self, table_id: int) -> bool:
+        """Whether the table message has not shown the newest state (a timeout, the other's moves)."""
+        return self.presenter.answers.behind(table_id)
+
     def is_open(self, table_id: int) -> bool:
         return self.tables.by_id(table_id) is not None
 
