@@ -115,7 +115,8 @@ async def hand_here(interaction: discord.Interaction, table_id: int) -> bool:
         if update is None:
             return False
         await interaction.response.edit_message(**discord_kwargs(update, edit=True))
-    await answer(interaction, hand)
+    if hand is not None:  # None: the table closed meanwhile, and this answer showed its end
+        await answer(interaction, hand)
     return True
 
 

@@ -54,7 +54,9 @@ class Answers:
         succeeds. Yields None when that message is not (or no longer) the table message. `token`: the
         click's (an interaction-only place's table message may be edited through it for a while)."""
         job = self.presenter._jobs.get(table_id)
-        if job is None or job.display is None or job.display.table_message_id != message_id:
+        # Just after a restart the worker may not have read its display record yet: read it here.
+        display = None if job is None else await self.presenter.drawing.display(job)
+        if job is None or display is None or display.table_message_id != message_id:
             yield None
             return
         async with job.lock:
