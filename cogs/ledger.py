@@ -19,6 +19,7 @@ from bot.games.refusal import Refusal
 from bot.games.registry import REGISTRY
 from bot.i18n import signed, t, tn
 from bot.render import game_name
+from cogs.private_play import ledger_guild
 
 if TYPE_CHECKING:
     from bot.client import CardBot
@@ -160,11 +161,11 @@ class Ledger(commands.Cog):
     @app_commands.describe(user="Whose statistics (yours if left out)")
     async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
         """Show your games, wins and chips in this server (or someone else's); only you see the answer."""
-        # Outside a server: the games played in DMs and group DMs, stored under no server (guild 0).
         locale = interaction.locale
         target = user or interaction.user
-        stats = await self.bot.store.player_stats(interaction.guild_id or 0, str(target.id))
-        server = bool(interaction.guild_id)  # else the texts say "in DMs and group DMs"
+        guild = ledger_guild(interaction)  # 0 outside a server the bot is in: the DM games
+        stats = await self.bot.store.player_stats(guild, str(target.id))
+        server = bool(guild)  # else the texts say "in DMs and group DMs"
         if stats.games == 0:
             if target.id == interaction.user.id and server:
                 text = t(locale, "stats.nothing_self")

@@ -43,6 +43,11 @@ def place_of(interaction: discord.Interaction) -> str:
     return INTERACTION
 
 
+def ledger_guild(interaction: discord.Interaction) -> int:
+    """The guild a game here is stored under: the server's where the bot is in it, else 0 (its players')."""
+    return interaction.guild_id or 0 if place_of(interaction) == CHANNEL else 0
+
+
 def check_opponent(interaction: discord.Interaction, opponent: discord.abc.User | None) -> None:
     """In a DM or group DM only someone in it can be challenged (or the bot: the computer). Discord names a
     private channel's members only sometimes: when it does not, nobody is refused here."""
@@ -65,7 +70,7 @@ async def open_here(
     channel_id, user_id = where(interaction)
     task = asyncio.ensure_future(
         sessions.open_table(
-            kind, interaction.guild_id or 0, channel_id, user_id, options=options,
+            kind, ledger_guild(interaction), channel_id, user_id, options=options,
             opponent=opponent.id if opponent is not None else None,
             opponent_is_bot=bool(opponent is not None and opponent.bot),
             place=INTERACTION, language=resolve_locale(interaction.locale),

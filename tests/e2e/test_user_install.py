@@ -277,3 +277,41 @@ async def test_timeouts_show_through_the_live_token_then_at_the_next_click(harne
     assert clicked.kind == "update" and "stalemate" in table.text, table.text
     assert "Move" not in table.button_labels
     assert calls_in(fake, friends) == [] and fake.refused_private_calls == []
+
+
+@pytest.mark.bot(extra_extensions=["tests.e2e.probe_cog"])
+async def test_the_fake_refuses_what_discord_refuses_a_user_install(harness: Harness) -> None:
+    """The fake is as strict as Discord in a group DM without the bot: context 2 and only the user install
+    in the interaction, 403 / 50001 for every channel call, at most 5 follow-ups, commands offered only
+    where they say."""
+    import aiohttp
+
+    fake = harness.fake
+    alice = harness.user("alice")
+    friends = fake.add_private_channel("friends", ["alice", "bob"])
+    with pytest.raises(FakeDiscordError, match="does not offer"):
+        await alice.slash("probe say", text="hi", channel=friends)  # declares no contexts: servers only
+    reply = await alice.slash("probe say", text="hi", channel=friends, unchecked=True)
+    sent = next(p for e, p in reversed(fake.gateway_events) if e == "INTERACTION_CREATE")
+    assert sent["context"] == 2 and sent["authorizing_integration_owners"] == {"1": str(alice.id)}
+    assert "guild_id" not in sent and sent["channel"]["type"] == 3
+    followups = f"{fake.api_base}/webhooks/{fake.application_id}/{reply.interaction.token}"
+    bot_token = {"Authorization": f"Bot {fake.token}"}
+    async with aiohttp.ClientSession() as session:
+        async with session.post(
+            f"{fake.api_base}/channels/{friends.id}/messages", json={"content": "x"}, headers=bot_token
+        ) as answer:
+            assert answer.status == 403 and (await answer.json())["code"] == 50001
+        async with session.get(f"{fake.api_base}/channels/{friends.id}", headers=bot_token) as answer:
+            assert answer.status == 403
+        statuses = []
+        for n in range(6):
+            async with session.post(followups, json={"content": f"follow-up {n}"}) as answer:
+                statuses.append(answer.status)
+    assert statuses == [200] * 5 + [400]
+    assert fake.refused_private_calls == [
+        "POST /channels/{channel_id}/messages in 'friends'",
+        "GET /channels/{channel_id} in 'friends'",
+    ]
+    assert [v for v in fake.violations if "6th follow-up" in v]
+    fake.violations.clear()  # provoked on purpose
