@@ -125,13 +125,13 @@ class Answers:
         without one it waits for the next click (which shows it)."""
         display = job.display
         assert display is not None
-        token = self.tokens.usable(job.record.id)
-        if token is None or display.table_message_id is None:
-            job.silenced = True
-            return
         presenter = self.presenter
         async with job.lock:
             if not presenter.needs_write(job):
+                return  # a click's answer showed it meanwhile: the token is not spent
+            token = self.tokens.usable(job.record.id) if display.table_message_id is not None else None
+            if token is None:
+                job.silenced = True
                 return
             record = job.record
             message, win = await presenter.drawing.drawn(job, record)
