@@ -26,6 +26,7 @@ from bot.i18n import t
 from bot.i18n.cards import card_aliases, parse_card
 from bot.reading import engine_notation, history_ref
 from bot.render.common import Message
+from bot.render.replay import finished_rows
 from bot.sessions import SessionManager
 from bot.sessions.errors import Text
 
@@ -306,7 +307,8 @@ class TableCommands(commands.Cog):
             row.kind, row.id, row.status, entries, locale=interaction.locale, options=row.options
         )
         chosen = pages[min(page, len(pages)) - 1]
-        await answer(interaction, Message(embeds=[chosen]))
+        replay = finished_rows([], row.id, row.status, locale=interaction.locale)  # a finished game: Replay
+        await answer(interaction, Message(embeds=[chosen], rows=replay))
 
 
 async def setup(bot: CardBot) -> None:

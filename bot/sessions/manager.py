@@ -35,6 +35,7 @@ from bot.sessions.places import CHANNEL, INTERACTION
 from bot.sessions.presenter import Announcer, Presenter
 from bot.sessions.private import Places
 from bot.sessions.records import TableRecord
+from bot.sessions.replay import Replays
 from bot.sessions.resume import Resume
 from bot.sessions.scheduler import Scheduler
 from bot.sessions.servers import Servers
@@ -70,6 +71,7 @@ class SessionManager:
         self.life = Life(self.tables, self.moves, self.lobbies)
         self.servers = Servers(store, self.tables, default_timeout=default_timeout)
         self.resumer = Resume(store, self.tables, owns_guild=owns_guild)
+        self.replays = Replays(store)  # finished games stepped through privately (the Replay button)
         self.scheduler = Scheduler(computer_moves=self.moves.computer_moves, time_out=self.life.time_out,
                                    clock=clock)
         self.presenter = Presenter(

@@ -13,6 +13,7 @@ from typing import Any
 from bot import render
 from bot.i18n import t
 from bot.render.common import LogGroup, Message, TableInfo, name
+from bot.render.replay import finished_rows
 from bot.sessions.records import MoveFacts, NoteFact, TableRecord
 
 RECENT_LIMIT = render.RECENT_LIMIT  # characters of log lines a table message holds
@@ -176,4 +177,5 @@ def table_message(
     )
     if record.game is not None:
         message.mentions = []  # only the challenge pings (when posted); the game's edits never do
+    message.rows = finished_rows(message.rows, record.id, record.status, locale=locale)
     return message

@@ -1029,6 +1029,7 @@ class FakeDiscord:
         self.interactions: dict[int, InteractionState] = {}
         self._by_token: dict[str, InteractionState] = {}
         self.requests: list[RecordedRequest] = []
+        self.uploads: dict[str, bytes] = {}  # attachment id -> the file's bytes (see attachment_bytes)
         self.unknown_routes: list[str] = []
         self.violations: list[str] = []
         self.failures: list[Failure] = []
@@ -1720,9 +1721,10 @@ class FakeDiscord:
             else:
                 data = await part.read()  # type: ignore[union-attr]
                 filename = part.filename or "file"  # type: ignore[union-attr]
+                upload_id = self._keep_upload(bytes(data))
                 attachments.append(
                     {
-                        "id": str(self._snowflake()),
+                        "id": upload_id,
                         "filename": filename,
                         "size": len(data),
                         "url": f"https://cdn.fake/{filename}",
@@ -1730,6 +1732,17 @@ class FakeDiscord:
                     }
                 )
         return body, attachments
+
+    # ---- uploaded files (the replay tests compare a picture with the one the game should show)
+
+    def _keep_upload(self, data: bytes) -> str:
+        upload_id = str(self._snowflake())
+        self.uploads[upload_id] = data
+        return upload_id
+
+    def attachment_bytes(self, message: FakeMessage) -> list[bytes]:
+        """The bytes of the files a message carries now (its current attachments), in order."""
+        return [self.uploads[a["id"]] for a in message.attachments if a.get("id") in self.uploads]
 
     def _injected_failure(self, template: str) -> web.Response | None:
         for failure in self.failures:
@@ -1931,6 +1944,8 @@ class FakeDiscord:
             return _error(400, 40060, "Interaction has already been acknowledged.")
         ctype = int(body.get("type", 0))
         data = body.get("data") or {}
+        if "__attachments__" in body:  # the files of a response (type 4 or 7) belong to its message
+            data = {**data, "__attachments__": body["__attachments__"]}
         allowed = {
             APPLICATION_COMMAND: {4, 5, 9},
             MESSAGE_COMPONENT: {4, 5, 6, 7, 9},

@@ -94,10 +94,13 @@ async def test_a_three_seat_insomnia_game_from_lobby_to_leaderboard(harness: Har
         if not double_clicked and phase == "auction":
             double_clicked = True
 
-            # The table message shows the auction a moment after it began (the presenter's pace).
+            # The table message shows the auction a moment after it began (the presenter's pace). The exchange
+            # before it has a Pass button too: wait for the one of the position now (its id carries the seq).
             def with_pass():
                 message = table_message(fake, "Insomnia · table")
-                return message if "Pass" in message.button_labels else None
+                now = harness.bot.sessions.table_in(fake.channel("games").id)
+                ids = [c.custom_id or "" for c in message.buttons if c.label and "Pass" in c.label]
+                return message if now is not None and any(i.endswith(f":{now.seq}") for i in ids) else None
 
             table = await fake.wait_for(with_pass, what="the auction's Pass button on the table message")
             seq_before = len(await harness.store.actions(await table_id(harness)))

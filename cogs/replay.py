@@ -1,0 +1,74 @@
+"""The replay viewer's buttons: Replay (on a finished table message or a /history answer) opens a private
+viewer; First, Back, Forward and Last step it. Every step is the answer to its own click (a new ephemeral
+message for Replay, an update of the viewer, response type 7, for the others): no channel message is written,
+nothing is spent of the bot's rate budget. The buttons' ids name the table and the step (`bot.render.replay`),
+so a viewer opened before a restart steps on after it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.discord_out import discord_kwargs
+from bot.errors import guarded
+from bot.i18n import resolve_locale
+from bot.render.common import Message
+from bot.render.replay import TEMPLATE, ReplayId, parse_replay_id, replay_id
+from cogs.table import ANSWER_WITHIN, answer, sessions_of
+
+if TYPE_CHECKING:
+    from bot.client import CardBot
+
+
+class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
+    """A replay button; its custom id is all it needs (`cardreplay:<table>:<step>:<nav>`)."""
+
+    def __init__(self, ref: ReplayId) -> None:
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=ref.nav, custom_id=replay_id(ref.table_id, ref.step, ref.nav)
+        )
+        super().__init__(button)
+        self.ref = ref
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ReplayButton:
+        ref = parse_replay_id(match.group(0))
+        assert ref is not None  # the template matched
+        return cls(ref)
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        replays = sessions_of(interaction).replays
+        ref = self.ref
+        locale = resolve_locale(interaction.locale)  # the clicker's language, whoever played
+        task = asyncio.ensure_future(
+            replays.step(ref.table_id, ref.step, guild_id=interaction.guild_id, locale=locale)
+        )
+        done, _ = await asyncio.wait({task}, timeout=ANSWER_WITHIN)
+        if not done:
+            # A long game replayed on a busy machine: acknowledge first (Discord allows 3 s), then show it.
+            if ref.opens:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            else:
+                await interaction.response.defer()
+        message: Message = await task  # a refusal goes on to `bot.errors`, worded in the reader's language
+        if ref.opens:
+            await answer(interaction, message)
+        elif interaction.response.is_done():
+            await interaction.edit_original_response(**discord_kwargs(message, edit=True))
+        else:
+            await interaction.response.edit_message(**discord_kwargs(message, edit=True))
+
+
+async def setup(bot: CardBot) -> None:
+    bot.add_dynamic_items(ReplayButton)
+
+
+async def teardown(bot: CardBot) -> None:
+    bot.remove_dynamic_items(ReplayButton)
