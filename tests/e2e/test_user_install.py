@@ -120,6 +120,9 @@ async def test_a_whole_malice_game_in_a_group_dm_without_one_channel_call(
 
     assert "Result" in table.text or "wins" in table.text, table.text
     assert "Move" not in table.button_labels
+    # The finished table's Replay works there too: its steps are interaction answers.
+    viewer = await carol.click(table, "Replay")
+    assert viewer.ephemeral and "Malice" in viewer.text
     assert calls_in(fake, friends) == [] and fake.refused_private_calls == []
     stats = fake.rest_stats()
     assert stats.error_codes[10062] == 0 and stats.sent_429 == 0
