@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import pkgutil
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -121,6 +121,8 @@ class CardBot(commands.AutoShardedBot):
         # closed before it connected (a rejected token, a test that only builds the command tree) would fail.
         self._AutoShardedClient__queue: asyncio.PriorityQueue[Any] = asyncio.PriorityQueue()
         self.stopping = False
+        # Table button actions a cog answers first (cogs/private_play.py: Move, in DMs): action -> hook.
+        self.table_hooks: dict[str, Callable[[discord.Interaction, int], Awaitable[bool]]] = {}
         self._closing: asyncio.Future[None] | None = None
         if store is not None:
             self.store = store

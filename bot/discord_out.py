@@ -34,6 +34,7 @@ THREAD_ARCHIVED = 50083
 THREAD_EXISTS = 160004  # "A thread has already been created for this message"
 # Discord archives a thread idle this long (minutes); the bot unarchives it to write there again.
 THREAD_ARCHIVE_MINUTES: Literal[1440] = 1440
+INVALID_WEBHOOK_TOKEN = 50027
 
 
 class _Layout(discord.ui.View):
@@ -203,6 +204,28 @@ class DiscordAnnouncer:
             log.info("thread %s was archived; unarchiving it to write", channel_id)
             await self._archive(channel_id, False)
             await call()
+
+    # ---- interaction-only places (bot.sessions.places)
+
+    async def edit_original(self, token: str, message: Message) -> bool:
+        """A table message in an interaction-only place (a DM or group DM of a user install), edited through
+        the token of the last interaction answered on it: the only way to change it there, for 15 minutes.
+        False when Discord no longer takes the token (expired: 50027; the message gone)."""
+        application_id = self.bot.application_id
+        if application_id is None:
+            return False
+        webhook = discord.Webhook.partial(application_id, token, client=self.bot)
+        try:
+            # "@original": the interaction's own message (for a click answered in place, the table message).
+            original: Any = "@original"
+            await webhook.edit_message(original, **discord_kwargs(message, edit=True))
+        except (discord.NotFound, discord.Forbidden):
+            return False
+        except discord.HTTPException as exc:
+            if exc.status == 401 or exc.code == INVALID_WEBHOOK_TOKEN:
+                return False
+            raise
+        return True
 
     def dm_requests(self, user_id: int) -> int:
         return 1 if user_id in self._dm_channels else 2

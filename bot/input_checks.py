@@ -13,8 +13,10 @@ from discord import app_commands
 
 from bot.fit import excerpt
 from bot.games.refusal import Refusal
+from bot.games.registry import REGISTRY
 from bot.i18n import catalogue
 from bot.i18n.commands import option_key
+from bot.sessions.errors import GameName
 
 _TYPES: dict[discord.AppCommandOptionType, tuple[type, ...]] = {
     discord.AppCommandOptionType.string: (str,),
@@ -63,6 +65,9 @@ def check_command_input(interaction: discord.Interaction) -> None:
     if not isinstance(command, app_commands.Command):
         return
     if _guild_only(command) and interaction.guild_id is None:
+        root = command.root_parent or command
+        if root.name in REGISTRY:  # a game that needs a server (Insomnia): say so, and what works here
+            raise Refusal("dm.servers_only", game=GameName(root.name, REGISTRY[root.name].title))
         raise Refusal("errors.server_only")
     given = {o.get("name"): o.get("value") for o in _options(interaction.data or {})}  # type: ignore[arg-type]
     for param in command.parameters:

@@ -22,6 +22,8 @@ from bot.games.spec import GameSpec
 from bot.render.commands import CommandOption, CommandSet, GameCommand
 from bot.render.registry import PRESENTATIONS
 from bot.sessions.errors import Text
+from bot.sessions.places import INTERACTION
+from cogs.private_play import open_here, place_of
 from cogs.table import (
     can_manage,
     choices_for,
@@ -84,30 +86,44 @@ def _commands(spec: GameSpec) -> CommandSet:
 
 
 def _open(spec: GameSpec, command: GameCommand) -> Callback:
-    opened = _commands(spec).opened
-
     async def callback(interaction: discord.Interaction, **params: Any) -> None:
         opponent = next((params.pop(o.name) for o in command.options if o.type == "user"), None)
-
-        async def open_table() -> Text:
-            table = await sessions_of(interaction).open_table(
-                spec.name,
-                interaction.guild_id or 0,
-                *where(interaction),
-                options=params,
-                opponent=opponent.id if opponent is not None else None,
-                opponent_is_bot=bool(opponent is not None and opponent.bot),
-                can_manage=can_manage(interaction),
-                roles=roles_of(interaction),
-                parent_id=parent_of(interaction),
-                room=room_of(interaction),
-            )
-            key, said = opened(table.id, table.status, opponent.mention if opponent is not None else None)
-            return Text(key, **said)
-
-        await respond(interaction, open_table)
+        await open_game(interaction, spec, params, opponent)
 
     return callback
+
+
+async def open_game(
+    interaction: discord.Interaction,
+    spec: GameSpec,
+    params: dict[str, Any],
+    opponent: discord.abc.User | None,
+) -> None:
+    """Open a table of `spec` here (its opening command, or the challenge menu): in a server channel the
+    table message follows, paced; in an interaction-only place (a DM or group DM of a user install) it is
+    this interaction's answer."""
+    if place_of(interaction) == INTERACTION:
+        await open_here(interaction, spec.name, params, opponent)
+        return
+    opened = _commands(spec).opened
+
+    async def open_table() -> Text:
+        table = await sessions_of(interaction).open_table(
+            spec.name,
+            interaction.guild_id or 0,
+            *where(interaction),
+            options=params,
+            opponent=opponent.id if opponent is not None else None,
+            opponent_is_bot=bool(opponent is not None and opponent.bot),
+            can_manage=can_manage(interaction),
+            roles=roles_of(interaction),
+            parent_id=parent_of(interaction),
+            room=room_of(interaction),
+        )
+        key, said = opened(table.id, table.status, opponent.mention if opponent is not None else None)
+        return Text(key, **said)
+
+    await respond(interaction, open_table)
 
 
 LOBBY_STEPS = {
@@ -184,7 +200,14 @@ def build_group(spec: GameSpec) -> app_commands.Group:
     """The `/<game>` group of one registered game."""
     commands_ = _commands(spec)
     group = app_commands.Group(name=spec.name, description=commands_.description)
-    group = app_commands.guild_only()(group)
+    if spec.table == "challenge":
+        # Two players who challenge each other: anywhere, in DMs and group DMs too (a user install).
+        group = app_commands.allowed_installs(guilds=True, users=True)(group)
+        group = app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)(group)
+    else:
+        # An open lobby people join in a channel (Insomnia): servers the bot is in only.
+        group = app_commands.guild_only()(group)
+        group = app_commands.allowed_installs(guilds=True, users=False)(group)
     for command in commands_.commands:
         group.add_command(build_command(spec, command))
     return group

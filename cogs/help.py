@@ -59,6 +59,11 @@ def help_embeds(lines: list[str], locale: object = "en") -> list[discord.Embed]:
             embeds.append(discord.Embed(description="", colour=COLOUR))
             description = ""
         embeds[-1].description = f"{description}\n{line}" if description else line
+    # Where the games are played: a user install brings Malice to DMs; Insomnia needs a server.
+    places = t(locale, "help.places")
+    if len(embeds[-1].description or "") + len(places) + 2 > DESCRIPTION_LIMIT:
+        embeds.append(discord.Embed(description="", colour=COLOUR))
+    embeds[-1].description = f"{embeds[-1].description}\n\n{places}".strip()
     embeds[-1].set_footer(text=t(locale, "help.footer"))
     return embeds
 
@@ -68,6 +73,8 @@ class Help(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="help")
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def help(self, interaction: discord.Interaction) -> None:
         """List every command of this bot."""
         lines = help_lines(self.bot.tree, interaction.guild, interaction.locale)

@@ -19,6 +19,7 @@ from bot.games.refusal import Refusal
 from bot.games.registry import REGISTRY
 from bot.i18n import signed, t, tn
 from bot.render import game_name
+from cogs.private_play import ledger_guild
 
 if TYPE_CHECKING:
     from bot.client import CardBot
@@ -144,6 +145,7 @@ class Ledger(commands.Cog):
 
     @app_commands.command(name="leaderboard")
     @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=False)
     @app_commands.describe(game="Only this game (all games if left out)")
     @app_commands.choices(game=[app_commands.Choice(name=s.name, value=s.name) for s in REGISTRY])
     async def leaderboard(self, interaction: discord.Interaction, game: str | None = None) -> None:
@@ -154,25 +156,32 @@ class Ledger(commands.Cog):
         await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
 
     @app_commands.command(name="stats")
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.describe(user="Whose statistics (yours if left out)")
     async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
         """Show your games, wins and chips in this server (or someone else's); only you see the answer."""
-        if interaction.guild_id is None:
-            raise Refusal("errors.server_only")
         locale = interaction.locale
         target = user or interaction.user
-        stats = await self.bot.store.player_stats(interaction.guild_id, str(target.id))
+        guild = ledger_guild(interaction)  # 0 outside a server the bot is in: the DM games
+        stats = await self.bot.store.player_stats(guild, str(target.id))
+        server = bool(guild)  # else the texts say "in DMs and group DMs"
         if stats.games == 0:
-            if target.id == interaction.user.id:
+            if target.id == interaction.user.id and server:
                 text = t(locale, "stats.nothing_self")
-            else:
+            elif target.id == interaction.user.id:
+                text = t(locale, "stats.nothing_self.private")
+            elif server:
                 text = t(locale, "stats.nothing_other", player=target.mention)
+            else:
+                text = t(locale, "stats.nothing_other.private", player=target.mention)
             await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_PINGS)
             return
         embed = discord.Embed(
             title=t(locale, "stats.title"),
-            description=t(locale, "stats.description", player=target.mention),
+            description=t(locale, "stats.description", player=target.mention)
+            if server
+            else t(locale, "stats.description.private", player=target.mention),
             colour=COLOUR,
         )
         embed.add_field(name=t(locale, "stats.all_games"), value=_kind_lines(stats, locale), inline=False)

@@ -56,6 +56,8 @@ class Rules(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="rules")
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.describe(game="Which game to explain (default: the game at this channel's table)")
     @app_commands.choices(
         game=[app_commands.Choice(name=p.kind, value=p.kind) for p in PRESENTATIONS if p.rules is not None]

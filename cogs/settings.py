@@ -55,6 +55,7 @@ def _guild(interaction: discord.Interaction) -> int:
 
 
 @app_commands.guild_only()
+@app_commands.allowed_installs(guilds=True, users=False)
 @app_commands.default_permissions(manage_guild=True)
 class Settings(commands.GroupCog, group_name="settings"):
     """Server settings of this bot (Manage Server)."""

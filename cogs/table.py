@@ -151,6 +151,11 @@ class TableButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         sessions = sessions_of(interaction)
         note_languages(interaction)
+        # Actions a cog answers first (`bot.table_hooks`: the Move button of a DM's table, in
+        # cogs/private_play.py): the hook answers the click and returns True, or False for the usual answer.
+        hook = getattr(interaction.client, "table_hooks", {}).get(self.action)
+        if hook is not None and await hook(interaction, self.table_id):
+            return
         task = asyncio.ensure_future(
             sessions.click(
                 self.table_id,
@@ -172,7 +177,7 @@ class TableButton(
             return
         # A click on the table message itself: its own response updates it (type 7), which costs no channel
         # write; the clicker's private answer follows as a followup.
-        async with sessions.table_update(self.table_id, interaction.message.id) as update:
+        async with sessions.table_update(self.table_id, interaction.message.id, interaction.token) as update:
             if update is not None:
                 await interaction.response.edit_message(**discord_kwargs(update, edit=True))
         if update is None or isinstance(result, Message):
@@ -264,27 +269,31 @@ class TableCommands(commands.Cog):
             )
 
     @app_commands.command(name="hand")
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def hand(self, interaction: discord.Interaction) -> None:
         """Your hand and what you can do now (only you see it)."""
         message = self.bot.sessions.hand(*where(interaction), locale=interaction.locale)
         await answer(interaction, message)
 
     @app_commands.command(name="table")
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def table(self, interaction: discord.Interaction) -> None:
         """The public state of this channel's game."""
         message = self.bot.sessions.table_view(interaction.channel_id or 0, locale=interaction.locale)
         await answer(interaction, message)
 
     @app_commands.command(name="resign")
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def resign(self, interaction: discord.Interaction) -> None:
         """Give up: in Insomnia a computer plays your seat (the result still counts); in Malice you lose."""
         await respond(interaction, lambda: self.bot.sessions.resign(*where(interaction)))
 
     @app_commands.command(name="cancel")
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def cancel(self, interaction: discord.Interaction) -> None:
         """End this channel's game now and settle it (the host or a server manager)."""
         await respond(
@@ -295,7 +304,8 @@ class TableCommands(commands.Cog):
         )
 
     @app_commands.command(name="history")
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.describe(
         game="insomnia, malice or a table number like #12 (default: the last game in this channel)",
         page="which page of the log (default: the first)",

@@ -30,6 +30,12 @@ def command_key(command: app_commands.Command[Any, ..., Any] | app_commands.Grou
     return "cmd." + command.qualified_name.replace(" ", ".")
 
 
+def menu_key(menu: app_commands.ContextMenu) -> str:
+    """A context menu's key (`cmd.menu.challenge`): its name has spaces and capitals, so it is keyed by the
+    `key` in its extras."""
+    return f"cmd.menu.{menu.extras.get('key', menu.name)}"
+
+
 def option_key(command: app_commands.Command[Any, ..., Any], option: str) -> str:
     return f"{command_key(command)}.opt.{option}"
 
@@ -42,6 +48,8 @@ def context_key(context: app_commands.TranslationContext[Any, Any]) -> str | Non
     """The catalogue key of the string discord.py asks about, from where it sits in the command tree."""
     data = context.data
     location = context.location
+    if isinstance(data, app_commands.ContextMenu):  # "Challenge to Malice": keyed by its extras' key
+        return f"{menu_key(data)}.name" if location is Where.command_name else None
     if location in (Where.command_name, Where.group_name):
         return f"{command_key(data)}.name"
     if location in (Where.command_description, Where.group_description):

@@ -34,6 +34,9 @@ class Display(BaseModel):
     home_message_id: int | None = None
     home_shown: str = ""
     thread_archived: bool = False
+    # Where the table lives (bot/sessions/places.py): "channel", a channel the bot writes in; "interaction",
+    # a DM or group DM of a user install, where the table message changes only through interaction answers.
+    place: str = "channel"
 
     @classmethod
     def of_row(cls, row: TableRow) -> Display:

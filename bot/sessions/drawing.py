@@ -13,6 +13,7 @@ from bot import render
 from bot.games.registry import REGISTRY
 from bot.render.common import Message
 from bot.sessions.display import Display
+from bot.sessions.places import with_move_button
 from bot.sessions.records import MoveFacts, TableRecord
 from bot.sessions.view import Window, banner_of, log_of, table_info, table_message, window, word_note
 from storage.contract import Store
@@ -97,7 +98,7 @@ class Drawing:
             record, win, banner=self.banner(record, display, lang), deadline=self.deadline(record.id),
             locale=lang, pictures_off=display.pictures_off, picture=False,
         )
-        return message, win
+        return with_move_button(message, record, display, lang), win
 
     async def drawn(self, job: Job, record: TableRecord) -> tuple[Message, Window | None]:
         """The table message with its picture drawn in a worker thread, from the game as stored."""

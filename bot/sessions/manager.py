@@ -31,7 +31,9 @@ from bot.sessions.life import Life
 from bot.sessions.lobbies import Lobbies
 from bot.sessions.moves import Moves
 from bot.sessions.pacing import Budget
+from bot.sessions.places import CHANNEL, INTERACTION
 from bot.sessions.presenter import Announcer, Presenter
+from bot.sessions.private import Places
 from bot.sessions.records import TableRecord
 from bot.sessions.replay import Replays
 from bot.sessions.resume import Resume
@@ -84,6 +86,8 @@ class SessionManager:
         self.tables.stored.listen(self.scheduler.after)
         self.tables.stored.listen(self.presenter.changed)
         self.bot_user_id = bot_user_id
+        # Tables in DMs and group DMs of a user install, where the bot may only answer interactions.
+        self.places = Places(self.tables, self.moves, self.lobbies, self.presenter)
         self.guild_locales: dict[int, str] = {}  # guild id -> its locale, as its last interaction told it
         if present_now:
             self.presenter.start()
@@ -117,13 +121,17 @@ class SessionManager:
         self, kind: str, guild_id: int, channel_id: int, host_id: int, *,
         options: dict[str, Any] | None = None, opponent: int | None = None, opponent_is_bot: bool = False,
         can_manage: bool = False, roles: Collection[int] = (), parent_id: int | None = None,
-        room: Room = NO_THREADS,
+        room: Room = NO_THREADS, place: str = CHANNEL, language: str | None = None,
     ) -> TableRecord:
         """A new table of `kind` in the channel, filled as its spec says: an open lobby the host starts, or a
         challenge to `opponent` (challenging the bot itself starts a game against the computer at once).
         The server's settings may refuse it (its channels, its host role: `can_manage` and `roles` are the
         host's; `parent_id`: the channel of the thread it is opened in) and give the options the command
-        left out. `room`: what Discord says of the channel, should the game start at once in a thread."""
+        left out. `room`: what Discord says of the channel, should the game start at once in a thread.
+        `place` INTERACTION: a DM or group DM of a user install (bot/sessions/places.py), `language` the
+        public language there (the opener's)."""
+        if place == INTERACTION:
+            self.places.may_open(kind)
         settings = await self.servers.of(guild_id)
         self.servers.may_open(settings, channel_id, can_manage=can_manage, roles=roles, parent_id=parent_id)
         options = self.servers.new_table_options(settings, kind, options or {})
@@ -138,8 +146,18 @@ class SessionManager:
             players = [str(host_id), "ai:1" if vs_computer else str(opponent)]
         record = await self.lobbies.open(
             kind=kind, guild_id=guild_id, channel_id=channel_id, host_id=host_id, options=options,
-            players=players, language=settings.language or self.guild_locales.get(guild_id, DEFAULT),
+            players=players,
+            language=settings.language or language or self.guild_locales.get(guild_id, DEFAULT),
         )
+        if place == INTERACTION:
+            await self.presenter.answers.here(record)
+        else:
+            await self._post(record)
+        if vs_computer:
+            await self.lobbies.start_now(record, room)
+        return self.tables.by_id(record.id) or record
+
+    async def _post(self, record: TableRecord) -> None:
         try:
             await self.presenter.post_now(record)
         except (MissingPermission, ChannelGone) as exc:
@@ -150,9 +168,6 @@ class SessionManager:
             # Discord did not answer well: the table exists and its message follows when Discord recovers.
             log.warning("table %s: posting the lobby failed (%s); the presenter retries", record.id, exc)
             self.presenter.changed(record)
-        if vs_computer:
-            await self.lobbies.start_now(record, room)
-        return self.tables.by_id(record.id) or record
 
     async def join(self, channel_id: int, user_id: int) -> Text:
         return await self.lobbies.join(channel_id, user_id)
@@ -207,6 +222,8 @@ class SessionManager:
         `room`: what Discord says of the channel clicked in (Start and Accept may open a thread)."""
         record = self.tables.by_id(table_id)
         if record is None:
+            if self.presenter.answers.behind(table_id):
+                return None  # a closed table of a DM its message has not shown: this click's answer does
             raise NotAllowed("table.closed")
         channel_id = record.channel_id
         if token == "start":
@@ -231,12 +248,13 @@ class SessionManager:
             raise NotAllowed("table.stale_button")
         return await self.act(channel_id, user_id, action, seq=seq, locale=locale)
 
-    def table_update(self, table_id: int, message_id: int) -> contextlib.AbstractAsyncContextManager[
-        Message | None
-    ]:
+    def table_update(
+        self, table_id: int, message_id: int, token: str | None = None
+    ) -> contextlib.AbstractAsyncContextManager[Message | None]:
         """For a click on a table's own message: its newest version, to send as the click's response (no
-        channel write). Yields None when the message is not (or no longer) the table message."""
-        return self.presenter.interaction_update(table_id, message_id)
+        channel write). Yields None when the message is not (or no longer) the table message. `token`: the
+        click's, which may edit an interaction-only place's table message for a while."""
+        return self.presenter.answers.update(table_id, message_id, token)
 
     # ------------------------------------------------------------------ reading
 

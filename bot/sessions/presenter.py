@@ -9,7 +9,8 @@ it goes on from there, and every stored move appears in some write of the table 
 fit).
 
 A click on the table message's own buttons updates it through the interaction's response (no channel write):
-`interaction_update()` words it under the same per-table lock and counts it shown.
+`answers.update()` (bot/sessions/answers.py) words it under the same per-table lock and counts it shown;
+the same part holds the tables of interaction-only places (DMs and group DMs of a user install).
 """
 
 from __future__ import annotations
@@ -21,15 +22,16 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Protocol
 
-from bot import render
 from bot.render.common import Message
+from bot.sessions.answers import Answers
 from bot.sessions.display import Display
-from bot.sessions.drawing import Drawing, Job, follow_home, info_of, pictures_on
+from bot.sessions.drawing import Drawing, Job
 from bot.sessions.errors import ChannelGone, EditExpired, MissingPermission
 from bot.sessions.failures import expected
 from bot.sessions.homes import Homes
 from bot.sessions.pacing import Budget, Pacer, Slot
 from bot.sessions.pings import Pings
+from bot.sessions.places import interaction_only
 from bot.sessions.records import MoveFacts, NoteFact, TableRecord, note
 from storage.contract import Store
 
@@ -66,6 +68,10 @@ class Announcer(Protocol):
     async def archive_thread(self, thread_id: int) -> None:
         """Archive a thread the bot opened (it can no longer be written in until unarchived)."""
 
+    async def edit_original(self, token: str, message: Message) -> bool:
+        """Edit the original response of the interaction with this token (a table message in a place where
+        the bot may only answer interactions); False when Discord no longer takes the token."""
+
 
 class Presenter:
     def __init__(
@@ -94,6 +100,7 @@ class Presenter:
         self.drawing = Drawing(store, facts=facts, deadline=deadline)
         self.pings = Pings(self, ping_after)
         self.homes = Homes(self)
+        self.answers = Answers(self)  # tables in interaction-only places (DMs, group DMs of a user install)
         self._jobs: dict[int, Job] = {}
         self._behind: dict[int, float] = {}  # table id -> (monotonic) its oldest change not shown: /metrics
         self._started = asyncio.Event()
@@ -216,27 +223,11 @@ class Presenter:
             self.drawing.shown(job, job.record, win)
         await self.drawing.save(job)
 
-    @contextlib.asynccontextmanager
-    async def interaction_update(self, table_id: int, message_id: int) -> AsyncIterator[Message | None]:
-        """The newest table message for a click on it (response type 7); counted shown once the block
-        succeeds. Yields None when that message is not (or no longer) the table message."""
-        job = follow_home(self._jobs.get(table_id))  # the lobby of a game that just moved: not its message
-        if job is None or job.display is None or job.display.table_message_id != message_id:
-            yield None
-            return
-        async with job.lock:
-            record = job.record
-            message, win = await self.drawing.word(job, record)
-            if pictures_on(record, job.display) and record.game is not None:
-                info = info_of(record, job.display)
-                message = render.attach_picture(
-                    message, render.table_picture(info, record.game, locale=record.language)
-                )
-            yield message
-            self.drawing.shown(job, record, win)
-
     async def write_table(self, job: Job) -> None:
         display = await self.drawing.display(job)
+        if interaction_only(display):
+            await self.answers.write(job)
+            return
         channel = job.record.channel_id
         if display.table_message_id is not None:
             async with self.write_slot(channel) as slot, job.lock:
@@ -335,6 +326,8 @@ class Presenter:
             return False
         if display is None:
             return job.silenced
+        if interaction_only(display) and self.needs_write(job):
+            return False  # its last state is shown at the next click on it: keep what it needs
         settled = job.silenced or (not self.needs_write(job) and display.hands_seq >= record.seq)
         settled = settled and display.ping_message_id is None and not display.stale_messages
         return settled and self.homes.settled(job)
@@ -342,6 +335,8 @@ class Presenter:
     async def _step(self, job: Job) -> bool:
         """At most one channel write (plus the new hands); True when more is left to do now."""
         display = await self.drawing.display(job)
+        if interaction_only(display):
+            return await self.answers.step(job)
         owed: list[str] = []
         if display.hands_seq < job.record.seq and job.record.game is not None:
             owed = await self.pings.owed(job)

@@ -19,6 +19,11 @@ Discord's limits, which answer like Discord but are no violation (a bot must liv
 - always: a first interaction callback later than 3 s gets 404 / 10062, an interaction token older than 15 min
   401 / 50027, a message older than an hour takes `old_message_edit_allowance` (3) more edits, then 400 /
   30046. Time is the fake's clock (`now()`), which `advance(seconds)` moves on.
+- user installs (`add_private_channel`): a DM or group DM without the bot, its interactions with context 2
+  and only the user install authorising them; every channel REST call there 403 / 50001 (recorded in
+  `refused_private_calls`), at most 5 follow-ups per interaction; a command is offered only where its
+  `contexts` and `integration_types` say (`offered_here`); user commands (`UserHandle.user_command`) and
+  modal submits (`UserHandle.submit`) as Discord sends them.
 `rest_stats()` counts what the bot spent against the limits (on or off).
 """
 
@@ -62,6 +67,7 @@ INTERACTION_DEADLINE = 3.0  # seconds from dispatch to the first callback, else 
 INTERACTION_TOKEN_LIFETIME = 15 * 60.0  # followups and edits through the token, else 50027
 OLD_MESSAGE_AGE = 3600.0  # a message older than this ...
 OLD_MESSAGE_EDIT_ALLOWANCE = 3  # ... takes this many more edits, then 30046
+USER_INSTALL_FOLLOWUPS = 5  # follow-ups to one interaction that only a user install authorises
 MESSAGE_WRITE_ROUTES = frozenset(
     {
         "POST /channels/{channel_id}/messages",
@@ -198,6 +204,13 @@ class FakeChannel:
     locked: bool = False
     created_at: float = 0.0
     auto_archive_duration: int = 1440
+    # A DM (type 1) or group DM (type 3) between people, with no bot in it (`add_private_channel`): the app
+    # reaches it only as installed to a user; its members are these.
+    members: tuple[int, ...] = ()
+
+    @property
+    def without_bot(self) -> bool:
+        return bool(self.members)
 
     @property
     def is_dm(self) -> bool:
@@ -212,6 +225,8 @@ class FakeChannel:
         return f"<#{self.id}>"
 
     def payload(self, fake: FakeDiscord) -> dict[str, Any]:
+        if self.without_bot:
+            return fake.private_channel_payload(self)
         if self.is_dm:
             recipient = fake.user_by_id(self.recipient_id or 0)
             return {
@@ -266,9 +281,12 @@ class Visibility:
     kind: Literal["public", "ephemeral", "dm"]
     channel_id: int
     user_id: int | None = None  # the one who sees an ephemeral or a DM
+    members: frozenset[int] = frozenset()  # a public message of a DM or group DM: only its members see it
 
     def visible_to(self, user_id: int) -> bool:
-        return self.kind == "public" or self.user_id == user_id
+        if self.kind == "public":
+            return not self.members or user_id in self.members
+        return self.user_id == user_id
 
 
 @dataclass
@@ -789,12 +807,30 @@ def _check_commands(commands: list[dict[str, Any]]) -> list[str]:
         problems.append(f"duplicate command names: {names}")
     for c in commands:
         name = c.get("name", "")
+        if c.get("type", 1) in (2, 3):
+            problems += _check_context_menu(c)
+            continue
         if not _NAME_RE.match(name):
             problems.append(f"command name {name!r} is invalid")
         if c.get("type", 1) == 1:
             if not 1 <= len(c.get("description") or "") <= 100:
                 problems.append(f"/{name}: description must be 1 to 100 characters")
             check_options(f"/{name}", c.get("options") or [])
+    return problems
+
+
+def _check_context_menu(command: dict[str, Any]) -> list[str]:
+    """A user or message command (type 2, 3, the userinstall helper's): a name of 1 to 32 characters (spaces
+    and capitals allowed, in every language), no description and no options."""
+    problems = []
+    names = [command.get("name") or "", *(command.get("name_localizations") or {}).values()]
+    for name in names:
+        if not 1 <= len(name) <= 32 or name != name.strip():
+            problems.append(f"context menu name {name!r} must be 1 to 32 characters")
+    if command.get("description") or command.get("description_localizations"):
+        problems.append(f"context menu {command.get('name')!r} has a description (Discord takes none)")
+    if command.get("options"):
+        problems.append(f"context menu {command.get('name')!r} has options (Discord takes none)")
     return problems
 
 
@@ -989,6 +1025,8 @@ class FakeDiscord:
             cid = 700000000000000001 + position
             self.channels[name] = FakeChannel(cid, name, self.guild_id, position=position)
         self.dm_channels: dict[int, FakeChannel] = {}  # user id -> DM channel
+        self.private_channels: dict[int, FakeChannel] = {}  # DMs and group DMs without the bot (user install)
+        self.refused_private_calls: list[str] = []  # channel REST calls tried there (each refused 50001)
         self.threads: dict[int, FakeChannel] = {}  # thread id -> thread, in creation order
         self.messages: dict[int, FakeMessage] = {}
         self.global_commands: list[dict[str, Any]] = []
@@ -1094,7 +1132,10 @@ class FakeDiscord:
     def channel(self, name_or_id: str | int | FakeChannel) -> FakeChannel:
         if isinstance(name_or_id, FakeChannel):
             return name_or_id
-        for c in [*self.channels.values(), *self.threads.values(), *self.dm_channels.values()]:
+        for c in [
+            *self.channels.values(), *self.threads.values(), *self.dm_channels.values(),
+            *self.private_channels.values(),
+        ]:
             if name_or_id in (c.name, c.id):
                 return c
         raise FakeDiscordError(f"no channel {name_or_id!r}; the guild has {sorted(self.channels)}")
@@ -1600,7 +1641,11 @@ class FakeDiscord:
                 response = _error(404, 0, f"404: Not Found (the fake Discord has no route {template})")
             else:
                 record.route = template
-                response = self._injected_failure(template) or self._auth_failure(request, template)
+                response = (
+                    self._injected_failure(template)
+                    or self._auth_failure(request, template)
+                    or self._refused_without_bot(template, params)
+                )
                 if response is None:
                     response = self._check_body(template, params, body)
                 if response is None:
@@ -1792,6 +1837,7 @@ class FakeDiscord:
                 {
                     "default_member_permissions": None,
                     "nsfw": False,
+                    "description": "",  # a context menu's, as Discord answers it
                     **command,
                     "id": str(cid),
                     "application_id": str(self.application_id),
@@ -1981,6 +2027,8 @@ class FakeDiscord:
         if int(data.get("flags") or 0) & EPHEMERAL:
             return Visibility("ephemeral", state.channel_id, state.user.id)
         channel = self.channel(state.channel_id)
+        if channel.without_bot:
+            return Visibility("public", channel.id, members=frozenset(channel.members))
         if channel.is_dm:
             return Visibility("dm", channel.id, channel.recipient_id)
         return Visibility("public", state.channel_id)
@@ -2009,6 +2057,9 @@ class FakeDiscord:
         problems = _check_message(body)
         if problems:
             return self._violation(f"{state.description} followup", problems)
+        over = self._followups_over(state)
+        if over is not None:
+            return over
         original = self.messages.get(state.original_message_id or 0)
         if state.callback_type == 5 and original is not None and original.loading:
             # The first followup after a deferred response completes the "thinking" message (keeping its
@@ -2378,7 +2429,9 @@ class FakeDiscord:
             "attachment_size_limit": 8 * 1024 * 1024,
             "app_permissions": str(self.permissions_of(self.bot_user, channel.guild_id)),
         }
-        if channel.is_dm:
+        if channel.without_bot:
+            payload.update(self._user_install_payload(state))
+        elif channel.is_dm:
             payload["user"] = state.user.payload()
             payload["context"] = 1
             payload["authorizing_integration_owners"] = {"0": str(self.guild_id)}
@@ -2502,6 +2555,8 @@ class FakeDiscord:
     ) -> tuple[dict[str, Any], str]:
         in_guild = channel.guild_id if channel is not None else None
         command, chain, guild_id = self.find_command(path, in_guild)
+        if checked and channel is not None:
+            self.offered_here(command, channel)
         leaf = chain[-1] if chain else command
         definitions = {o["name"]: o for o in leaf.get("options") or []}
         where = "/" + " ".join([command["name"], *[c["name"] for c in chain]])
@@ -2551,6 +2606,97 @@ class FakeDiscord:
         if resolved:
             data["resolved"] = resolved
         return data, where
+
+    # ---- user installs: DMs and group DMs without the bot (the userinstall helper's part of the fake)
+    #
+    # Discord lets an app installed to a user (integration type 1) be used where no bot of it is a member: a
+    # DM or group DM (interaction context 2). The interaction carries `context` and the user install alone in
+    # `authorizing_integration_owners`; the app may only answer it (callbacks, then its token for 15 minutes,
+    # at most 5 follow-ups); every channel REST call there fails with 403 / 50001 Missing Access.
+
+    def add_private_channel(self, name: str, members: Iterable[str], *, group: bool = True) -> FakeChannel:
+        """A group DM (or, `group=False`, a DM between two people) of these members, without the bot."""
+        people = [self.members[m] for m in members]
+        if not group and len(people) != 2:
+            raise FakeDiscordError("a DM is between two people")
+        channel = FakeChannel(
+            self._snowflake(), name, None, type=3 if group else 1, owner_id=people[0].id,
+            members=tuple(p.id for p in people),
+        )  # fmt: skip
+        self.private_channels[channel.id] = channel
+        return channel
+
+    def private_channel_payload(self, channel: FakeChannel) -> dict[str, Any]:
+        """The channel as an interaction there carries it (the recipients: its members)."""
+        data: dict[str, Any] = {
+            "id": str(channel.id),
+            "type": channel.type,
+            "last_message_id": None,
+            "flags": 0,
+            "recipients": [self.user_by_id(m).payload() for m in channel.members],
+        }
+        if channel.type == 3:
+            data.update({"name": channel.name, "icon": None, "owner_id": str(channel.owner_id)})
+        return data
+
+    def _user_install_payload(self, state: InteractionState) -> dict[str, Any]:
+        channel = self.channel(state.channel_id)
+        if state.user.id not in channel.members:
+            raise FakeDiscordError(f"{state.user.name} is not in the private channel {channel.name!r}")
+        return {
+            "user": state.user.payload(),
+            "context": 2,
+            "authorizing_integration_owners": {"1": str(state.user.id)},
+            # What the app may do there: answer with messages and embeds; it is no member.
+            "app_permissions": str(VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | ATTACH_FILES),
+        }
+
+    def _refused_without_bot(self, template: str, params: dict[str, str]) -> web.Response | None:
+        """Every channel REST call in a DM or group DM without the bot: 403 / 50001, as Discord answers."""
+        channel_id = params.get("channel_id")
+        if channel_id is None or not channel_id.isdigit():
+            return None
+        channel = self.private_channels.get(int(channel_id))
+        if channel is None:
+            return None
+        self.refused_private_calls.append(f"{template} in {channel.name!r}")
+        return _error(403, 50001, "Missing Access")
+
+    def _followups_over(self, state: InteractionState) -> web.Response | None:
+        """At most 5 follow-ups to an interaction that only the user install authorises."""
+        channel = self.channel(state.channel_id)
+        if channel.without_bot and len(state.followup_ids) >= USER_INSTALL_FOLLOWUPS:
+            self.violations.append(f"{state.description}: a 6th follow-up of a user-installed app")
+            limit = USER_INSTALL_FOLLOWUPS
+            return _error(400, 0, f"Only {limit} follow-ups to an interaction of a user install")
+        return None
+
+    def offered_here(self, command: dict[str, Any], channel: FakeChannel) -> None:
+        """Whether Discord offers the synced `command` to a user in `channel`: its `contexts` (0 a server, 1
+        the bot's DM, 2 another DM or group DM; Discord's default: all) and `integration_types` (0 installed
+        to the server, 1 to the user; default: the server only). Raises when it does not."""
+        contexts = command.get("contexts") or [0, 1, 2]
+        types = command.get("integration_types") or [0]
+        if channel.without_bot:
+            context, needs = 2, 1
+        elif channel.is_dm:
+            context, needs = 1, None
+        else:
+            context, needs = 0, None
+        if context not in contexts or (needs is not None and needs not in types):
+            where = {0: "a server", 1: "the bot's DM", 2: "a DM or group DM without the bot"}[context]
+            raise FakeDiscordError(
+                f"Discord does not offer {command['name']!r} in {where} "
+                f"(contexts {contexts}, integration_types {types})"
+            )
+
+    def find_user_command(self, name: str, guild_id: int | None = None) -> dict[str, Any]:
+        """The synced user command (type 2) of that name (its English name, or a localized one)."""
+        for command in [*self.guild_commands.get(guild_id or self.guild_id, []), *self.global_commands]:
+            names = {command["name"], *(command.get("name_localizations") or {}).values()}
+            if command.get("type") == 2 and name in names:
+                return command
+        raise FakeDiscordError(f"no user command {name!r} is synced")
 
     async def run_interaction(
         self, state: InteractionState, payload: dict[str, Any], timeout: float | None
@@ -2706,6 +2852,77 @@ class UserHandle:
             MESSAGE_COMPONENT, self.user, channel, f"click {label!r}", source_message_id=msg.id
         )
         return await fake.run_interaction(state, fake._interaction_payload(state, data, msg), timeout)
+
+    async def user_command(
+        self,
+        name: str,
+        target: UserHandle | FakeUser,
+        *,
+        channel: str | int | FakeChannel = "games",
+        timeout: float | None = None,
+    ) -> Reply:
+        """Use a user command (type 2) of the user's menu (Apps) on `target`, as Discord offers it in
+        `channel` (its contexts and integration types are checked), and wait for the answer."""
+        fake = self.fake
+        where = fake.channel(channel)
+        command = fake.find_user_command(name, where.guild_id)
+        fake.offered_here(command, where)
+        user = target.user if isinstance(target, UserHandle) else target
+        resolved: dict[str, Any] = {"users": {str(user.id): user.payload()}}
+        if where.guild_id is not None:
+            member = fake.member_payload(user, with_permissions=True, guild_id=where.guild_id)
+            del member["user"]
+            resolved["members"] = {str(user.id): member}
+        data: dict[str, Any] = {
+            "id": command["id"], "name": command["name"], "type": 2, "target_id": str(user.id),
+            "resolved": resolved,
+        }  # fmt: skip
+        if "guild_id" in command:
+            data["guild_id"] = command["guild_id"]
+        state = fake._start_interaction(APPLICATION_COMMAND, self.user, where, f"{name!r} on {user.name}")
+        return await fake.run_interaction(state, fake._interaction_payload(state, data), timeout)
+
+    async def submit(
+        self, reply: Reply, values: dict[str, list[str]], *, timeout: float | None = None
+    ) -> Reply:
+        """Submit the modal `reply` opened, its selects set to `values` (by custom_id; a select left out
+        sends none), checked as Discord checks them; the submit comes from the message the modal was opened
+        on, as Discord sends it."""
+        fake = self.fake
+        modal = reply.modal
+        if modal is None:
+            raise FakeDiscordError(f"{reply!r} opened no modal")
+        if reply.interaction.user.id != self.id:
+            raise FakeDiscordError(f"{self.name} cannot submit {reply.interaction.user.name}'s modal")
+        components: list[dict[str, Any]] = []
+        for item in modal.get("components") or []:
+            if item.get("type") == 18:
+                inner = item["component"]
+                chosen = list(values.get(inner.get("custom_id", ""), []))
+                offered = [o["value"] for o in inner.get("options") or []]
+                if any(v not in offered for v in chosen):
+                    raise FakeDiscordError(f"{inner.get('custom_id')!r} offers {offered}, not {chosen}")
+                low = inner.get("min_values", 1)
+                if inner.get("required", True) is False:
+                    low = 0
+                if not low <= len(chosen) <= inner.get("max_values", 1):
+                    raise FakeDiscordError(f"{inner.get('custom_id')!r} takes {low} to "
+                                           f"{inner.get('max_values', 1)} values, not {len(chosen)}")
+                sent = {"type": inner["type"], "custom_id": inner["custom_id"], "values": chosen}
+                components.append({"type": 18, "component": sent})
+            elif item.get("type") == 10:
+                components.append({"type": 10})
+        unknown = set(values) - {c["component"]["custom_id"] for c in components if c["type"] == 18}
+        if unknown:
+            raise FakeDiscordError(f"the modal has no select {sorted(unknown)}")
+        source = reply.interaction.source_message_id
+        message = fake.messages[source] if source is not None else None
+        channel = fake.channel(reply.interaction.channel_id)
+        state = fake._start_interaction(
+            MODAL_SUBMIT, self.user, channel, f"submit {modal.get('title')!r}", source_message_id=source
+        )
+        data = {"custom_id": modal["custom_id"], "components": components}
+        return await fake.run_interaction(state, fake._interaction_payload(state, data, message), timeout)
 
     async def forged_click(
         self,

@@ -41,6 +41,15 @@ Who saw what (`FakeMessage.visibility` is public in a channel, ephemeral to a us
 - `alice.ephemerals()`, `alice.dms()`, `alice.seen()` (everything she can see), `fake.public_messages()`.
 - `message.pinged`: the users a message notified (allowed_mentions applied).
 
+User installs: `friends = fake.add_private_channel("friends", ["alice", "bob", "carol"])` is a group DM with
+no bot in it (`group=False`: a DM between two), where the app is used as installed to each user (context 2,
+only the user install authorising): `alice.slash("malice challenge", opponent=bob, channel=friends)`; every
+channel REST call there answers 403 / 50001 (`fake.refused_private_calls` lists them); at most 5 follow-ups
+per interaction. A command is offered only where its synced `contexts` and `integration_types` say (else
+`FakeDiscordError`; `unchecked=True` sends it anyway). `await alice.user_command("Challenge to Malice", bob,
+channel=...)` uses a user context-menu command; `await alice.submit(reply, {"pick1": ["end"]})` submits the
+modal `reply` opened (selects by custom_id).
+
 Threads the bot opens (`channel.create_thread`, `message.create_thread`; archive, lock or rename with
 `thread.edit`) are in `fake.threads` and are channels like any other: `fake.channel_messages("thread name")`,
 `alice.slash(..., channel="thread name")`, a bucket of their own; a locked thread refuses messages (50083).

@@ -59,7 +59,7 @@ async def assert_one_message_per_game(harness: Harness, homes: list[FakeMessage]
         thread = fake.thread_of(home)
         assert thread is not None and thread.archived, "the thread is archived at the end"
         assert f"Played in <#{thread.id}>" in home.text and "Game over" in home.text
-        # The result in the channel carries the finished table's own buttons (Replay), nothing of the thread's.
+        # The result in the channel carries the finished table's own buttons (Replay), none of the thread.
         assert "Replay" in home.button_labels
         assert all(b.custom_id.startswith(("cardtable:", "cardreplay:")) for b in home.buttons)
     stats = fake.rest_stats()

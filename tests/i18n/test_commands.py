@@ -14,7 +14,7 @@ from discord import app_commands
 from bot.client import CardBot, cog_extensions
 from bot.config import Settings
 from bot.i18n import catalogue, t
-from bot.i18n.commands import CommandTranslator, command_key, help_line, option_key, usage
+from bot.i18n.commands import CommandTranslator, command_key, help_line, menu_key, option_key, usage
 from storage import Store
 
 # Discord's rule for a command or option name: lowercase, 1-32 letters, digits, "-" or "_" (any script).
@@ -41,9 +41,12 @@ async def synced(bot: CardBot) -> list[dict[str, Any]]:
 
 
 def walk(payloads: list[dict[str, Any]], path: str = "") -> list[tuple[str, dict[str, Any]]]:
-    """Every command, subcommand, option and choice of the payload, with its path (`insomnia play card`)."""
+    """Every command, subcommand, option and choice of the payload, with its path (`insomnia play card`);
+    not the context menus (a name alone: `test_the_challenge_menu_is_german_for_german_clients`)."""
     found = []
     for p in payloads:
+        if not path and p.get("type") in (2, 3):  # a context menu (not an option of those types)
+            continue
         here = f"{path} {p['name']}".strip()
         found.append((here, p))
         found += walk(p.get("options", []), here)
@@ -92,7 +95,15 @@ async def test_german_names_follow_discords_rules(bot):
             assert 1 <= len(o["description_localizations"]["de"]) <= 100, f"/{where} {name}: description"
             check(o.get("options", []), f"{where} {o['name']}")
 
-    check(await synced(bot), "")
+    check([p for p in await synced(bot) if p.get("type", 1) == 1], "")
+
+
+async def test_the_challenge_menu_is_german_for_german_clients(bot):
+    menus = [p for p in await synced(bot) if p.get("type") == 2]
+    assert [(m["name"], m["name_localizations"]) for m in menus] == [
+        ("Challenge to Malice", {"de": "Zu Malice herausfordern"})
+    ]
+    assert not menus[0].get("description") and "options" not in menus[0]
 
 
 async def test_the_catalogue_english_is_the_cogs_own_text(bot):
@@ -116,6 +127,7 @@ async def test_no_command_key_is_left_over(bot):
         for param in getattr(command, "parameters", []):
             used |= {f"{option_key(command, param.name)}.{part}" for part in ("name", "description")}
             used |= {f"cmd.choice.{c.value}" for c in param.choices}
+    used |= {f"{menu_key(m)}.name" for m in bot.tree.get_commands(type=discord.AppCommandType.user)}
     unused = {k for k in catalogue().ids() if k.startswith("cmd.")} - used
     assert not unused, f"command keys no command uses: {sorted(unused)}"
 
@@ -151,7 +163,7 @@ def test_locale_enum_resolves_like_its_string():
 async def test_help_in_german_names_every_command_as_a_german_client_types_it(bot):
     from cogs.help import help_lines, walk
 
-    commands = walk(list(bot.tree.get_commands()))
+    commands = walk(list(bot.tree.get_commands(type=discord.AppCommandType.chat_input)))
     assert [help_line(c, "en-US") for c in commands] == help_lines(bot.tree)  # English: today's /help
     german = {c.qualified_name: help_line(c, "de") for c in commands}
     assert german["malice challenge"] == (

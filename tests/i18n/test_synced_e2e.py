@@ -21,11 +21,14 @@ async def test_the_synced_tree_is_german_for_german_clients(harness):
     assert len(everything) >= 40  # 44 commands and options today
     for node in everything:
         assert node.get("name_localizations", {}).get("de"), node["name"]
+        if node.get("type") == 2 and node in synced:  # a user context menu has a name only
+            continue
         assert node.get("description_localizations", {}).get("de"), node["name"]
         for choice in node.get("choices") or []:
             assert choice.get("name_localizations", {}).get("de"), f"{node['name']}={choice['value']}"
     by_name = {c["name"]: c for c in synced}
     assert by_name["rules"]["name_localizations"] == {"de": "regeln"}
+    assert by_name["Challenge to Malice"]["name_localizations"] == {"de": "Zu Malice herausfordern"}
     # Discord sends interactions with the default names, so the bot answers as before.
     reply = await harness.user("alice").slash("rules", game="malice")
     assert "Malice" in reply.text

@@ -1,0 +1,143 @@
+"""The presenter's part for tables in interaction-only places (bot/sessions/places.py): the table message is
+the answer to the command that opened the table, and afterwards changes only through interaction answers
+(a click's type 7) or the live token of the last one. Nothing here writes in a channel."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any, Protocol
+
+from bot import render
+from bot.render.common import Message
+from bot.sessions.display import Display
+from bot.sessions.drawing import Drawing, Job, follow_home, info_of, pictures_on
+from bot.sessions.places import INTERACTION, FirstAnswer, Tokens, interaction_only
+from bot.sessions.records import TableRecord
+from bot.sessions.view import Window
+
+
+class Host(Protocol):
+    """What this part uses of the presenter that holds it."""
+
+    announcer: Any
+    drawing: Drawing
+
+    def clock(self) -> float: ...
+    _jobs: dict[int, Job]
+    def needs_write(self, job: Job) -> bool: ...
+
+
+class Answers:
+    def __init__(self, presenter: Host) -> None:
+        self.presenter = presenter
+        self.tokens = Tokens(presenter.clock)
+
+    async def message(self, job: Job, record: TableRecord) -> tuple[Message, Window | None]:
+        """The table message as an interaction's answer carries it (its picture drawn here: no thread hop
+        before an answer that must leave within 3 s)."""
+        drawing = self.presenter.drawing
+        message, win = await drawing.word(job, record)
+        display = await drawing.display(job)
+        if pictures_on(record, display) and record.game is not None:
+            info = info_of(record, display)
+            message = render.attach_picture(
+                message, render.table_picture(info, record.game, locale=record.language)
+            )
+        return message, win
+
+    @contextlib.asynccontextmanager
+    async def update(
+        self, table_id: int, message_id: int, token: str | None = None
+    ) -> AsyncIterator[Message | None]:
+        """The newest table message for a click on it (response type 7); counted shown once the block
+        succeeds. Yields None when that message is not (or no longer) the table message. `token`: the
+        click's (an interaction-only place's table message may be edited through it for a while)."""
+        job = follow_home(self.presenter._jobs.get(table_id))  # the lobby of a game that just moved
+        # Just after a restart the worker may not have read its display record yet: read it here.
+        display = None if job is None else await self.presenter.drawing.display(job)
+        if job is None or display is None or display.table_message_id != message_id:
+            yield None
+            return
+        async with job.lock:
+            record = job.record
+            message, win = await self.message(job, record)
+            yield message
+            self.presenter.drawing.shown(job, record, win)
+        await self.clicked(job, token)
+
+    async def here(self, record: TableRecord) -> None:
+        """A new table in an interaction-only place: its message will be the answer to the command that
+        opened it (`first_answer`), and the presenter never writes in its channel. Called right after the
+        table was published: its display is set before this awaits, so the worker never takes it for a
+        channel's table; then stored."""
+        job = self.presenter._jobs.setdefault(record.id, Job(record))
+        job.display = job.display or Display(place=INTERACTION)
+        job.display.place = INTERACTION
+        await self.presenter.drawing.save(job)
+
+    @contextlib.asynccontextmanager
+    async def first_answer(self, table_id: int) -> AsyncIterator[FirstAnswer | None]:
+        """The newest table message of a table opened in an interaction-only place, to send as the answer
+        to the command that opened it; `answer.sent(message_id, token)` records where it went."""
+        job = self.presenter._jobs.get(table_id)
+        if job is None or not interaction_only(job.display):
+            yield None
+            return
+        async with job.lock:
+            record = job.record
+            message, win = await self.message(job, record)
+            answer = FirstAnswer(message)
+            yield answer
+            if answer.message_id is None:
+                return
+            assert job.display is not None
+            job.display.table_message_id = answer.message_id
+            self.tokens.took(table_id, answer.token)
+            self.presenter.drawing.shown(job, record, win)
+            job.silenced = False
+        await self.presenter.drawing.save(job)
+
+    async def clicked(self, job: Job, token: str | None) -> None:
+        """A click's answer showed the table message: its token may edit it for a while."""
+        if interaction_only(job.display):
+            self.tokens.took(job.record.id, token)
+            job.silenced = False
+            await self.presenter.drawing.save(job)
+
+    async def step(self, job: Job) -> bool:
+        """The worker's step: no channel, no DMs (the Move dialog and My hand show each hand), no pings;
+        only the table message, through an interaction's token."""
+        assert job.display is not None
+        job.display.hands_seq = job.record.seq
+        if not job.silenced and self.presenter.needs_write(job):
+            await self.write(job)
+        return False
+
+    def behind(self, table_id: int) -> bool:
+        """Whether a table of an interaction-only place has states its message has not shown (a closed
+        table's last one included): the next click on it shows them."""
+        job = self.presenter._jobs.get(table_id)
+        return job is not None and interaction_only(job.display) and self.presenter.needs_write(job)
+
+    async def write(self, job: Job) -> None:
+        """The table message edited through the live token of the last interaction that answered on it;
+        without one it waits for the next click (which shows it)."""
+        display = job.display
+        assert display is not None
+        presenter = self.presenter
+        async with job.lock:
+            if not presenter.needs_write(job):
+                return  # a click's answer showed it meanwhile: the token is not spent
+            token = self.tokens.usable(job.record.id) if display.table_message_id is not None else None
+            if token is None:
+                job.silenced = True
+                return
+            record = job.record
+            message, win = await presenter.drawing.drawn(job, record)
+            if not await presenter.announcer.edit_original(token, message):
+                self.tokens.drop(record.id)  # expired early (Discord's clock): the next click shows it
+                job.silenced = True
+                return
+            presenter.drawing.shown(job, record, win)
+            await presenter.drawing.save(job)

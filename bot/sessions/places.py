@@ -1,0 +1,135 @@
+"""Where a table lives, and what that allows: a server channel the bot writes in, or a place where it may only
+answer interactions (a DM or group DM where the app is installed to a user and no bot is a member).
+
+In such a place Discord refuses every channel call (403, code 50001): the table message is the answer to the
+command that opened it, and it changes only through the answers to clicks on it (type 7: a button, or the Move
+dialog opened from it) or, for 15 minutes, through the token of the last interaction that answered on it (at
+most 5 uses: Discord allows a user install 5 follow-ups per interaction, and the bot counts its edits among
+them). The presenter never sends, edits or deletes a channel message of such a table, sends no DMs (the Move
+dialog and My hand show each hand) and no pings. Tokens are kept in memory only: they are short-lived
+credentials, and after a restart the next click on the table refreshes it.
+
+No discord types here: the cogs turn a `MoveDialog` into Discord's modal and back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from bot import render
+from bot.i18n import t
+from bot.render.common import Button, Message, custom_id, rows_of
+from bot.sessions.display import Display
+from bot.sessions.records import TableRecord
+from bot.sessions.view import table_info
+
+CHANNEL = "channel"
+INTERACTION = "interaction"
+
+TOKEN_LIFETIME = 15 * 60.0  # seconds an interaction token takes follow-ups and edits (Discord)
+TOKEN_MARGIN = 60.0  # a token is used only while it has this much left (clocks and queues differ)
+TOKEN_USES = 5  # follow-ups Discord allows per interaction when only a user install authorises it
+
+MOVE = "move"  # the table message's button that opens the mover's private Move dialog
+PICK = "pick"  # the dialog's own id action: `cardtable:<table>:pick:<seq>`
+OPTIONS_PER_SELECT = 25  # Discord's limit of a select's options
+SELECTS = 4  # a modal holds 5 components: the hand's text and up to four selects of moves
+
+
+def interaction_only(display: Display | None) -> bool:
+    return display is not None and display.place == INTERACTION
+
+
+@dataclass
+class LiveToken:
+    token: str
+    since: float
+    uses: int = 0
+
+
+@dataclass
+class Tokens:
+    """The newest interaction token whose original response is each table's message (in memory only)."""
+
+    clock: Callable[[], float]
+    _live: dict[int, LiveToken] = field(default_factory=dict)
+
+    def took(self, table_id: int, token: str | None) -> None:
+        if token:
+            self._live[table_id] = LiveToken(token, self.clock())
+
+    def usable(self, table_id: int) -> str | None:
+        """A token that may still edit the table message now, counted as used (None: wait for a click)."""
+        live = self._live.get(table_id)
+        if live is None:
+            return None
+        if self.clock() - live.since > TOKEN_LIFETIME - TOKEN_MARGIN or live.uses >= TOKEN_USES:
+            del self._live[table_id]
+            return None
+        live.uses += 1
+        return live.token
+
+    def drop(self, table_id: int) -> None:
+        self._live.pop(table_id, None)
+
+
+def with_move_button(message: Message, record: TableRecord, display: Display, locale: object) -> Message:
+    """The table message of an interaction-only place carries the Move button while the game runs: moves are
+    made in its private dialog, whose answer updates the table message (no channel write)."""
+    game = record.game
+    if not interaction_only(display) or game is None or game.is_over or record.status != "running":
+        return message
+    move = Button(label=t(locale, "dm.button.move"), custom_id=custom_id(record.id, MOVE), style="success")
+    buttons = [move, *(b for row in message.rows for b in row)]
+    message.rows = rows_of(buttons)
+    return message
+
+
+@dataclass(frozen=True)
+class MoveDialog:
+    """The mover's private dialog: his hand and the board as text, his legal moves as `(label, token)` in
+    select menus of at most 25, and the move count it was drawn for (a later submit is refused as stale)."""
+
+    table_id: int
+    seq: int
+    title: str
+    text: str
+    moves: list[list[tuple[str, str]]]
+    label: str
+
+    @property
+    def custom_id(self) -> str:
+        return custom_id(self.table_id, PICK, self.seq)
+
+
+def move_dialog(record: TableRecord, player: str, *, locale: object) -> MoveDialog:
+    game = record.playing
+    info = table_info(record, pictures_off=True)
+    hand = render.hand_message(info, game, player, dm=True, locale=locale, picture=False)
+    module = render.renderer(record.kind)
+    moves: list[tuple[str, str]] = []
+    for action in game.legal_actions():
+        said = module.action_text(action, hide=False, locale=locale)
+        moves.append(((said[:1].upper() + said[1:])[:100], render.token(record.kind, action)))
+    chunks = [moves[i : i + OPTIONS_PER_SELECT] for i in range(0, len(moves), OPTIONS_PER_SELECT)][:SELECTS]
+    return MoveDialog(
+        table_id=record.id,
+        seq=record.seq,
+        title=t(locale, "dm.move.title", table=record.id)[:45],
+        text="\n".join(hand.texts())[:4000],
+        moves=chunks,
+        label=t(locale, "dm.move.pick"),
+    )
+
+
+class FirstAnswer:
+    """The table message a command's answer carries, and where it went once sent."""
+
+    def __init__(self, message: Message) -> None:
+        self.message = message
+        self.message_id: int | None = None
+        self.token: str | None = None
+
+    def sent(self, message_id: int | None, token: str) -> None:
+        self.message_id, self.token = message_id, token

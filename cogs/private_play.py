@@ -1,0 +1,213 @@
+"""Malice where the bot may only answer interactions: a DM or group DM where the app is installed to a user
+and no bot is a member (interaction contexts 1 and 2), or a server where only a user install authorises it.
+
+There Discord refuses every channel call (403, code 50001), so (bot/sessions/places.py has the whole design):
+- the table message is the answer to `/malice challenge` or to the "Challenge to Malice" menu;
+- it carries the buttons: Accept/Decline, then Move and My hand; every click on it is answered by updating it
+  (type 7), which shows whatever happened meanwhile (the other player's moves, a timeout);
+- Move opens a dialog only the mover sees (a modal: his hand and the board as text, his legal moves as
+  selects); its submit is answered by updating the table message with the move (type 7);
+- My hand and every refusal are ephemeral answers (My hand on a table message that is behind first updates
+  it, the hand then a follow-up).
+The dialog's id (`cardtable:<table>:pick:<seq>`) is handled here from the raw interaction, never by a modal
+kept in memory, so a dialog opened before a restart still works after it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.ext import commands
+
+from bot.discord_out import discord_kwargs, note_languages
+from bot.errors import report_error
+from bot.games.refusal import Refusal
+from bot.i18n import resolve_locale
+from bot.sessions.places import CHANNEL, INTERACTION, MOVE, PICK, MoveDialog
+from cogs.table import ANSWER_WITHIN, answer, sessions_of, where
+
+if TYPE_CHECKING:
+    from bot.client import CardBot
+
+PICKED = re.compile(rf"cardtable:(?P<table>[0-9]{{1,20}}):{PICK}:(?P<seq>[0-9]{{1,20}})")
+
+
+def place_of(interaction: discord.Interaction) -> str:
+    """CHANNEL where the bot is in the server and may write (the guild install authorises the interaction
+    there); INTERACTION anywhere else: its DMs, other DMs and group DMs, a server with only a user install."""
+    if interaction.guild_id is not None and interaction.is_guild_integration():
+        return CHANNEL
+    return INTERACTION
+
+
+def ledger_guild(interaction: discord.Interaction) -> int:
+    """The guild a game here is stored under: the server's where the bot is in it, else 0 (its players')."""
+    return interaction.guild_id or 0 if place_of(interaction) == CHANNEL else 0
+
+
+def check_opponent(interaction: discord.Interaction, opponent: discord.abc.User | None) -> None:
+    """In a DM or group DM only someone in it can be challenged (or the bot: the computer). Discord names a
+    private channel's members only sometimes: when it does not, nobody is refused here."""
+    if opponent is None or interaction.guild_id is not None or opponent.id == interaction.user.id:
+        return
+    client_user = interaction.client.user
+    if client_user is not None and opponent.id == client_user.id:
+        return
+    members = getattr(interaction.channel, "recipients", None) or []
+    if members and opponent.id not in {m.id for m in members}:
+        raise Refusal("dm.not_here", player=opponent.mention)
+
+
+async def open_here(
+    interaction: discord.Interaction, kind: str, options: dict[str, Any], opponent: discord.abc.User | None
+) -> None:
+    """A table in an interaction-only place: its message is this interaction's answer (public)."""
+    check_opponent(interaction, opponent)
+    sessions = sessions_of(interaction)
+    channel_id, user_id = where(interaction)
+    task = asyncio.ensure_future(
+        sessions.open_table(
+            kind, ledger_guild(interaction), channel_id, user_id, options=options,
+            opponent=opponent.id if opponent is not None else None,
+            opponent_is_bot=bool(opponent is not None and opponent.bot),
+            place=INTERACTION, language=resolve_locale(interaction.locale),
+        )
+    )  # fmt: skip
+    done, _ = await asyncio.wait({task}, timeout=ANSWER_WITHIN)
+    if not done:
+        await interaction.response.defer(thinking=True)  # public: the table message completes it
+    record = await task
+    try:
+        async with sessions.places.first_answer(record.id) as first:
+            if first is None:
+                await answer(interaction, None)
+                return
+            kwargs = discord_kwargs(first.message)
+            if interaction.response.is_done():
+                sent = await interaction.followup.send(wait=True, **kwargs)
+                first.sent(sent.id, interaction.token)
+            else:
+                callback = await interaction.response.send_message(**kwargs)
+                first.sent(callback.message_id, interaction.token)
+    except BaseException:
+        await sessions.places.abandon(record.id)  # nobody saw it: it must not hold the place
+        raise
+
+
+async def open_move_dialog(interaction: discord.Interaction, table_id: int) -> bool:
+    """The Move button: the mover's private dialog. False when the table is closed (the button's usual
+    answer then shows its end on the table message)."""
+    sessions = sessions_of(interaction)
+    if not sessions.places.is_open(table_id):
+        return False
+    dialog = sessions.places.move_dialog(table_id, interaction.user.id, locale=interaction.locale)
+    await interaction.response.send_modal(move_modal(dialog))
+    return True
+
+
+async def hand_here(interaction: discord.Interaction, table_id: int) -> bool:
+    """My hand on a DM's table message that is behind (a timeout, the other's moves): the click's answer
+    updates the table message, and the hand follows privately (one follow-up). False: the usual answer."""
+    sessions = sessions_of(interaction)
+    message = interaction.message
+    if message is None or not sessions.places.behind(table_id):
+        return False
+    hand = await sessions.click(table_id, interaction.user.id, "hand", None, locale=interaction.locale)
+    async with sessions.table_update(table_id, message.id, interaction.token) as update:
+        if update is None:
+            return False
+        await interaction.response.edit_message(**discord_kwargs(update, edit=True))
+    if hand is not None:  # None: the table closed meanwhile, and this answer showed its end
+        await answer(interaction, hand)
+    return True
+
+
+def move_modal(dialog: MoveDialog) -> discord.ui.Modal:
+    modal = discord.ui.Modal(title=dialog.title, custom_id=dialog.custom_id, timeout=None)
+    modal.add_item(discord.ui.TextDisplay(dialog.text))
+    several = len(dialog.moves) > 1
+    for number, moves in enumerate(dialog.moves, start=1):
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=f"{PICK}{number}",
+            options=[discord.SelectOption(label=label, value=value) for label, value in moves],
+            min_values=0 if several else 1,
+            max_values=1,
+            required=not several,
+        )
+        label = f"{dialog.label} ({number}/{len(dialog.moves)})" if several else dialog.label
+        modal.add_item(discord.ui.Label(text=label[:45], component=select))
+    # Answered from the raw interaction below (after a restart too), not by this object kept in memory.
+    modal.stop()
+    return modal
+
+
+def picked_values(components: list[dict[str, Any]]) -> list[str]:
+    """Every value chosen in a submitted modal's selects (inside their labels or rows)."""
+    found: list[str] = []
+    for component in components:
+        found += [str(v) for v in component.get("values") or []]
+        inner = component.get("component")
+        found += picked_values([inner] if isinstance(inner, dict) else [])
+        found += picked_values(component.get("components") or [])
+    return found
+
+
+async def submitted(interaction: discord.Interaction, table_id: int, seq: int) -> None:
+    """The Move dialog's submit: the move, then its answer updates the table message (type 7)."""
+    data: dict[str, Any] = dict(interaction.data or {})
+    picked = picked_values(list(data.get("components") or []))
+    if len(picked) != 1:
+        raise Refusal("dm.move.pick_one")
+    sessions = sessions_of(interaction)
+    task = asyncio.ensure_future(
+        sessions.click(table_id, interaction.user.id, picked[0], seq, locale=interaction.locale)
+    )
+    done, _ = await asyncio.wait({task}, timeout=ANSWER_WITHIN)
+    if not done:
+        await interaction.response.defer()  # the table message is updated through the token below
+    result = await task
+    message = interaction.message
+    update = None
+    if message is not None:
+        async with sessions.table_update(table_id, message.id, interaction.token) as update:
+            if update is not None:
+                kwargs = discord_kwargs(update, edit=True)
+                if interaction.response.is_done():
+                    await interaction.edit_original_response(**kwargs)
+                else:
+                    await interaction.response.edit_message(**kwargs)
+    if update is None:
+        await answer(interaction, result)
+
+
+class PrivatePlay(commands.Cog):
+    def __init__(self, bot: CardBot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.table_hooks.update({MOVE: open_move_dialog, "hand": hand_here})
+
+    async def cog_unload(self) -> None:
+        self.bot.table_hooks.pop(MOVE, None)
+        self.bot.table_hooks.pop("hand", None)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        if interaction.type is not discord.InteractionType.modal_submit:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        found = PICKED.fullmatch(str(data.get("custom_id", "")))
+        if found is None:
+            return
+        note_languages(interaction)
+        try:
+            await submitted(interaction, int(found["table"]), int(found["seq"]))
+        except Exception as error:
+            await report_error(interaction, error, where="the Move dialog")
+
+
+async def setup(bot: CardBot) -> None:
+    await bot.add_cog(PrivatePlay(bot))
