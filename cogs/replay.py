@@ -18,6 +18,7 @@ from bot.errors import guarded
 from bot.i18n import resolve_locale
 from bot.render.common import Message
 from bot.render.replay import TEMPLATE, ReplayId, parse_replay_id, replay_id
+from cogs.private_play import ledger_guild
 from cogs.table import ANSWER_WITHIN, answer, sessions_of
 
 if TYPE_CHECKING:
@@ -48,7 +49,7 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMP
         ref = self.ref
         locale = resolve_locale(interaction.locale)  # the clicker's language, whoever played
         task = asyncio.ensure_future(
-            replays.step(ref.table_id, ref.step, guild_id=interaction.guild_id, locale=locale)
+            replays.step(ref.table_id, ref.step, guild_id=ledger_guild(interaction), locale=locale)
         )
         done, _ = await asyncio.wait({task}, timeout=ANSWER_WITHIN)
         if not done:
