@@ -84,11 +84,12 @@ def balance_changes(
 
 def season_changes(kind: str, finish: Sequence[ResultIn]) -> list[tuple[str, str, int, int, int]]:
     """A finished game's rows for its season's leaderboard by chips: (kind, player, net, games, wins) for its
-    kind and all kinds, people only, sorted by (player, kind) like the balances (the same lock order)."""
+    kind and all kinds, people only, one per (player, kind) (a player listed twice is the results' own error
+    to raise), sorted by (player, kind) like the balances (the same lock order)."""
+    played = {r.player: r for r in finish if is_person(r.player)}
     return [
-        (k, r.player, r.net, 1, int(r.won))
-        for r in sorted(finish, key=lambda r: r.player)
-        if is_person(r.player)
+        (k, p, played[p].net, 1, int(played[p].won))
+        for p in sorted(played)
         for k in sorted({kind, ALL_KINDS})
     ]
 
