@@ -4,6 +4,8 @@ over are not rated; the result lines show each person's new number and change.""
 
 from __future__ import annotations
 
+import itertools
+
 from bot.sessions.rating import people_ranks
 from tests.test_sessions import (  # noqa: F401 - fixed_seeds is an autouse fixture
     ALICE,
@@ -59,7 +61,7 @@ async def test_an_insomnia_game_of_three_people_and_a_computer_rates_the_three_a
     assert {c.player: c.rank for c in changes} == {p: places.index(n) + 1 for p, n in people.items()}
     # Better placed among the people: a higher number after (all started equal).
     by_rank = sorted(changes, key=lambda c: c.rank)
-    assert all(a.score_after >= b.score_after for a, b in zip(by_rank, by_rank[1:], strict=False))
+    assert all(a.score_after >= b.score_after for a, b in itertools.pairwise(by_rank))
     assert [c.games for c in changes] == [1, 1, 1]
     # The record carries them, and the table message's result says them.
     assert [c.player for c in table.ratings] == [c.player for c in changes]
