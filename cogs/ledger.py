@@ -117,7 +117,7 @@ async def leaderboard_page(
         description = t(locale, "ledger.no_more")
     elif by == RATING:
         description = t(locale, "ledger.empty.rating")
-    elif season != ALL_TIME:
+    elif season != ALL_TIME and await bot.store.seasons(guild_id):
         description = t(locale, "ledger.empty.season", season=season)
     else:
         description = t(locale, "ledger.empty")
