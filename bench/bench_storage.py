@@ -35,7 +35,7 @@ from pydantic import BaseModel
 from bench.report import write_section
 from storage import LedgerIn, SeatIn, Store, open_store
 from storage.common import balance_changes, season_of
-from storage.writes import BALANCES, RATING_CHANGES, SEASON_BALANCES, SEASON_RATINGS
+from storage.writes import BALANCES, RATING_CHANGES, SEASON_BALANCES
 from tests import pg
 
 GUILD = 1
