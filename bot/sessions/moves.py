@@ -105,7 +105,7 @@ class Moves:
             await self.reload(record)
             raise NotAllowed("table.changed") from None
         move = MoveFacts(count=count, actor=actor, events=events, game=game, hands=hands)
-        changes = await self._ratings(record) if rating is not None else record.ratings
+        changes = await self._ratings(record.id) if rating is not None else record.ratings
         new = record.evolve(
             seq=count,
             session=state,
@@ -118,13 +118,13 @@ class Moves:
         self.tables.publish(new)
         return new
 
-    async def _ratings(self, record: TableRecord) -> tuple[RatingChange, ...]:
+    async def _ratings(self, table_id: int) -> tuple[RatingChange, ...]:
         """The rating the finishing transaction made, read back for the result lines. The move is stored
         whatever this read does: if it fails, the result is shown without them (the store has them)."""
         try:
-            return tuple(await self.store.rating_changes(record.id))
+            return tuple(await self.store.rating_changes(table_id))
         except Exception:  # the database's own error, whichever driver: the move itself is stored
-            log.warning("table %s: its rating was not read back for the result", record.id, exc_info=True)
+            log.warning("table %s: its rating was not read back for the result", table_id, exc_info=True)
             return ()
 
     async def store_session(self, record: TableRecord, session: SessionState) -> TableRecord:
@@ -138,7 +138,9 @@ class Moves:
         row = await self.store.get_table(record.id)
         if row is None:
             raise TableNotFound(record.id)
-        fresh = record_from_row(row)
+        # Another writer may have finished the game: its result shows the rating that writer made.
+        ratings = await self._ratings(row.id) if row.status == "finished" else ()
+        fresh = record_from_row(row, ratings)
         self.tables.publish(fresh.evolve(revision=record.revision + 1))
 
     # ------------------------------------------------------------------ a player's move
