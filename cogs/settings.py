@@ -10,6 +10,7 @@
   without a role: anyone may open a game again;
 - `/settings threads on|off`: a thread per game (`bot.sessions.threads`); the answer names the permissions the
   bot then needs (the invite link asks only for the minimal ones).
+- `/settings seasons <monthly|off>`: leaderboards per calendar month besides all-time, or all-time only.
 
 Only people who may manage the server change them: Discord hides the commands from others
 (`default_permissions`), and the bot checks again (`has_permissions`), since a server can override what
@@ -44,6 +45,11 @@ CHOICES = [
 SWITCH = [
     app_commands.Choice(name="on: a thread per game", value="thread-per-game"),
     app_commands.Choice(name="off: games in the channel", value="in-channel"),
+]
+# Seasons are calendar months (UTC) of the games' ends; off shows all-time alone (nothing is deleted).
+SEASONS = [
+    app_commands.Choice(name="monthly", value="monthly"),
+    app_commands.Choice(name="off (all-time only)", value="no-seasons"),
 ]
 # The games whose tables take defaults: those with commands (and so tables), read when the cogs load.
 GAMES = [app_commands.Choice(name=p.kind, value=p.kind) for p in PRESENTATIONS if p.commands is not None]
@@ -161,6 +167,18 @@ class Settings(commands.GroupCog, group_name="settings"):
         servers = self.bot.sessions.servers
         on = threads.value == "thread-per-game"
         await respond(interaction, lambda: servers.set_threads(_guild(interaction), on))
+
+    @app_commands.command(name="seasons")
+    @app_commands.describe(
+        seasons="monthly: a leaderboard per calendar month besides all-time; off: all-time only"
+    )
+    @app_commands.choices(seasons=SEASONS)
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def seasons(self, interaction: discord.Interaction, seasons: app_commands.Choice[str]) -> None:
+        """Leaderboards per month (seasons) besides all-time, or all-time only."""
+        servers = self.bot.sessions.servers
+        chosen = "off" if seasons.value == "no-seasons" else "monthly"
+        await respond(interaction, lambda: servers.set_seasons(_guild(interaction), chosen))
 
     @app_commands.command(name="role")
     @app_commands.describe(role="the role (leave it out: anyone may open a game again)")

@@ -21,7 +21,12 @@ from typing import Any, Self
 from pydantic import BaseModel, JsonValue
 
 from storage import reads, writes
-from storage.common import ALL_KINDS, check_language, dumps, stats_from_balances
+from storage.common import (
+    check_language,
+    check_seasons,
+    dumps,
+    season_of,
+)
 from storage.database import Database
 from storage.errors import TableNotFound
 from storage.migrations import migrate
@@ -29,15 +34,15 @@ from storage.models import (
     ActionRow,
     GuildSettings,
     HistoryEntry,
-    LeaderboardRow,
     LedgerIn,
     LedgerRow,
-    PlayerStats,
+    Rated,
     ResultIn,
     ResultRow,
     SeatIn,
     TableRow,
 )
+from storage.standings import Standings
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
@@ -66,7 +71,7 @@ def _json(model: BaseModel) -> str:
     return dumps(model.model_dump(mode="json"))
 
 
-class Store:
+class Store(Standings):
     """The durable record of tables, seats, the action log, the chip ledger, results and balances.
 
     All methods are coroutines. `await Store.open(url_or_path)` is `open_store`; close with `await
@@ -154,16 +159,22 @@ class Store:
         snapshot_json: str,
         finish: Sequence[ResultIn] | None = None,
         meta: BaseModel | None = None,
+        rated: Rated | None = None,
     ) -> int:
         """One transaction: the action (seq = expected_seq, the first is 0), its ledger entries in order, the
         balances they change, the snapshot, the meta if given and, if `finish`, the results (and their games,
-        wins and biggest wins in the balances), status `finished` and the finished time. Returns the seq.
-        SequenceConflict if expected_seq is not the next one, TableStateError if the table is not running,
-        TableNotFound; nothing is written then, nor on any error half-way."""
+        wins and biggest wins in the balances, and the season's leaderboard of the month it ends in), status
+        `finished` and the finished time, and if `rated` (with two people or more) the game's rating: each
+        person's rating read and locked, `rated.rate` asked, the new ratings and the game's `rating_changes`
+        written, once per table. Returns the seq. SequenceConflict if expected_seq is not the next one,
+        TableStateError if the table is not running, TableNotFound; nothing is written then, nor on any error
+        half-way (the rater's included)."""
         now, data = self._clock(), None if meta is None else _json(meta)
+        season = season_of(now)
         return await self._db.write(
             lambda tx: writes.append(
-                tx, now, table_id, expected_seq, actor, action_json, ledger, snapshot_json, finish, data
+                tx, now, table_id, expected_seq, actor, action_json, ledger, snapshot_json, finish, data,
+                season, rated,
             )
         )
 
@@ -231,22 +242,6 @@ class Store:
         """A finished table's results by placement, then player."""
         return [ResultRow(**r) for r in await self._db.fetch(reads.RESULTS, table_id)]
 
-    async def leaderboard(
-        self, guild_id: int, kind: str | None = None, limit: int = 10, offset: int = 0
-    ) -> list[LeaderboardRow]:
-        """People of the guild (overall or for one game kind) by their kept balance: net chips of the ledger
-        (running games included), games and wins of finished tables. Order: net desc, wins desc, games asc,
-        player asc. Computer seats and table accounts keep no balance, so they never appear."""
-        if limit < 0 or offset < 0:
-            raise ValueError("limit and offset must not be negative")
-        rows = await self._db.fetch(reads.LEADERBOARD, guild_id, kind or ALL_KINDS, limit, offset)
-        return [LeaderboardRow(rank=offset + i + 1, **r) for i, r in enumerate(rows)]
-
-    async def player_stats(self, guild_id: int, player: str) -> PlayerStats:
-        """A player's games, wins, net chips and biggest single win in the guild, overall and per kind."""
-        rows = await self._db.fetch(reads.STATS, guild_id, player)
-        return stats_from_balances(player, [tuple(r.values()) for r in rows])
-
     # ---- server settings ----------------------------------------------------------------------------------
 
     async def guild_language(self, guild_id: int) -> str | None:
@@ -288,6 +283,12 @@ class Store:
             await self._db.execute(writes.CLEAR_TABLE_DEFAULT, guild_id, kind, name)
         else:
             await self._db.execute(writes.SET_TABLE_DEFAULT, guild_id, kind, name, json.dumps(value))
+
+    async def set_seasons(self, guild_id: int, seasons: str | None) -> None:
+        """"monthly" (leaderboards per calendar month besides all-time) or "off" (all-time only); None: the
+        default (monthly). Only what is shown changes: every game counts in the month it ended in."""
+        check_seasons(seasons)
+        await self._db.execute(writes.SET_SEASONS, guild_id, seasons)
 
     # ---- DM channels ---------------------------------------------------------------------------------------
 

@@ -23,6 +23,7 @@ def settings_message(
     host_role: int | None,
     channels: Sequence[int],
     defaults: Mapping[str, Mapping[str, Any]],
+    seasons: str = "monthly",
     locale: object,
     threads: bool = False,
 ) -> Message:
@@ -50,6 +51,9 @@ def settings_message(
             value=(
                 t(locale, "settings.show.threads_on") if threads else t(locale, "settings.show.threads_off")
             ),
+        ),
+        EmbedField(
+            name=t(locale, "settings.show.seasons"), value=t(locale, f"settings.show.seasons_{seasons}")
         ),
     ]
     for kind, options in defaults.items():

@@ -24,13 +24,14 @@ from bot.render.common import Message, name
 from bot.render.registry import PRESENTATIONS
 from bot.sessions.errors import GameName, NotAllowed
 from bot.sessions.kinds import offered_move
+from bot.sessions.rating import rated
 from bot.sessions.records import MoveFacts, NoteFact, SessionState, TableRecord
 from bot.sessions.rows import record_from_row
 from bot.sessions.tables import Readers, Tables
 from bot.sessions.view import table_info
 from storage.contract import Store
 from storage.errors import SequenceConflict, TableNotFound
-from storage.models import LedgerIn, ResultIn
+from storage.models import LedgerIn, RatingChange, ResultIn
 
 log = logging.getLogger(__name__)
 
@@ -81,8 +82,9 @@ class Moves:
         events = tuple(game.apply(action))  # a refusal leaves everything as stored
         count = record.seq + 1
         state = self.readers.noted(session or record.session, record.players).with_notes(notes, at=count)
-        finish = None
+        finish, rating = None, None
         if game.is_over:
+            rating = rated(game, action, state.computer_seats)
             finish = [
                 ResultIn(
                     player=s.player, final_chips=s.final_chips, net=s.net, placement=s.placement, won=s.won
@@ -96,13 +98,14 @@ class Moves:
         try:
             await self.store.append_action(
                 record.id, record.seq, actor, action.model_dump_json(), ledger_of(events), after, finish,
-                meta=state,
+                meta=state, rated=rating,
             )
         except SequenceConflict:
             # Another writer got there first (another process, after a kill): reload the truth.
             await self.reload(record)
             raise NotAllowed("table.changed") from None
         move = MoveFacts(count=count, actor=actor, events=events, game=game, hands=hands)
+        changes = await self._ratings(record.id) if rating is not None else record.ratings
         new = record.evolve(
             seq=count,
             session=state,
@@ -110,9 +113,19 @@ class Moves:
             game=game,
             status="finished" if game.is_over else record.status,
             moves=record.with_move(move),
+            ratings=changes,
         )
         self.tables.publish(new)
         return new
+
+    async def _ratings(self, table_id: int) -> tuple[RatingChange, ...]:
+        """The rating the finishing transaction made, read back for the result lines. The move is stored
+        whatever this read does: if it fails, the result is shown without them (the store has them)."""
+        try:
+            return tuple(await self.store.rating_changes(table_id))
+        except Exception:  # the database's own error, whichever driver: the move itself is stored
+            log.warning("table %s: its rating was not read back for the result", table_id, exc_info=True)
+            return ()
 
     async def store_session(self, record: TableRecord, session: SessionState) -> TableRecord:
         """A change of the session state alone (a seat to the computer, the language): stored, published."""
@@ -125,7 +138,9 @@ class Moves:
         row = await self.store.get_table(record.id)
         if row is None:
             raise TableNotFound(record.id)
-        fresh = record_from_row(row)
+        # Another writer may have finished the game: its result shows the rating that writer made.
+        ratings = await self._ratings(row.id) if row.status == "finished" else ()
+        fresh = record_from_row(row, ratings)
         self.tables.publish(fresh.evolve(revision=record.revision + 1))
 
     # ------------------------------------------------------------------ a player's move

@@ -22,6 +22,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from bot.games.base import GameEvent, GameState
+from storage.models import RatingChange
 
 MOVES_KEPT = 16  # the newest moves' facts each record carries (older ones are replayed from the log)
 NOTES_KEPT = 64  # public notes kept in the session state (timeouts, takeovers, a cancel)
@@ -122,6 +123,7 @@ class TableRecord:
     moves: tuple[MoveFacts, ...] = field(default=())  # the newest steps, oldest first
     # The channel it was opened in, once its game plays in a thread of its own (`channel_id` is the thread).
     home_channel_id: int | None = None
+    ratings: tuple[RatingChange, ...] = ()  # a rated game's changes, once it is over (best rank first)
 
     def evolve(self, **changes: Any) -> TableRecord:
         return replace(self, revision=self.revision + 1, **changes)

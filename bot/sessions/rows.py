@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 
 from bot.games.registry import REGISTRY
 from bot.sessions.records import SessionState, TableRecord
-from storage.models import TableRow
+from storage.models import RatingChange, TableRow
 
 log = logging.getLogger(__name__)
 
 
-def record_from_row(row: TableRow) -> TableRecord:
-    """The record as stored. A snapshot the code can no longer read leaves `game` empty: resume rebuilds it
-    from the action log. Rows written before the session and the presenter kept separate records carry the
-    presenter's fields in `meta` too: the session state ignores them."""
+def record_from_row(row: TableRow, ratings: Sequence[RatingChange] = ()) -> TableRecord:
+    """The record as stored (with a finished game's `ratings`, `store.rating_changes`, which its result
+    shows). A snapshot the code can no longer read leaves `game` empty: resume rebuilds it from the action
+    log. Rows written before the session and the presenter kept separate records carry the presenter's
+    fields in `meta` too: the session state ignores them."""
     game = None
     snapshot = row.snapshot
     if snapshot is not None:
@@ -39,4 +41,5 @@ def record_from_row(row: TableRow) -> TableRecord:
         snapshot=snapshot,
         game=game,
         home_channel_id=row.home_channel_id,
+        ratings=tuple(ratings),
     )

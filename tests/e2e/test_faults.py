@@ -144,7 +144,7 @@ async def check_announced_and_settled(harness: Harness, player: Player) -> None:
     assert player.table_id is not None
     row = await harness.store.get_table(player.table_id)
     assert row is not None and row.status == "finished", f"table {player.table_id}: {row and row.status}"
-    record = record_from_row(row)
+    record = record_from_row(row, await harness.store.rating_changes(row.id))
     steps = replay_facts(record, await harness.store.actions(row.id))
     stored = [line.text for line in log_of(record, steps, locale="en")]
     title = f"{row.kind.capitalize()} · table #{row.id}"
