@@ -33,6 +33,8 @@ from bot.sessions.moves import Moves
 from bot.sessions.pacing import Budget
 from bot.sessions.presenter import Announcer, Presenter
 from bot.sessions.records import TableRecord
+from bot.sessions.rematch import TOKEN as REMATCH
+from bot.sessions.rematch import Rematches
 from bot.sessions.resume import Resume
 from bot.sessions.scheduler import Scheduler
 from bot.sessions.servers import Servers
@@ -76,9 +78,13 @@ class SessionManager:
             pacing=pacing,
             door=door,
         )
-        # The deadline first (the scheduler), then the channel (the presenter shows it).
+        self.rematches = Rematches(
+            store, self.tables, self.lobbies, latest=self.presenter.record, clock=clock, owns_guild=owns_guild
+        )
+        # The deadline first (the scheduler), then the channel (the presenter shows it), then the rematches.
         self.tables.stored.listen(self.scheduler.after)
         self.tables.stored.listen(self.presenter.changed)
+        self.tables.stored.listen(self.rematches.after)
         self.bot_user_id = bot_user_id
         self.guild_locales: dict[int, str] = {}  # guild id -> its locale, as its last interaction told it
         if present_now:
@@ -103,6 +109,7 @@ class SessionManager:
         """Stop timers and computer turns, give the channel up to `flush` seconds to show the last state, then
         stop writing. The stored state is complete: what is not shown by then, the next process shows."""
         await self.scheduler.close()
+        await self.rematches.close()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.presenter.idle(), flush)
         await self.presenter.close()
@@ -198,6 +205,8 @@ class SessionManager:
         roles: Collection[int] = (), locale: object = "en",
     ) -> Message | Text | None:
         """A persistent button. Returns the clicker's private answer: a hand in his `locale`, or a `Text`."""
+        if token == REMATCH:  # on a finished table's message
+            return await self.rematches.click(table_id, user_id)
         record = self.tables.by_id(table_id)
         if record is None:
             raise NotAllowed("table.closed")
@@ -305,7 +314,9 @@ class SessionManager:
     async def resume_all(self) -> int:
         """After a restart: every open table back from the store, its timers running; no Discord call (the
         presenter refreshes each table message once it may write, paced under the global limit)."""
-        return len(await self.resumer.resume_all())
+        resumed = len(await self.resumer.resume_all())
+        await self.rematches.resume()
+        return resumed
 
     async def history(
         self, channel_id: int, *, table_id: int | None = None, kind: str | None = None
