@@ -94,11 +94,22 @@ def attach_picture(message: Message, picture: Picture | None) -> Message:
     return message
 
 
-def table_picture(info: TableInfo, game: GameState | None, *, locale: object = "en") -> Picture | None:
-    """The table message's picture alone (None: pictures off, nothing to draw, or drawing failed). Safe in a
-    worker thread when `game` is the thread's own (the presenter loads it from the stored snapshot)."""
+def table_picture(
+    info: TableInfo,
+    game: GameState | None,
+    *,
+    locale: object = "en",
+    ratings: Mapping[str, pictures.RatingChange] | None = None,
+) -> Picture | None:
+    """The table message's picture alone (None: pictures off, nothing to draw, or drawing failed): the table,
+    or once the game is over its result card (with the players' rating changes, `ratings`, when known).
+    Safe in a worker thread when `game` is the thread's own (the presenter loads it from the stored
+    snapshot)."""
     if not info.pictures:
         return None
+    if game is not None and game.is_over:
+        title = game_name(info.kind, locale)
+        return _drawn(info, lambda: pictures.result_picture(info, game, title, ratings, locale=locale))
     return _drawn(info, lambda: pictures.table_picture(info, game, locale=locale))
 
 
@@ -154,7 +165,7 @@ def table_message(
         message.content = turn_line(info, game, deadline, locale=locale)
     if not picture:
         return message
-    return _with_picture(message, info, lambda: pictures.table_picture(info, game, locale=locale))
+    return attach_picture(message, table_picture(info, game, locale=locale))
 
 
 def turn_line(info: TableInfo, game: GameState, deadline: int | None, *, locale: object = "en") -> str:
