@@ -6,6 +6,7 @@ embedded default) and PostgreSQL (`storage.postgres.PostgresStore`, through asyn
 `postgres://` URL, else an SQLite file path.
 """
 
+from storage.common import ALL_TIME, season_bounds, season_of
 from storage.contract import BACKENDS, Store, is_postgres_url, open_store
 from storage.errors import (
     ChannelBusy,
@@ -19,13 +20,23 @@ from storage.errors import (
 )
 from storage.models import (
     ActionRow,
+    ChipPoint,
     GuildSettings,
+    HeadToHead,
     HistoryEntry,
     KindStats,
     LeaderboardRow,
     LedgerIn,
     LedgerRow,
+    PlayerRating,
     PlayerStats,
+    Rate,
+    Rated,
+    Rating,
+    RatingBoardRow,
+    RatingChange,
+    RatingIn,
+    RatingPoint,
     ResultIn,
     ResultRow,
     SeatIn,
@@ -50,16 +61,27 @@ def _postgres() -> type[Store]:
 BACKENDS.update(sqlite=_sqlite, postgres=_postgres)
 
 __all__ = [
+    "ALL_TIME",
     "ActionRow",
     "ChannelBusy",
+    "ChipPoint",
     "GuildSettings",
+    "HeadToHead",
     "HistoryEntry",
     "KindStats",
     "LeaderboardRow",
     "LedgerIn",
     "LedgerRow",
     "NewerDatabaseError",
+    "PlayerRating",
     "PlayerStats",
+    "Rate",
+    "Rated",
+    "Rating",
+    "RatingBoardRow",
+    "RatingChange",
+    "RatingIn",
+    "RatingPoint",
     "ResultIn",
     "ResultRow",
     "SeatIn",
@@ -76,4 +98,6 @@ __all__ = [
     "TargetNotEmpty",
     "is_postgres_url",
     "open_store",
+    "season_bounds",
+    "season_of",
 ]

@@ -4,7 +4,9 @@ stats assembled from balance rows. Kept here so the SQLite and PostgreSQL stores
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
 from storage.models import KindStats, LedgerIn, PlayerStats, ResultIn
@@ -14,6 +16,27 @@ ALL_KINDS = "*"
 # The languages a server may choose for its public messages (`guild_settings.language`); the SQL checks the
 # same list, so a typo never reaches the database.
 GUILD_LANGUAGES = ("en", "de")
+
+
+# A season is the calendar month (UTC) a game ended in, written "2026-11"; "all-time" is every game.
+ALL_TIME = "all-time"
+SEASON = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
+SEASON_SETTINGS = ("monthly", "off")
+
+
+def season_of(when: float) -> str:
+    """The season of a moment (unix seconds): its calendar month in UTC."""
+    return datetime.fromtimestamp(when, UTC).strftime("%Y-%m")
+
+
+def season_bounds(season: str) -> tuple[float, float]:
+    """The first moment of a season and the first moment after it (unix seconds)."""
+    if not SEASON.fullmatch(season):
+        raise ValueError(f"not a season: {season!r} (YYYY-MM)")
+    year, month = int(season[:4]), int(season[5:])
+    start = datetime(year, month, 1, tzinfo=UTC)
+    end = datetime(year + month // 12, month % 12 + 1, 1, tzinfo=UTC)
+    return start.timestamp(), end.timestamp()
 
 
 def dumps(data: dict[str, Any]) -> str:
@@ -59,6 +82,18 @@ def balance_changes(
     return changes
 
 
+def season_changes(kind: str, finish: Sequence[ResultIn]) -> list[tuple[str, str, int, int, int]]:
+    """A finished game's rows for its season's leaderboard by chips: (kind, player, net, games, wins) for its
+    kind and all kinds, people only, one per (player, kind) (a player listed twice is the results' own error
+    to raise), sorted by (player, kind) like the balances (the same lock order)."""
+    played = {r.player: r for r in finish if is_person(r.player)}
+    return [
+        (k, p, played[p].net, 1, int(played[p].won))
+        for p in sorted(played)
+        for k in sorted({kind, ALL_KINDS})
+    ]
+
+
 def stats_from_balances(player: str, rows: Iterable[tuple[str, int, int, int, int | None]]) -> PlayerStats:
     """PlayerStats from a player's balance rows (kind, net, games, wins, biggest_win) in one guild."""
     overall = KindStats()
@@ -80,6 +115,11 @@ def redact(url: str) -> str:
     credentials, _, host = rest.rpartition("@")
     user = credentials.split(":", 1)[0]
     return f"{scheme}://{user}{':***' if ':' in credentials else ''}@{host}"
+
+
+def check_seasons(seasons: str | None) -> None:
+    if seasons is not None and seasons not in SEASON_SETTINGS:
+        raise ValueError(f"unknown seasons setting {seasons!r}: one of {SEASON_SETTINGS} or None")
 
 
 def check_language(language: str | None) -> None:

@@ -31,9 +31,15 @@ TABLES: dict[str, tuple[str, ...]] = {
     "actions": ("table_id", "seq", "actor", "action", "created_at"),
     "ledger": ("id", "table_id", "seq", "guild_id", "kind", "from_account", "to_account", "amount", "reason",
                "created_at"),
-    "results": ("table_id", "player", "guild_id", "kind", "final_chips", "net", "placement", "won"),
+    "results": ("table_id", "player", "guild_id", "kind", "final_chips", "net", "placement", "won",
+                "ended_at"),
     "balances": ("guild_id", "player", "kind", "net", "games", "wins", "biggest_win"),
-    "guild_settings": ("guild_id", "language", "host_role"),
+    "ratings": ("guild_id", "kind", "player", "mu", "sigma", "score", "games"),
+    "rating_changes": ("table_id", "player", "guild_id", "kind", "ended_at", "rank", "mu_before",
+                       "sigma_before", "score_before", "mu_after", "sigma_after", "score_after", "games"),
+    "season_balances": ("guild_id", "season", "kind", "player", "net", "games", "wins"),
+    "season_ratings": ("guild_id", "season", "kind", "player", "score", "games", "played"),
+    "guild_settings": ("guild_id", "language", "host_role", "seasons"),
     "game_channels": ("guild_id", "channel_id"),
     "table_defaults": ("guild_id", "kind", "name", "value"),
     "dm_channels": ("user_id", "channel_id"),
@@ -42,6 +48,10 @@ ORDER = {
     "actions": "table_id, seq",
     "results": "table_id, player",
     "balances": "guild_id, player, kind",
+    "ratings": "guild_id, kind, player",
+    "rating_changes": "table_id, player",
+    "season_balances": "guild_id, season, kind, player",
+    "season_ratings": "guild_id, season, kind, player",
     "guild_settings": "guild_id",
     "game_channels": "guild_id, channel_id",
     "table_defaults": "guild_id, kind, name",
@@ -90,7 +100,8 @@ def _read_chunks(path: str, table: str, columns: tuple[str, ...]) -> Iterator[li
         cur = conn.execute(f"SELECT {', '.join(columns)} FROM {table} ORDER BY {ORDER[table]}")
         while rows := cur.fetchmany(CHUNK):
             if table == "results":  # 0/1 in SQLite, a boolean in PostgreSQL
-                rows = [(*r[:-1], bool(r[-1])) for r in rows]
+                won = columns.index("won")
+                rows = [(*r[:won], bool(r[won]), *r[won + 1 :]) for r in rows]
             yield rows
     finally:
         conn.close()

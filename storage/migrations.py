@@ -23,6 +23,18 @@ from collections.abc import Sequence
 from storage.database import AppendOnly, Database, Only, Statement, Transaction
 from storage.errors import NewerDatabaseError
 
+# Version 8's season rows of the games finished before it, `{month}` each database's 'YYYY-MM' of a time.
+SEASONS_BACKFILL = """
+INSERT INTO season_balances (guild_id, season, kind, player, net, games, wins)
+SELECT guild_id, season, kind, player, SUM(net), COUNT(*), SUM(won) FROM (
+    SELECT r.guild_id, {month} AS season, k.all_kinds, r.player, r.net, CAST(r.won AS INTEGER) AS won,
+           CASE WHEN k.all_kinds = 1 THEN '*' ELSE r.kind END AS kind
+      FROM results r CROSS JOIN (SELECT 0 AS all_kinds UNION ALL SELECT 1) AS k
+     WHERE r.ended_at IS NOT NULL AND substr(r.player, 1, 3) <> 'ai:' AND substr(r.player, 1, 1) <> '@'
+) AS finished
+GROUP BY guild_id, season, kind, player
+"""
+
 MIGRATIONS: list[list[Statement]] = [
     # 1: tables, seats, the action log, the chip ledger, results.
     [
@@ -217,6 +229,84 @@ MIGRATIONS: list[list[Statement]] = [
             PRIMARY KEY (guild_id, kind, name)
         ) {without_rowid}
         """,
+    ],
+    # 8: ratings and seasons. `ratings`: each person's current rating per (guild, game kind), kept by the
+    # finishing move's transaction (guild 0: games outside a server); `score` is the conservative number shown
+    # and ranked by (the rater computes it: the store keeps numbers). `rating_changes`: one row per person and
+    # rated game, its key (table_id, player) making a game's rating happen once. Seasons are calendar months
+    # (UTC) of a game's end: `season_balances` and `season_ratings` are the leaderboards of each month, kept
+    # in the finishing transaction like the balances (nothing is reset; a new month simply has no rows yet);
+    # `results.ended_at` (the table's finished time) lets a person's games be read by time.
+    # `guild_settings.seasons`: 'monthly' or 'off' (NULL: monthly).
+    [
+        "ALTER TABLE guild_settings ADD COLUMN seasons TEXT CHECK (seasons IN ('monthly', 'off'))",
+        "ALTER TABLE results ADD COLUMN ended_at {real}",
+        "UPDATE results SET ended_at ="
+        " (SELECT t.finished_at FROM game_tables t WHERE t.id = results.table_id)",
+        "CREATE INDEX results_by_time ON results (guild_id, player, ended_at)",
+        """
+        CREATE TABLE ratings (
+            guild_id {bigint} NOT NULL,
+            kind     TEXT    NOT NULL,
+            player   TEXT    NOT NULL,
+            mu       {real}  NOT NULL,
+            sigma    {real}  NOT NULL,
+            score    {real}  NOT NULL,
+            games    INTEGER NOT NULL,
+            PRIMARY KEY (guild_id, kind, player)
+        ) {without_rowid}
+        """,
+        "CREATE INDEX ratings_rank ON ratings (guild_id, kind, score DESC, player)",
+        """
+        CREATE TABLE rating_changes (
+            table_id     {bigint} NOT NULL REFERENCES game_tables (id),
+            player       TEXT    NOT NULL,
+            guild_id     {bigint} NOT NULL,
+            kind         TEXT    NOT NULL,
+            ended_at     {real}  NOT NULL,
+            rank         INTEGER NOT NULL,
+            mu_before    {real}  NOT NULL,
+            sigma_before {real}  NOT NULL,
+            score_before {real}  NOT NULL,
+            mu_after     {real}  NOT NULL,
+            sigma_after  {real}  NOT NULL,
+            score_after  {real}  NOT NULL,
+            games        INTEGER NOT NULL,
+            PRIMARY KEY (table_id, player)
+        ) {without_rowid}
+        """,
+        "CREATE INDEX rating_changes_by_player ON rating_changes (guild_id, player, ended_at)",
+        """
+        CREATE TABLE season_balances (
+            guild_id {bigint} NOT NULL,
+            season   TEXT    NOT NULL,
+            kind     TEXT    NOT NULL,
+            player   TEXT    NOT NULL,
+            net      {bigint} NOT NULL,
+            games    INTEGER NOT NULL,
+            wins     INTEGER NOT NULL,
+            PRIMARY KEY (guild_id, season, kind, player)
+        ) {without_rowid}
+        """,
+        "CREATE INDEX season_balances_rank ON season_balances (guild_id, season, kind, net DESC, wins DESC,"
+        " games, player)",
+        """
+        CREATE TABLE season_ratings (
+            guild_id {bigint} NOT NULL,
+            season   TEXT    NOT NULL,
+            kind     TEXT    NOT NULL,
+            player   TEXT    NOT NULL,
+            score    {real}  NOT NULL,
+            games    INTEGER NOT NULL,
+            played   INTEGER NOT NULL,
+            PRIMARY KEY (guild_id, season, kind, player)
+        ) {without_rowid}
+        """,
+        "CREATE INDEX season_ratings_rank ON season_ratings (guild_id, season, kind, score DESC, player)",
+        # The months of the games finished before: their season leaderboards by chips (nothing was rated).
+        Only("sqlite", SEASONS_BACKFILL.format(month="strftime('%Y-%m', r.ended_at, 'unixepoch')")),
+        Only("postgres", SEASONS_BACKFILL.format(
+            month="to_char(to_timestamp(r.ended_at) AT TIME ZONE 'UTC', 'YYYY-MM')")),
     ],
 ]
 

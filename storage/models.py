@@ -5,6 +5,8 @@ Times are unix seconds (float), taken by the store's clock; the engines never se
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -124,6 +126,112 @@ class PlayerStats(KindStats):
     per_game: dict[str, KindStats] = {}
 
 
+class RatingIn(_Row):
+    """One person of a finished game, handed to the rater: his rank among the game's people (1 best, ties
+    share one) and his rating before it (`mu`, `sigma` None: never rated in this game and server)."""
+
+    player: str
+    rank: int = Field(ge=1)
+    mu: float | None = None
+    sigma: float | None = None
+    games: int = 0  # rated games before this one
+
+
+class Rating(_Row):
+    """A rating as the rater gives it: its two numbers and `score`, the conservative number people see and
+    the leaderboard ranks by."""
+
+    mu: float
+    sigma: float
+    score: float
+
+
+# The rater: (before, after) for each person, in the order given. Pure (no I/O): it runs inside the finishing
+# transaction, so what it reads is locked until what it wrote is committed.
+Rate = Callable[[Sequence[RatingIn]], Sequence[tuple[Rating, Rating]]]
+
+
+@dataclass(frozen=True)
+class Rated:
+    """What a finishing move asks of the store to rate the game: each person's rank among the game's people
+    (only people: computer seats and seats a computer took over are left out by the caller) and the rater.
+    Fewer than two people: nothing is rated."""
+
+    ranks: Mapping[str, int]
+    rate: Rate
+
+
+class RatingChange(_Row):
+    """What one rated game did to one person's rating (`rating_changes`)."""
+
+    table_id: int
+    player: str
+    guild_id: int
+    kind: str
+    ended_at: float
+    rank: int
+    mu_before: float
+    sigma_before: float
+    score_before: float
+    mu_after: float
+    sigma_after: float
+    score_after: float
+    games: int  # his rated games in this game kind and server, this one included
+
+    @property
+    def change(self) -> float:
+        return self.score_after - self.score_before
+
+
+class PlayerRating(_Row):
+    """A person's current rating in one game kind of a server, and his last rated game's change."""
+
+    player: str
+    kind: str
+    mu: float
+    sigma: float
+    score: float
+    games: int
+    last_change: float | None = None
+
+
+class RatingBoardRow(_Row):
+    rank: int  # 1-based position in the full ordering (offset included)
+    player: str
+    score: float  # all-time: the current rating; a season: the rating after his last game of the season
+    games: int  # rated games in all (what decides "provisional")
+    played: int  # rated games in this view (the season's, or all of them)
+
+
+class RatingPoint(_Row):
+    """A person's rating after one rated game (`rating_history`)."""
+
+    table_id: int
+    kind: str
+    ended_at: float
+    score: float
+    games: int
+
+
+class ChipPoint(_Row):
+    """A person's net chips of one finished game (`chip_history`)."""
+
+    table_id: int
+    kind: str
+    ended_at: float
+    net: int
+
+
+class HeadToHead(_Row):
+    """Two people's record in the finished games they both played (one game kind, or all)."""
+
+    games: int = 0
+    wins: int = 0  # games the first placed above the second
+    draws: int = 0  # the same place
+    losses: int = 0
+    net: int = 0  # chips that went straight from the second to the first, less those the other way
+
+
 class GuildSettings(_Row):
     """A server's settings (`/settings`), as stored; a server that chose nothing has these defaults."""
 
@@ -132,3 +240,4 @@ class GuildSettings(_Row):
     host_role: int | None = None  # a role that may open and cancel games (besides Manage Server); None: all
     channels: list[int] = []  # where games may be opened, ascending; empty: every channel
     defaults: dict[str, dict[str, Any]] = {}  # game kind -> option -> its default for new tables (JSON)
+    seasons: Literal["monthly", "off"] = "monthly"  # leaderboards by calendar month, or all-time only

@@ -6,8 +6,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from storage.common import ALL_KINDS
 from storage.database import Transaction
-from storage.models import GuildSettings, HistoryEntry, LedgerRow, TableRow
+from storage.models import GuildSettings, HeadToHead, HistoryEntry, LedgerRow, TableRow
 
 _TABLE_COLUMNS = (
     "t.id, t.guild_id, t.channel_id, t.kind, t.status, t.options, t.seed, t.commitment, t.host_id, t.meta, "
@@ -29,10 +30,55 @@ LEADERBOARD = (
 )
 STATS = "SELECT kind, net, games, wins, biggest_win FROM balances WHERE guild_id = ? AND player = ?"
 GUILD_LANGUAGE = "SELECT language FROM guild_settings WHERE guild_id = ?"
-GUILD_SETTINGS = "SELECT language, host_role FROM guild_settings WHERE guild_id = ?"
+GUILD_SETTINGS = "SELECT language, host_role, seasons FROM guild_settings WHERE guild_id = ?"
 GAME_CHANNELS = "SELECT channel_id FROM game_channels WHERE guild_id = ? ORDER BY channel_id"
 TABLE_DEFAULTS = "SELECT kind, name, value FROM table_defaults WHERE guild_id = ? ORDER BY kind, name"
 DM_CHANNELS = "SELECT user_id, channel_id FROM dm_channels"
+SEASON_LEADERBOARD = (
+    "SELECT player, net, games, wins FROM season_balances WHERE guild_id = ? AND season = ? AND kind = ?"
+    " ORDER BY net DESC, wins DESC, games ASC, player ASC LIMIT ? OFFSET ?"
+)
+RATING_LEADERBOARD = (
+    "SELECT player, score, games, games AS played FROM ratings WHERE guild_id = ? AND kind = ?"
+    " ORDER BY score DESC, player ASC LIMIT ? OFFSET ?"
+)
+SEASON_RATING_LEADERBOARD = (
+    "SELECT player, score, games, played FROM season_ratings WHERE guild_id = ? AND season = ? AND kind = ?"
+    " ORDER BY score DESC, player ASC LIMIT ? OFFSET ?"
+)
+SEASONS = "SELECT DISTINCT season FROM season_balances WHERE guild_id = ? AND kind = ? ORDER BY season DESC"
+RATING_CHANGES = (
+    "SELECT table_id, player, guild_id, kind, ended_at, rank, mu_before, sigma_before, score_before,"
+    " mu_after, sigma_after, score_after, games FROM rating_changes WHERE table_id = ? ORDER BY rank, player"
+)
+PLAYER_RATINGS = (
+    "SELECT player, kind, mu, sigma, score, games,"
+    " (SELECT c.score_after - c.score_before FROM rating_changes c"
+    " WHERE c.guild_id = r.guild_id AND c.player = r.player AND c.kind = r.kind"
+    " ORDER BY c.ended_at DESC, c.table_id DESC LIMIT 1) AS last_change"
+    " FROM ratings r WHERE guild_id = ? AND player = ? AND games > 0 ORDER BY kind"
+)
+RATING_HISTORY = (
+    "SELECT table_id, kind, ended_at, score_after AS score, games FROM rating_changes"
+    " WHERE guild_id = ? AND player = ? AND ended_at >= ?{kind} ORDER BY ended_at, table_id"
+)
+CHIP_HISTORY = (
+    "SELECT table_id, kind, ended_at, net FROM results"
+    " WHERE guild_id = ? AND player = ? AND ended_at >= ?{kind} ORDER BY ended_at, table_id"
+)
+# The games two people both finished (the first's results by time, the second's by the table's key), and the
+# chips that went straight between them in those games.
+TOGETHER = (
+    "SELECT a.kind, a.placement AS mine, b.placement AS theirs, a.table_id FROM results a"
+    " JOIN results b ON b.table_id = a.table_id AND b.player = ? WHERE a.guild_id = ? AND a.player = ?"
+)
+BETWEEN = (
+    "SELECT l.kind, SUM(CASE WHEN l.to_account = ? THEN l.amount ELSE -l.amount END) AS net FROM ledger l"
+    " WHERE l.table_id IN (SELECT a.table_id FROM results a JOIN results b ON b.table_id = a.table_id"
+    " AND b.player = ? WHERE a.guild_id = ? AND a.player = ?)"
+    " AND ((l.from_account = ? AND l.to_account = ?) OR (l.from_account = ? AND l.to_account = ?))"
+    " GROUP BY l.kind"
+)
 
 
 async def tables(
@@ -85,4 +131,22 @@ async def guild_settings(tx: Transaction, guild_id: int) -> GuildSettings:
         host_role=None if row is None or row["host_role"] is None else int(row["host_role"]),
         channels=channels,
         defaults=defaults,
+        seasons=(None if row is None else row["seasons"]) or "monthly",
     )
+
+
+async def head_to_head(tx: Transaction, guild_id: int, me: str, other: str) -> dict[str, HeadToHead]:
+    """Per game kind and over all kinds (`*`): the finished games `me` and `other` both played in the guild,
+    `me`'s wins, draws and losses against `other` by place, and the chips that went between them."""
+    counts: dict[str, dict[str, int]] = {}
+    for r in await tx.fetch(TOGETHER, other, guild_id, me):
+        outcome = "wins" if r["mine"] < r["theirs"] else "draws" if r["mine"] == r["theirs"] else "losses"
+        for kind in (r["kind"], ALL_KINDS):
+            c = counts.setdefault(kind, {"games": 0, "wins": 0, "draws": 0, "losses": 0, "net": 0})
+            c["games"] += 1
+            c[outcome] += 1
+    if counts:
+        for r in await tx.fetch(BETWEEN, me, other, guild_id, me, me, other, other, me):
+            for kind in (r["kind"], ALL_KINDS):
+                counts[kind]["net"] += int(r["net"] or 0)
+    return {kind: HeadToHead(**c) for kind, c in sorted(counts.items())}

@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from storage.common import balance_changes
+from storage.common import balance_changes, season_changes
 from storage.database import Batch, Guard, Insert, Transaction
 from storage.errors import ChannelBusy, SequenceConflict, TableNotFound, TableStateError
-from storage.models import LedgerIn, ResultIn, SeatIn
+from storage.models import LedgerIn, Rated, RatingIn, ResultIn, SeatIn
 
 _MOVE = ("table_id", "seq", "guild_id", "kind", "created_at")  # the same in every ledger row of a move
 ACTIONS = Insert(
@@ -46,9 +46,45 @@ BALANCES = Insert(
 RESULTS = Insert(
     "results",
     (("table_id", "bigint"), ("player", "text"), ("guild_id", "bigint"), ("kind", "text"),
-     ("final_chips", "bigint"), ("net", "bigint"), ("placement", "int"), ("won", "bool")),
-    same=("table_id", "guild_id", "kind"),
+     ("final_chips", "bigint"), ("net", "bigint"), ("placement", "int"), ("won", "bool"),
+     ("ended_at", "real")),
+    same=("table_id", "guild_id", "kind", "ended_at"),
 )  # fmt: skip
+# The season's leaderboard by chips: a finished game's results added to the month it ended in.
+SEASON_BALANCES = Insert(
+    "season_balances",
+    (("guild_id", "bigint"), ("season", "text"), ("kind", "text"), ("player", "text"), ("net", "bigint"),
+     ("games", "int"), ("wins", "int")),
+    "ON CONFLICT (guild_id, season, kind, player) DO UPDATE SET net = season_balances.net + excluded.net,"
+    " games = season_balances.games + excluded.games, wins = season_balances.wins + excluded.wins",
+    same=("guild_id", "season"),
+)  # fmt: skip
+RATING_CHANGES = Insert(
+    "rating_changes",
+    (("table_id", "bigint"), ("player", "text"), ("guild_id", "bigint"), ("kind", "text"),
+     ("ended_at", "real"), ("rank", "int"), ("mu_before", "real"), ("sigma_before", "real"),
+     ("score_before", "real"), ("mu_after", "real"), ("sigma_after", "real"), ("score_after", "real"),
+     ("games", "int")),
+)  # fmt: skip
+SEASON_RATINGS = Insert(
+    "season_ratings",
+    (("guild_id", "bigint"), ("season", "text"), ("kind", "text"), ("player", "text"), ("score", "real"),
+     ("games", "int"), ("played", "int")),
+    "ON CONFLICT (guild_id, season, kind, player) DO UPDATE SET score = excluded.score,"
+    " games = excluded.games, played = season_ratings.played + 1",
+)  # fmt: skip
+_SET_RATING = (
+    "UPDATE ratings SET mu = ?, sigma = ?, score = ?, games = ?"
+    " WHERE guild_id = ? AND kind = ? AND player = ?"
+)
+# Creates a person's rating row if it is missing (games 0: never rated, its numbers unused) and locks it
+# either way, returning it as the last committed writer left it: PostgreSQL's upsert waits for a concurrent
+# writer of the row (another table finishing with the same person, on any process) and then reads its result.
+_LOCK_RATINGS = (
+    "INSERT INTO ratings (guild_id, kind, player, mu, sigma, score, games) VALUES {rows}"
+    " ON CONFLICT (guild_id, kind, player) DO UPDATE SET games = ratings.games"
+    " RETURNING player, mu, sigma, games"
+)
 SEATS = Insert(
     "seats",
     (
@@ -83,6 +119,10 @@ ADD_GAME_CHANNEL = (
     " ON CONFLICT (guild_id, channel_id) DO NOTHING"
 )
 REMOVE_GAME_CHANNEL = "DELETE FROM game_channels WHERE guild_id = ? AND channel_id = ?"
+SET_SEASONS = (
+    "INSERT INTO guild_settings (guild_id, seasons) VALUES (?, ?)"
+    " ON CONFLICT (guild_id) DO UPDATE SET seasons = excluded.seasons"
+)
 CLEAR_GAME_CHANNELS = "DELETE FROM game_channels WHERE guild_id = ?"
 SET_TABLE_DEFAULT = (
     "INSERT INTO table_defaults (guild_id, kind, name, value) VALUES (?, ?, ?, ?)"
@@ -162,6 +202,8 @@ async def append(
     snapshot_json: str,
     finish: Sequence[ResultIn] | None,
     meta: str | None,
+    season: str,
+    rated: Rated | None = None,
 ) -> int:
     row = await tx.one(
         f"SELECT status, guild_id, kind FROM game_tables WHERE id = ?{tx.dialect.row_lock}", table_id
@@ -185,15 +227,54 @@ async def append(
                   for e in ledger]),
         # Sorted by (player, kind): every writer takes the balance rows' locks in one order (no deadlock).
         (BALANCES, [(guild, *c) for c in balance_changes(kind, ledger, finish)]),
-        (RESULTS, [(table_id, r.player, guild, kind, r.final_chips, r.net, r.placement, r.won)
+        (RESULTS, [(table_id, r.player, guild, kind, r.final_chips, r.net, r.placement, r.won, now)
                    for r in finish or ()]),
+        (SEASON_BALANCES, [(guild, season, *c) for c in season_changes(kind, finish or ())]),
     )  # fmt: skip
     # The sequence read after the lock (on PostgreSQL in the batch's statement): it sees what the writer we
     # may have waited for committed.
     found = await tx.write(Batch(rows, *last, guard=Guard(_NEXT_SEQ, (table_id,), seq)))
     if found != seq:
         raise SequenceConflict(table_id, seq, found)
+    if finish is not None and rated is not None:
+        await rate(tx, now, season, table_id, guild, kind, rated)
     return seq
+
+
+async def rate(
+    tx: Transaction, now: float, season: str, table_id: int, guild: int, kind: str, rated: Rated
+) -> None:
+    """Rate a finished game among its people, in its finishing transaction: once (its rows in
+    `rating_changes` are keyed by the table), each person's rating row locked from before it is read until
+    the new one is committed, the rows taken in player order (two games finishing at once never deadlock)."""
+    people = sorted(rated.ranks)
+    if len(people) < 2:
+        return
+    if await tx.value("SELECT 1 FROM rating_changes WHERE table_id = ? LIMIT 1", table_id) is not None:
+        return
+    rows = ", ".join("(?, ?, ?, 0, 0, 0, 0)" for _ in people)
+    found = await tx.fetch(_LOCK_RATINGS.format(rows=rows), *(v for p in people for v in (guild, kind, p)))
+    held = {r["player"]: r for r in found}
+    ask = [
+        RatingIn(player=p, rank=rated.ranks[p], games=int(held[p]["games"]),
+                 mu=float(held[p]["mu"]) if held[p]["games"] else None,
+                 sigma=float(held[p]["sigma"]) if held[p]["games"] else None)
+        for p in people
+    ]  # fmt: skip
+    answers = list(rated.rate(ask))
+    if len(answers) != len(ask):
+        raise ValueError(f"the rater answered {len(answers)} ratings for {len(ask)} people")
+    new = [(p, before, after, p.games + 1) for p, (before, after) in zip(ask, answers, strict=True)]
+    await tx.execute_many(
+        _SET_RATING, [(a.mu, a.sigma, a.score, games, guild, kind, p.player) for p, _b, a, games in new]
+    )
+    await tx.execute_many(RATING_CHANGES.sql, [
+        (table_id, p.player, guild, kind, now, p.rank, b.mu, b.sigma, b.score, a.mu, a.sigma, a.score, games)
+        for p, b, a, games in new
+    ])  # fmt: skip
+    await tx.execute_many(
+        SEASON_RATINGS.sql, [(guild, season, kind, p.player, a.score, games, 1) for p, _b, a, games in new]
+    )
 
 
 async def cancel(tx: Transaction, now: float, table_id: int) -> None:

@@ -20,6 +20,7 @@ PACKAGES = ("bot", "cogs", "storage")
 # The layers, lowest first: a module may import its own layer and the layers below it, never one above.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("bot.limits",),  # the plain limits every layer checks against (and the package `bot`, a docstring)
+    ("bot.ratings",),  # the rating math (OpenSkill): pure numbers, worded by the presentation
     ("bot.games",),  # the rules: engines, their specs, the rules registry
     ("bot.i18n",),  # the words: the catalogue, card notation, locale formatting
     ("bot.render", "bot.fit"),  # the presentation: text, pictures, commands as data, its registry

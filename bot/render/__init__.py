@@ -34,6 +34,7 @@ from bot.render.common import (
 )
 from bot.render.options import option_lines, rules_params
 from bot.render.presentation import ErasedRenderer
+from bot.render.ratings import rating_line
 from bot.render.registry import PRESENTATIONS
 
 __all__ = [
@@ -259,6 +260,8 @@ def log_lines(
 def result_lines(info: TableInfo, view: GameView, *, locale: object = "en") -> list[str]:
     """The result of a finished game, from its final public view, and the revealed seed (`info.seed`)."""
     lines = renderer(info.kind).result_lines(info, view, locale=locale)
+    if info.ratings:
+        lines.append(rating_line(info.ratings, locale=locale))
     lines.append(t(locale, "log.seed", seed=info.seed or "", commitment=info.commitment))
     return lines
 

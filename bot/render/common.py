@@ -126,6 +126,16 @@ class LogLine(BaseModel):
     text: str
 
 
+class RatingShown(BaseModel):
+    """What a rated game did to one person's rating: his number before and after (unrounded) and his rated
+    games of the kind after it (`bot.ratings`: provisional below its count)."""
+
+    player: str
+    before: float
+    after: float
+    games: int
+
+
 class TableInfo(BaseModel):
     """What the renderer needs to know about a table besides the game itself."""
 
@@ -144,3 +154,4 @@ class TableInfo(BaseModel):
     # player id -> display name, for the pictures (a picture cannot show a mention); the caller fills it.
     # A computer is named "Computer N" and a person missing here by his seat ("Player 2"), never by his id.
     names: dict[str, str] = {}
+    ratings: list[RatingShown] = []  # a finished, rated game's rating changes (best rank first)

@@ -24,6 +24,7 @@ from bot.render.common import Message, name
 from bot.render.registry import PRESENTATIONS
 from bot.sessions.errors import GameName, NotAllowed
 from bot.sessions.kinds import offered_move
+from bot.sessions.rating import rated
 from bot.sessions.records import MoveFacts, NoteFact, SessionState, TableRecord
 from bot.sessions.rows import record_from_row
 from bot.sessions.tables import Readers, Tables
@@ -81,8 +82,9 @@ class Moves:
         events = tuple(game.apply(action))  # a refusal leaves everything as stored
         count = record.seq + 1
         state = self.readers.noted(session or record.session, record.players).with_notes(notes, at=count)
-        finish = None
+        finish, rating = None, None
         if game.is_over:
+            rating = rated(game, action, state.computer_seats)
             finish = [
                 ResultIn(
                     player=s.player, final_chips=s.final_chips, net=s.net, placement=s.placement, won=s.won
@@ -96,13 +98,15 @@ class Moves:
         try:
             await self.store.append_action(
                 record.id, record.seq, actor, action.model_dump_json(), ledger_of(events), after, finish,
-                meta=state,
+                meta=state, rated=rating,
             )
         except SequenceConflict:
             # Another writer got there first (another process, after a kill): reload the truth.
             await self.reload(record)
             raise NotAllowed("table.changed") from None
         move = MoveFacts(count=count, actor=actor, events=events, game=game, hands=hands)
+        # The rating was made in the finishing transaction: read back for the result lines.
+        changes = tuple(await self.store.rating_changes(record.id)) if rating is not None else record.ratings
         new = record.evolve(
             seq=count,
             session=state,
@@ -110,6 +114,7 @@ class Moves:
             game=game,
             status="finished" if game.is_over else record.status,
             moves=record.with_move(move),
+            ratings=changes,
         )
         self.tables.publish(new)
         return new

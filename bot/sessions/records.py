@@ -22,6 +22,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from bot.games.base import GameEvent, GameState
+from storage.models import RatingChange
 
 MOVES_KEPT = 16  # the newest moves' facts each record carries (older ones are replayed from the log)
 NOTES_KEPT = 64  # public notes kept in the session state (timeouts, takeovers, a cancel)
@@ -135,6 +136,7 @@ class TableRecord:
     snapshot: str | None = None  # the game's JSON as stored
     game: GameState | None = None  # loaded from `snapshot`: read only (the service applies to a copy)
     moves: tuple[MoveFacts, ...] = field(default=())  # the newest steps, oldest first
+    ratings: tuple[RatingChange, ...] = ()  # a rated game's changes, once it is over (best rank first)
 
     def evolve(self, **changes: Any) -> TableRecord:
         return replace(self, revision=self.revision + 1, **changes)

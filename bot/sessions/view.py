@@ -12,7 +12,7 @@ from typing import Any
 
 from bot import render
 from bot.i18n import t
-from bot.render.common import LogGroup, Message, TableInfo, name
+from bot.render.common import LogGroup, Message, RatingShown, TableInfo, name
 from bot.sessions.records import MoveFacts, NoteFact, TableRecord
 from bot.sessions.rematch import add_rematch
 
@@ -38,6 +38,10 @@ def table_info(record: TableRecord, *, pictures_off: bool = False) -> TableInfo:
         timeout=record.timeout,
         pictures=bool(record.options.get("pictures", True)) and not pictures_off,
         names=dict(record.session.names),
+        ratings=[
+            RatingShown(player=c.player, before=c.score_before, after=c.score_after, games=c.games)
+            for c in record.ratings
+        ],
     )
 
 
