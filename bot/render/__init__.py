@@ -34,7 +34,7 @@ from bot.render.common import (
 )
 from bot.render.options import option_lines, rules_params
 from bot.render.presentation import ErasedRenderer
-from bot.render.ratings import rating_line
+from bot.render.ratings import rating_line, result_ratings
 from bot.render.registry import PRESENTATIONS
 
 __all__ = [
@@ -95,22 +95,17 @@ def attach_picture(message: Message, picture: Picture | None) -> Message:
     return message
 
 
-def table_picture(
-    info: TableInfo,
-    game: GameState | None,
-    *,
-    locale: object = "en",
-    ratings: Mapping[str, pictures.RatingChange] | None = None,
-) -> Picture | None:
+def table_picture(info: TableInfo, game: GameState | None, *, locale: object = "en") -> Picture | None:
     """The table message's picture alone (None: pictures off, nothing to draw, or drawing failed): the table,
-    or once the game is over its result card (with the players' rating changes, `ratings`, when known).
+    or once the game is over its result card (with the rating changes of `info.ratings`; none: not rated).
     Safe in a worker thread when `game` is the thread's own (the presenter loads it from the stored
     snapshot)."""
     if not info.pictures:
         return None
     if game is not None and game.is_over:
         title = game_name(info.kind, locale)
-        return _drawn(info, lambda: pictures.result_picture(info, game, title, ratings, locale=locale))
+        changes = result_ratings(info.ratings)
+        return _drawn(info, lambda: pictures.result_picture(info, game, title, changes, locale=locale))
     return _drawn(info, lambda: pictures.table_picture(info, game, locale=locale))
 
 

@@ -32,6 +32,7 @@ from bot.sessions.records import RematchState, TableRecord
 from bot.sessions.rows import record_from_row
 from bot.sessions.tables import Tables
 from storage.contract import Store
+from storage.models import TableRow
 
 log = logging.getLogger(__name__)
 
@@ -186,7 +187,7 @@ class Rematches:
         for row in await self.store.finished_since(self.clock() - LAPSE_AFTER - 60):
             if not self.owns_guild(row.guild_id) or row.id in self._ends:
                 continue
-            record = record_from_row(row)
+            record = await self._from_row(row)
             state = record.session.rematch
             if not offered(record) or (state is not None and state.outcome != OPEN):
                 continue
@@ -219,7 +220,7 @@ class Rematches:
         row = await self.store.get_table(table_id)
         if row is None:
             return None
-        record = record_from_row(row)
+        record = await self._from_row(row)
         shown = self.latest(table_id)
         if shown is not None and shown.revision >= record.revision:
             record = replace(record, revision=shown.revision)  # the presenter only takes newer records
@@ -227,6 +228,11 @@ class Rematches:
         if offered(record) and (state is None or state.outcome == OPEN) and table_id not in self._ends:
             self._watch(record, _ends(state, row.finished_at))
         return record
+
+    async def _from_row(self, row: TableRow) -> TableRecord:
+        """A finished table's record from the store, its rating changes with it (its result shows them)."""
+        record = record_from_row(row)
+        return replace(record, ratings=tuple(await self.store.rating_changes(row.id)))
 
     async def _store(self, record: TableRecord, state: RematchState) -> TableRecord:
         session = record.session.model_copy(update={"rematch": state})

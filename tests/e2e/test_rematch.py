@@ -64,6 +64,11 @@ async def test_two_people_finish_and_rematch_with_one_click_each(harness: Harnes
     await alice.slash("resign")
     message = await finished(harness, first)
     assert "Play again?" in message.text
+    assert [a["filename"] for a in message.attachments] == ["malice-result.png"], "the result card"
+    assert "Ratings:" in message.text
+    guild = fake.channel("games").guild_id
+    for user in (alice, bob):
+        assert len(await harness.store.rating_history(guild, str(user.id), "malice")) == 1, "rated once"
 
     # The click updates the table message (its own response, or the presenter's edit): who is still to click.
     await alice.click(message, "Rematch")
@@ -88,6 +93,11 @@ async def test_two_people_finish_and_rematch_with_one_click_each(harness: Harnes
     assert "Play again?" in message2.text
     results = {r.player: r.won for r in await harness.store.results(second_id)}
     assert results == {str(alice.id): True, str(bob.id): False}
+    assert [a["filename"] for a in message2.attachments] == ["malice-result.png"]
+    for user in (alice, bob):
+        history = await harness.store.rating_history(guild, str(user.id), "malice")
+        assert [p.table_id for p in history] == [first, second_id], "each game rated once: twice in all"
+    assert len(await harness.store.rating_changes(first)) == len(await harness.store.rating_changes(second_id)) == 2
 
 
 async def test_a_stranger_is_refused_in_his_language_and_the_computer_comes_along(harness: Harness) -> None:
