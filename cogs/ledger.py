@@ -7,6 +7,7 @@ are shown as mentions that never ping anybody. The leaderboard is public, so it 
 
 from __future__ import annotations
 
+import io
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +20,7 @@ from bot.games.refusal import Refusal
 from bot.games.registry import REGISTRY
 from bot.i18n import signed, t, tn
 from bot.render import game_name
+from bot.sessions.charts import season_chart
 
 if TYPE_CHECKING:
     from bot.client import CardBot
@@ -181,7 +183,14 @@ class Ledger(commands.Cog):
                 value = _kind_lines(per_kind, locale)
                 embed.add_field(name=game_name(kind, locale), value=value, inline=False)
         embed.set_footer(text=t(locale, "ledger.figures_sentence"))
-        await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NO_PINGS)
+        chart = await season_chart(self.bot.store, interaction.guild_id, str(target.id), locale=locale)
+        files = []
+        if chart is not None:  # the chips and ratings of the season beside the figures (bot.render.charts)
+            files.append(discord.File(io.BytesIO(chart.data), chart.filename, description=chart.alt))
+            embed.set_image(url=f"attachment://{chart.filename}")
+        await interaction.response.send_message(
+            embed=embed, files=files, ephemeral=True, allowed_mentions=NO_PINGS
+        )
 
 
 async def setup(bot: CardBot) -> None:

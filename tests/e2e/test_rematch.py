@@ -98,6 +98,11 @@ async def test_two_people_finish_and_rematch_with_one_click_each(harness: Harnes
         history = await harness.store.rating_history(guild, str(user.id), "malice")
         assert [p.table_id for p in history] == [first, second_id], "each game rated once: twice in all"
     assert len(await harness.store.rating_changes(first)) == len(await harness.store.rating_changes(second_id)) == 2
+    # /stats carries the season's chart of her chips and rating beside its figures.
+    stats = await alice.slash("stats")
+    (callback,) = [r for r in fake.requests if r.path.startswith(f"/interactions/{stats.interaction.id}/")]
+    assert [a["filename"] for a in callback.body["__attachments__"]] == ["stats-chart.png"]
+    assert stats.embeds[0]["image"]["url"] == "attachment://stats-chart.png" and "Net chips" in stats.text
 
 
 async def test_a_stranger_is_refused_in_his_language_and_the_computer_comes_along(harness: Harness) -> None:
