@@ -153,7 +153,8 @@ class Rematches:
     def _watch(self, record: TableRecord, ends: float) -> None:
         self._records[record.id] = record
         self._ends[record.id] = ends
-        self._pending[record.channel_id] = record.id
+        if self._pending.get(record.channel_id, 0) < record.id:  # an old table clicked: not the newest
+            self._pending[record.channel_id] = record.id
         if not self._closed and (self._watcher is None or self._watcher.done()):
             self._watcher = asyncio.ensure_future(self._watch_time())
 
