@@ -5,6 +5,8 @@ message says so; a stranger's click is refused in his language; clicks survive a
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.sessions import rematch
@@ -213,3 +215,20 @@ async def test_insomnia_seats_rotate_with_each_rematch(harness: Harness) -> None
         table_id = await newest_table(harness)
         seats = seats[1:] + seats[:1]
     assert await players_of(harness, table_id) == seats
+
+
+async def test_a_rematch_whose_time_ran_out_while_the_bot_was_away_lapses_when_it_is_back(
+    harness: Harness, monkeypatch
+) -> None:
+    fake = harness.fake
+    alice, bob = harness.user("alice"), harness.user("bob")
+    first = await malice_game(harness, alice, bob)
+    await alice.slash("resign")
+    message = await finished(harness, first)
+    await harness.stop_bot()
+    monkeypatch.setattr(rematch, "LAPSE_AFTER", 0.2)  # its ten minutes pass while the bot is away
+    await asyncio.sleep(0.3)
+    await harness.start_bot()
+    await fake.wait_for(lambda: "Rematch" not in message.button_labels, what="the lapse after the restart")
+    assert "The rematch lapsed" in message.text
+    assert await newest_table(harness) == first
