@@ -3,8 +3,10 @@
 1. Writes: actions per second through `Store.append_action` (the checks, the balances, one transaction)
    against bare driver inserts of the same rows (the action, 3 ledger rows, 4 balance upserts, the snapshot
    update; one transaction per action, no checks) into the same schema, measured alternately in the same run.
-2. Reads: the leaderboard (and a player's stats) through the Store with 100,000 and 1,000,000 ledger entries
-   in one guild, seeded with bulk inserts straight into the tables (with the balances they add up to).
+2. Reads: the leaderboard all-time and for a season, by chips and by rating (and a player's stats, his
+   rating history and a head-to-head record) through the Store with 100,000 and 1,000,000 ledger entries
+   in one guild, seeded with bulk inserts straight into the tables (with the balances, season rows and
+   ratings they add up to; the games' ends spread over twelve months).
 PostgreSQL: the server of TEST_DATABASE_URL, else a throwaway one (tests/pg.py: fsync off, as SQLite's
 `synchronous=NORMAL` in WAL mode does not sync a commit either). Figures are printed; nothing is asserted;
 `--write` puts them in the "storage" section of docs/benchmarks.md.
@@ -32,8 +34,8 @@ from pydantic import BaseModel
 
 from bench.report import write_section
 from storage import LedgerIn, SeatIn, Store, open_store
-from storage.common import balance_changes
-from storage.writes import BALANCES
+from storage.common import balance_changes, season_of
+from storage.writes import BALANCES, RATING_CHANGES, SEASON_BALANCES
 from tests import pg
 
 GUILD = 1
@@ -181,42 +183,102 @@ LEDGER_COLUMNS = ["table_id", "seq", "guild_id", "kind", "from_account", "to_acc
                   "created_at"]  # fmt: skip
 
 
+MONTH = 30 * 86400.0
+NOW = time.time()
+
+
 def seed_rows(first_table: int, entries: int, people: list[str], seed: int, per_table: int = 20):
-    """Finished tables of both kinds with their actions, ledger entries and results, and the balance changes
-    they make, as plain rows for bulk inserts."""
+    """Finished tables of both kinds with their actions, ledger entries, results and ratings, and the balance,
+    season and rating rows they make, as plain rows for bulk inserts. The games end over the last twelve
+    months (the current season holds about a twelfth of them); the ratings are made up (the rater is not
+    what is measured), each person's games in order."""
     rng = random.Random(seed)
-    tables, actions, ledger, results = [], [], [], []
+    tables, actions, ledger, results, changes = [], [], [], [], []
     balances: dict[tuple[str, str], list] = defaultdict(lambda: [0, 0, 0, None])
-    now = time.time()
-    for t in range(first_table, first_table + entries // per_table):
+    seasons: dict[tuple[str, str, str], list] = defaultdict(lambda: [0, 0, 0])
+    ratings: dict[tuple[str, str], list] = {}
+    season_ratings: dict[tuple[str, str, str], list] = {}
+    count = entries // per_table
+    for i, t in enumerate(range(first_table, first_table + count)):
         kind = "insomnia" if t % 3 else "malice"
         seated = [*rng.sample(people, 3), f"ai:{t % 5}"]
-        tables.append((t, GUILD, t, kind, "finished", "{}", "s", "c", 1, "{}", None, now, now, now))
+        ended = NOW - 12 * MONTH * (1 - (i + 1) / count)  # in order of their ends, the last one now
+        season = season_of(ended)
+        tables.append((t, GUILD, t, kind, "finished", "{}", "s", "c", 1, "{}", None, ended, ended, ended))
         net = dict.fromkeys(seated, 0)
         for seq in range(per_table):
-            actions.append((t, seq, seated[seq % 4], ACTION, now))
+            actions.append((t, seq, seated[seq % 4], ACTION, ended))
             a, b = rng.sample(seated, 2)
             amount = rng.randint(1, 50)
             net[a] -= amount
             net[b] += amount
-            ledger.append((t, seq, GUILD, kind, a, b, amount, "bid", now))
+            ledger.append((t, seq, GUILD, kind, a, b, amount, "bid", ended))
         ranked = sorted(seated, key=lambda p: -net[p])
+        people_rank = 0
         for place, p in enumerate(ranked, 1):
-            results.append((t, p, GUILD, kind, None, net[p], place, place == 1))
-            if not p.startswith("ai:"):
-                for k in (kind, "*"):
-                    row = balances[(p, k)]
-                    row[0] += net[p]
-                    row[1] += 1
-                    row[2] += place == 1
-                    if net[p] > 0:
-                        row[3] = max(row[3] or 0, net[p])
-    return tables, actions, ledger, results, balances
+            results.append((t, p, GUILD, kind, None, net[p], place, place == 1, ended))
+            if p.startswith("ai:"):
+                continue
+            people_rank += 1
+            for k in (kind, "*"):
+                row = balances[(p, k)]
+                row[0] += net[p]
+                row[1] += 1
+                row[2] += place == 1
+                if net[p] > 0:
+                    row[3] = max(row[3] or 0, net[p])
+                in_season = seasons[(season, k, p)]
+                in_season[0] += net[p]
+                in_season[1] += 1
+                in_season[2] += place == 1
+            mu, sigma, score, games = ratings.get((kind, p), [25.0, 25 / 3, 1000.0, 0])
+            after = [mu + (2 - people_rank) * 0.5, max(1.0, sigma * 0.97), 0.0, games + 1]
+            after[2] = 1000 + 20 * (after[0] - 3 * after[1])
+            ratings[(kind, p)] = after
+            changes.append((t, p, GUILD, kind, ended, people_rank, mu, sigma, score, *after))
+            played = season_ratings.get((season, kind, p), [0.0, 0, 0])[2]
+            season_ratings[(season, kind, p)] = [after[2], after[3], played + 1]
+    return tables, actions, ledger, results, changes, balances, seasons, ratings, season_ratings
+
+
+def plain_rows(rows) -> dict[str, list[tuple]]:
+    """The upserted rows of a seed, by table: the totals it adds (the seeds are disjoint in tables, and the
+    rating rows of a later seed replace the earlier ones')."""
+    _t, _a, _l, _r, _c, balances, seasons, ratings, season_ratings = rows
+    return {
+        "balances": [(GUILD, p, k, *v) for (p, k), v in balances.items()],
+        "season_balances": [(GUILD, s, k, p, *v) for (s, k, p), v in seasons.items()],
+        "ratings": [(GUILD, k, p, *v) for (k, p), v in ratings.items()],
+        "season_ratings": [(GUILD, s, k, p, *v) for (s, k, p), v in season_ratings.items()],
+    }
+
+
+RATINGS_UPSERT = (
+    "INSERT INTO ratings (guild_id, kind, player, mu, sigma, score, games) VALUES (?, ?, ?, ?, ?, ?, ?)"
+    " ON CONFLICT (guild_id, kind, player) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
+    " score = excluded.score, games = excluded.games"
+)
+SEASON_RATINGS_UPSERT = (
+    "INSERT INTO season_ratings (guild_id, season, kind, player, score, games, played)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, season, kind, player) DO UPDATE SET"
+    " score = excluded.score, games = excluded.games, played = season_ratings.played + excluded.played"
+)
+UPSERTS = {
+    "balances": UPSERT_BALANCE,
+    "season_balances": SEASON_BALANCES.sql,
+    "ratings": RATINGS_UPSERT,
+    "season_ratings": SEASON_RATINGS_UPSERT,
+}
+
+
+def numbered(sql: str) -> str:
+    n = iter(range(1, 100))
+    return "".join(f"${next(n)}" if ch == "?" else ch for ch in sql)
 
 
 async def add_seed(target: str, rows) -> None:
-    tables, actions, ledger, results, balances = rows
-    upserts = [(GUILD, p, k, *v) for (p, k), v in balances.items()]
+    tables, actions, ledger, results, changes = rows[:5]
+    upserts = plain_rows(rows)
     if target.startswith("postgres"):
         conn = await asyncpg.connect(target)
         try:
@@ -225,7 +287,10 @@ async def add_seed(target: str, rows) -> None:
                 await conn.copy_records_to_table("actions", records=actions)
                 await conn.copy_records_to_table("ledger", records=ledger, columns=LEDGER_COLUMNS)
                 await conn.copy_records_to_table("results", records=results)
-                await conn.executemany(PG_UPSERT_BALANCE, upserts)
+                await conn.copy_records_to_table("rating_changes", records=changes)
+                await conn.executemany(PG_UPSERT_BALANCE, upserts.pop("balances"))
+                for table, rows_of in upserts.items():
+                    await conn.executemany(numbered(UPSERTS[table]), rows_of)
             await conn.execute("ANALYZE")
         finally:
             await conn.close()
@@ -239,8 +304,10 @@ async def add_seed(target: str, rows) -> None:
         conn.executemany("INSERT INTO actions VALUES (?, ?, ?, ?, ?)", actions)
         marks = ", ".join("?" * len(LEDGER_COLUMNS))
         conn.executemany(f"INSERT INTO ledger ({', '.join(LEDGER_COLUMNS)}) VALUES ({marks})", ledger)
-        conn.executemany("INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?)", results)
-        conn.executemany(UPSERT_BALANCE, upserts)
+        conn.executemany("INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", results)
+        conn.executemany(RATING_CHANGES.sql, changes)
+        for table, rows_of in upserts.items():
+            conn.executemany(UPSERTS[table], rows_of)
         conn.execute("COMMIT")
         conn.execute("ANALYZE")
         conn.close()
@@ -253,10 +320,26 @@ async def time_queries(target: str, repeats: int) -> dict[str, float]:
     out: dict[str, float] = {}
     async with await open_store(target) as store:
         someone = (await store.leaderboard(GUILD, limit=1))[0].player
+        other = (await store.leaderboard(GUILD, limit=1, offset=1))[0].player
+        season = season_of(NOW)
         queries = {
             "leaderboard (overall, top 10)": lambda: store.leaderboard(GUILD),
             "leaderboard (insomnia, page 5)": lambda: store.leaderboard(GUILD, kind="insomnia", offset=40),
+            "leaderboard by chips (season, top 10)": lambda: store.leaderboard(GUILD, season=season),
+            "leaderboard by chips (insomnia, season, page 5)": lambda: store.leaderboard(
+                GUILD, kind="insomnia", offset=40, season=season
+            ),
+            "leaderboard by rating (insomnia, top 10)": lambda: store.rating_leaderboard(GUILD, "insomnia"),
+            "leaderboard by rating (insomnia, season, top 10)": lambda: store.rating_leaderboard(
+                GUILD, "insomnia", season=season
+            ),
+            "leaderboard by rating (malice, season, page 5)": lambda: store.rating_leaderboard(
+                GUILD, "malice", offset=40, season=season
+            ),
             "player_stats": lambda: store.player_stats(GUILD, someone),
+            "player_ratings": lambda: store.player_ratings(GUILD, someone),
+            "rating_history (a season)": lambda: store.rating_history(GUILD, someone, since=NOW - MONTH),
+            "head_to_head": lambda: store.head_to_head(GUILD, someone, other),
         }
         for name, query in queries.items():
             await query()  # warm the cache
@@ -365,8 +448,9 @@ def markdown(results: dict, args) -> str:
     lines += [
         "",
         f"**Reads.** Ledger entries in one guild (finished tables of 20 actions, {args.players} people plus "
-        "computer seats, both kinds), seeded by bulk inserts with their balances; median ms of "
-        f"{args.repeats} calls through the `Store`:",
+        "computer seats, both kinds, the games' ends spread over twelve months), seeded by bulk inserts with "
+        "their balances, season rows, ratings and rating changes; a season is the current month; median ms "
+        f"of {args.repeats} calls through the `Store`:",
         "",
     ]
     sizes = sorted({n for r in results.values() for n in r["reads"]})
@@ -389,7 +473,10 @@ databases) runs each SQLite transaction whole on its writer connection's own thr
 checks the sequence and writes the action, ledger, balances, results and table row, COMMIT) where the
 bare inserts take six. The leaderboard and stats read the balance rows kept in each move's
 transaction (an index in leaderboard order), so their cost does not grow with the ledger; before, the
-leaderboard summed the ledger on every call (60 - 66 ms at 100,000 entries on SQLite)."""
+leaderboard summed the ledger on every call (60 - 66 ms at 100,000 entries on SQLite). A season's
+leaderboards and the ratings read rows kept the same way, in the transaction that finishes a game
+(`season_balances`, `season_ratings`, `ratings`, each with an index in its leaderboard's order): a
+season by chips or by rating costs what the all-time board costs, whatever the ledger's size."""
 
 
 async def main() -> None:

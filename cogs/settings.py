@@ -7,7 +7,8 @@
 - `/settings channels add|remove channel`, `/settings channels all`: the channels where games may be opened
   (none listed: every channel);
 - `/settings role [role]`: a role whose members may open games and cancel any game (besides Manage Server);
-  without a role: anyone may open a game again.
+  without a role: anyone may open a game again;
+- `/settings seasons <monthly|off>`: leaderboards per calendar month besides all-time, or all-time only.
 
 Only people who may manage the server change them: Discord hides the commands from others
 (`default_permissions`), and the bot checks again (`has_permissions`), since a server can override what
@@ -37,6 +38,11 @@ CHOICES = [
     app_commands.Choice(name="English", value="en"),
     app_commands.Choice(name="Deutsch", value="de"),
     app_commands.Choice(name="server default", value="default"),
+]
+# Seasons are calendar months (UTC) of the games' ends; off shows all-time alone (nothing is deleted).
+SEASONS = [
+    app_commands.Choice(name="monthly", value="monthly"),
+    app_commands.Choice(name="off (all-time only)", value="no-seasons"),
 ]
 # The games whose tables take defaults: those with commands (and so tables), read when the cogs load.
 GAMES = [app_commands.Choice(name=p.kind, value=p.kind) for p in PRESENTATIONS if p.commands is not None]
@@ -143,6 +149,18 @@ class Settings(commands.GroupCog, group_name="settings"):
         """Games may be opened in every channel again."""
         servers = self.bot.sessions.servers
         await respond(interaction, lambda: servers.all_channels(_guild(interaction)))
+
+    @app_commands.command(name="seasons")
+    @app_commands.describe(
+        seasons="monthly: a leaderboard per calendar month besides all-time; off: all-time only"
+    )
+    @app_commands.choices(seasons=SEASONS)
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def seasons(self, interaction: discord.Interaction, seasons: app_commands.Choice[str]) -> None:
+        """Leaderboards per month (seasons) besides all-time, or all-time only."""
+        servers = self.bot.sessions.servers
+        chosen = "off" if seasons.value == "no-seasons" else "monthly"
+        await respond(interaction, lambda: servers.set_seasons(_guild(interaction), chosen))
 
     @app_commands.command(name="role")
     @app_commands.describe(role="the role (leave it out: anyone may open a game again)")

@@ -66,18 +66,15 @@ CHIP_HISTORY = (
     "SELECT table_id, kind, ended_at, net FROM results"
     " WHERE guild_id = ? AND player = ? AND ended_at >= ?{kind} ORDER BY ended_at, table_id"
 )
-# The games two people both finished (the first's results by time, the second's by the table's key), and the
-# chips that went straight between them in those games.
+# The games two people both finished (the first's results by time, the second's by the table's key), each
+# with the chips that went straight between them in it (the table's ledger, by its index).
 TOGETHER = (
-    "SELECT a.kind, a.placement AS mine, b.placement AS theirs, a.table_id FROM results a"
-    " JOIN results b ON b.table_id = a.table_id AND b.player = ? WHERE a.guild_id = ? AND a.player = ?"
-)
-BETWEEN = (
-    "SELECT l.kind, SUM(CASE WHEN l.to_account = ? THEN l.amount ELSE -l.amount END) AS net FROM ledger l"
-    " WHERE l.table_id IN (SELECT a.table_id FROM results a JOIN results b ON b.table_id = a.table_id"
-    " AND b.player = ? WHERE a.guild_id = ? AND a.player = ?)"
-    " AND ((l.from_account = ? AND l.to_account = ?) OR (l.from_account = ? AND l.to_account = ?))"
-    " GROUP BY l.kind"
+    "SELECT a.kind, a.placement AS mine, b.placement AS theirs,"
+    " (SELECT SUM(CASE WHEN l.to_account = a.player THEN l.amount ELSE -l.amount END) FROM ledger l"
+    "   WHERE l.table_id = a.table_id AND ((l.from_account = a.player AND l.to_account = b.player)"
+    "   OR (l.from_account = b.player AND l.to_account = a.player))) AS net"
+    " FROM results a JOIN results b ON b.table_id = a.table_id AND b.player = ?"
+    " WHERE a.guild_id = ? AND a.player = ?"
 )
 
 
@@ -135,18 +132,15 @@ async def guild_settings(tx: Transaction, guild_id: int) -> GuildSettings:
     )
 
 
-async def head_to_head(tx: Transaction, guild_id: int, me: str, other: str) -> dict[str, HeadToHead]:
-    """Per game kind and over all kinds (`*`): the finished games `me` and `other` both played in the guild,
-    `me`'s wins, draws and losses against `other` by place, and the chips that went between them."""
+def head_to_head(together: list[dict[str, Any]]) -> dict[str, HeadToHead]:
+    """Per game kind and over all kinds (`*`), from the rows of TOGETHER: the games both played, the first
+    one's wins, draws and losses against the other by place, and the chips that went between them."""
     counts: dict[str, dict[str, int]] = {}
-    for r in await tx.fetch(TOGETHER, other, guild_id, me):
+    for r in together:
         outcome = "wins" if r["mine"] < r["theirs"] else "draws" if r["mine"] == r["theirs"] else "losses"
         for kind in (r["kind"], ALL_KINDS):
             c = counts.setdefault(kind, {"games": 0, "wins": 0, "draws": 0, "losses": 0, "net": 0})
             c["games"] += 1
             c[outcome] += 1
-    if counts:
-        for r in await tx.fetch(BETWEEN, me, other, guild_id, me, me, other, other, me):
-            for kind in (r["kind"], ALL_KINDS):
-                counts[kind]["net"] += int(r["net"] or 0)
+            c["net"] += int(r["net"] or 0)
     return {kind: HeadToHead(**c) for kind, c in sorted(counts.items())}

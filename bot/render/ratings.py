@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot import ratings
-from bot.i18n import join, number, signed, t
+from bot.i18n import join, signed, t
 from bot.render.common import RatingShown, name
 from bot.render.pictures.result import RatingChange
 
 
 def rating_text(score: float, games: int, *, locale: object = "en") -> str:
     """"1043", or "1043 (provisional)" until the person's rated games of the kind reach the count."""
-    shown = number(locale, ratings.shown(score))
+    shown = str(ratings.shown(score))  # a rating reads as one figure, never grouped ("1082")
     if ratings.provisional(games):
         return t(locale, "rating.provisional", rating=shown)
     return shown

@@ -23,6 +23,7 @@ def settings_message(
     host_role: int | None,
     channels: Sequence[int],
     defaults: Mapping[str, Mapping[str, Any]],
+    seasons: str = "monthly",
     locale: object,
 ) -> Message:
     """`defaults`: per game, the options a new table gets unless its command chooses (the server's defaults,
@@ -43,6 +44,9 @@ def settings_message(
                 if host_role is not None
                 else t(locale, "settings.show.role_none")
             ),
+        ),
+        EmbedField(
+            name=t(locale, "settings.show.seasons"), value=t(locale, f"settings.show.seasons_{seasons}")
         ),
     ]
     for kind, options in defaults.items():

@@ -26,8 +26,12 @@ from bot.render.settings import settings_message
 from bot.sessions.defaults import check_default, game_name, option_names, table_options
 from bot.sessions.errors import NotAllowed, Text
 from bot.sessions.tables import Tables
+from storage.common import ALL_TIME, SEASON
 from storage.contract import Store
 from storage.models import GuildSettings
+
+# What a person may type for all-time (the option is free text, its offers say "all-time").
+ALL_TIME_WORDS = (ALL_TIME, "all", "alltime", "gesamt", "insgesamt", "ewig")
 
 
 def mention_channels(channels: Collection[int]) -> str:
@@ -103,7 +107,7 @@ class Servers:
         }
         return settings_message(
             chosen_language=settings.language, public_language=public_language, host_role=settings.host_role,
-            channels=settings.channels, defaults=defaults, locale=locale,
+            channels=settings.channels, defaults=defaults, seasons=settings.seasons, locale=locale,
         )  # fmt: skip
 
     async def set_default(self, guild_id: int, kind: str, option: str, value: str | None) -> Text:
@@ -139,6 +143,35 @@ class Servers:
         if not channels:
             return Text("settings.channels.everywhere")
         return Text("settings.channels.only", channels=mention_channels(channels))
+
+    async def season(self, guild_id: int, asked: str | None) -> str:
+        """The season a leaderboard shows: the one asked for ("2026-11", or "all-time"), else the current
+        one; all-time alone while the server's seasons are off (asking for a month then says so)."""
+        seasons = (await self.of(guild_id)).seasons
+        typed = (asked or "").strip().lower()
+        if typed in ALL_TIME_WORDS:
+            return ALL_TIME
+        if not typed:
+            return ALL_TIME if seasons == "off" else self.store.current_season()
+        if not SEASON.fullmatch(typed):
+            raise NotAllowed("ledger.bad_season", season=asked or "", example=self.store.current_season())
+        if seasons == "off":
+            raise NotAllowed("settings.refused.seasons")
+        return typed
+
+    async def season_choices(self, guild_id: int, kind: str | None, typed: str) -> list[str]:
+        """What the season option offers: all-time, then the seasons in which games ended (newest first)."""
+        offered = [ALL_TIME]
+        if (await self.of(guild_id)).seasons != "off":
+            offered += await self.store.seasons(guild_id, kind)
+        typed = typed.strip().lower()
+        return [s for s in offered if typed in s]
+
+    async def set_seasons(self, guild_id: int, seasons: str) -> Text:
+        await self.store.set_seasons(guild_id, None if seasons == "monthly" else seasons)
+        if seasons == "off":
+            return Text("settings.seasons.off")
+        return Text("settings.seasons.monthly", season=self.store.current_season())
 
     async def set_role(self, guild_id: int, role_id: int | None) -> Text:
         await self.store.set_host_role(guild_id, role_id)

@@ -94,7 +94,10 @@ async def test_help_lists_every_synced_command_one_line_each(harness: Harness) -
             [f"/{name}", *[o["name"] if o.get("required") else f"[{o['name']}]" for o in options]]
         )
         assert sum(line.startswith(f"`{usage}`: ") for line in lines) == 1, usage
-    for expected in ("`/rules [game]`: ", "`/help`: ", "`/leaderboard [game]`: ", "`/stats [user]`: "):
+    expected_lines = (
+        "`/rules [game]`: ", "`/help`: ", "`/leaderboard [game] [season] [by]`: ", "`/stats [user]`: "
+    )
+    for expected in expected_lines:
         assert any(line.startswith(expected) for line in lines), expected
 
 
@@ -178,7 +181,7 @@ async def test_leaderboard_shows_the_ledger_publicly_without_pinging(harness: Ha
     ids = await seed_games(harness)
     a, b, c, d = ids["alice"], ids["bob"], ids["carol"], ids["dave"]
     carol, erin = harness.user("carol"), harness.user("erin")
-    reply = await carol.slash("leaderboard")
+    reply = await carol.slash("leaderboard", season="all-time")
     assert reply.kind == "message" and not reply.ephemeral and reply.message is not None
     assert reply.message in erin.seen() and reply.message.pinged == frozenset()
     embed = reply.embeds[0]
@@ -191,7 +194,11 @@ async def test_leaderboard_shows_the_ledger_publicly_without_pinging(harness: Ha
     ]
     assert "ai:" not in reply.text
     assert [bt.disabled for bt in reply.message.buttons] == [True, True]  # one page only
-    malice = await carol.slash("leaderboard", game="malice")
+    # This month's season (the default) holds the same finished games; its title says which.
+    season = await carol.slash("leaderboard")
+    assert season.embeds[0]["title"] == f"Leaderboard: all games · season {harness.store.current_season()}"
+    assert season.embeds[0]["description"] == embed["description"]
+    malice = await carol.slash("leaderboard", game="malice", season="all-time")
     assert malice.embeds[0]["title"] == "Leaderboard: Malice"
     assert malice.embeds[0]["description"].splitlines() == [
         f"**1.** <@{a}>: **+5** chips · 1 game · 1 win",

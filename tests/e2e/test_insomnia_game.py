@@ -292,7 +292,7 @@ async def test_the_leaderboard_counts_a_running_games_chips_and_says_so(
     net = ledger_net(entries)
     assert net.get(str(alice.id)) and (await harness.store.get_table(tid)).status == "running"
 
-    board = await bob.slash("leaderboard", game="insomnia")
+    board = await bob.slash("leaderboard", game="insomnia", season="all-time")
     assert f"<@{alice.id}>: **{signed('en', net[str(alice.id)])}** chips · 0 games · 0 wins" in board.text
     assert board.embeds[0]["footer"]["text"] == (
         "Page 1 · net chips from the chip ledger, running games included; games and wins count finished games"

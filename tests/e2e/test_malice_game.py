@@ -142,7 +142,8 @@ async def test_a_malice_game_between_two_people_to_its_end_by_the_rules(
     assert len(plays) == sum(a["kind"] == "play" for a in chosen), "every play shown once"
     titles = [line.split("**")[1] for line in log if line.startswith("**Turn ")]
     assert titles == [f"Turn {n}" for n in range(1, final["turn"] + 1)], "every turn shown once, in order"
-    assert log[-2].startswith("🏁 **Game over**") and log[-1].startswith("🔑 Seed")
+    assert log[-3].startswith("🏁 **Game over**") and log[-1].startswith("🔑 Seed")
+    assert log[-2].startswith("📈 Ratings: "), "a game between two people is rated"
     # Discord's budget: at most one rate-limited call (post, edit, delete, DM) per move on average.
     traffic = channel_traffic(fake)
     calls = sum(traffic.values())

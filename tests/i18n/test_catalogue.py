@@ -29,7 +29,7 @@ SAME_IN_GERMAN = {
     # a table's options as lines and house rules by their numbers in docs/rules.md: punctuation around
     # worded params ("• {name}: {value}", "H{number} {name}: {value}")
     "options.line", "options.house_rule_short",
-    "log.rating.one",  # "{player} {rating} ({change})"
+    "log.rating.one", "ledger.rating_line", "stats.h2h.game",  # punctuation around worded params
 }  # fmt: skip
 
 

@@ -4,12 +4,14 @@ store, is checked, and a database that already holds data is refused."""
 from __future__ import annotations
 
 import random
+import sqlite3
 from collections import Counter
 
 import pytest
 
-from storage import ResultIn, SeatIn, TargetNotEmpty, open_store
-from storage.copy import copy_sqlite_to_postgres
+from bot.sessions.rating import rate
+from storage import Rated, ResultIn, SeatIn, TargetNotEmpty, open_store
+from storage.copy import TABLES, copy_sqlite_to_postgres
 from storage.postgres import PostgresStore
 
 from .conftest import GUILD, Doc, running_table
@@ -49,7 +51,11 @@ async def fill(path: str) -> list[int]:
             ResultIn(player="31", net=4, placement=1, won=True),
             ResultIn(player="32", net=-4, placement=2, won=False),
         ]
-        await store.append_action(other, 0, "31", "{}", [mv("32", "31", 4, "malice_score")], "{}", done)
+        rated = Rated({"31": 1, "32": 2}, rate)
+        await store.append_action(
+            other, 0, "31", "{}", [mv("32", "31", 4, "malice_score")], "{}", done, rated=rated
+        )
+        await store.set_seasons(GUILD, "off")
         return [t.id for t in tables] + [lobby, cancelled, other]
     finally:
         await store.close()
@@ -66,9 +72,26 @@ async def everything(store, ids: list[int]) -> dict:
         out[(guild, "settings")] = await store.guild_settings(guild)
         out[guild] = await store.leaderboard(guild, limit=100)
         out[(guild, "insomnia")] = await store.leaderboard(guild, "insomnia", limit=100)
+        for season in await store.seasons(guild):
+            out[(guild, season)] = await store.leaderboard(guild, limit=100, season=season)
+            out[(guild, season, "rating")] = await store.rating_leaderboard(guild, "malice", season=season)
+        out[(guild, "rating")] = await store.rating_leaderboard(guild, "malice", limit=100)
         for row in out[guild]:
             out[(guild, row.player)] = await store.player_stats(guild, row.player)
+            out[(guild, row.player, "ratings")] = await store.player_ratings(guild, row.player)
+            out[(guild, row.player, "chips")] = await store.chip_history(guild, row.player)
+    for i in ids:
+        out[(i, "rated")] = await store.rating_changes(i)
     return out
+
+
+async def test_every_table_of_the_store_is_copied(tmp_path):
+    path = str(tmp_path / "new.sqlite3")
+    await (await open_store(path)).close()
+    with sqlite3.connect(path) as conn:
+        names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    # The rate leases are the running processes' (bot.sessions.share), no data to move.
+    assert names - {"rate_leases"} == set(TABLES)
 
 
 async def test_a_copy_reads_back_the_same_and_new_rows_get_new_ids(tmp_path, pg_url):
@@ -79,6 +102,7 @@ async def test_a_copy_reads_back_the_same_and_new_rows_get_new_ids(tmp_path, pg_
         report.rows["game_tables"] == len(ids) and report.rows["ledger"] >= 10 and report.rows["balances"] > 0
     )
     assert report.tables_checked >= 3 and report.chips_moved > 0
+    assert report.rows["rating_changes"] == 2 and report.rows["ratings"] == 2
     assert "copied" in report.summary() and report.target == pg_url  # no password in this URL
 
     source, target = await open_store(path), await open_store(pg_url)

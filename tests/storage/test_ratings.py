@@ -212,6 +212,17 @@ async def test_head_to_head(store):
     assert await store.head_to_head(GUILD, "12", "99") == {}
 
 
+async def test_games_outside_a_server_keep_ratings_of_their_own(store):
+    """Guild 0 is the scope of games played outside a server (DMs): rated and counted apart."""
+    await finish(store, {"11": 1, "12": 2}, guild=0)
+    await finish(store, {"11": 2, "12": 1})
+    assert [r.games for r in await store.player_ratings(0, "11")] == [1]
+    assert [r.player for r in await store.rating_leaderboard(0, "malice")] == ["11", "12"]
+    assert [r.player for r in await store.rating_leaderboard(GUILD, "malice")] == ["12", "11"]
+    assert (await store.head_to_head(0, "11", "12"))["*"].wins == 1
+    assert (await store.head_to_head(GUILD, "11", "12"))["*"].losses == 1
+
+
 async def test_the_seasons_setting(store):
     assert (await store.guild_settings(GUILD)).seasons == "monthly"
     await store.set_seasons(GUILD, "off")

@@ -11,7 +11,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from storage import LedgerIn, is_postgres_url, migrations, open_store
+from storage import LedgerIn, is_postgres_url, migrations, open_store, season_of
 from storage.copy import ORDER, TABLES
 from tests import pg
 
@@ -22,8 +22,12 @@ FIXTURES = Path(__file__).parent / "fixtures"
 VERSION = 5
 IDS = [1, 2, 3, 4, 5]  # the filler's tables: finished, running, lobby, cancelled, started without a move
 # The copied tables and columns version 5 has: migration 7 added the server settings' (`host_role`,
-# `game_channels`, `table_defaults`).
-LATER = {"guild_settings": ("host_role",), "game_channels": None, "table_defaults": None}
+# `game_channels`, `table_defaults`), migration 8 the ratings and seasons'.
+LATER = {
+    "guild_settings": ("host_role", "seasons"), "game_channels": None, "table_defaults": None,
+    "results": ("ended_at",), "ratings": None, "rating_changes": None, "season_balances": None,
+    "season_ratings": None,
+}  # fmt: skip
 VERSION_5_TABLES = {
     table: tuple(c for c in columns if c not in (LATER.get(table) or ()))
     for table, columns in TABLES.items()
@@ -141,6 +145,16 @@ async def test_the_store_reads_an_upgraded_database_and_goes_on_writing(database
         board = await store.leaderboard(GUILD)
         assert [(r.player, r.net, r.games, r.wins) for r in board] == [("12", 6, 1, 1), ("11", -3, 1, 0)]
         assert (await store.player_stats(GUILD, "12")).biggest_win == 6
+        # Version 8 put the finished game into the season (month) it ended in, by its results; nothing of
+        # it is rated (ratings start with the games finished after the upgrade).
+        season = season_of(done.finished_at)
+        in_season = await store.leaderboard(GUILD, season=season)
+        assert [(r.player, r.net, r.games, r.wins) for r in in_season] == [("12", 6, 1, 1), ("11", -3, 1, 0)]
+        assert await store.seasons(GUILD) == [season]
+        assert [(p.table_id, p.ended_at) for p in await store.chip_history(GUILD, "12")] == [
+            (done.id, done.finished_at)
+        ]
+        assert await store.rating_changes(done.id) == [] and await store.player_ratings(GUILD, "12") == []
         malice = await store.leaderboard(GUILD + 1, "malice")
         assert [(r.player, r.net) for r in malice] == [("22", 5), ("21", -5)]
         assert await store.guild_language(GUILD + 1) == "de" and await store.guild_language(GUILD) is None
