@@ -9,7 +9,7 @@ from itertools import accumulate
 from typing import Protocol
 
 from bot import ratings
-from bot.i18n import number, signed, t
+from bot.i18n import signed, t
 from bot.render import game_name
 from bot.render.common import Picture
 from bot.render.pictures import CACHE, chart
@@ -61,7 +61,7 @@ def panels(
         heading = t(locale, "picture.chart.rating", game=game_name(kind, locale),
                     rating=rating_text(last.score, last.games, locale=locale))
         values = tuple(ratings.shown(p.score) for p in points)
-        words = ", ".join(number(locale, v) for v in values)
+        words = ", ".join(str(v) for v in values)
         said = t(locale, "picture.chart.alt", heading=heading, values=words)
         out.append((chart.Panel(heading, values), said))
     return out

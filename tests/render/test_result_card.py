@@ -73,14 +73,14 @@ ALT = {
     "en": [
         "Result of Insomnia, table 7:",
         "Place 1: Maximilian Alexander von Hohenlohe, +4 chips, rating 978 (-22) (provisional).",
-        "Place 2: Anna, +2 chips, rating 1,287 (+34) (provisional).",
-        "Place 3: Jörg Weißmüller, -7 chips, rating 1,190 (-12).",
+        "Place 2: Anna, +2 chips, rating 1287 (+34) (provisional).",
+        "Place 3: Jörg Weißmüller, -7 chips, rating 1190 (-12).",
         "Computer 1, -8 chips, not rated.",
     ],
     "de": [
         "Ergebnis von Insomnia, Tisch 7:",
-        "Platz 2: Anna, +2 Chips, Wertung 1.287 (+34) (vorläufig).",
-        "Platz 3: Jörg Weißmüller, -7 Chips, Wertung 1.190 (-12).",
+        "Platz 2: Anna, +2 Chips, Wertung 1287 (+34) (vorläufig).",
+        "Platz 3: Jörg Weißmüller, -7 Chips, Wertung 1190 (-12).",
         "Computer 1, -8 Chips, nicht gewertet.",
     ],
 }

@@ -70,9 +70,9 @@ def test_the_chart_looks_as_approved(locale):
     ("locale", "said"),
     [
         ("en", ["Chips this season (2026-12): +10; game by game: +3, +1, -3, +2, +3, +2, +8, +10.",
-                "Malice rating: 1,072; game by game: 1,000, 1,021,", "Insomnia rating: 990 (provisional)"]),
+                "Malice rating: 1072; game by game: 1000, 1021,", "Insomnia rating: 990 (provisional)"]),
         ("de", ["Chips in dieser Saison (2026-12): +10; Spiel für Spiel: +3, +1, -3,",
-                "Wertung Malice: 1.072;", "Wertung Insomnia: 990 (vorläufig)"]),
+                "Wertung Malice: 1072;", "Wertung Insomnia: 990 (vorläufig)"]),
     ],
 )
 def test_the_alt_text_says_what_the_chart_shows(locale, said):

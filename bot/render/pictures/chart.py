@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from bot.i18n import number, signed
+from bot.i18n import signed
 from bot.render.pictures import sprites as sp
 from bot.render.pictures.canvas import MARGIN, WIDTH, new_canvas
 
@@ -60,7 +60,7 @@ def _plot(canvas: Image.Image, panel: Panel, top: int, locale: object) -> None:
     if high == low:  # a flat line sits in the middle
         high, low = high + 1, low - 1
     def word(v: int) -> str:
-        return signed(locale, v) if panel.signed else number(locale, v)
+        return signed(locale, v) if panel.signed else str(v)  # a rating reads as one figure, never grouped
 
     if max(values) == min(values):  # one value: once, beside its line
         middle = (top + bottom) // 2 - 11

@@ -105,7 +105,7 @@ def _row(canvas: Image.Image, info: TableInfo, row: Any, change: RatingChange | 
     if change is None:
         return
     sp.draw_text(canvas, (RATING_RIGHT, y + 6), signed(locale, change.change), BIG, anchor="r")
-    now = t(locale, "picture.result.rating_now", rating=number(locale, change.after))
+    now = t(locale, "picture.result.rating_now", rating=str(change.after))  # a rating is never grouped
     if change.provisional:
         now = t(locale, "picture.result.provisional", rating=now)
     sp.draw_text(canvas, (RATING_RIGHT, y + 40), now, sp.SMALL, sp.MUTED, anchor="r")
@@ -121,7 +121,7 @@ def _row_words(info: TableInfo, row: Any, change: RatingChange | None, names: Ma
         rating = t(locale, "picture.result.alt_unrated")
     else:
         rating = t(locale, "picture.result.alt_rating", change=signed(locale, change.change),
-                   rating=number(locale, change.after))
+                   rating=str(change.after))
         if change.provisional:
             rating = t(locale, "picture.result.provisional", rating=rating)
     return t(
