@@ -31,7 +31,7 @@ from bot.sessions.tables import Readers, Tables
 from bot.sessions.view import table_info
 from storage.contract import Store
 from storage.errors import SequenceConflict, TableNotFound
-from storage.models import LedgerIn, ResultIn
+from storage.models import LedgerIn, RatingChange, ResultIn
 
 log = logging.getLogger(__name__)
 
@@ -105,8 +105,7 @@ class Moves:
             await self.reload(record)
             raise NotAllowed("table.changed") from None
         move = MoveFacts(count=count, actor=actor, events=events, game=game, hands=hands)
-        # The rating was made in the finishing transaction: read back for the result lines.
-        changes = tuple(await self.store.rating_changes(record.id)) if rating is not None else record.ratings
+        changes = await self._ratings(record) if rating is not None else record.ratings
         new = record.evolve(
             seq=count,
             session=state,
@@ -118,6 +117,15 @@ class Moves:
         )
         self.tables.publish(new)
         return new
+
+    async def _ratings(self, record: TableRecord) -> tuple[RatingChange, ...]:
+        """The rating the finishing transaction made, read back for the result lines. The move is stored
+        whatever this read does: if it fails, the result is shown without them (the store has them)."""
+        try:
+            return tuple(await self.store.rating_changes(record.id))
+        except Exception:  # the database's own error, whichever driver: the move itself is stored
+            log.warning("table %s: its rating was not read back for the result", record.id, exc_info=True)
+            return ()
 
     async def store_session(self, record: TableRecord, session: SessionState) -> TableRecord:
         """A change of the session state alone (a seat to the computer, the language): stored, published."""
