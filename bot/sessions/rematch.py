@@ -4,7 +4,8 @@ The same players and options, the seats moved one place on (seat 2 sits first, t
 the rules pass the deal to the left, docs/rules.md 1.6 and 1.29, and alternate who shuffles in Malice). It
 starts when every person of the last game has clicked Rematch (computer seats come along without a click); it
 lapses `LAPSE_AFTER` seconds after the game ended, or as soon as another game opens in the channel. The table
-message says which, and who has clicked.
+message says which, and who has clicked. The server's settings (game channels, host role) were checked when
+the first game opened: the rematch opens in that channel for the same people without asking them again.
 
 Restart-safe: the clicks and the outcome are stored with the finished table (`SessionState.rematch`, its
 `meta`), so a click before a restart counts after it; the button's custom id is the table's
