@@ -11,6 +11,7 @@ privately, in the user's own, and with `user:` adds your record against that per
 
 from __future__ import annotations
 
+import io
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +26,7 @@ from bot.games.registry import REGISTRY
 from bot.i18n import signed, t, tn
 from bot.render import game_name
 from bot.render.ratings import change_text, rating_text
+from bot.sessions.charts import season_chart
 from cogs.private_play import ledger_guild
 from storage import ALL_TIME
 
@@ -346,7 +348,14 @@ class Ledger(commands.Cog):
             embed.add_field(name=t(locale, "stats.h2h.title"), value=value[:1024], inline=False)
         meaning = t(locale, "stats.rating_meaning", games=ratings.PROVISIONAL_GAMES)
         embed.set_footer(text=f"{t(locale, 'ledger.figures_sentence')} · {meaning}")
-        await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NO_PINGS)
+        chart = await season_chart(self.bot.store, scope, them, locale=locale)
+        files = []
+        if chart is not None:  # the chips and ratings of the season beside the figures (bot.render.charts)
+            files.append(discord.File(io.BytesIO(chart.data), chart.filename, description=chart.alt))
+            embed.set_image(url=f"attachment://{chart.filename}")
+        await interaction.response.send_message(
+            embed=embed, files=files, ephemeral=True, allowed_mentions=NO_PINGS
+        )
 
 
 async def setup(bot: CardBot) -> None:

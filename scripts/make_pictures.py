@@ -15,25 +15,39 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bot import render  # noqa: E402
+from bot.render.charts import stats_chart  # noqa: E402
 from bot.render.pictures import hand_picture, table_picture  # noqa: E402
 from tests.render import golden  # noqa: E402
 from tests.render.states import STATES  # noqa: E402
+from tests.render.test_result_card import RATED  # noqa: E402
+from tests.render.test_stats_chart import CHIPS  # noqa: E402
+from tests.render.test_stats_chart import RATED as SEASON  # noqa: E402
 
 # The README shows a few, full size; the golden set is tests/render/golden.py's.
 SAMPLES = {
     "insomnia-table": ("insomnia-tricks", "table"),
     "insomnia-hand": ("insomnia-tricks", "hand"),
-    "insomnia-over": ("insomnia-over", "table"),
+    "insomnia-over": ("insomnia-over", "result"),
     "malice-table": ("malice-middle", "table"),
     "malice-hand": ("malice-middle", "hand"),
-    "malice-over": ("malice-over", "table"),
+    "malice-over": ("malice-over", "result"),
+    "stats-chart": ("", "chart"),
     "insomnia-stage4": ("insomnia-stage4", "table"),
 }
 
 
 def draw(state: str, what: str) -> bytes:
+    if what == "chart":  # /stats: a season's chips and ratings
+        chart = stats_chart(CHIPS, SEASON, season="2026-12")
+        assert chart is not None
+        return chart.data
     info, game, player = STATES[state]()
-    picture = table_picture(info, game) if what == "table" else hand_picture(info, game, player)
+    if what == "result":  # a finished table message's result card (the Insomnia game rated)
+        rated = RATED if info.kind == "insomnia" else []
+        picture = render.table_picture(info.model_copy(update={"ratings": rated}), game)
+    else:
+        picture = table_picture(info, game) if what == "table" else hand_picture(info, game, player)
     assert picture is not None
     return picture.data
 

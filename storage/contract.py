@@ -222,6 +222,11 @@ class Store(Standings):
             lambda tx: reads.tables(tx, "t.status IN ('lobby', 'running')", (), "t.id", None)
         )
 
+    async def finished_since(self, since: float) -> list[TableRow]:
+        """Tables finished at or after `since` (unix seconds), oldest first: rematches a restart resumes."""
+        where = "t.status = 'finished' AND t.finished_at >= ?"
+        return await self._db.read(lambda tx: reads.tables(tx, where, (since,), "t.id", None))
+
     async def _one_table(self, where: str, params: tuple[Any, ...], order: str = "t.id") -> TableRow | None:
         rows = await self._db.read(lambda tx: reads.tables(tx, where, params, order, 1))
         return rows[0] if rows else None

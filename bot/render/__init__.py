@@ -34,7 +34,7 @@ from bot.render.common import (
 )
 from bot.render.options import option_lines, rules_params
 from bot.render.presentation import ErasedRenderer
-from bot.render.ratings import rating_line
+from bot.render.ratings import rating_line, result_ratings
 from bot.render.registry import PRESENTATIONS
 
 __all__ = [
@@ -96,10 +96,16 @@ def attach_picture(message: Message, picture: Picture | None) -> Message:
 
 
 def table_picture(info: TableInfo, game: GameState | None, *, locale: object = "en") -> Picture | None:
-    """The table message's picture alone (None: pictures off, nothing to draw, or drawing failed). Safe in a
-    worker thread when `game` is the thread's own (the presenter loads it from the stored snapshot)."""
+    """The table message's picture alone (None: pictures off, nothing to draw, or drawing failed): the table,
+    or once the game is over its result card (with the rating changes of `info.ratings`; none: not rated).
+    Safe in a worker thread when `game` is the thread's own (the presenter loads it from the stored
+    snapshot)."""
     if not info.pictures:
         return None
+    if game is not None and game.is_over:
+        title = game_name(info.kind, locale)
+        changes = result_ratings(info.ratings)
+        return _drawn(info, lambda: pictures.result_picture(info, game, title, changes, locale=locale))
     return _drawn(info, lambda: pictures.table_picture(info, game, locale=locale))
 
 
@@ -155,7 +161,7 @@ def table_message(
         message.content = turn_line(info, game, deadline, locale=locale)
     if not picture:
         return message
-    return _with_picture(message, info, lambda: pictures.table_picture(info, game, locale=locale))
+    return attach_picture(message, table_picture(info, game, locale=locale))
 
 
 def turn_line(info: TableInfo, game: GameState, deadline: int | None, *, locale: object = "en") -> str:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from bot import ratings
 from bot.i18n import join, signed, t
 from bot.render.common import RatingShown, name
+from bot.render.pictures.result import RatingChange
 
 
 def rating_text(score: float, games: int, *, locale: object = "en") -> str:
@@ -31,3 +32,14 @@ def rating_line(changes: Sequence[RatingShown], *, locale: object = "en") -> str
         for c in changes
     ]  # fmt: skip
     return t(locale, "log.rating", changes=join(locale, parts))
+
+
+def result_ratings(changes: Sequence[RatingShown]) -> dict[str, RatingChange]:
+    """A rated game's changes as the result card shows them (empty: the game was not rated)."""
+    return {
+        c.player: RatingChange(
+            after=ratings.shown(c.after), change=ratings.change(c.before, c.after),
+            provisional=ratings.provisional(c.games),
+        )
+        for c in changes
+    }

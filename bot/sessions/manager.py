@@ -35,6 +35,8 @@ from bot.sessions.places import CHANNEL, INTERACTION
 from bot.sessions.presenter import Announcer, Presenter
 from bot.sessions.private import Places
 from bot.sessions.records import TableRecord
+from bot.sessions.rematch import TOKEN as REMATCH
+from bot.sessions.rematch import Rematches
 from bot.sessions.replay import Replays
 from bot.sessions.resume import Resume
 from bot.sessions.scheduler import Scheduler
@@ -82,9 +84,13 @@ class SessionManager:
             door=door,
         )
         self.lobbies.threads = Threads(store, self.presenter.homes.open_thread)
-        # The deadline first (the scheduler), then the channel (the presenter shows it).
+        self.rematches = Rematches(
+            store, self.tables, self.lobbies, latest=self.presenter.record, clock=clock, owns_guild=owns_guild
+        )
+        # The deadline first (the scheduler), then the channel (the presenter shows it), then the rematches.
         self.tables.stored.listen(self.scheduler.after)
         self.tables.stored.listen(self.presenter.changed)
+        self.tables.stored.listen(self.rematches.after)
         self.bot_user_id = bot_user_id
         # Tables in DMs and group DMs of a user install, where the bot may only answer interactions.
         self.places = Places(self.tables, self.moves, self.lobbies, self.presenter)
@@ -111,6 +117,7 @@ class SessionManager:
         """Stop timers and computer turns, give the channel up to `flush` seconds to show the last state, then
         stop writing. The stored state is complete: what is not shown by then, the next process shows."""
         await self.scheduler.close()
+        await self.rematches.close()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.presenter.idle(), flush)
         await self.presenter.close()
@@ -220,19 +227,17 @@ class SessionManager:
     ) -> Message | Text | None:
         """A persistent button. Returns the clicker's private answer: a hand in his `locale`, or a `Text`.
         `room`: what Discord says of the channel clicked in (Start and Accept may open a thread)."""
+        if token == REMATCH:  # on a finished table's message
+            return await self.rematches.click(table_id, user_id, room)
         record = self.tables.by_id(table_id)
         if record is None:
             if self.presenter.answers.behind(table_id):
                 return None  # a closed table of a DM its message has not shown: this click's answer does
             raise NotAllowed("table.closed")
         channel_id = record.channel_id
-        if token == "start":
-            return await self.start(channel_id, user_id, room)
-        if token == "accept":
-            return await self.accept(channel_id, user_id, room)
-        lobby = {
-            "join": self.join, "leave": self.leave, "addbot": self.add_computer, "decline": self.decline,
-        }
+        if token in ("start", "accept"):
+            return await (self.start if token == "start" else self.accept)(channel_id, user_id, room)
+        lobby = {"join": self.join, "leave": self.leave, "addbot": self.add_computer, "decline": self.decline}
         if token in lobby:
             return await lobby[token](channel_id, user_id)
         if token == "cancel":
@@ -321,19 +326,15 @@ class SessionManager:
         write on, their whole log included. Returns the language now in force."""
         await self.store.set_guild_language(guild_id, language)
         now = await self.public_language(guild_id)
-        for record in self.tables.all():
-            if record.guild_id == guild_id and record.language != now:
-                async with self.tables.lock(record.channel_id):
-                    current = self.tables.by_id(record.id)
-                    if current is not None:
-                        session = current.session.model_copy(update={"language": now})
-                        await self.moves.store_session(current, session)
+        await self.moves.speak(guild_id, now)
         return now
 
     async def resume_all(self) -> int:
         """After a restart: every open table back from the store, its timers running; no Discord call (the
         presenter refreshes each table message once it may write, paced under the global limit)."""
-        return len(await self.resumer.resume_all())
+        resumed = len(await self.resumer.resume_all())
+        await self.rematches.resume()
+        return resumed
 
     async def history(
         self, channel_id: int, *, table_id: int | None = None, kind: str | None = None

@@ -134,6 +134,16 @@ class Moves:
         self.tables.publish(new)
         return new
 
+    async def speak(self, guild_id: int, language: str) -> None:
+        """The server's open tables speak `language` from their next write on (their whole log included)."""
+        for record in self.tables.all():
+            if record.guild_id == guild_id and record.language != language:
+                async with self.tables.lock(record.channel_id):
+                    current = self.tables.by_id(record.id)
+                    if current is not None:
+                        session = current.session.model_copy(update={"language": language})
+                        await self.store_session(current, session)
+
     async def reload(self, record: TableRecord) -> None:
         row = await self.store.get_table(record.id)
         if row is None:

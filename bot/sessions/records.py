@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from bot.games.base import GameEvent, GameState
 from storage.models import RatingChange
@@ -49,6 +49,19 @@ def player(player_id: str) -> dict[str, str]:
     return {"player": player_id}
 
 
+class RematchState(BaseModel):
+    """A finished table's rematch (`bot.sessions.rematch`): who of its people clicked Rematch, and how it
+    ended: `open` (waiting), `started` (as table `table`), `lapsed_time` (10 minutes passed), `lapsed_game`
+    (another game opened in the channel). `ends_at`: when it lapses (unix seconds), set at the first click."""
+
+    model_config = ConfigDict(frozen=True)
+
+    clicked: tuple[str, ...] = ()
+    outcome: str = "open"
+    ends_at: float | None = None
+    table: int | None = None
+
+
 class SessionState(BaseModel):
     """What the session keeps of a table besides the game (stored as the table's `meta`)."""
 
@@ -63,6 +76,8 @@ class SessionState(BaseModel):
     notes: tuple[NoteFact, ...] = ()
     next_note: int = 1
     banner: NoteFact | None = None  # over the table while nothing has happened since (cancelled, resumed)
+    # A finished game's rematch, once someone clicked or it lapsed (left out of the JSON until then).
+    rematch: RematchState | None = Field(default=None, exclude_if=lambda v: v is None)
 
     def with_notes(self, notes: Sequence[NoteFact], at: int) -> SessionState:
         """The state with `notes` added before the lines of action number `at`."""

@@ -15,6 +15,7 @@ from bot.i18n import t
 from bot.render.common import LogGroup, Message, RatingShown, TableInfo, name
 from bot.render.replay import finished_rows
 from bot.sessions.records import MoveFacts, NoteFact, TableRecord
+from bot.sessions.rematch import add_rematch
 
 RECENT_LIMIT = render.RECENT_LIMIT  # characters of log lines a table message holds
 RECENT_AT_LEAST = render.RECENT_AT_LEAST
@@ -181,5 +182,6 @@ def table_message(
     )
     if record.game is not None:
         message.mentions = []  # only the challenge pings (when posted); the game's edits never do
+    add_rematch(message, record, locale=locale)  # a finished game: the Rematch button and who clicked
     message.rows = finished_rows(message.rows, record.id, record.status, locale=locale)
     return message

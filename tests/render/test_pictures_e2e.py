@@ -60,11 +60,13 @@ async def test_every_table_message_write_carries_a_png_and_hand_answers_with_one
     assert len(writes) >= 2 and "Game over" in json.dumps(writes[-1].body)
     pictures = {p.data for p in sent}
     sizes = {len(data) for data in pictures}
-    for write in writes:
+    for n, write in enumerate(writes):
+        # The table while the game runs; the result card once it is over (the last write).
+        drawn = "insomnia-result.png" if n == len(writes) - 1 else "insomnia-table.png"
         (attachment,) = write.body["__attachments__"]
-        assert attachment["filename"] == "insomnia-table.png" and attachment["size"] in sizes
+        assert attachment["filename"] == drawn and attachment["size"] in sizes
         embeds = write.body["embeds"] if "embeds" in write.body else write.body["data"]["embeds"]
-        assert embeds[0]["image"]["url"] == "attachment://insomnia-table.png"
+        assert embeds[0]["image"]["url"] == f"attachment://{drawn}"
     for data in pictures:
         assert Image.open(io.BytesIO(data)).format == "PNG"
 
@@ -73,5 +75,5 @@ async def test_every_table_message_write_carries_a_png_and_hand_answers_with_one
     (callback,) = [r for r in fake.requests if r.path.startswith(f"/interactions/{hand._state.id}/")]
     assert [a["filename"] for a in callback.body["__attachments__"]] == ["insomnia-hand.png"]
     assert callback.body["data"]["flags"] & 64  # ephemeral: only the caller sees it
-    assert [a["filename"] for a in lobby.attachments] == ["insomnia-table.png"]  # the picture replaced
+    assert [a["filename"] for a in lobby.attachments] == ["insomnia-result.png"]  # the picture replaced
     assert not any(m.attachments for m in fake.channel_messages("games") if m.id != lobby.id)

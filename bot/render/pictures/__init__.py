@@ -15,14 +15,17 @@ drawn from, so an unchanged state costs a dictionary lookup, and nothing hidden 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from bot.i18n import resolve_locale
 from bot.render.common import Picture, TableInfo
+from bot.render.pictures import result
 from bot.render.pictures.canvas import PictureCache, png
+from bot.render.pictures.result import RatingChange
 from bot.render.presentation import ErasedPictures
 
-__all__ = ["CACHE", "Picture", "hand_picture", "table_picture"]
+__all__ = ["CACHE", "Picture", "RatingChange", "hand_picture", "result_picture", "table_picture"]
 
 CACHE = PictureCache()
 
@@ -65,6 +68,32 @@ def table_picture(info: TableInfo, game: Any, *, locale: object = "en") -> Pictu
     def draw() -> Picture:
         canvas, alt = drawer.table(info, view, _names(info), locale=lang)
         return Picture(filename=f"{info.kind}-table.png", data=png(canvas), alt=alt)
+
+    return CACHE.get(key, draw)
+
+
+def result_picture(
+    info: TableInfo,
+    game: Any,
+    title: str,
+    ratings: Mapping[str, RatingChange] | None = None,
+    *,
+    locale: object = "en",
+) -> Picture | None:
+    """A finished game's result card (`result`): places, chips, rating changes (`ratings`: see
+    `result.draw`); `title` is the game's name in the reader's language. None when the game has no
+    pictures."""
+    if _drawer(info.kind) is None or game is None or not game.is_over:
+        return None
+    lang = resolve_locale(locale)
+    standings = list(game.standings())
+    changes = None if ratings is None else {p: [r.after, r.change, r.provisional] for p, r in ratings.items()}
+    drawn = [s.model_dump(mode="json") for s in standings]
+    key = json.dumps(["result", lang, title, info.id, _facts(info), drawn, changes], sort_keys=True)
+
+    def draw() -> Picture:
+        canvas, alt = result.draw(info, title, standings, _names(info), ratings, locale=lang)
+        return Picture(filename=f"{info.kind}-result.png", data=png(canvas), alt=alt)
 
     return CACHE.get(key, draw)
 
