@@ -53,6 +53,15 @@ def playing_message(record: TableRecord) -> Message:
                              thread=f"<#{record.channel_id}>", players=players))
 
 
+def wanted_home(record: TableRecord) -> str:
+    """What the home should show: the game on, or its result as it stands (a finished table still changes
+    with its rematch's clicks and outcome, which the home shows like the thread's table message)."""
+    if record.is_open:
+        return PLAYING
+    rematch = record.session.rematch
+    return OVER if rematch is None else f"{OVER}:{rematch.outcome}:{','.join(rematch.clicked)}"
+
+
 class Homes:
     def __init__(self, presenter: Host) -> None:
         self.presenter = presenter
@@ -92,7 +101,7 @@ class Homes:
             return True
         if display.home_message_id is None:
             return True
-        return display.home_shown == OVER and display.thread_archived
+        return display.home_shown == wanted_home(record) and display.thread_archived
 
     async def update(self, job: Job) -> bool:
         """At most one request for the home (its edit, or archiving the thread); True when one was made.
@@ -101,7 +110,7 @@ class Homes:
         home = record.home_channel_id
         if display is None or home is None or display.home_message_id is None:
             return False
-        wanted = PLAYING if record.is_open else OVER
+        wanted = wanted_home(record)
         if display.home_shown != wanted:
             async with presenter.write_slot(home) as slot, job.lock:
                 if wanted == PLAYING:
@@ -114,10 +123,12 @@ class Homes:
                     # False: someone deleted it; the channel then keeps no message of the game, as he chose.
                     await presenter.announcer.edit(home, display.home_message_id, message)
             display.home_shown = wanted
+            if wanted != PLAYING:  # the thread's table message was written for it: archived again after
+                display.thread_archived = False
             await presenter.drawing.save(job)
             return True
         # Archived last: nothing may be left to write in the thread (a ping to delete, an old message).
-        if wanted == OVER and not display.thread_archived and display.ping_message_id is None \
+        if wanted != PLAYING and not display.thread_archived and display.ping_message_id is None \
                 and not display.stale_messages:
             async with self._call(record.channel_id) as slot, slot.request():
                 await presenter.announcer.archive_thread(record.channel_id)

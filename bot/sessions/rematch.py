@@ -21,7 +21,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -130,6 +130,7 @@ class Rematches:
         latest: Callable[[int], TableRecord | None] = lambda table_id: None,
         clock: Callable[[], float] = time.time,
         owns_guild: Callable[[int], bool] = lambda guild_id: True,
+        post: Callable[[TableRecord], Awaitable[None]] | None = None,
     ) -> None:
         self.store = store
         self.tables = tables
@@ -137,6 +138,8 @@ class Rematches:
         self.latest = latest  # the presenter's newest record of a table (its revision must only grow)
         self.clock = clock
         self.owns_guild = owns_guild
+        # The new lobby's message, posted before the deal: a thread per game opens on it.
+        self.post = post
         self._records: dict[int, TableRecord] = {}  # table id -> newest record, while its rematch is open
         self._ends: dict[int, float] = {}  # table id -> when its rematch lapses
         self._pending: dict[int, int] = {}  # channel id -> its finished table with an open rematch
@@ -310,5 +313,7 @@ class Rematches:
             kind=record.kind, guild_id=record.guild_id, channel_id=home(record), host_id=host,
             options=dict(record.options), players=list(players), language=record.language,
         )
+        if self.post is not None:
+            await self.post(table)
         await self.lobbies.start_now(table, room)
         return table

@@ -285,3 +285,40 @@ async def test_the_thread_setting_and_game_channels_that_take_their_threads(harn
     await fake.wait_for(lambda: "Malice · table" in challenge.text, what="the game on the challenge")
     assert fake.thread_of(challenge) is None and not fake.calls(THREAD_ROUTE)
     assert harness.bot.sessions.table_in(talk.id) is not None
+
+
+async def test_a_rematch_of_a_game_in_its_thread_opens_in_the_channel_and_plays_in_a_new_thread(
+    harness: Harness,
+) -> None:
+    fake = harness.fake
+    alice, bob = harness.user("alice"), harness.user("bob")
+    await threads_on(harness)
+    await alice.slash("malice challenge", opponent=bob)
+    challenge = table_message(fake, "challenges")
+    await bob.click(challenge, "Accept")
+    thread = await thread_on(fake, challenge)
+    first = harness.bot.sessions.table_in(thread.id).id
+    assert (await alice.slash("resign", channel=thread.id)).ephemeral
+    await fake.wait_for(lambda: "Game over" in challenge.text, what="the result on the lobby message")
+    await fake.wait_for(lambda: "Rematch" in challenge.button_labels, what="Rematch on the channel's message")
+    await fake.wait_for(lambda: thread.archived, what="the first thread archived")
+
+    # Both click Rematch on the result left in the channel: the new game opens there and moves to a thread.
+    await alice.click(challenge, "Rematch")
+    await bob.click(challenge, "Rematch")
+    channel = fake.channel("games").id
+    row = await poll(
+        lambda: (r := harness.bot.sessions.tables.by_id(first + 1)) is not None and r.home_channel_id and r,
+        what="the rematch's table moved into its thread",
+    )
+    assert len(fake.calls(THREAD_ROUTE)) == 2, "a thread of its own"
+    assert row.home_channel_id == channel and row.channel_id != thread.id, "a thread of its own, home here"
+    assert row.players == (str(bob.id), str(alice.id)), "the seats moved one on"
+    started = f"rematch started: table #{row.id}"
+    await fake.wait_for(lambda: started in challenge.text, what="the started line on the channel's message")
+    assert "Rematch" not in challenge.button_labels
+    assert (await bob.slash("resign", channel=row.channel_id)).ephemeral
+    await poll(lambda: harness.bot.sessions.tables.by_id(row.id) is None, what="the rematch's end")
+    homes = fake.channel_messages("games")
+    assert len(homes) == 2, "the channel keeps one message per game"
+    await assert_one_message_per_game(harness, homes)
