@@ -41,6 +41,7 @@ async def check_budget(harness: Harness, players: list[Player]) -> None:
     assert opened <= 2 * people, f"{opened} DM channels opened for {people} people in two processes"
 
 
+@pytest.mark.both_backends  # the rating (or none) is made in the finishing transaction of each store
 async def test_malice_against_the_computer_with_a_kill_at_discords_limits(
     harness: Harness, monkeypatch
 ) -> None:
@@ -53,8 +54,11 @@ async def test_malice_against_the_computer_with_a_kill_at_discords_limits(
     await harness.bot.sessions.idle()
     await check_announced_and_settled(harness, players[0])
     await check_budget(harness, players)
+    assert players[0].table_id is not None
+    assert await harness.store.rating_changes(players[0].table_id) == [], "against the computer: not rated"
 
 
+@pytest.mark.both_backends  # the rating (or none) is made in the finishing transaction of each store
 async def test_four_seat_insomnia_with_a_computer_and_a_kill_at_discords_limits(
     harness: Harness, monkeypatch
 ) -> None:
@@ -71,3 +75,12 @@ async def test_four_seat_insomnia_with_a_computer_and_a_kill_at_discords_limits(
     await harness.bot.sessions.idle()
     await check_announced_and_settled(harness, players[0])
     await check_budget(harness, players)
+    # Rated once among its three people by their order among themselves; the computer seat is left out.
+    table_id = players[0].table_id
+    assert table_id is not None
+    people = {str(u.id) for u in (bob, carol, dave)}
+    results = {r.player: r.placement for r in await harness.store.results(table_id)}
+    changes = await harness.store.rating_changes(table_id)
+    assert {c.player for c in changes} == people and all(c.games == 1 for c in changes)
+    places = sorted({results[p] for p in people})  # the computer's place is skipped; ties share a rank
+    assert {c.player: c.rank for c in changes} == {p: places.index(results[p]) + 1 for p in people}

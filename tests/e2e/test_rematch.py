@@ -114,6 +114,7 @@ async def test_a_stranger_is_refused_in_his_language_and_the_computer_comes_alon
     first = await malice_game(harness, alice, fake.bot_user)
     await alice.slash("resign")
     message = await finished(harness, first)
+    assert await harness.store.rating_changes(first) == [], "Malice against the computer is not rated"
     carol.user.locale = "de"
     refused = await carol.click(message, "Rematch")
     assert refused.ephemeral and "Nur wer dieses Spiel mitgespielt hat" in refused.text
