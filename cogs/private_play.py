@@ -26,7 +26,10 @@ from bot.discord_out import discord_kwargs, note_languages
 from bot.errors import report_error
 from bot.games.refusal import Refusal
 from bot.i18n import resolve_locale
+from bot.sessions.errors import Text
 from bot.sessions.places import CHANNEL, INTERACTION, MOVE, PICK, MoveDialog
+from bot.sessions.rematch import STARTING
+from bot.sessions.rematch import TOKEN as REMATCH
 from cogs.table import ANSWER_WITHIN, answer, sessions_of, where
 
 if TYPE_CHECKING:
@@ -125,6 +128,43 @@ async def hand_here(interaction: discord.Interaction, table_id: int) -> bool:
     return True
 
 
+async def rematch_here(interaction: discord.Interaction, table_id: int) -> bool:
+    """Rematch on a DM's finished table: a click that is not the last updates the table message (who has
+    clicked); the last one starts the rematch, and its answer is the new table's message (the bot may write
+    nothing else there). False: the usual answer (a server channel)."""
+    message = interaction.message
+    if place_of(interaction) != INTERACTION or message is None:
+        return False
+    sessions = sessions_of(interaction)
+    task = asyncio.ensure_future(
+        sessions.click(table_id, interaction.user.id, REMATCH, None, locale=interaction.locale)
+    )
+    done, _ = await asyncio.wait({task}, timeout=ANSWER_WITHIN)
+    if not done:
+        await interaction.response.defer(thinking=True)  # public: the new table's message completes it
+    result = await task
+    new = result.params.get("table") if isinstance(result, Text) and result.key == STARTING else None
+    if new is None:
+        async with sessions.table_update(table_id, message.id, interaction.token) as update:
+            if update is not None and not interaction.response.is_done():
+                await interaction.response.edit_message(**discord_kwargs(update, edit=True))
+        if update is None or interaction.response.is_done():
+            await answer(interaction, result)
+        return True
+    async with sessions.places.first_answer(int(new)) as first:
+        if first is None:
+            await answer(interaction, result)
+            return True
+        kwargs = discord_kwargs(first.message)
+        if interaction.response.is_done():
+            sent = await interaction.followup.send(wait=True, **kwargs)
+            first.sent(sent.id, interaction.token)
+        else:
+            callback = await interaction.response.send_message(**kwargs)
+            first.sent(callback.message_id, interaction.token)
+    return True
+
+
 def move_modal(dialog: MoveDialog) -> discord.ui.Modal:
     modal = discord.ui.Modal(title=dialog.title, custom_id=dialog.custom_id, timeout=None)
     modal.add_item(discord.ui.TextDisplay(dialog.text))
@@ -188,11 +228,12 @@ class PrivatePlay(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.table_hooks.update({MOVE: open_move_dialog, "hand": hand_here})
+        self.bot.table_hooks.update({MOVE: open_move_dialog, "hand": hand_here, REMATCH: rematch_here})
 
     async def cog_unload(self) -> None:
         self.bot.table_hooks.pop(MOVE, None)
         self.bot.table_hooks.pop("hand", None)
+        self.bot.table_hooks.pop(REMATCH, None)
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:

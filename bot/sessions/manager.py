@@ -86,7 +86,7 @@ class SessionManager:
         self.lobbies.threads = Threads(store, self.presenter.homes.open_thread)
         self.rematches = Rematches(
             store, self.tables, self.lobbies, latest=self.presenter.record, clock=clock,
-            owns_guild=owns_guild, post=self._post,
+            owns_guild=owns_guild, post=self._post, here=self.presenter.answers.here,
         )
         # The deadline first (the scheduler), then the channel (the presenter shows it), then the rematches.
         self.tables.stored.listen(self.scheduler.after)

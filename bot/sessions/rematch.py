@@ -39,6 +39,7 @@ from storage.models import TableRow
 log = logging.getLogger(__name__)
 
 TOKEN = "rematch"  # the button's action: `cardtable:<table>:rematch`
+STARTING = "rematch.starting"  # the last click's answer: the rematch starts (its table a param)
 LAPSE_AFTER = 600.0  # seconds after the game ended
 WATCH_EVERY = 1.0  # how often the pending rematches' time is looked at (the clock may be moved: tests)
 OPEN, STARTED, LAPSED_TIME, LAPSED_GAME = "open", "started", "lapsed_time", "lapsed_game"
@@ -72,13 +73,14 @@ class Names:
 
 
 def offered(record: TableRecord) -> bool:
-    """Whether the table's message carries a rematch (finished, played, with at least one person). Not in a
-    DM or group DM of a user install (stored under guild 0): there the bot may only answer a click, and the
-    new table's message would have to be the answer of the last click; a new challenge starts one there."""
-    return (
-        record.status == "finished" and record.game is not None and bool(people(record.players))
-        and record.guild_id != 0
-    )  # fmt: skip
+    """Whether the table's message carries a rematch (finished, played, with at least one person)."""
+    return record.status == "finished" and record.game is not None and bool(people(record.players))
+
+
+def interaction_only(record: TableRecord) -> bool:
+    """A table of a DM or group DM of a user install: stored under no server (guild 0, as the ledger counts
+    it), the bot may only answer interactions there, so the rematch's message is the last click's answer."""
+    return record.guild_id == 0
 
 
 def home(record: TableRecord | TableRow) -> int:
@@ -131,6 +133,7 @@ class Rematches:
         clock: Callable[[], float] = time.time,
         owns_guild: Callable[[int], bool] = lambda guild_id: True,
         post: Callable[[TableRecord], Awaitable[None]] | None = None,
+        here: Callable[[TableRecord], Awaitable[None]] | None = None,
     ) -> None:
         self.store = store
         self.tables = tables
@@ -140,6 +143,7 @@ class Rematches:
         self.owns_guild = owns_guild
         # The new lobby's message, posted before the deal: a thread per game opens on it.
         self.post = post
+        self.here = here  # in an interaction-only place: the table's message will be a click's answer
         self._records: dict[int, TableRecord] = {}  # table id -> newest record, while its rematch is open
         self._ends: dict[int, float] = {}  # table id -> when its rematch lapses
         self._pending: dict[int, int] = {}  # channel id -> its finished table with an open rematch
@@ -302,7 +306,7 @@ class Rematches:
                 await self._store(record, state.model_copy(update={"outcome": LAPSED_GAME}))
                 raise NotAllowed("rematch.refused.lapsed") from None
             await self._store(record, state.model_copy(update={"outcome": STARTED, "table": table.id}))
-        return Text("rematch.starting", table=table.id)
+        return Text(STARTING, table=table.id)
 
     async def _start(self, record: TableRecord, room: Room) -> TableRecord:
         """The new table: the same game and options, the seats moved one on, dealt at once (in a thread of
@@ -313,7 +317,8 @@ class Rematches:
             kind=record.kind, guild_id=record.guild_id, channel_id=home(record), host_id=host,
             options=dict(record.options), players=list(players), language=record.language,
         )
-        if self.post is not None:
-            await self.post(table)
+        show = self.here if interaction_only(record) else self.post
+        if show is not None:
+            await show(table)
         await self.lobbies.start_now(table, room)
         return table

@@ -318,3 +318,33 @@ async def test_the_fake_refuses_what_discord_refuses_a_user_install(harness: Har
     ]
     assert [v for v in fake.violations if "6th follow-up" in v]
     fake.violations.clear()  # provoked on purpose
+
+
+async def test_a_rematch_in_a_group_dm_is_the_last_clicks_answer(harness: Harness) -> None:
+    fake = harness.fake
+    alice, bob = harness.user("alice"), harness.user("bob")
+    friends = fake.add_private_channel("friends", ["alice", "bob"])
+    table = (await alice.slash("malice challenge", opponent=bob, stake=2, channel=friends)).message
+    assert table is not None
+    await bob.click(table, "Accept")
+    first = (await harness.store.last_table(friends.id)).id
+    assert (await alice.slash("resign", channel=friends)).ephemeral
+    # The resignation shows through the live token of the last answer on the table message.
+    await fake.wait_for(lambda: "Rematch" in table.button_labels, what="Rematch on the DM's table message")
+
+    clicked = await alice.click(table, "Rematch")
+    assert clicked.kind == "update" and "still to click" in table.text
+    started = await bob.click(table, "Rematch")
+    assert started.kind == "message" and not started.ephemeral, "the new table is the last click's answer"
+    new_table = started.message
+    assert new_table is not None and "Move" in new_table.button_labels
+    row = await harness.store.last_table(friends.id)
+    assert row.id != first and row.guild_id == 0 and row.status == "running"
+    assert row.players == [str(bob.id), str(alice.id)] and row.options["stake"] == 2, "seats one on"
+    # Played on from the new message, with no channel call at all there.
+    game = game_in(harness, friends)
+    user = {str(alice.id): alice, str(bob.id): bob}[game.current_player]
+    await move(user, new_table, game, "rematch/0")
+    assert calls_in(fake, friends) == [] and fake.refused_private_calls == []
+    stats = fake.rest_stats()
+    assert stats.error_codes[10062] == 0 and stats.sent_429 == 0
