@@ -306,7 +306,7 @@ class Rematches:
                 await self._store(record, state.model_copy(update={"outcome": LAPSED_GAME}))
                 raise NotAllowed("rematch.refused.lapsed") from None
             await self._store(record, state.model_copy(update={"outcome": STARTED, "table": table.id}))
-        return Text(STARTING, table=table.id)
+        return Text("rematch.starting", table=table.id)  # STARTING
 
     async def _start(self, record: TableRecord, room: Room) -> TableRecord:
         """The new table: the same game and options, the seats moved one on, dealt at once (in a thread of
