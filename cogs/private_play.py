@@ -26,6 +26,7 @@ from bot.discord_out import discord_kwargs, note_languages
 from bot.errors import report_error
 from bot.games.refusal import Refusal
 from bot.i18n import resolve_locale
+from bot.render.common import Message
 from bot.sessions.errors import Text
 from bot.sessions.places import CHANNEL, INTERACTION, MOVE, PICK, MoveDialog
 from bot.sessions.rematch import STARTING
@@ -83,10 +84,20 @@ async def open_here(
     if not done:
         await interaction.response.defer(thinking=True)  # public: the table message completes it
     record = await task
+    await answer_with_table(interaction, record.id, None)
+
+
+async def answer_with_table(
+    interaction: discord.Interaction, table_id: int, otherwise: Message | Text | None
+) -> None:
+    """The interaction's answer (or the follow-up completing its public deferral) is the new table's message,
+    its id and the interaction's token recorded; `otherwise` when the table has no such message (closed
+    meanwhile). If the answer fails, the table is closed: nobody saw it, it must not hold the place."""
+    sessions = sessions_of(interaction)
     try:
-        async with sessions.places.first_answer(record.id) as first:
+        async with sessions.places.first_answer(table_id) as first:
             if first is None:
-                await answer(interaction, None)
+                await answer(interaction, otherwise)
                 return
             kwargs = discord_kwargs(first.message)
             if interaction.response.is_done():
@@ -96,7 +107,7 @@ async def open_here(
                 callback = await interaction.response.send_message(**kwargs)
                 first.sent(callback.message_id, interaction.token)
     except BaseException:
-        await sessions.places.abandon(record.id)  # nobody saw it: it must not hold the place
+        await sessions.places.abandon(table_id)
         raise
 
 
@@ -151,17 +162,7 @@ async def rematch_here(interaction: discord.Interaction, table_id: int) -> bool:
         if update is None or interaction.response.is_done():
             await answer(interaction, result)
         return True
-    async with sessions.places.first_answer(int(new)) as first:
-        if first is None:
-            await answer(interaction, result)
-            return True
-        kwargs = discord_kwargs(first.message)
-        if interaction.response.is_done():
-            sent = await interaction.followup.send(wait=True, **kwargs)
-            first.sent(sent.id, interaction.token)
-        else:
-            callback = await interaction.response.send_message(**kwargs)
-            first.sent(callback.message_id, interaction.token)
+    await answer_with_table(interaction, int(new), result)
     return True
 
 
