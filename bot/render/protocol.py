@@ -1,5 +1,5 @@
 """What a game's presentation offers, typed by the game's own classes: its text (`Renderer`, the module
-`bot/render/<game>/text.py`) and its pictures (`Pictures`, `bot/render/pictures/<game>.py`).
+`bot/render/<game>/text.py`) and its pictures (`Pictures`, `bot/render/<game>/pictures.py`).
 
 Both are generic over the game's state, views, events and actions, so a game's text module is checked
 against exactly its engine's types (`Renderer[Game, PublicView, Event, Action]`): an event added to

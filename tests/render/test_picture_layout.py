@@ -11,12 +11,12 @@ import pytest
 from PIL import Image
 
 from bot.games import engine
+from bot.render.insomnia.hand_picture import HAND_DIE
+from bot.render.insomnia.pictures import DIE
 from bot.render.pictures import CACHE, table_picture
 from bot.render.pictures import sprites as sp
 from bot.render.pictures import text as text_module
 from bot.render.pictures.canvas import WIDTH
-from bot.render.pictures.insomnia import DIE
-from bot.render.pictures.insomnia_hand import HAND_DIE
 from bot.render.pictures.text import PHONE_WIDTH, Mark, recording
 from bot.render.registry import PRESENTATIONS
 from tests.render.states import NAMES, STATES, info

@@ -1,5 +1,7 @@
 """Pictures of the table and of a hand, drawn with Pillow from shapes and text (no Discord, no downloaded
-art).
+art). Each game draws its own (`bot/render/<game>/pictures.py`, typed by its views, reached through its
+presentation); this package holds what they all draw with (`canvas`, `sprites`, `pieces`, `text`, `labels`),
+the pictures that are no game's own (`result`, `chart`), and the cache every picture goes through.
 
 Every drawn label and alt text comes from the catalogue (`picture.*`) in the `locale` asked for: the table
 in the server's language, a hand in its owner's. Players are named by `TableInfo.names` (display names, which

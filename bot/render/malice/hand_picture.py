@@ -7,13 +7,15 @@ Drawn only from his own view and, on his turn, his legal moves.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
 
 from PIL import Image
 
+from bot.games.cards import Card
+from bot.games.malice import Action, MaliceView, Play
 from bot.i18n import resolve_locale, t
 from bot.i18n.cards import format_rank
+from bot.render.common import TableInfo
 from bot.render.pictures import pieces
 from bot.render.pictures import sprites as sp
 from bot.render.pictures.canvas import MARGIN, WIDTH, new_canvas
@@ -30,7 +32,7 @@ def needs(i: int, rank: str, locale: object) -> str:
     return t(locale, "picture.malice.needs", stack=stack, rank=rank)
 
 
-def _targets(moves: list[Any], locale: object) -> list[str]:
+def _targets(moves: list[Play], locale: object) -> list[str]:
     """Where a card may go, short, one line for the centre and one for the side: `["C2 C4", "side"]`."""
     stacks = sorted({m.to[-1] for m in moves if m.to.startswith("centre")})
     centre = " ".join(t(locale, "picture.malice.centre_tag", number=n) for n in stacks)
@@ -44,7 +46,12 @@ def hand_height() -> int:
 
 
 def hand(
-    info: Any, view: Any, legal: list[Any], names: Mapping[str, str] | None, *, locale: object = "en"
+    info: TableInfo,
+    view: MaliceView,
+    legal: list[Action],
+    names: Mapping[str, str] | None,
+    *,
+    locale: object = "en",
 ) -> tuple[Image.Image, str]:
     def label(p: str) -> str:
         return t(locale, "picture.you") if p == view.player else seat_label(info, p, names, locale)
@@ -82,7 +89,7 @@ def hand(
     return canvas, alt(words)
 
 
-def _cards(canvas: Image.Image, view: Any, plays: list[Any], y: int, locale: object) -> list[Any]:
+def _cards(canvas: Image.Image, view: MaliceView, plays: list[Play], y: int, locale: object) -> list[Card]:
     """His hand, the cards he may move ringed with where they may go; returns those cards."""
     n = max(len(view.hand), 1)
     width = min(HAND_CARD, (WIDTH - 2 * MARGIN - 16 * (n - 1)) // n)
@@ -105,7 +112,7 @@ def _cards(canvas: Image.Image, view: Any, plays: list[Any], y: int, locale: obj
     return marked
 
 
-def _own_piles(canvas: Image.Image, view: Any, plays: list[Any], y: int, locale: object) -> int:
+def _own_piles(canvas: Image.Image, view: MaliceView, plays: list[Play], y: int, locale: object) -> int:
     """His payoff top and the top of each side stack, ringed when they may move now."""
     sp.draw_text(canvas, (MARGIN, y), t(locale, "picture.malice.your_piles"), sp.SMALL, sp.MUTED)
     y += LABEL_H
@@ -126,10 +133,12 @@ def _own_piles(canvas: Image.Image, view: Any, plays: list[Any], y: int, locale:
     return y + sp.card_height(PILE) + 48
 
 
-def _hint(view: Any, legal: list[Any], label: Any, locale: object) -> str:
+def _hint(view: MaliceView, legal: list[Action], label: Callable[[str], str], locale: object) -> str:
     if view.is_over:
         return t(locale, "picture.game_is_over")
     if not legal:
+        if view.current_player is None:
+            return ""
         return t(locale, "picture.waiting_for", player=label(view.current_player))
     if view.must_play_ace:
         return t(locale, "picture.malice.hint_ace")

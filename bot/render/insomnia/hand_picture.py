@@ -7,14 +7,16 @@ Drawn only from his own view and, on his turn, his legal actions.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
 
 from PIL import Image
 
+from bot.games.cards import Card
+from bot.games.insomnia import Action, Exchange, Play, PlayerView
 from bot.i18n import resolve_locale as lang
 from bot.i18n import t, tn
 from bot.i18n.cards import format_rank
+from bot.render.common import TableInfo
 from bot.render.pictures import pieces
 from bot.render.pictures import sprites as sp
 from bot.render.pictures.canvas import MARGIN, WIDTH, new_canvas
@@ -31,7 +33,12 @@ def hand_height() -> int:
 
 
 def hand(
-    info: Any, view: Any, legal: list[Any], names: Mapping[str, str] | None, *, locale: object = "en"
+    info: TableInfo,
+    view: PlayerView,
+    legal: list[Action],
+    names: Mapping[str, str] | None,
+    *,
+    locale: object = "en",
 ) -> tuple[Image.Image, str]:
     def label(p: str) -> str:
         return t(locale, "picture.you") if p == view.player else seat_label(info, p, names, locale)
@@ -45,7 +52,7 @@ def hand(
         "play": t(locale, "picture.insomnia.play_tag"),
         "exchange": t(locale, "picture.insomnia.swap_tag"),
     }
-    marked = {a.card: verbs[a.kind] for a in legal if a.kind in verbs}
+    marked = {a.card: verbs[a.kind] for a in legal if isinstance(a, (Play, Exchange))}
     stage4 = view.stage == 4 and not view.hand and not view.is_over
     won = view.won_cards.get(view.player, []) if stage4 else []
     if view.hand:
@@ -79,7 +86,7 @@ def hand(
     return canvas, alt(words)
 
 
-def _cards(canvas: Image.Image, view: Any, marked: dict[Any, str], y: int, locale: object) -> None:
+def _cards(canvas: Image.Image, view: PlayerView, marked: dict[Card, str], y: int, locale: object) -> None:
     step = HAND_CARD + 24
     x = (WIDTH - (len(view.hand) * step - 24)) // 2
     height = sp.card_height(HAND_CARD)
@@ -94,7 +101,7 @@ def _cards(canvas: Image.Image, view: Any, marked: dict[Any, str], y: int, local
         x += step
 
 
-def _dice_line(canvas: Image.Image, view: Any, legal: list[Any], y: int, locale: object) -> None:
+def _dice_line(canvas: Image.Image, view: PlayerView, legal: list[Action], y: int, locale: object) -> None:
     """The dice under their label (the ones he may re-throw marked), the trumps and the pot."""
     dice = {a.die for a in legal if a.kind == "rethrow"}
     sp.draw_text(canvas, (MARGIN, y), t(locale, "picture.dice"), sp.SMALL, sp.MUTED)
@@ -107,13 +114,13 @@ def _dice_line(canvas: Image.Image, view: Any, legal: list[Any], y: int, locale:
     pieces.chips(canvas, x, y + LABEL_H + 8, view.pot, 24)
 
 
-def verbs_word(legal: list[Any], locale: object = "en") -> str:
+def verbs_word(legal: list[Action], locale: object = "en") -> str:
     if any(a.kind == "exchange" for a in legal):
         return t(locale, "picture.insomnia.may_exchange")
     return t(locale, "picture.insomnia.may_play")
 
 
-def _hint(view: Any, legal: list[Any], label: Any, locale: object) -> str:
+def _hint(view: PlayerView, legal: list[Action], label: Callable[[str], str], locale: object) -> str:
     if view.is_over:
         return t(locale, "picture.game_is_over")
     if not legal:

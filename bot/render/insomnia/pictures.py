@@ -1,5 +1,5 @@
 """Insomnia pictures: the table (the dice, pot, stage, trumps, the trick or the cards won, every seat) and one
-player's hand (`insomnia_hand`).
+player's hand (`hand_picture`).
 
 `table` reads only the public view; `hand` reads only the player's own view and, on his turn, his legal
 actions (which depend on nothing but his own hand and the public state). Colours as `sprites` defines them.
@@ -8,19 +8,19 @@ actions (which depend on nothing but his own hand and the public state). Colours
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
 
 from PIL import Image
 
-from bot.games.insomnia import trick_winner
+from bot.games.insomnia import PublicView, trick_winner
 from bot.i18n import join, t, tn
 from bot.i18n import resolve_locale as lang
 from bot.i18n.cards import format_rank
+from bot.render.common import TableInfo
+from bot.render.insomnia.hand_picture import hand
 from bot.render.insomnia.text import hand_description
 from bot.render.pictures import pieces
 from bot.render.pictures import sprites as sp
 from bot.render.pictures.canvas import MARGIN, WIDTH, new_canvas
-from bot.render.pictures.insomnia_hand import hand
 from bot.render.pictures.labels import alt, card_words, cards_words, player_name, seat_label, seat_note
 
 __all__ = ["hand", "table"]
@@ -39,7 +39,7 @@ STATUS_LINE = 28  # a status line's second line, when it needs one
 OVER = {"out_of_chips", "deal_cap", "ended"}
 
 
-def stage_words(view: Any, label: Label, locale: object) -> str:
+def stage_words(view: PublicView, label: Label, locale: object) -> str:
     """The stage in words (whose decision it is comes apart: `turn_words`)."""
     if view.is_over:
         return t(locale, "picture.game_over")
@@ -58,7 +58,7 @@ def stage_words(view: Any, label: Label, locale: object) -> str:
     return t(locale, "picture.insomnia.stage_rethrow", stage=view.stage, left=view.rethrows_left)
 
 
-def turn_words(view: Any, name: str, locale: object) -> str:
+def turn_words(view: PublicView, name: str, locale: object) -> str:
     """Whose decision it is, `name` naming him ("" when the game is over)."""
     if view.is_over or not view.current_player:
         return ""
@@ -74,12 +74,12 @@ def _backs(canvas: Image.Image, x: int, y: int, count: int, width: int = 20) -> 
     return x + (count - 1) * (width // 2 + 2) + width if count else x
 
 
-def shows_won_cards(view: Any) -> bool:
+def shows_won_cards(view: PublicView) -> bool:
     """Stage 4: the cards each eligible player won decide it, so they are what the table shows."""
     return view.stage == 4 and bool(view.eligible) and not view.is_over
 
 
-def _has_plays(view: Any) -> bool:
+def _has_plays(view: PublicView) -> bool:
     return bool(view.trick or view.last_trick or view.shown_hand is not None)
 
 
@@ -87,7 +87,7 @@ def _trick_step(count: int) -> int:
     return min(96, (WIDTH - 2 * MARGIN - 4) // max(count, 1))
 
 
-def _plays_row(canvas: Image.Image, view: Any, y: int, label: Label, locale: object) -> int:
+def _plays_row(canvas: Image.Image, view: PublicView, y: int, label: Label, locale: object) -> int:
     """The trick in progress (or the last one, its winner starred) with who played what."""
     if view.trick:
         plays, title = view.trick, t(locale, "picture.this_trick")
@@ -104,7 +104,7 @@ def _plays_row(canvas: Image.Image, view: Any, y: int, label: Label, locale: obj
                                  [label(plays[winner].player)], sp.SMALL, room)
     sp.draw_text(canvas, (MARGIN, y), title, sp.SMALL, sp.MUTED)
     y += 26
-    cards = [p.card for p in plays] if plays else list(view.shown_hand.cards)
+    cards = [p.card for p in plays] if plays else list(view.shown_hand.cards if view.shown_hand else [])
     step = _trick_step(len(cards)) if plays else TRICK_CARD + 14
     x = MARGIN + 4
     below = y + sp.card_height(TRICK_CARD) + 4
@@ -132,7 +132,7 @@ def _won_row_height() -> int:
     return sp.card_height(WON_CARD) + 8
 
 
-def _won_cards(canvas: Image.Image, view: Any, y: int, label: Label, locale: object) -> int:
+def _won_cards(canvas: Image.Image, view: PublicView, y: int, label: Label, locale: object) -> int:
     """Stage 4: each eligible player's won cards in a row beside his name."""
     sp.draw_text(canvas, (MARGIN, y), t(locale, "picture.insomnia.won_title"), sp.SMALL, sp.MUTED)
     y += 26
@@ -145,8 +145,8 @@ def _won_cards(canvas: Image.Image, view: Any, y: int, label: Label, locale: obj
     return y + 10
 
 
-def _tile(canvas: Image.Image, view: Any, info: Any, player: str, x: int, y: int, w: int, label: Label,
-          locale: object, place: str | None = None) -> None:
+def _tile(canvas: Image.Image, view: PublicView, info: TableInfo, player: str, x: int, y: int, w: int,
+          label: Label, locale: object, place: str | None = None) -> None:
     """One seat: name, dealer and turn marks, chips, hidden cards, tricks and what he does this stage."""
     current = player == view.current_player and not view.is_over
     sp.paste(canvas, sp.panel(w, TILE_H, current), (x, y))
@@ -182,8 +182,8 @@ def _tile(canvas: Image.Image, view: Any, info: Any, player: str, x: int, y: int
         sp.draw_text(canvas, (lx, line + 2), text, sp.SMALL, sp.MUTED)
 
 
-def _seats(canvas: Image.Image, view: Any, info: Any, y: int, label: Label, locale: object, order: list[str],
-           places: dict[str, str] | None = None) -> int:
+def _seats(canvas: Image.Image, view: PublicView, info: TableInfo, y: int, label: Label, locale: object,
+           order: list[str], places: dict[str, str] | None = None) -> int:
     w = (WIDTH - 2 * MARGIN - GAP) // 2
     for i, player in enumerate(order):
         x = MARGIN + (i % 2) * (w + GAP)
@@ -192,14 +192,14 @@ def _seats(canvas: Image.Image, view: Any, info: Any, y: int, label: Label, loca
     return y + ((len(order) + 1) // 2) * (TILE_H + GAP)
 
 
-def _places(view: Any) -> tuple[list[str], dict[str, str]]:
+def _places(view: PublicView) -> tuple[list[str], dict[str, str]]:
     """Rule 31: most chips wins, equal totals share a place."""
     order = sorted(view.players, key=lambda p: -view.chips[p])
     places = {p: f"{1 + sum(view.chips[q] > view.chips[p] for q in order)}." for p in order}
     return order, places
 
 
-def _middle_height(view: Any) -> int:
+def _middle_height(view: PublicView) -> int:
     if view.is_over:
         return 96
     height = LABEL_H + DIE + 18
@@ -210,14 +210,14 @@ def _middle_height(view: Any) -> int:
     return height
 
 
-def table_height(view: Any, status_lines: int = 1) -> int:
+def table_height(view: PublicView, status_lines: int = 1) -> int:
     rows = (len(view.players) + 1) // 2
     top = MARGIN + 68 + (status_lines - 1) * STATUS_LINE
     return top + _middle_height(view) + rows * (TILE_H + GAP) + MARGIN - GAP + 4
 
 
 def table(
-    info: Any, view: Any, names: Mapping[str, str] | None, *, locale: object = "en"
+    info: TableInfo, view: PublicView, names: Mapping[str, str] | None, *, locale: object = "en"
 ) -> tuple[Image.Image, str]:
     def label(p: str) -> str:
         return seat_label(info, p, names, locale)
@@ -272,7 +272,7 @@ def table(
     return canvas, alt(words)
 
 
-def _dice_line(canvas: Image.Image, view: Any, y: int, words: list[str], locale: object) -> int:
+def _dice_line(canvas: Image.Image, view: PublicView, y: int, words: list[str], locale: object) -> int:
     """The dice under their label, the trumps, the stock; returns the y below them."""
     sp.draw_text(canvas, (MARGIN, y), t(locale, "picture.dice"), sp.SMALL, sp.MUTED)
     x = pieces.dice_row(canvas, view.dice, MARGIN + 2, y + LABEL_H, DIE, GAP, lang(locale))
@@ -289,13 +289,13 @@ def _dice_line(canvas: Image.Image, view: Any, y: int, words: list[str], locale:
     return y + LABEL_H + DIE + 18
 
 
-def _plays_words(view: Any, said: Label, words: list[str], locale: object) -> None:
+def _plays_words(view: PublicView, said: Label, words: list[str], locale: object) -> None:
     if view.trick or view.last_trick:
         plays = view.trick or view.last_trick
         what = t(locale, "picture.this_trick") if view.trick else t(locale, "picture.last_trick")
         played = join(locale, [f"{said(p.player)} {card_words(p.card, locale)}" for p in plays])
         words.append(f"{what}: {played}.")
-    else:
+    elif view.shown_hand is not None:
         shown = view.shown_hand
         cards = cards_words(shown.cards, locale)
         words.append(t(locale, "picture.insomnia.shown_alt", player=said(shown.player), cards=cards))
@@ -306,8 +306,8 @@ def _plays_words(view: Any, said: Label, words: list[str], locale: object) -> No
         )
 
 
-def _over(canvas: Image.Image, view: Any, info: Any, y: int, label: Label, said: Label, words: list[str],
-          locale: object) -> None:
+def _over(canvas: Image.Image, view: PublicView, info: TableInfo, y: int, label: Label, said: Label,
+          words: list[str], locale: object) -> None:
     """The winners, why the game ended, and every seat by place."""
     order, places = _places(view)
     top = [p for p in order if places[p] == "1."]
