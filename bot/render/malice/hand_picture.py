@@ -19,7 +19,7 @@ from bot.render.common import TableInfo
 from bot.render.pictures import pieces
 from bot.render.pictures import sprites as sp
 from bot.render.pictures.canvas import MARGIN, WIDTH, new_canvas
-from bot.render.pictures.labels import alt, cards_words, seat_label
+from bot.render.pictures.labels import SeatNames, alt, cards_words
 
 HAND_CARD = 96
 PILE = 60
@@ -53,8 +53,7 @@ def hand(
     *,
     locale: object = "en",
 ) -> tuple[Image.Image, str]:
-    def label(p: str) -> str:
-        return t(locale, "picture.you") if p == view.player else seat_label(info, p, names, locale)
+    labels = SeatNames(info, names, locale, you=view.player)
 
     plays = [a for a in legal if a.kind == "play"]
     canvas = new_canvas(hand_height())
@@ -75,9 +74,12 @@ def hand(
         below = (px + PILE // 2, y + sp.card_height(PILE) + 5)
         sp.draw_text(canvas, below, text, sp.SMALL, anchor="m")
     y += sp.card_height(PILE) + 38
-    hint = _hint(view, legal, label, locale)
+    hint = _hint(view, legal, labels, locale)
     size = pieces.fitted_size(hint, WIDTH - 2 * MARGIN)
-    sp.draw_text(canvas, (MARGIN, y), sp.fit_text(hint, size, WIDTH - 2 * MARGIN), size,
+    waiting = [view.current_player] if view.current_player and not legal and not view.is_over else []
+    drawn = pieces.fit_names(lambda ns: _hint(view, legal, lambda _p: ns[0], locale), waiting, labels, size,
+                             WIDTH - 2 * MARGIN)
+    sp.draw_text(canvas, (MARGIN, y), drawn, size,
                  sp.LEGAL if legal else sp.MUTED)
     words = [
         t(locale, "picture.malice.hand_alt", turn=view.turn, cards=cards_words(view.hand, locale)),

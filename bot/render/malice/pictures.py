@@ -21,7 +21,7 @@ from bot.render.malice.hand_picture import hand, needs
 from bot.render.pictures import pieces
 from bot.render.pictures import sprites as sp
 from bot.render.pictures.canvas import MARGIN, WIDTH, new_canvas
-from bot.render.pictures.labels import alt, card_words, cards_words, player_name, seat_label
+from bot.render.pictures.labels import SeatNames, alt, card_words, cards_words, player_name
 
 __all__ = ["hand", "table"]
 
@@ -91,8 +91,7 @@ def table_height(view: MalicePublicView) -> int:
 def table(
     info: TableInfo, view: MalicePublicView, names: Mapping[str, str] | None, *, locale: object = "en"
 ) -> tuple[Image.Image, str]:
-    def label(p: str) -> str:
-        return seat_label(info, p, names, locale)
+    labels = SeatNames(info, names, locale)
 
     def said(p: str) -> str:  # the alt text's name: as the player wrote it
         return player_name(info, p, names, locale)
@@ -106,22 +105,22 @@ def table(
     words = [t(locale, "picture.malice.alt_title", turn=view.turn)]
     result = view.result
     if view.is_over and result is not None:
-        _, why = _result(result, label, locale)
+        _, why = _result(result, labels, locale)
         status = pieces.fit_names(lambda ns: _result(result, lambda _p: ns[0], locale)[0],
-                                  [label(result.winner or "")], 24, WIDTH - 2 * MARGIN)
+                                  [result.winner] if result.winner else [], labels, 24, WIDTH - 2 * MARGIN)
         sp.draw_text(canvas, (MARGIN, y - 2), status, 24)
         sp.draw_text(canvas, (MARGIN, y + 28), t(locale, "picture.game_over_why", why=why), 18, sp.MUTED)
         y += 26
         words.append(t(locale, "picture.game_over_alt", what=_result(result, said, locale)[0], why=why))
     elif view.current_player is not None:
         who = pieces.fit_names(lambda ns: t(locale, "picture.to_play", player=ns[0]),
-                               [label(view.current_player)], 20, WIDTH - 2 * MARGIN)
+                               [view.current_player], labels, 20, WIDTH - 2 * MARGIN)
         pieces.status(canvas, MARGIN, y, "", who, 20, WIDTH - 2 * MARGIN)
         words.append(t(locale, "picture.to_play", player=said(view.current_player)) + ".")
     y += 30
     y = _centre(canvas, view, y, words, locale)
     for p in view.players:
-        y = _player(canvas, info, view, p, y, label, said, words, locale) + 10
+        y = _player(canvas, info, view, p, y, labels, said, words, locale) + 10
     if _any_just_played(view):
         swatch = pieces.ringed_card(20, sp.LAST)
         pieces.legend(canvas, MARGIN + 4, y + 2, [(swatch, t(locale, "picture.malice.legend_last"))])
@@ -171,8 +170,8 @@ def _centre(canvas: Image.Image, view: MalicePublicView, y: int, words: list[str
     return y + sp.card_height(CARD) + 30
 
 
-def _player(canvas: Image.Image, info: TableInfo, view: MalicePublicView, player: str, y: int, label: Label,
-            said: Label, words: list[str], locale: object) -> int:
+def _player(canvas: Image.Image, info: TableInfo, view: MalicePublicView, player: str, y: int,
+            names: SeatNames, said: Label, words: list[str], locale: object) -> int:
     height = _player_height(view, player)
     current = player == view.current_player and not view.is_over
     sp.paste(canvas, sp.panel(WIDTH - 2 * MARGIN, height, current), (MARGIN, y))
@@ -184,7 +183,7 @@ def _player(canvas: Image.Image, info: TableInfo, view: MalicePublicView, player
     bx = right - sp.text_size(hand_text, 18)[0] - 10 - (max(hand, 1) - 1) * 12 - 20
     for i in range(hand):
         sp.paste(canvas, sp.back(20), (bx + i * 12, y + 4))
-    name = sp.fit_text(label(player), 22, bx - x0 - 12)
+    name = names.line(player, 22, bx - x0 - 12)
     sp.draw_text(canvas, (x0, y + 6), name, 22, sp.TURN if current else sp.WHITE)
     y += 34
     count = view.payoff_counts.get(player, 0)

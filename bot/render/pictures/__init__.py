@@ -5,8 +5,9 @@ the pictures that are no game's own (`result`, `chart`), and the cache every pic
 
 Every drawn label and alt text comes from the catalogue (`picture.*`) in the `locale` asked for: the table
 in the server's language, a hand in its owner's. Players are named by `TableInfo.names` (display names, which
-the caller fills; cut to fit where drawn), a computer as "Computer N", a person missing there by his seat
-("Player 2"); never by an id or "Seat N". The colours' meanings are listed in `sprites`.
+the caller fills; each drawn so that it names one seat alone: `labels.SeatNames`), a computer as "Computer
+N", a person missing there by his seat ("Player 2"); never by an id or "Seat N". The colours' meanings are
+listed in `sprites`.
 
 Rule of this package, as for the text: `table_picture` is drawn only from `game.public_view()` and table
 facts, `hand_picture` only from the player's own `view(player)` and, on his turn, his legal actions. Each
