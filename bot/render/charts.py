@@ -12,7 +12,8 @@ from bot import ratings
 from bot.i18n import signed, t
 from bot.render import game_name
 from bot.render.common import Picture
-from bot.render.pictures import CACHE, chart
+from bot.render.drawings import CACHE
+from bot.render.pictures import chart
 from bot.render.pictures.canvas import png
 from bot.render.pictures.labels import alt
 from bot.render.ratings import rating_text

@@ -11,9 +11,9 @@ import pytest
 from PIL import Image
 
 from bot.games import engine
+from bot.render.drawings import CACHE, table_picture
 from bot.render.insomnia.hand_picture import HAND_DIE
 from bot.render.insomnia.pictures import DIE
-from bot.render.pictures import CACHE, table_picture
 from bot.render.pictures import sprites as sp
 from bot.render.pictures import text as text_module
 from bot.render.pictures.canvas import WIDTH

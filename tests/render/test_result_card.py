@@ -16,7 +16,8 @@ from PIL import Image
 
 from bot import render
 from bot.render.common import RatingShown
-from bot.render.pictures import CACHE, result
+from bot.render.drawings import CACHE
+from bot.render.pictures import result
 from bot.render.pictures import sprites as sp
 from bot.render.pictures.text import PHONE_WIDTH, recording
 from bot.render.ratings import result_ratings

@@ -16,7 +16,8 @@ import pytest
 from PIL import Image
 
 from bot.render.charts import panels, stats_chart
-from bot.render.pictures import CACHE, chart
+from bot.render.drawings import CACHE
+from bot.render.pictures import chart
 from bot.render.pictures import sprites as sp
 from bot.render.pictures.text import PHONE_WIDTH, recording
 from tests.render import golden
