@@ -51,8 +51,8 @@ def seat_label(
 def seat_labels(
     info: TableInfo, names: Mapping[str, str] | None, locale: object = "en", *, you: str | None = None
 ) -> dict[str, str]:
-    """Every seat's `seat_label`, `you` (a hand's owner) as "You", and labels that would read alike made
-    apart by the seat's number ("Anna (1)", "Anna (3)"; a computer keeps its own name)."""
+    """Every seat's `seat_label`, `you` (a hand's owner) as the catalogue's "you", and labels that would
+    read alike made apart by the seat's number ("Anna (1)", "Anna (3)"; a computer keeps its own name)."""
     labels = {
         p: t(locale, "picture.you") if p == you else seat_label(info, p, names, locale) for p in info.players
     }
@@ -110,7 +110,7 @@ def _ends(name: str) -> list[int]:
 def shorten(name: str, others: Sequence[str], size: int, width: int, lines: int = 1) -> list[str]:
     """`name` on at most `lines` lines of `width`: whole when it fits, else cut with an ellipsis so that it
     still reads as `name` and as none of `others`: its start as far as there is room, then, where another
-    name starts alike, the shortest end that tells them apart ("Jose Mar…", "Computer… 2")."""
+    name starts alike, the shortest end that tells them apart ("Jose Mar… Cruz", "Comp… 2")."""
     whole = wrap(name, size, width, lines)
     if whole is not None:
         return whole
