@@ -11,11 +11,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from bot.fit import excerpt
 from bot.games.base import GameAction, GameState, Refusal
 from bot.games.cards import Card
 from bot.games.refusal import said as said  # an answer as a key and its params (see `Opened`)
 from bot.games.spec import TableOptions, option_choices, option_range
+from bot.i18n import excerpt
 
 OptionType = Literal["string", "integer", "boolean", "user"]
 

@@ -11,7 +11,8 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.client import CardBot, cog_extensions
+import cogs
+from bot.client import CardBot
 from bot.config import Settings
 from bot.i18n import catalogue, t
 from bot.i18n.commands import CommandTranslator, command_key, help_line, menu_key, option_key, usage
@@ -24,9 +25,9 @@ NAME_RULE = re.compile(r"^[-_\w]{1,32}$")
 @pytest.fixture
 async def bot(tmp_path):
     settings = Settings(_env_file=None, discord_token="x.y.z", database_path=tmp_path / "db.sqlite3")
-    bot = CardBot(settings)
+    bot = CardBot(settings, extensions=cogs.extensions())
     bot.store = await Store.open(str(settings.database_path))  # what setup_hook does first
-    for extension in cog_extensions():
+    for extension in bot.extension_names:
         await bot.load_extension(extension)
     await bot.tree.set_translator(CommandTranslator())
     yield bot
