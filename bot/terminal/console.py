@@ -39,6 +39,11 @@ class Console:
             self._readline.set_completer_delims("")  # a whole move is one completion ("play 7h centre1")
             self._readline.parse_and_bind("tab: complete")
 
+    @property
+    def interactive(self) -> bool:
+        """Whether a person types at a terminal (else the lines are piped)."""
+        return self._interactive
+
     def write(self, text: str) -> None:
         self._out.write(text)
 

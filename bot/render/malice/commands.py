@@ -3,6 +3,7 @@ become Malice's action. The generic game cog builds the command group from `COMM
 
 from __future__ import annotations
 
+from bot.fit import excerpt
 from bot.games.base import GameAction, GameState, Refusal
 from bot.games.malice.game import MaliceGame
 from bot.games.malice.models import MaliceOptions, parse_action
@@ -30,8 +31,10 @@ def build_action(game: GameState, command: str, params: dict[str, object], playe
         raise TypeError(f"not a Malice game: {type(game).__name__}")
     raw = str(params.get("card") or "").strip().lower()
     to = str(params.get("to") or "").strip().lower().replace(" ", "").replace("center", "centre")
-    if to not in (*CENTRE, *SIDES, "centre"):
+    if not to:
         raise Refusal("malice.say_where")
+    if to not in (*CENTRE, *SIDES, "centre"):
+        raise Refusal("malice.not_a_place", text=excerpt(str(params.get("to"))))
     if raw in ("payoff", *SIDES):
         source, card = raw, None
     else:
@@ -45,9 +48,11 @@ def build_action(game: GameState, command: str, params: dict[str, object], playe
             continue
         if action.to == to or (to == "centre" and action.to in CENTRE):
             return action
+    if to == "centre" and card is not None and card in game.hands.get(player, []):
+        raise Refusal("malice.card_no_centre", card=card)
+    if to == "centre" and card is not None:  # not in the hand: the engine says so, not "no stack takes it"
+        return parse_action({"kind": "play", "source": source, "card": card, "to": CENTRE[0]})
     if to == "centre":
-        if card is not None:
-            raise Refusal("malice.card_no_centre", card=card)
         pile = said("malice.pile.payoff") if raw == "payoff" else said("malice.pile.side", number=raw[-1])
         raise Refusal("malice.top_no_centre", pile=pile)
     return parse_action({"kind": "play", "source": source, "card": card, "to": to})
