@@ -14,6 +14,7 @@ from typing import Any
 from bot.games.registry import REGISTRY
 from bot.i18n import t
 from bot.i18n.locale import LANGUAGES, resolve_locale
+from bot.terminal.console import EXIT_INPUT_REFUSED, IDLE_LINES, Console
 from bot.terminal.flags import add_option_flags, checked_options, checked_players, option_names, players_help
 
 DEFAULT_SEATS = 3  # you and two computer players, where the game seats that many
@@ -33,8 +34,8 @@ def description() -> str:
         "players and texts. Moves come from standard input, typed or piped: type a move as you would on "
         "Discord ('play 7h centre', 'bid 8', or a number: an amount where one is asked, else the move of "
         "that number in the list); 'help' lists your legal moves, 'hand', 'table' and 'rules' show the game "
-        "and its rules, 'quit' leaves the game (after a 'yes'). Piped input that makes no move 20 lines in a "
-        "row ends the game with exit code 1."
+        f"and its rules, 'quit' leaves the game (after a 'yes'). Piped input that makes no move {IDLE_LINES} "
+        f"lines in a row ends the game with exit code {EXIT_INPUT_REFUSED}."
     )
 
 
@@ -109,7 +110,6 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     seats, table_options = options(args, parser)
     locale = args.language or terminal_language()
     name = checked_name(args.name, parser, locale)
-    from bot.terminal.console import Console
     from bot.terminal.session import TerminalGame
 
     for stream in (sys.stdout, sys.stderr):

@@ -16,6 +16,10 @@ from bot.fit import excerpt
 
 ECHO = 80  # characters of a piped line shown after the prompt
 READ_LIMIT = 1000  # characters of a line read at all: nothing longer means anything here
+# Piped lines in a row that make no move before the game gives up on its input: a refused line piped without
+# end (`yes 1`) would otherwise be answered forever. No game asks for this many words between two moves.
+IDLE_LINES = 20
+EXIT_INPUT_REFUSED = 1  # the exit code when the game gives up on its piped input
 
 
 def _readline() -> Any:

@@ -27,16 +27,12 @@ from bot.render.options import SESSION_OPTIONS, option_lines
 from bot.render.registry import PRESENTATIONS
 from bot.render.wording import refusal_text
 from bot.terminal import moves
-from bot.terminal.console import Console
+from bot.terminal.console import EXIT_INPUT_REFUSED, IDLE_LINES, Console
 from bot.terminal.text import embed_text, message_text, plain, rules_text
 
 HUMAN = moves.PLAYER  # a decimal id like a Discord user's, so the renderers treat him as one
 WORDS = ("help", "hand", "table", "rules", "quit")
-ALIASES = {"?": "help", "h": "help", "exit": "quit"}
-# Piped lines in a row that make no move before the game gives up on its input: a refused line piped without
-# end (`yes 1`) would otherwise be answered forever. No game asks for this many words between two moves.
-IDLE_LINES = 20
-EXIT_INPUT_REFUSED = 1  # the exit code when the game gives up on its piped input
+ALIASES = {"?": "help", "h": "help", "exit": "quit", "q": "quit"}  # leaving still asks for a yes
 # A `code` quote of the bot's Discord texts, quoted as the reader's language writes it.
 _CODE = re.compile(r"`([^`]*)`")
 _QUOTES = {"de": ("„", "“")}
