@@ -128,6 +128,7 @@ TRIES = {
         "pass", "rethrow 1", "play", "end", "verlassen", "nein", "1",
         "legen P D seite1", "legen Kr 9 seite1", "legen zahlstapel mitte", "legen seite1 mitte",
         "legen seite4 seite1", "-3", "?", "1",
+        "quit", "nein", "q", "nein", "exit", "", "h", "1",
     ],
     "insomnia": [
         "hilfe", "hand", "tisch", "regeln", "blah", "beenden", "legen ah mitte1", "bieten 8",
@@ -210,3 +211,10 @@ def test_a_german_terminal_answers_every_command_and_refusal_in_german(tmp_path:
         for answer in ("ist hier kein Zug. Jetzt geht:", "ist ein Zug von", "ist keine Karte",
                        "Du bleibst im Spiel.", "Deine Züge"):
             assert answer in done.stdout, (game, answer)
+    # Piped input that never makes a move: the game gives up on it, in German too.
+    done = play("malice", "--seed", "4", cwd=tmp_path, input="xyz\n" * 30, **GERMAN)
+    assert done.returncode == 1
+    said = _answers(done.stdout)
+    stopped = "20 Zeilen hintereinander waren kein Zug: das Spiel endet hier (Exit-Code 1)."
+    assert said.rstrip().endswith(f"{stopped} Über eine Pipe eingegebene Züge müssen erlaubt sein.")
+    assert not [phrase for phrase in phrases if phrase in said] and not ENGLISH_WORDS.search(said)
