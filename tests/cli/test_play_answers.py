@@ -71,6 +71,7 @@ def test_each_refusal_names_its_real_reason(tmp_path: Path) -> None:
             "play jack of clubs"
         )
         assert "'clubs' is not a place: say centre" in malice.say("play ah clubs")
+        assert "Your side stack 1 is empty." in malice.say("play side1 centre")  # not "no stack takes it"
     finally:
         malice.close()
     insomnia = Conversation("insomnia", "--players", "2", "--seed", "4", cwd=tmp_path)

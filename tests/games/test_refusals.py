@@ -217,7 +217,10 @@ CASES = [
          "Say where the card goes: centre, centre1-centre4 or side1-side4."),
     Case("malice-command-not-a-place", malice_command("a hand: 5", "play", card="5S", to="nowhere"),
          "'nowhere' is not a place: say centre, centre1-centre4 or side1-side4."),
-    # A card not held, to whichever centre stack: the engine's reason (not held), not "no stack takes it".
+    # A card not held or an empty pile, to any centre stack: the engine's reason, not "no stack takes it".
+    Case("malice-command-empty-side-to-centre",
+         malice_command_applied("a hand: 5", "play", card="side1", to="centre"),
+         "Your side stack 1 is empty."),
     Case("malice-command-centre-not-held",
          malice_command_applied("a hand: 5", "play", card="QH", to="centre"), "You do not hold Q♥."),
     Case("malice-command-not-a-card", malice_command("a hand: 5", "play", card="ZZ", to="centre"),

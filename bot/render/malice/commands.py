@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot.fit import excerpt
 from bot.games.base import GameAction, GameState, Refusal
+from bot.games.cards import Card
 from bot.games.malice.game import MaliceGame
 from bot.games.malice.models import MaliceOptions, parse_action
 from bot.render.commands import (
@@ -48,14 +49,25 @@ def build_action(game: GameState, command: str, params: dict[str, object], playe
             continue
         if action.to == to or (to == "centre" and action.to in CENTRE):
             return action
-    if to == "centre" and card is not None and card in game.hands.get(player, []):
-        raise Refusal("malice.card_no_centre", card=card)
-    if to == "centre" and card is not None:  # not in the hand: the engine says so, not "no stack takes it"
-        return parse_action({"kind": "play", "source": source, "card": card, "to": CENTRE[0]})
-    if to == "centre":
+    if to == "centre" and _holds(game, player, source, card):
+        if card is not None:
+            raise Refusal("malice.card_no_centre", card=card)
         pile = said("malice.pile.payoff") if raw == "payoff" else said("malice.pile.side", number=raw[-1])
         raise Refusal("malice.top_no_centre", pile=pile)
-    return parse_action({"kind": "play", "source": source, "card": card, "to": to})
+    # A card not held, an empty pile: the engine says so (to any centre stack), not "no stack takes it".
+    where = CENTRE[0] if to == "centre" else to
+    return parse_action({"kind": "play", "source": source, "card": card, "to": where})
+
+
+def _holds(game: MaliceGame, player: str, source: str, card: Card | None) -> bool:
+    """Whether the player has what he names: the card in his hand, or a card on that pile."""
+    if card is not None:
+        return card in game.hands.get(player, [])
+    if source == "payoff":
+        return bool(game.payoff.get(player))
+    stacks = game.side.get(player, [])
+    index = int(source[-1]) - 1
+    return index < len(stacks) and bool(stacks[index])
 
 
 def opened(table_id: int, status: str, opponent: str | None) -> tuple[str, dict[str, object]]:
