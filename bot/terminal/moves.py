@@ -241,7 +241,9 @@ def read(text: str, game: GameState, locale: object, *, help_word: str = "help")
         # `play` alone at the auction: no card to try, and the command means nothing now anyway.
         typeable_now = _typeable_text(game, locale)
         raise Refusal("terminal.not_now", word=excerpt(words[0]), moves=typeable_now, help=help_word)
-    if (needs and not given) or (given and not cmd.options):
+    if given and not cmd.options:
+        raise Refusal("terminal.nothing_more", command=command_name(kind, cmd.name, locale))
+    if needs and not given:
         raise Refusal("terminal.options", usage=_usage(kind, cmd, locale))
     params = engine_notation(_options(cmd, given, locale), locale)
     return commands.build_action(game, cmd.name, params, PLAYER)

@@ -72,6 +72,7 @@ def test_each_refusal_names_its_real_reason(tmp_path: Path) -> None:
         )
         assert "'clubs' is not a place: say centre" in malice.say("play ah clubs")
         assert "Your side stack 1 is empty." in malice.say("play side1 centre")  # not "no stack takes it"
+        assert "end takes nothing after it: type end alone." in malice.say("end now")
     finally:
         malice.close()
     insomnia = Conversation("insomnia", "--players", "2", "--seed", "4", cwd=tmp_path)
@@ -129,7 +130,7 @@ TRIES = {
         "pass", "rethrow 1", "play", "end", "verlassen", "nein", "1",
         "legen P D seite1", "legen Kr 9 seite1", "legen zahlstapel mitte", "legen seite1 mitte",
         "legen seite4 seite1", "-3", "?", "1",
-        "quit", "nein", "q", "nein", "exit", "", "h", "1",
+        "quit", "nein", "q", "nein", "exit", "", "h", "beenden jetzt", "1",
     ],
     "insomnia": [
         "hilfe", "hand", "tisch", "regeln", "blah", "beenden", "legen ah mitte1", "bieten 8",
@@ -210,7 +211,7 @@ def test_a_german_terminal_answers_every_command_and_refusal_in_german(tmp_path:
         assert "„p d“ ist keine Karte" not in done.stdout and "„kr 9“ ist keine Karte" not in done.stdout
         # Every kind of answer was met, so the check covered them.
         for answer in ("ist hier kein Zug. Jetzt geht:", "ist ein Zug von", "ist keine Karte",
-                       "Du bleibst im Spiel.", "Deine Züge"):
+                       "Du bleibst im Spiel.", "Deine Züge", "Tippe ihn mit allem, was er braucht"):
             assert answer in done.stdout, (game, answer)
     # Piped input that never makes a move: the game gives up on it, in German too.
     done = play("malice", "--seed", "4", cwd=tmp_path, input="xyz\n" * 30, **GERMAN)
