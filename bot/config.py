@@ -30,6 +30,14 @@ _PROBLEMS = {
 }
 
 
+_SECRET = ("discord_token", "database_url")  # never echoed, not even when malformed
+
+
+def _plain(value: object) -> object:
+    """A limit as a person writes it: 10, not 10.0."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
 def setting_problems(error: ValidationError) -> str:
     """What is wrong with the settings, one clause per wrong setting, each naming it as it is set in the
     environment or .env (`LOG_LEVEL must be DEBUG, ... , not 'LOUD'`): never pydantic's own wording."""
@@ -38,7 +46,9 @@ def setting_problems(error: ValidationError) -> str:
         name = str(err["loc"][0]).upper() if err["loc"] else ""
         template = _PROBLEMS.get(err["type"])
         if template is not None:
-            problem = template.format(**{k: v for k, v in (err.get("ctx") or {}).items()})
+            problem = template.format(**{k: _plain(v) for k, v in (err.get("ctx") or {}).items()})
+            if name and name.lower() not in _SECRET and isinstance(err.get("input"), str | int | float):
+                problem += f", not {str(err['input'])[:40]!r}"  # what was set, as set (never a secret)
         else:
             problem = str(err["msg"]).removeprefix("Value error, ")  # our validators' own clauses
         clause = f"{name} {problem}" if name and not problem.startswith(name) else problem
