@@ -150,8 +150,9 @@ def _by_number(typed: str, game: GameState, locale: object, help_word: str) -> G
 
 
 def typeable(game: GameState, locale: object) -> list[str]:
-    """What may be typed now, one form per move command: its options by name (`play card to`), an amount's
-    range (`bid 2 to 15`), or the move itself (`pass`); for an answer to a line that names no move."""
+    """What may be typed now, one form per move command: its options by name with an example (`play <card>
+    <to> (like play ah centre1)`), an amount's range (`bid 2 to 15`), or the move itself (`pass`); for the
+    answer to a line that names no move."""
     kind = REGISTRY.spec_of(game).name
     commands = _presentation(game).commands
     out: list[str] = []
@@ -221,6 +222,7 @@ def read(text: str, game: GameState, locale: object, *, help_word: str = "help")
     if commands is None or not typed:
         raise unknown(text, game, locale, help_word)
     words = typed.split(" ")
+    now = {command(a, game, "en").split()[0] for a in game.legal_actions()}  # the commands legal now
     cmd = _named(commands, kind, words[0], locale)
     if cmd is None and (other := _other_game(words[0], kind, locale)) is not None:
         raise Refusal(
@@ -229,15 +231,13 @@ def read(text: str, game: GameState, locale: object, *, help_word: str = "help")
         )
     if cmd is None:
         # Options alone: the one command that takes options now (`kh` exchanges or plays the king).
-        now = {command(a, game, "en").split()[0] for a in game.legal_actions()}
         taking = [c for c in _move_commands(commands) if c.name in now and c.options]
         if len(taking) != 1 or not _names_a_value(words, locale):
             raise unknown(text, game, locale, help_word)
         cmd, words = taking[0], [taking[0].name, *words]
     given = words[1:]
-    legal_now = {command(a, game, "en").split()[0] for a in game.legal_actions()}
     needs = any(option.required for option in cmd.options)
-    if cmd.name not in legal_now and (needs and not given):
+    if cmd.name not in now and needs and not given:
         # `play` alone at the auction: no card to try, and the command means nothing now anyway.
         typeable_now = _typeable_text(game, locale)
         raise Refusal("terminal.not_now", word=excerpt(words[0]), moves=typeable_now, help=help_word)
