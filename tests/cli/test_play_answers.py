@@ -208,6 +208,7 @@ def test_a_german_terminal_answers_every_command_and_refusal_in_german(tmp_path:
         assert not left, f"{game}: English phrases in the German answers: {left}"
         words = sorted({m.group(0) for m in ENGLISH_WORDS.finditer(said)})
         assert not words, f"{game}: English words in the German answers: {words}"
+        assert not re.findall(r"'[^'\n]+'|\"[^\"\n]+\"", said), "German quotes are „…“"
         assert "„p d“ ist keine Karte" not in done.stdout and "„kr 9“ ist keine Karte" not in done.stdout
         # Every kind of answer was met, so the check covered them.
         for answer in ("ist hier kein Zug. Jetzt geht:", "ist ein Zug von", "ist keine Karte",
