@@ -1,12 +1,10 @@
 """Everything the bot says fits Discord: every message is cut to Discord's limits before it is sent (a message
 past a limit is refused with 50035, and the user would be left with no answer at all). Discord-free, above
-the presentation whose messages it cuts. Echoes of user input are short excerpts (`bot.i18n.excerpt`, below
-the presentation, which repeats them in its refusals too; re-exported here for the front ends that read it
-from here)."""
+the presentation whose messages it cuts. Echoes of user input are short excerpts: `bot.i18n.excerpt`, below
+the presentation, which repeats them in its refusals too."""
 
 from __future__ import annotations
 
-from bot.i18n.formatting import excerpt as excerpt
 from bot.render.common import Embed, EmbedField, Message
 
 CONTENT = 2000

@@ -123,6 +123,10 @@ def number_input(refusal: str, text: object) -> int:
     """A whole number as a player typed it (a string option: a typo gets a sentence, not Discord's error);
     `refusal` is the catalogue key of the sentence, which gets the typed `value`."""
     value = str(text).strip()
-    if not (value.isascii() and value.isdigit() and len(value) <= 9):
+    digits = value.removeprefix("-")
+    if not (digits.isascii() and digits.isdigit()):
         raise Refusal(refusal, value=excerpt(value))
-    return int(value)
+    # A whole number is a number, however large or below zero: the rules then say what is allowed ("You have
+    # only 15 chips", "Bid at least 1 chip"). Past any limit a game has, every number refuses alike.
+    number = int(digits) if len(digits) <= 9 else 10**9
+    return -number if value.startswith("-") else number
