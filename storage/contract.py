@@ -29,6 +29,8 @@ from storage.common import (
 )
 from storage.database import Database
 from storage.errors import TableNotFound
+from storage.events import Competitions
+from storage.fairplay import VOID
 from storage.migrations import migrate
 from storage.models import (
     ActionRow,
@@ -71,7 +73,7 @@ def _json(model: BaseModel) -> str:
     return dumps(model.model_dump(mode="json"))
 
 
-class Store(Standings):
+class Store(Standings, Competitions):
     """The durable record of tables, seats, the action log, the chip ledger, results and balances.
 
     All methods are coroutines. `await Store.open(url_or_path)` is `open_store`; close with `await
@@ -232,8 +234,8 @@ class Store(Standings):
         return rows[0] if rows else None
 
     async def actions(self, table_id: int) -> list[ActionRow]:
-        """The action log in seq order."""
-        return [ActionRow(**r) for r in await self._db.fetch(reads.ACTIONS, table_id)]
+        """The game's action log in seq order (a void's entry, `storage.fairplay`, is no move: left out)."""
+        return [ActionRow(**r) for r in await self._db.fetch(reads.ACTIONS, table_id) if r["actor"] != VOID]
 
     async def ledger(self, table_id: int) -> list[LedgerRow]:
         """The table's chip movements by seq, then entry order."""
