@@ -119,10 +119,9 @@ async def read(tx: Transaction, competition_id: int) -> CompetitionRow | None:
     )
 
 
-async def ids(tx: Transaction, where: str, args: tuple[Any, ...]) -> list[int]:
-    return [
-        int(r["id"]) for r in await tx.fetch(f"SELECT id FROM competitions WHERE {where} ORDER BY id", *args)
-    ]
+async def ids(tx: Transaction, where: str, args: tuple[Any, ...], order: str = "id") -> list[int]:
+    rows = await tx.fetch(f"SELECT id FROM competitions WHERE {where} ORDER BY {order}", *args)
+    return [int(r["id"]) for r in rows]
 
 
 async def _lock(tx: Transaction, competition_id: int) -> dict[str, Any]:

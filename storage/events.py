@@ -57,6 +57,17 @@ class Competitions:
             where, args = f"{where} AND guild_id = ?", (guild_id,)
         return await self._db.read(lambda tx: sql.ids(tx, where, args))
 
+    async def competition_of_table(self, table_id: int) -> int | None:
+        """The event whose match a table plays, if any."""
+        rows = await self._db.fetch(
+            "SELECT competition_id FROM competition_matches WHERE table_id = ?", table_id
+        )
+        return int(rows[0]["competition_id"]) if rows else None
+
+    async def competitions_in(self, channel_id: int) -> list[int]:
+        """The events of a channel, newest first (any status)."""
+        return await self._db.read(lambda tx: sql.ids(tx, "channel_id = ?", (channel_id,), "id DESC"))
+
     async def join_competition(self, competition_id: int, player: str, rating: float) -> bool:
         now = self._clock()
         return await self._db.write(lambda tx: sql.join(tx, now, competition_id, player, rating))
