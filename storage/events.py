@@ -68,6 +68,19 @@ class Competitions:
         """The events of a channel, newest first (any status)."""
         return await self._db.read(lambda tx: sql.ids(tx, "channel_id = ?", (channel_id,), "id DESC"))
 
+    async def set_competition_room(self, competition_id: int, room: list[bool]) -> None:
+        """Where the event's matches may open threads, as its start command's channel says."""
+
+        async def work(tx: Transaction) -> None:
+            row = await tx.one("SELECT options FROM competitions WHERE id = ?", competition_id)
+            if row is not None:
+                options = {**json.loads(row["options"]), "room": room}
+                await tx.execute(
+                    "UPDATE competitions SET options = ? WHERE id = ?", dumps(options), competition_id
+                )
+
+        await self._db.write(work)
+
     async def join_competition(self, competition_id: int, player: str, rating: float) -> bool:
         now = self._clock()
         return await self._db.write(lambda tx: sql.join(tx, now, competition_id, player, rating))

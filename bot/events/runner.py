@@ -8,7 +8,7 @@ which does so once, whoever asks), then opens what has no table yet. Everything 
 repeat: after a restart (`resume`) it does the same for every running event, so a round paired before a
 crash is opened after it, and one whose last game finished just before the crash is paired then.
 
-The deadline (`DEADLINE_NOTE`): a match still unfinished when the round's time is up ends by its rules, as
+The deadline: a match still unfinished when the round's time is up ends by its rules, as
 /cancel ends a game (the score at the deadline decides its places; not rated), and a no-show forfeits: a
 player who has not made a move although the turn was his (it is his turn now, or his turn timed out). A
 match whose table never opened (the channel had no room: a server without threads plays one match at a time)
@@ -29,7 +29,8 @@ from bot.events.model import KNOCKOUT
 from bot.render import tournament as words
 from bot.sessions import SessionManager
 from bot.sessions.errors import NotAllowed
-from bot.sessions.records import TableRecord
+from bot.sessions.matches import Matches
+from bot.sessions.records import TableRecord, note
 from bot.sessions.threads import Room
 from storage.competitions import CompetitionError, CompetitionRow, MatchRow
 from storage.contract import Store
@@ -37,7 +38,6 @@ from storage.contract import Store
 log = logging.getLogger(__name__)
 
 WATCH_EVERY = 1.0  # how often the deadlines are looked at (tests move the clock)
-DEADLINE_NOTE = "log.tournament_deadline"
 
 
 def room_of(row: CompetitionRow) -> Room:
@@ -52,6 +52,10 @@ class Runner:
     ) -> None:  # fmt: skip
         self.store = store
         self.sessions = sessions
+        self.matches = Matches(
+            sessions.lobbies, sessions.life, sessions.servers, sessions.presenter, sessions.guild_locales,
+            post=sessions.post_lobby,
+        )
         self.clock = clock
         self.owns_guild = owns_guild
         self._locks: dict[int, asyncio.Lock] = {}
@@ -184,7 +188,7 @@ class Runner:
     async def _open_match(self, row: CompetitionRow, match: MatchRow) -> bool:
         options = dict(row.options.get("table") or {})
         try:
-            await self.sessions.open_match(
+            await self.matches.open(
                 match.id, row.kind, row.guild_id, row.channel_id, row.host_id, match.players, options,
                 room_of(row),
             )  # fmt: skip
@@ -198,7 +202,7 @@ class Runner:
 
     async def _post(self, row: CompetitionRow, message: Any) -> None:
         try:
-            await self.sessions.post(row.channel_id, message)
+            await self.matches.post(row.channel_id, message)
         except Exception as exc:  # Discord unwell or the channel gone: the event goes on
             log.warning("competition %s: its announcement failed (%s)", row.id, exc)
 
@@ -234,5 +238,5 @@ class Runner:
                 ]
                 if absent:
                     await self.store.mark_forfeits(m.id, absent)
-                await self.sessions.end_table(m.table_id, DEADLINE_NOTE)
+                await self.matches.end(m.table_id, note("log.tournament_deadline"))
         await self.advance(event)

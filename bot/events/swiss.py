@@ -19,7 +19,8 @@ from bot.events.model import Entrant, Match, Standing, by_round, met
 
 
 class PairingError(RuntimeError):
-    """The pairing library answered pairings that break the rules (a repeat, a player twice or missing)."""
+    """The pairing library answered pairings that break the rules: `players` (a player twice or missing),
+    `repeat` (a pairing of an earlier round), `byes` (more than one), with the pairings it answered."""
 
 
 def points(player: str, matches: Sequence[Match]) -> float:
@@ -99,9 +100,9 @@ def pair(
 def check(active: Sequence[Entrant], done: Sequence[Match], result: Sequence[tuple[str, ...]]) -> None:
     seen = [p for t in result for p in t]
     if sorted(seen) != sorted(e.player for e in active):
-        raise PairingError(f"not every player once: {result}")
+        raise PairingError("players", result)
     before = met(done)
     if any(len(t) == 2 and frozenset(t) in before for t in result):
-        raise PairingError(f"a repeated pairing: {result}")
+        raise PairingError("repeat", result)
     if sum(1 for t in result if len(t) == 1) > len(active) % 2:
-        raise PairingError(f"more byes than needed: {result}")
+        raise PairingError("byes", result)

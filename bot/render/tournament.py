@@ -7,8 +7,9 @@ module words and draws it and knows nothing of how rounds are paired."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from bot.i18n import t
 from bot.render import game_name
@@ -72,8 +73,10 @@ def table_line(board: Board, table: Table, locale: object) -> str:
 def round_message(board: Board, locale: object) -> Message:
     """A round's pairings, posted once: every player of the round pinged in it, once."""
     final = board.format == "tables" and board.round == board.rounds
-    head = t(locale, "tournament.round_final" if final else "tournament.round", round=board.round,
-             rounds=board.rounds)  # fmt: skip
+    if final:
+        head = t(locale, "tournament.round_final", round=board.round, rounds=board.rounds)
+    else:
+        head = t(locale, "tournament.round", round=board.round, rounds=board.rounds)
     lines = [f"**{title(board, locale)}** · {head}", *(table_line(board, x, locale) for x in board.tables)]
     if board.deadline is not None:
         lines.append(t(locale, "tournament.deadline", at=f"<t:{int(board.deadline)}:R>"))
@@ -97,8 +100,16 @@ def final_message(board: Board, locale: object) -> Message:
 
 def show_message(board: Board, locale: object) -> Message:
     """`/tournament show`: where the event stands, privately, in the reader's language (no pings)."""
-    lines = [f"**{title(board, locale)}**", t(locale, f"tournament.status.{board.status}", round=board.round,
-                                              rounds=board.rounds, count=len(board.entrants))]  # fmt: skip
+    lines = [
+        f"**{title(board, locale)}**",
+        t(
+            locale,
+            f"tournament.status.{board.status}",
+            round=board.round,
+            rounds=board.rounds,
+            count=len(board.entrants),
+        ),
+    ]
     if board.status == "open":
         entrants = ", ".join(
             name(p, locale) + (" ✅" if p in board.checked_in else "") for p in board.entrants
@@ -128,16 +139,23 @@ def _number(value: float) -> str:
 
 def standings_picture(board: Board, locale: object) -> Picture:
     head = t(locale, "tournament.picture.standings", round=board.round, rounds=board.rounds)
-    columns = [draw.Column("#", 36), draw.Column(t(locale, "tournament.picture.player"), 250, right=False),
-               draw.Column(t(locale, "tournament.picture.points"), 70)]  # fmt: skip
+    columns = [
+        draw.Column("#", 36),
+        draw.Column(t(locale, "tournament.picture.player"), 250, right=False),
+        draw.Column(t(locale, "tournament.picture.points"), 70),
+    ]
     breaks = t(locale, f"tournament.picture.tiebreaks.{board.format}").split("|")
     width = (600 - 2 * 14 - 36 - 250 - 70 - 8 * 3) // max(1, len(breaks)) - 8
     columns += [draw.Column(b, width) for b in breaks]
     rows = [
-        [str(x.place), _name(board, x.player, locale), _number(x.points),
-         *(_number(round(v, 2)) for v in x.tiebreaks[: len(breaks)])]
+        [
+            str(x.place),
+            _name(board, x.player, locale),
+            _number(x.points),
+            *(_number(round(v, 2)) for v in x.tiebreaks[: len(breaks)]),
+        ]
         for x in board.lines
-    ]  # fmt: skip
+    ]
     data = png(draw.standings(f"{title(board, locale)} · {head}", columns, rows))
     alt = t(
         locale, "tournament.picture.standings_alt", lines="; ".join(f"{r[0]}. {r[1]} {r[2]}" for r in rows)
@@ -163,3 +181,38 @@ def bracket_picture(board: Board, locale: object) -> Picture:
     data = png(draw.bracket(title(board, locale), headings, rounds))
     alt = t(locale, "tournament.picture.bracket_alt", title=title(board, locale))
     return Picture(filename="tournament-bracket.png", data=data, alt=alt)
+
+
+class Moderation(Protocol):
+    """One moderator's act as the store keeps it (`storage.events.ModerationRow` has this shape)."""
+
+    @property
+    def action(self) -> str: ...  # void, exclude, include
+    @property
+    def table_id(self) -> int | None: ...
+    @property
+    def player(self) -> str | None: ...
+    @property
+    def moderator(self) -> int: ...
+    @property
+    def reason(self) -> str: ...
+    @property
+    def created_at(self) -> float: ...
+
+
+def moderation_message(records: Sequence[Moderation], locale: object) -> Message:
+    """`/moderation log`: the newest first, each with who, when and why."""
+    lines = [f"**{t(locale, 'moderation.log.title')}**"]
+    for r in records:
+        said = t(
+            locale,
+            f"moderation.log.{r.action}",
+            moderator=f"<@{r.moderator}>",
+            when=f"<t:{int(r.created_at)}:R>",
+            table=r.table_id or 0,
+            player=name(r.player or "", locale),
+        )
+        lines.append(said + (f" · {r.reason}" if r.reason else ""))
+    if not records:
+        lines.append(t(locale, "moderation.log.empty"))
+    return Message(content="\n".join(lines))

@@ -17,7 +17,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection
 from typing import Any
 
 from bot import render
@@ -34,7 +34,7 @@ from bot.sessions.pacing import Budget
 from bot.sessions.places import CHANNEL, INTERACTION
 from bot.sessions.presenter import Announcer, Presenter
 from bot.sessions.private import Places
-from bot.sessions.records import TableRecord, note
+from bot.sessions.records import TableRecord
 from bot.sessions.rematch import TOKEN as REMATCH
 from bot.sessions.rematch import Rematches
 from bot.sessions.replay import Replays
@@ -86,7 +86,7 @@ class SessionManager:
         self.lobbies.threads = Threads(store, self.presenter.homes.open_thread)
         self.rematches = Rematches(
             store, self.tables, self.lobbies, latest=self.presenter.record, clock=clock,
-            owns_guild=owns_guild, post=self._post, here=self.presenter.answers.here,
+            owns_guild=owns_guild, post=self.post_lobby, here=self.presenter.answers.here,
         )
         # The deadline first (the scheduler), then the channel (the presenter shows it), then the rematches.
         self.tables.stored.listen(self.scheduler.after)
@@ -160,12 +160,12 @@ class SessionManager:
         if place == INTERACTION:
             await self.presenter.answers.here(record)
         else:
-            await self._post(record)
+            await self.post_lobby(record)
         if vs_computer:
             await self.lobbies.start_now(record, room)
         return self.tables.by_id(record.id) or record
 
-    async def _post(self, record: TableRecord) -> None:
+    async def post_lobby(self, record: TableRecord) -> None:
         try:
             await self.presenter.post_now(record)
         except (MissingPermission, ChannelGone) as exc:
@@ -176,36 +176,6 @@ class SessionManager:
             # Discord did not answer well: the table exists and its message follows when Discord recovers.
             log.warning("table %s: posting the lobby failed (%s); the presenter retries", record.id, exc)
             self.presenter.changed(record)
-
-    # ------------------------------------------------------------------ competitions (bot/events)
-
-    async def open_match(
-        self, match_id: int, kind: str, guild_id: int, channel_id: int, host_id: int, players: Sequence[str],
-        options: dict[str, Any], room: Room = NO_THREADS,
-    ) -> TableRecord:  # fmt: skip
-        """A competition's match: a table opened without an interaction, its players seated, its message
-        posted and its game dealt at once (in a thread of its own where the server plays so and `room`
-        allows). The table is linked to the match as it is created (`Lobbies.open(match=)`)."""
-        settings = await self.servers.of(guild_id)
-        options = self.servers.new_table_options(settings, kind, options)
-        language = settings.language or self.guild_locales.get(guild_id, DEFAULT)
-        record = await self.lobbies.open(
-            kind=kind, guild_id=guild_id, channel_id=channel_id, host_id=host_id, options=options,
-            players=list(players), language=language, match=match_id,
-        )  # fmt: skip
-        await self._post(record)
-        await self.lobbies.start_now(record, room)
-        return self.tables.by_id(record.id) or record
-
-    async def post(self, channel_id: int, message: Message) -> int:
-        """A public message of a floor above tables (a competition's pairings), paced like the tables' own
-        writes; returns its id."""
-        async with self.presenter.write_slot(channel_id) as slot, slot.request():
-            return await self.presenter.announcer.send(channel_id, message)
-
-    async def end_table(self, table_id: int, why: str) -> None:
-        """End a running game from outside it, settled by its rules; `why` the table's public note (a key)."""
-        await self.life.end(table_id, note(why))
 
     async def join(self, channel_id: int, user_id: int) -> Text:
         return await self.lobbies.join(channel_id, user_id)
