@@ -309,9 +309,10 @@ async def advance(
 
 
 async def announce(tx: Transaction, competition_id: int, round_no: int) -> bool:
-    """Claim the round's announcement: True once (the caller then sends it), False ever after."""
-    sql = "UPDATE competitions SET announced = ? WHERE id = ? AND announced < ? AND round = ?"
-    return await tx.execute(sql, round_no, competition_id, round_no, round_no) == 1
+    """Claim the round's announcement (the round after the last: the final standings): True once (the caller
+    then sends it), False ever after; a later round's claim also closes every earlier one."""
+    sql = "UPDATE competitions SET announced = ? WHERE id = ? AND announced < ?"
+    return await tx.execute(sql, round_no, competition_id, round_no) == 1
 
 
 async def drop(tx: Transaction, competition_id: int, player: str) -> int:

@@ -174,7 +174,10 @@ class Runner:
         True when every match of the round has its table (or needs none)."""
         dropped = {e.player for e in row.entrants if e.dropped is not None and e.dropped < row.round}
         for m in row.current():
-            if m.settled or m.table_id is not None:
+            if m.settled:
+                continue
+            if m.table_id is not None:  # opened; after a restart maybe not dealt yet
+                await self.matches.resume(m.table_id, room_of(row))
                 continue
             present = [p for p in m.players if p not in dropped]
             if len(present) < 2 or (row.format == KNOCKOUT and len(present) < len(m.players)):

