@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from bot.events import plan
 from tests.e2e.fake_discord import THREAD_PERMISSIONS, FakeMessage, UserHandle
 from tests.e2e.harness import Harness
 from tests.e2e.test_game_support import poll
@@ -52,7 +53,7 @@ async def row_of(harness: Harness, event: int) -> Any:
 
 
 async def round_opened(harness: Harness, event: int, round_no: int) -> Any:
-    """The event once round `round_no` is paired and each of its matches plays at its table (or needs none)."""
+    """The event once round `round_no` is paired and each of its matches has its table (or needs none)."""
 
     async def check() -> Any:
         row = await row_of(harness, event)
@@ -194,8 +195,6 @@ async def test_an_eight_person_swiss_survives_a_kill_a_drop_and_a_no_show(harnes
     final = announcements(harness, event)[-1]
     assert [a["filename"] for a in final.attachments] == ["tournament-standings.png"]
     expected = expected_standings(players, list(row.matches))
-    from bot.events import plan
-
     shown = plan.standings(row)
     assert [(s.player, s.points, s.tiebreaks[0], s.tiebreaks[1]) for s in shown] == expected
     assert f"<@{expected[0][0]}>" in final.text
@@ -204,3 +203,118 @@ async def test_an_eight_person_swiss_survives_a_kill_a_drop_and_a_no_show(harnes
     for m in rated:
         assert len(await harness.store.rating_changes(m.table_id)) == 2
     assert await harness.store.rating_changes(absent.table_id) == []
+
+
+class Clock:
+    """The runner's clock moved on by whole rounds' deadlines (the round's minutes pass at once)."""
+
+    def __init__(self, harness: Harness) -> None:
+        self.base = runner(harness).clock
+        self.shift = 0.0
+        runner(harness).clock = lambda: self.base() + self.shift
+
+    def pass_deadline(self, minutes: int) -> None:
+        self.shift += (minutes + 1) * 60
+
+
+async def test_a_five_person_knockout_gives_its_byes_to_the_top_seeds(harness: Harness) -> None:
+    event, users = await setup_event(harness, 5, game="malice", format="knockout", deadline=30)
+    players = list(users)
+    # Ratings seed the bracket: the later joiners rate higher (the seeds are the join order reversed).
+    for n, p in enumerate(players):
+        await harness.store._db.execute(
+            "INSERT INTO ratings (guild_id, kind, player, mu, sigma, score, games) VALUES (?, 'malice', ?,"
+            " 25, 8, ?, 3)", harness.fake.guild_id, p, 1000.0 + 10 * n,
+        )  # fmt: skip
+    for p in players:  # the ratings are read when they join: join again (leave first)
+        await users[p].slash("tournament leave")
+        await users[p].slash("tournament join")
+    seeds = players[::-1]
+    await users[players[0]].slash("tournament start")
+    row = await round_opened(harness, event, 1)
+    assert [m.players for m in row.current()] == [(seeds[0],), (seeds[3], seeds[4]), (seeds[1],), (seeds[2],)]
+    (posted,) = await harness.fake.wait_for(lambda: announcements(harness, event) or None, what="round 1")
+    assert posted.text.count("Bye: ") == 3 and posted.pinged == frozenset(int(p) for p in players)
+    assert [a["filename"] for a in posted.attachments] == ["tournament-bracket.png"]
+    # Round 1: the fifth seed beats the fourth; then the lower seed wins every match (the higher resigns).
+    (match,) = [m for m in row.current() if len(m.players) == 2]
+    await resign(harness, users, match, seeds[3])
+    row = await round_opened(harness, event, 2)
+    assert [m.players for m in row.current()] == [(seeds[0], seeds[4]), (seeds[1], seeds[2])]
+    for m in row.current():
+        await resign(harness, users, m, m.players[0])
+    row = await round_opened(harness, event, 3)
+    assert [m.players for m in row.current()] == [(seeds[4], seeds[2])]
+    await resign(harness, users, row.current()[0], seeds[2])
+    await harness.fake.wait_for(lambda: len(announcements(harness, event)) == 4, what="the final")
+    row = await row_of(harness, event)
+    assert row.status == "finished"
+    final = announcements(harness, event)[-1]
+    assert f"The winner: <@{seeds[4]}>" in final.text
+    assert [a["filename"] for a in final.attachments] == ["tournament-bracket.png"]
+    shown = await users[players[0]].slash("tournament show")
+    assert shown.ephemeral and "Finished after 3 rounds" in shown.text
+
+
+async def test_a_seven_person_insomnia_event_of_two_table_rounds_and_a_final(harness: Harness) -> None:
+    event, users = await setup_event(harness, 7, game="insomnia", format="tables", rounds=2, deadline=20,
+                                     options="chips=5 deals=1")  # fmt: skip
+    players = list(users)
+    clock = Clock(harness)
+    await users[players[0]].slash("tournament start")
+    met: set[frozenset[str]] = set()
+    for round_no, sizes in ((1, [4, 3]), (2, [4, 3]), (3, [6])):
+        row = await round_opened(harness, event, round_no)
+        tables = row.current()
+        assert [len(m.players) for m in tables] == sizes
+        if round_no == 1:  # by rating (all unrated: the join order), the strongest together
+            assert [m.players for m in tables] == [tuple(players[:4]), tuple(players[4:])]
+        if round_no == 3:  # the final table: the six leaders after the table rounds
+            done = [m for m in row.matches if m.round < 3]
+            score = table_points(done)
+            ranked = sorted(players, key=lambda p: (-score[p], -firsts(done, p), players.index(p)))
+            assert tables[0].players == tuple(ranked[:6])
+        for m in tables:
+            met |= {frozenset((a, b)) for a in m.players for b in m.players if a < b}
+            # The player whose turn it is makes one move; the next one never does (a no-show).
+            record = harness.bot.sessions.tables.by_id(m.table_id)
+            await poll(lambda m=m: (r := harness.bot.sessions.tables.by_id(m.table_id)) is not None
+                       and r.status == "running" and r.game is not None, what="dealt")  # fmt: skip
+            record = harness.bot.sessions.tables.by_id(m.table_id)
+            mover = record.playing.current_player
+            said = await users[mover].slash("insomnia pass", channel=record.channel_id)
+            assert said.ephemeral, said.text
+        clock.pass_deadline(20)
+        await poll(lambda: True)
+    await harness.fake.wait_for(lambda: len(announcements(harness, event)) == 4, what="the final standings")
+    row = await row_of(harness, event)
+    assert row.status == "finished" and all(m.settled for m in row.matches)
+    final = next(m for m in row.matches if m.round == 3)
+    assert final.forfeits, "a no-show at the final table forfeits"
+    expected_first = min(
+        (p for p in final.players if p not in final.forfeits),
+        key=lambda p: (final.places[final.players.index(p)], final.players.index(p)),
+    )
+    assert f"The winner: <@{expected_first}>" in announcements(harness, event)[-1].text
+
+
+def table_points(matches: list[Any]) -> Counter[str]:
+    """One point for each player finished ahead of, a half for a tie; no-shows nothing and count last."""
+    score: Counter[str] = Counter()
+    for m in matches:
+        last = len(m.players) + 1
+        place = {p: last if p in m.forfeits else m.places[i] for i, p in enumerate(m.players)}
+        for p in m.players:
+            if p not in m.forfeits:
+                score[p] += sum(1 if place[p] < place[q] else 0.5 if place[p] == place[q] else 0
+                                for q in m.players if q != p)  # fmt: skip
+    return score
+
+
+def firsts(matches: list[Any], player: str) -> int:
+    count = 0
+    for m in matches:
+        if player in m.players and player not in m.forfeits:
+            place = m.places[m.players.index(player)]
+            count += place == 1
+    return count
