@@ -235,9 +235,12 @@ async def _round_check(tx: Transaction, competition_id: int, round_no: int) -> b
     return False
 
 
-async def table_finished(tx: Transaction, now: float, table_id: int, finish: Sequence[ResultIn]) -> bool:
-    """The fact "table N finished", in the finishing transaction: its match settled by the results' places,
-    the round marked done if it was the last. True if this finished the round. A table of no competition:
+async def table_finished(
+    tx: Transaction, now: float, table_id: int, finish: Sequence[ResultIn], taken_over: Sequence[str] = ()
+) -> bool:
+    """The fact "table N finished", in the finishing transaction: its match settled by the results' places
+    (a seat the computer played at the end scores nothing: a forfeit, with the no-shows already marked), the
+    round marked done if it was the last. True if this finished the round. A table of no competition:
     nothing (one indexed read)."""
     match = await tx.one(
         "SELECT id, competition_id, round, players, forfeits FROM competition_matches WHERE table_id = ?",
@@ -247,7 +250,8 @@ async def table_finished(tx: Transaction, now: float, table_id: int, finish: Seq
         return False
     places = {r.player: r.placement for r in finish}
     players = json.loads(match["players"])
-    return await _settle(tx, now, match, [places.get(p, len(players)) for p in players], None)
+    forfeits = sorted({*json.loads(match["forfeits"]), *(p for p in taken_over if p in players)})
+    return await _settle(tx, now, match, [places.get(p, len(players)) for p in players], forfeits)
 
 
 async def settle(

@@ -156,7 +156,7 @@ def standings_picture(board: Board, locale: object) -> Picture:
         ]
         for x in board.lines
     ]
-    data = png(draw.standings(f"{title(board, locale)} · {head}", columns, rows))
+    data = png(draw.standings(title(board, locale), head, columns, rows))
     alt = t(
         locale, "tournament.picture.standings_alt", lines="; ".join(f"{r[0]}. {r[1]} {r[2]}" for r in rows)
     )
@@ -178,7 +178,7 @@ def bracket_picture(board: Board, locale: object) -> Picture:
     for r in range(len(rounds), board.rounds):  # the rounds still to come: their boxes empty
         rounds.append([draw.Box(()) for _ in range(max(1, first // 2**r))])
     headings = [t(locale, "tournament.picture.bracket_round", round=r + 1) for r in range(board.rounds)]
-    data = png(draw.bracket(title(board, locale), headings, rounds))
+    data = png(draw.bracket(title(board, locale), headings, rounds, t(locale, "tournament.picture.bye")))
     alt = t(locale, "tournament.picture.bracket_alt", title=title(board, locale))
     return Picture(filename="tournament-bracket.png", data=data, alt=alt)
 

@@ -175,3 +175,16 @@ async def test_two_processes_finishing_the_rounds_last_two_games_pair_the_next_r
         )
     finally:
         await store.close()
+
+
+async def test_a_seat_the_computer_played_scores_nothing(store):
+    event = await started(store, ["11", "12"], [("11", "12")])
+    (match,) = (await store.competition(event)).current()
+    table = await match_table(store, match.id, match.players)
+    results = [
+        ResultIn(player="11", net=0, placement=1, won=True),
+        ResultIn(player="12", net=0, placement=2, won=False),
+    ]
+    await store.append_action(table, 0, None, '{"kind":"x"}', [], "{}", results, taken_over=["11"])
+    (settled,) = (await store.competition(event)).current()
+    assert settled.places == (1, 2) and settled.forfeits == ("11",)

@@ -16,7 +16,7 @@ from bot.render.pictures import sprites as sp
 from bot.render.pictures.canvas import MARGIN, WIDTH, new_canvas
 from bot.render.pictures.text import FELT_DARK, WHITE
 
-TITLE, ROW, SIZE = 26, 32, 22
+TITLE, SUBTITLE, ROW, SIZE = 26, 20, 32, 22
 DIM = (170, 200, 180)
 
 
@@ -27,13 +27,18 @@ class Column:
     right: bool = True  # numbers sit right
 
 
-def standings(title: str, columns: Sequence[Column], rows: Sequence[Sequence[str]]) -> Image.Image:
-    """`rows`: each line's texts, one per column (the first two: place and name, the name's column takes
-    what the others leave)."""
-    height = MARGIN + TITLE + 14 + ROW * (len(rows) + 1) + MARGIN
+def standings(
+    title: str, subtitle: str, columns: Sequence[Column], rows: Sequence[Sequence[str]]
+) -> Image.Image:
+    """`rows`: each line's texts, one per column (the first two: place and name)."""
+    height = MARGIN + TITLE + 8 + SUBTITLE + 14 + ROW * (len(rows) + 1) + MARGIN
     canvas = new_canvas(height)
-    sp.draw_text(canvas, (MARGIN, MARGIN), sp.fit_text(title, TITLE, WIDTH - 2 * MARGIN), TITLE)
-    y = MARGIN + TITLE + 14
+    sp.draw_text(canvas, (MARGIN, MARGIN), sp.fit_text(sp.printable(title), TITLE, WIDTH - 2 * MARGIN), TITLE)
+    y = MARGIN + TITLE + 8
+    sp.draw_text(
+        canvas, (MARGIN, y), sp.fit_text(sp.printable(subtitle), SUBTITLE, WIDTH - 2 * MARGIN), SUBTITLE, DIM
+    )
+    y += SUBTITLE + 14
     xs = _xs(columns)
     for (x, w), column in zip(xs, columns, strict=True):
         _cell(canvas, x, w, y, column.heading, column.right, DIM)
@@ -76,13 +81,14 @@ class Box:
 BOX_H, BOX_GAP = 58, 10
 
 
-def bracket(title: str, headings: Sequence[str], rounds: Sequence[Sequence[Box]]) -> Image.Image:
-    """A column per round; round r's match i sits between the two matches of round r-1 it follows."""
+def bracket(title: str, headings: Sequence[str], rounds: Sequence[Sequence[Box]], bye: str) -> Image.Image:
+    """A column per round; round r's match i sits between the two matches of round r-1 it follows. `bye`:
+    what an empty seat of round one says."""
     first = max(1, len(rounds[0]) if rounds else 1)
     top = MARGIN + TITLE + 14 + SIZE + 10
     height = top + first * (BOX_H + BOX_GAP) + MARGIN
     canvas = new_canvas(height)
-    sp.draw_text(canvas, (MARGIN, MARGIN), sp.fit_text(title, TITLE, WIDTH - 2 * MARGIN), TITLE)
+    sp.draw_text(canvas, (MARGIN, MARGIN), sp.fit_text(sp.printable(title), TITLE, WIDTH - 2 * MARGIN), TITLE)
     count = max(1, len(rounds))
     col = (WIDTH - 2 * MARGIN - (count - 1) * 10) // count
     draw = ImageDraw.Draw(canvas)
@@ -96,7 +102,7 @@ def bracket(title: str, headings: Sequence[str], rounds: Sequence[Sequence[Box]]
             draw.rounded_rectangle([x, y, x + col, y + BOX_H], radius=8, fill=FELT_DARK, outline=DIM, width=2)
             for n in range(2):
                 name = (
-                    box.names[n] if n < len(box.names) else ("—" if len(box.names) == 1 and n == 1 else "…")
+                    box.names[n] if n < len(box.names) else (bye if len(box.names) == 1 else "…")
                 )
                 lit = box.winner is None or box.winner == n
                 colour = WHITE if lit else DIM
