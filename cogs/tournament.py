@@ -20,7 +20,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_out import discord_kwargs
 from bot.events.runner import Runner
 from bot.events.service import Tournaments
 from bot.render import tournament as words
@@ -244,11 +243,12 @@ class ModerationCommands(commands.GroupCog, group_name="moderation"):
     @app_commands.checks.has_permissions(manage_guild=True)
     async def log(self, interaction: discord.Interaction) -> None:
         """What this server's moderators did: voided games, exclusions (only you see it)."""
-        records = await self.bot.store.moderation(interaction.guild_id or 0)
-        message = words.moderation_message(records, interaction.locale)
-        await interaction.response.send_message(
-            ephemeral=True, allowed_mentions=discord.AllowedMentions.none(), **discord_kwargs(message)
-        )
+
+        async def record() -> Message:
+            rows = await self.bot.store.moderation(interaction.guild_id or 0)
+            return words.moderation_message(rows, interaction.locale)
+
+        await respond(interaction, record)
 
 
 async def setup(bot: CardBot) -> None:

@@ -96,6 +96,10 @@ async def void(tx: Transaction, now: float, table_id: int, moderator: int, reaso
                 for k in kinds
             ],
         )
+    # A row left with nothing in it (a person whose only game this was) is as if it had never been written:
+    # rows only add up, so dropping an empty one loses nothing, and he is on no leaderboard.
+    await tx.execute("DELETE FROM balances WHERE guild_id = ? AND games = 0 AND net = 0", guild)
+    await tx.execute("DELETE FROM season_balances WHERE guild_id = ? AND games = 0 AND net = 0", guild)
     if await tx.value("SELECT 1 FROM rating_changes WHERE table_id = ? LIMIT 1", table_id) is not None:
         await tx.execute("DELETE FROM rating_changes WHERE table_id = ?", table_id)
         await rerate(tx, guild, kind, rate)

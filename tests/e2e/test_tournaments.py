@@ -318,3 +318,39 @@ def firsts(matches: list[Any], player: str) -> int:
             place = m.places[m.players.index(player)]
             count += place == 1
     return count
+
+
+async def test_a_moderator_voids_a_game_and_takes_a_player_off_the_leaderboard(harness: Harness) -> None:
+    from tests.e2e.test_rematch import malice_game
+
+    async def finished(harness: Harness, table: int) -> None:
+        games = harness.fake.channel("games").id
+        await poll(lambda: harness.bot.sessions.table_in(games) is None, what=f"table {table} over")
+
+    alice, bob, erin = harness.user("alice"), harness.user("bob"), harness.user("erin")
+    farmed = await malice_game(harness, alice, bob, stake=3)
+    await alice.slash("resign")
+    await finished(harness, farmed)
+    assert f"<@{bob.id}>" in (await alice.slash("leaderboard")).text
+    refused = await alice.slash("moderation void", table=farmed)
+    assert refused.ephemeral and "Manage Server" in refused.text, refused.text
+    said = await erin.slash("moderation void", table=farmed, reason="farmed")
+    assert said.ephemeral and f"Game #{farmed} (Malice) is voided" in said.text, said.text
+    again = await erin.slash("moderation void", table=farmed)
+    assert "already voided" in again.text
+    history = await alice.slash("history", game=f"#{farmed}")
+    assert "A moderator voided this game" in history.text
+    board = await alice.slash("leaderboard")
+    assert f"<@{bob.id}>" not in board.text and f"<@{alice.id}>" not in board.text, "as if never played"
+    assert await harness.store.rating_changes(farmed) == []
+
+    second = await malice_game(harness, alice, bob)
+    await bob.slash("resign")
+    await finished(harness, second)
+    said = await erin.slash("moderation exclude", player=bob, reason="cheating")
+    assert f"<@{bob.id}> is off this server's leaderboards" in said.text
+    board = await alice.slash("leaderboard")
+    assert f"<@{alice.id}>" in board.text and f"<@{bob.id}>" not in board.text
+    record = await erin.slash("moderation log")
+    assert record.ephemeral and f"voided the game at table #{farmed}" in record.text
+    assert f"took <@{bob.id}> off the leaderboards · cheating" in record.text

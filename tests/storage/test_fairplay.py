@@ -90,6 +90,18 @@ async def test_a_voided_game_counts_as_if_never_played(store, database):
     assert await store.voided_at(tables[1]) is not None and await store.voided_at(tables[0]) is None
 
 
+async def test_a_person_whose_only_game_is_voided_is_on_no_leaderboard(store):
+    table = await play(store, VOIDED, {"11": 1, "14": 2}, [mv("14", "11", 9)])
+    await play(store, VOIDED, {"11": 1, "12": 2}, [mv("12", "11", 3)])
+    await store.void_table(table, moderator=77, reason="", rate=rate)
+    for board in (
+        await store.leaderboard(VOIDED),
+        await store.leaderboard(VOIDED, season=store.current_season()),
+    ):
+        assert [(r.player, r.net, r.games) for r in board] == [("11", 3, 1), ("12", -3, 1)]
+    assert [r.player for r in await store.rating_leaderboard(VOIDED, "malice")] == ["11", "12"]
+
+
 async def test_an_unfinished_game_cannot_be_voided(store):
     table = await running_table(store, next(_channels), ["11", "12"], kind="malice", guild=VOIDED)
     with pytest.raises(FairPlayError):
