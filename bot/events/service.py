@@ -124,7 +124,7 @@ class Tournaments:
         tables = plan.first_tables(row.format, row.rounds, people)
         minutes = row.options.get("deadline")
         deadline = self.clock() + float(minutes) * 60 if minutes else None
-        if room is not None:  # where it starts decides the threads, as for a game
+        if room is not None and channel_id == row.channel_id:  # its channel, as the start sees it: threads
             await self.store.set_competition_room(row.id, [room.can_thread, room.permitted])
         try:
             await self.store.start_competition(row.id, [e.player for e in people], tables, deadline)
