@@ -45,6 +45,21 @@ def readable(marks: list, canvas: Image.Image) -> list:
     return texts
 
 
+def watch(monkeypatch, what: str) -> dict:
+    """The canvas the picture module's `what` draws next, with the marks of every text it placed."""
+    drawn: dict = {}
+    real = getattr(draw, what)
+
+    def keep(*args):
+        with recording() as marks:
+            drawn["canvas"] = canvas = real(*args)
+        drawn["marks"] = marks
+        return canvas
+
+    monkeypatch.setattr(draw, what, keep)
+    return drawn
+
+
 @pytest.mark.parametrize("locale", ["en", "de"])
 def test_the_standings_read_on_a_phone_with_names_in_the_readers_language(locale):
     picture = words.standings_picture(SWISS, locale)
@@ -59,16 +74,7 @@ def test_the_standings_read_on_a_phone_with_names_in_the_readers_language(locale
 
 @pytest.mark.parametrize("locale", ["en", "de"])
 def test_every_standings_text_is_readable_and_apart(locale, monkeypatch):
-    drawn = {}
-    real = draw.standings
-
-    def keep(*args):
-        with recording() as marks:
-            drawn["canvas"] = canvas = real(*args)
-        drawn["marks"] = marks
-        return canvas
-
-    monkeypatch.setattr(draw, "standings", keep)
+    drawn = watch(monkeypatch, "standings")
     words.standings_picture(SWISS, locale)
     texts = readable(drawn["marks"], drawn["canvas"])
     shown = {m.text for m in texts}
@@ -77,16 +83,7 @@ def test_every_standings_text_is_readable_and_apart(locale, monkeypatch):
 
 @pytest.mark.parametrize("locale", ["en", "de"])
 def test_the_bracket_draws_every_round_with_byes_and_the_rounds_to_come(locale, monkeypatch):
-    drawn = {}
-    real = draw.bracket
-
-    def keep(*args):
-        with recording() as marks:
-            drawn["canvas"] = canvas = real(*args)
-        drawn["marks"] = marks
-        return canvas
-
-    monkeypatch.setattr(draw, "bracket", keep)
+    drawn = watch(monkeypatch, "bracket")
     picture = words.bracket_picture(KNOCKOUT, locale)
     texts = readable(drawn["marks"], drawn["canvas"])
     shown = [m.text for m in texts]
