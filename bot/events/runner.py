@@ -117,6 +117,10 @@ class Runner:
 
     # ------------------------------------------------------------------ rounds
 
+    def poke(self, event: int) -> None:
+        """Take the event's next step in the background (a command's answer does not wait for its tables)."""
+        self._spawn(self.advance(event))
+
     def _lock(self, event: int) -> asyncio.Lock:
         return self._locks.setdefault(event, asyncio.Lock())
 

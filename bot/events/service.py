@@ -130,7 +130,7 @@ class Tournaments:
             await self.store.start_competition(row.id, [e.player for e in people], tables, deadline)
         except CompetitionError:
             raise NotAllowed("tournament.refused.started") from None
-        await self.runner.advance(row.id)
+        self.runner.poke(row.id)
         return Text("tournament.started", event=row.id, count=len(people))
 
     async def cancel(

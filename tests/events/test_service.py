@@ -80,10 +80,10 @@ async def test_a_swiss_without_threads_plays_one_match_at_a_time_and_survives_a_
     sessions = events.sessions
     for round_no in (1, 2):
         for _match in range(2):
+            table = await wait_for(lambda: (t := sessions.table_in(CHANNEL)) and t.status == "running" and t)
+            assert table.kind == "malice"
             row = await store.competition(event)
             assert row.round == round_no
-            table = await wait_for(lambda: sessions.table_in(CHANNEL))
-            assert table.status == "running" and table.kind == "malice"
             # One match at a time: the other waits for the channel.
             assert sum(m.table_id is not None and not m.settled for m in row.current()) == 1
             await sessions.resign(CHANNEL, int(table.players[1]))
