@@ -152,6 +152,11 @@ async def test_an_eight_person_swiss_survives_a_kill_a_drop_and_a_no_show(harnes
     await resign(harness, users, first, first.players[1])
     await resign(harness, users, second, second.players[0])
     await poll(lambda: harness.bot.sessions.tables.by_id(second.table_id) is None, what="two games over")
+    # Killed once the runner has taken the step those two ends asked for (the round is not done). Killed in
+    # the middle of the runner's opening, the PostgreSQL run hung twice in ~14 in the harness's closing of the
+    # dead bot's pool (asyncpg: "Pool.close() is taking over 60 seconds"); not yet explained. A lobby opened
+    # but not dealt before a kill is tests/events/test_service.py's case.
+    await runner(harness).idle()
     await harness.crash_bot()
     await harness.start_bot()
     dropped = rest[-1].players[1]  # a loser of round 2 drops out: round 3 has seven players and a bye

@@ -119,3 +119,26 @@ async def wait_for_status(store, event: int, status: str):
         assert loop.time() < end, row
         await asyncio.sleep(0.01)
     return row
+
+
+async def test_a_match_table_left_in_its_lobby_by_a_crash_is_dealt_when_the_runner_comes_back(events, store):
+    event = await create(events, rounds=1)
+    for who in (ALICE, BOB):
+        await events.join(CHANNEL, who, event)
+    sessions, runner = events.sessions, events.runner
+    await runner.close()  # the runner of the process that crashed: it never took its step
+    await events.start(CHANNEL, ALICE, event, can_manage=False, roles=())
+    (match,) = (await store.competition(event)).current()
+    # What a crash between the lobby's creation (linked to its match) and its deal leaves behind.
+    lobby = await sessions.lobbies.open(
+        kind="malice", guild_id=GUILD, channel_id=CHANNEL, host_id=ALICE, options={},
+        players=list(match.players), match=match.id,
+    )  # fmt: skip
+    assert lobby.status == "lobby"
+    events.runner = Runner(store, sessions)
+    events.runner.start()
+    assert await events.runner.resume() == 1
+    await events.runner.idle()
+    table = await wait_for(lambda: (t := sessions.tables.by_id(lobby.id)) and t.status == "running" and t)
+    assert table.players == match.players
+    assert (await store.competition(event)).current()[0].table_id == lobby.id, "no second table for the match"
