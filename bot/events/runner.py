@@ -53,7 +53,11 @@ class Runner:
         self.store = store
         self.sessions = sessions
         self.matches = Matches(
-            sessions.lobbies, sessions.life, sessions.servers, sessions.presenter, sessions.guild_locales,
+            sessions.lobbies,
+            sessions.life,
+            sessions.servers,
+            sessions.presenter,
+            sessions.guild_locales,
             post=sessions.post_lobby,
         )
         self.clock = clock

@@ -101,9 +101,7 @@ def bracket(title: str, headings: Sequence[str], rounds: Sequence[Sequence[Box]]
             y = top + i * span + (span - BOX_H - BOX_GAP) // 2
             draw.rounded_rectangle([x, y, x + col, y + BOX_H], radius=8, fill=FELT_DARK, outline=DIM, width=2)
             for n in range(2):
-                name = (
-                    box.names[n] if n < len(box.names) else (bye if len(box.names) == 1 else "…")
-                )
+                name = box.names[n] if n < len(box.names) else (bye if len(box.names) == 1 else "…")
                 lit = box.winner is None or box.winner == n
                 colour = WHITE if lit else DIM
                 sp.draw_text(canvas, (x + 8, y + 4 + n * 26), sp.fit_text(name, 20, col - 14), 20, colour)
