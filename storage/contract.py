@@ -29,6 +29,8 @@ from storage.common import (
 )
 from storage.database import Database
 from storage.errors import TableNotFound
+from storage.events import Competitions
+from storage.fairplay import VOID
 from storage.migrations import migrate
 from storage.models import (
     ActionRow,
@@ -71,7 +73,7 @@ def _json(model: BaseModel) -> str:
     return dumps(model.model_dump(mode="json"))
 
 
-class Store(Standings):
+class Store(Standings, Competitions):
     """The durable record of tables, seats, the action log, the chip ledger, results and balances.
 
     All methods are coroutines. `await Store.open(url_or_path)` is `open_store`; close with `await
@@ -160,21 +162,23 @@ class Store(Standings):
         finish: Sequence[ResultIn] | None = None,
         meta: BaseModel | None = None,
         rated: Rated | None = None,
+        taken_over: Sequence[str] = (),
     ) -> int:
         """One transaction: the action (seq = expected_seq, the first is 0), its ledger entries in order, the
         balances they change, the snapshot, the meta if given and, if `finish`, the results (and their games,
         wins and biggest wins in the balances, and the season's leaderboard of the month it ends in), status
         `finished` and the finished time, and if `rated` (with two people or more) the game's rating: each
         person's rating read and locked, `rated.rate` asked, the new ratings and the game's `rating_changes`
-        written, once per table. Returns the seq. SequenceConflict if expected_seq is not the next one,
-        TableStateError if the table is not running, TableNotFound; nothing is written then, nor on any error
-        half-way (the rater's included)."""
+        written, once per table; and if the table plays a competition's match, the match settled by its places
+        (`taken_over`: the seats a computer played at the end, which score nothing there). Returns the seq.
+        SequenceConflict if expected_seq is not the next one, TableStateError if the table is not running,
+        TableNotFound; nothing is written then, nor on any error half-way (the rater's included)."""
         now, data = self._clock(), None if meta is None else _json(meta)
         season = season_of(now)
         return await self._db.write(
             lambda tx: writes.append(
                 tx, now, table_id, expected_seq, actor, action_json, ledger, snapshot_json, finish, data,
-                season, rated,
+                season, rated, taken_over,
             )
         )
 
@@ -232,8 +236,8 @@ class Store(Standings):
         return rows[0] if rows else None
 
     async def actions(self, table_id: int) -> list[ActionRow]:
-        """The action log in seq order."""
-        return [ActionRow(**r) for r in await self._db.fetch(reads.ACTIONS, table_id)]
+        """The game's action log in seq order (a void's entry, `storage.fairplay`, is no move: left out)."""
+        return [ActionRow(**r) for r in await self._db.fetch(reads.ACTIONS, table_id) if r["actor"] != VOID]
 
     async def ledger(self, table_id: int) -> list[LedgerRow]:
         """The table's chip movements by seq, then entry order."""

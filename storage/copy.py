@@ -27,7 +27,7 @@ from storage.sqlite import SqliteStore
 TABLES: dict[str, tuple[str, ...]] = {
     "game_tables": ("id", "guild_id", "channel_id", "kind", "status", "options", "seed", "commitment",
                     "host_id", "meta", "display", "snapshot", "created_at", "started_at", "finished_at",
-                    "home_channel_id"),
+                    "home_channel_id", "voided_at"),
     "seats": ("id", "table_id", "seat", "player", "user_id", "joined_at", "left_at"),
     "actions": ("table_id", "seq", "actor", "action", "created_at"),
     "ledger": ("id", "table_id", "seq", "guild_id", "kind", "from_account", "to_account", "amount", "reason",
@@ -44,6 +44,14 @@ TABLES: dict[str, tuple[str, ...]] = {
     "game_channels": ("guild_id", "channel_id"),
     "table_defaults": ("guild_id", "kind", "name", "value"),
     "dm_channels": ("user_id", "channel_id"),
+    "competitions": ("id", "guild_id", "channel_id", "kind", "format", "rounds", "options", "host_id",
+                     "status", "round", "round_done", "announced", "deadline", "starts_at", "created_at",
+                     "finished_at"),
+    "competition_entrants": ("competition_id", "player", "rating", "joined_at", "checked_in", "dropped"),
+    "competition_matches": ("id", "competition_id", "round", "table_no", "players", "table_id", "places",
+                            "forfeits", "settled_at"),
+    "moderation": ("id", "guild_id", "action", "table_id", "player", "moderator", "reason", "created_at"),
+    "leaderboard_exclusions": ("guild_id", "player"),
 }  # fmt: skip
 ORDER = {
     "actions": "table_id, seq",
@@ -57,9 +65,12 @@ ORDER = {
     "game_channels": "guild_id, channel_id",
     "table_defaults": "guild_id, kind, name",
     "dm_channels": "user_id",
+    "competition_entrants": "competition_id, player",
+    "leaderboard_exclusions": "guild_id, player",
 }
 ORDER.update((t, "id") for t in TABLES if t not in ORDER)
-IDENTITY = ("game_tables", "seats", "ledger")  # tables whose ids come from a sequence on PostgreSQL
+# Tables whose ids come from a sequence on PostgreSQL.
+IDENTITY = ("game_tables", "seats", "ledger", "competitions", "competition_matches", "moderation")
 CHUNK = 10_000
 
 # Per table: its entries, the chips they moved, and each account's net. Same SQL on both backends.

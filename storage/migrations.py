@@ -320,6 +320,88 @@ MIGRATIONS: list[list[Statement]] = [
             WHERE home_channel_id IS NOT NULL
         """,
     ],
+    # 10: competitions (bot/events): a tournament's own records, apart from the tables it opens.
+    # `competitions` one row per event, `round` the round in play and `round_done` the last round whose every
+    # match is settled (set in the transaction that finishes its last table: the next round is paired once,
+    # guarded by both); `announced` the last round whose pairings were announced (claimed before they are
+    # sent: never twice). `competition_matches`: one table of one round, its players in seat order as JSON
+    # (one player: a bye), `table_id` the game table it plays at (set in the transaction that creates that
+    # table), `places` and `forfeits` once settled. Fair play: `moderation` the record of what moderators did
+    # (a void of a finished game, a person excluded from or let back onto the leaderboards),
+    # `leaderboard_exclusions` who is excluded now, `game_tables.voided_at` when a game was voided (its chips
+    # given back by compensating ledger entries appended under the void's own action; its ratings taken out).
+    [
+        """
+        CREATE TABLE competitions (
+            id          {id},
+            guild_id    {bigint} NOT NULL,
+            channel_id  {bigint} NOT NULL,
+            kind        TEXT    NOT NULL,
+            format      TEXT    NOT NULL CHECK (format IN ('swiss', 'knockout', 'tables')),
+            rounds      INTEGER NOT NULL,
+            options     {json}  NOT NULL DEFAULT '{}',
+            host_id     {bigint} NOT NULL,
+            status      TEXT    NOT NULL CHECK (status IN ('open', 'running', 'finished', 'cancelled')),
+            round       INTEGER NOT NULL DEFAULT 0,
+            round_done  INTEGER NOT NULL DEFAULT 0,
+            announced   INTEGER NOT NULL DEFAULT 0,
+            deadline    {real},
+            starts_at   {real},
+            created_at  {real}  NOT NULL,
+            finished_at {real}
+        )
+        """,
+        "CREATE INDEX competitions_by_status ON competitions (status, guild_id)",
+        """
+        CREATE TABLE competition_entrants (
+            competition_id {bigint} NOT NULL REFERENCES competitions (id),
+            player         TEXT    NOT NULL,
+            rating         {real}  NOT NULL,
+            joined_at      {real}  NOT NULL,
+            checked_in     {real},
+            dropped        INTEGER,
+            PRIMARY KEY (competition_id, player)
+        ) {without_rowid}
+        """,
+        """
+        CREATE TABLE competition_matches (
+            id             {id},
+            competition_id {bigint} NOT NULL REFERENCES competitions (id),
+            round          INTEGER NOT NULL,
+            table_no       INTEGER NOT NULL,
+            players        {json}  NOT NULL,
+            table_id       {bigint} REFERENCES game_tables (id),
+            places         {json},
+            forfeits       {json}  NOT NULL DEFAULT '[]',
+            settled_at     {real},
+            UNIQUE (competition_id, round, table_no)
+        )
+        """,
+        "CREATE UNIQUE INDEX competition_matches_by_table ON competition_matches (table_id)"
+        " WHERE table_id IS NOT NULL",
+        """
+        CREATE TABLE moderation (
+            id         {id},
+            guild_id   {bigint} NOT NULL,
+            action     TEXT    NOT NULL CHECK (action IN ('void', 'exclude', 'include')),
+            table_id   {bigint} REFERENCES game_tables (id),
+            player     TEXT,
+            moderator  {bigint} NOT NULL,
+            reason     TEXT    NOT NULL DEFAULT '',
+            created_at {real}  NOT NULL
+        )
+        """,
+        "CREATE INDEX moderation_by_guild ON moderation (guild_id, id)",
+        AppendOnly("moderation", "the moderation record"),
+        """
+        CREATE TABLE leaderboard_exclusions (
+            guild_id {bigint} NOT NULL,
+            player   TEXT    NOT NULL,
+            PRIMARY KEY (guild_id, player)
+        ) {without_rowid}
+        """,
+        "ALTER TABLE game_tables ADD COLUMN voided_at {real}",
+    ],
 ]
 
 LATEST = len(MIGRATIONS)

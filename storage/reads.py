@@ -15,6 +15,11 @@ _TABLE_COLUMNS = (
     "t.display, t.snapshot, t.created_at, t.started_at, t.finished_at, t.home_channel_id, "
     "(SELECT COALESCE(MAX(a.seq) + 1, 0) FROM actions a WHERE a.table_id = t.id) AS next_seq"
 )
+# A person a moderator excluded is on no leaderboard of the server (migration 10, `storage.fairplay`).
+_NOT_EXCLUDED = (
+    " AND NOT EXISTS (SELECT 1 FROM leaderboard_exclusions x WHERE x.guild_id = {t}.guild_id"
+    " AND x.player = {t}.player)"
+)
 ACTIONS = "SELECT table_id, seq, actor, action, created_at FROM actions WHERE table_id = ? ORDER BY seq"
 LEDGER = (
     "SELECT id, table_id, seq, from_account, to_account, amount, reason, created_at FROM ledger"
@@ -26,6 +31,7 @@ RESULTS = (
 )
 LEADERBOARD = (
     "SELECT player, net, games, wins FROM balances WHERE guild_id = ? AND kind = ?"
+    f"{_NOT_EXCLUDED.format(t='balances')}"
     " ORDER BY net DESC, wins DESC, games ASC, player ASC LIMIT ? OFFSET ?"
 )
 STATS = "SELECT kind, net, games, wins, biggest_win FROM balances WHERE guild_id = ? AND player = ?"
@@ -36,14 +42,17 @@ TABLE_DEFAULTS = "SELECT kind, name, value FROM table_defaults WHERE guild_id = 
 DM_CHANNELS = "SELECT user_id, channel_id FROM dm_channels"
 SEASON_LEADERBOARD = (
     "SELECT player, net, games, wins FROM season_balances WHERE guild_id = ? AND season = ? AND kind = ?"
+    f"{_NOT_EXCLUDED.format(t='season_balances')}"
     " ORDER BY net DESC, wins DESC, games ASC, player ASC LIMIT ? OFFSET ?"
 )
 RATING_LEADERBOARD = (
     "SELECT player, score, games, games AS played FROM ratings WHERE guild_id = ? AND kind = ?"
+    f"{_NOT_EXCLUDED.format(t='ratings')}"
     " ORDER BY score DESC, player ASC LIMIT ? OFFSET ?"
 )
 SEASON_RATING_LEADERBOARD = (
     "SELECT player, score, games, played FROM season_ratings WHERE guild_id = ? AND season = ? AND kind = ?"
+    f"{_NOT_EXCLUDED.format(t='season_ratings')}"
     " ORDER BY score DESC, player ASC LIMIT ? OFFSET ?"
 )
 SEASONS = "SELECT DISTINCT season FROM season_balances WHERE guild_id = ? AND kind = ? ORDER BY season DESC"

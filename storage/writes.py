@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from storage import competitions
 from storage.common import balance_changes, season_changes
 from storage.database import Batch, Guard, Insert, Transaction
 from storage.errors import ChannelBusy, SequenceConflict, TableNotFound, TableStateError
@@ -216,6 +217,7 @@ async def append(
     meta: str | None,
     season: str,
     rated: Rated | None = None,
+    taken_over: Sequence[str] = (),
 ) -> int:
     row = await tx.one(
         f"SELECT status, guild_id, kind FROM game_tables WHERE id = ?{tx.dialect.row_lock}", table_id
@@ -250,6 +252,8 @@ async def append(
         raise SequenceConflict(table_id, seq, found)
     if finish is not None and rated is not None:
         await rate(tx, now, season, table_id, guild, kind, rated)
+    if finish is not None:  # the one fact a competition hears of its tables: "table N finished"
+        await competitions.table_finished(tx, now, table_id, finish, taken_over)
     return seq
 
 

@@ -26,6 +26,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("bot.render",),  # the presentation: text, pictures, commands as data, its registry
     ("bot.fit",),  # every message cut to Discord's limits (Discord-free)
     ("bot.sessions", "bot.warmup", "bot.config"),  # tables in play (no Discord); the process's settings
+    ("bot.events",),  # competitions over many tables (tournaments), above the tables they open (no Discord)
     ("bot.terminal", "bot.simulate", "bot.reading"),  # the front ends without Discord; typed input read
     ("bot.ops",),  # the operator's view (the token's budget, metrics, health), without Discord
     ("bot.errors", "bot.input_checks", "bot.discord_out", "cogs", "bot.client"),  # Discord
@@ -34,7 +35,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 # The store stands beside the layers: it imports none of them, and only these use it.
 STORAGE = "storage"
 STORAGE_USERS = (
-    "bot.sessions", "bot.config", "bot.ops", "bot.cli", "bot.client", "bot.discord_out", "cogs"
+    "bot.sessions", "bot.events", "bot.config", "bot.ops", "bot.cli", "bot.client", "bot.discord_out", "cogs"
 )
 
 # Known violations, each with who removes it and why it is still here. Keep this list short and named.

@@ -370,6 +370,17 @@ class HistoryEntry(Protocol):
     def ledger(self) -> Sequence[Transfer]: ...
 
 
+VOIDED = "void"  # the actor of a void's entry in a game's log
+
+
+def _actor(actor: str, locale: object) -> str:
+    if actor[:1].isdigit() or actor.startswith("ai:"):
+        return name(actor, locale)
+    if actor in ("system", "timeout", "ai"):
+        return t(locale, f"history.actor.{actor}")
+    return f"({actor})"
+
+
 def history_pages(
     kind: str,
     table_id: int,
@@ -386,15 +397,12 @@ def history_pages(
     hide = status != "finished"
     lines: list[str] = []
     for entry in entries:
-        action = parse(entry.action)
         actor = entry.actor or "system"
-        if actor[:1].isdigit() or actor.startswith("ai:"):
-            who = name(actor, locale)
-        elif actor in ("system", "timeout", "ai"):
-            who = t(locale, f"history.actor.{actor}")
+        if actor == VOIDED:  # a moderator voided the game (storage.fairplay): its chips given back
+            line = f"`{entry.seq:>3}` {t(locale, 'history.void')}"
         else:
-            who = f"({actor})"
-        line = f"`{entry.seq:>3}` {who} {module.action_text(action, hide=hide, locale=locale)}"
+            line = f"`{entry.seq:>3}` {_actor(actor, locale)} "
+            line += module.action_text(parse(entry.action), hide=hide, locale=locale)
         moves = [
             f"{_account(m.from_account, locale)} → {_account(m.to_account, locale)} {m.amount} ({m.reason})"
             for m in entry.ledger

@@ -78,6 +78,16 @@ class Life:
         action = REGISTRY[record.kind].parse_action({"kind": "end_game"})
         await self.moves.commit(record, actor, action, notes=[why])
 
+    async def end(self, table_id: int, why: NoteFact) -> None:
+        """End a running game from outside it (a competition's deadline): settled by the rules, as /cancel."""
+        record = self.tables.by_id(table_id)
+        if record is None:
+            return
+        async with self.tables.lock(record.channel_id):
+            record = self.tables.by_id(table_id)
+            if record is not None and record.status == "running":
+                await self._end(record, None, why)
+
     async def channel_gone(self, table_id: int) -> None:
         """The channel was deleted: a lobby closes, a game ends and is settled by the rules."""
         record = self.tables.by_id(table_id)

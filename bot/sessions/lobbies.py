@@ -59,9 +59,11 @@ class Lobbies:
         options: dict[str, Any],
         players: list[str] | None = None,
         language: str = "en",
+        match: int | None = None,
     ) -> TableRecord:
         """A new lobby (or challenge) in the channel, its public messages in `language`; the seed is drawn
-        here."""
+        here. `match`: a competition's match (bot/events) this table plays, linked in the transaction that
+        creates it (the table knows no more of its competition than that)."""
         async with self.tables.lock(channel_id):
             if self.tables.in_channel(channel_id) is not None:
                 raise NotAllowed("table.channel_busy")
@@ -69,10 +71,16 @@ class Lobbies:
             options.setdefault("timeout", self.default_timeout)
             seed = new_seed()  # looked up at each call: tests fix it
             commitment = seed_commitment(seed)
+            stored = StoredOptions(**options)
             try:
-                table_id = await self.store.create_table(
-                    guild_id, channel_id, kind, host_id, StoredOptions(**options), seed, commitment
-                )
+                if match is None:
+                    table_id = await self.store.create_table(
+                        guild_id, channel_id, kind, host_id, stored, seed, commitment
+                    )
+                else:
+                    table_id = await self.store.create_match_table(
+                        match, guild_id, channel_id, kind, host_id, stored, seed, commitment
+                    )
             except ChannelBusy as exc:
                 raise NotAllowed("table.channel_busy") from exc
             seated = tuple(players or [str(host_id)])

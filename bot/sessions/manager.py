@@ -86,7 +86,7 @@ class SessionManager:
         self.lobbies.threads = Threads(store, self.presenter.homes.open_thread)
         self.rematches = Rematches(
             store, self.tables, self.lobbies, latest=self.presenter.record, clock=clock,
-            owns_guild=owns_guild, post=self._post, here=self.presenter.answers.here,
+            owns_guild=owns_guild, post=self.post_lobby, here=self.presenter.answers.here,
         )
         # The deadline first (the scheduler), then the channel (the presenter shows it), then the rematches.
         self.tables.stored.listen(self.scheduler.after)
@@ -160,12 +160,12 @@ class SessionManager:
         if place == INTERACTION:
             await self.presenter.answers.here(record)
         else:
-            await self._post(record)
+            await self.post_lobby(record)
         if vs_computer:
             await self.lobbies.start_now(record, room)
         return self.tables.by_id(record.id) or record
 
-    async def _post(self, record: TableRecord) -> None:
+    async def post_lobby(self, record: TableRecord) -> None:
         try:
             await self.presenter.post_now(record)
         except (MissingPermission, ChannelGone) as exc:

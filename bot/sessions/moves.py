@@ -98,7 +98,7 @@ class Moves:
         try:
             await self.store.append_action(
                 record.id, record.seq, actor, action.model_dump_json(), ledger_of(events), after, finish,
-                meta=state, rated=rating,
+                meta=state, rated=rating, taken_over=state.computer_seats if finish else (),
             )
         except SequenceConflict:
             # Another writer got there first (another process, after a kill): reload the truth.

@@ -181,6 +181,11 @@ class Stored:
     def listen(self, listener: Callable[[TableRecord], None]) -> None:
         self._listeners.append(listener)
 
+    def forget(self, listener: Callable[[TableRecord], None]) -> None:
+        """A listener that unloads (a competition runner's cog) hears no more."""
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+
     def emit(self, record: TableRecord) -> None:
         for listener in self._listeners:
             listener(record)

@@ -31,6 +31,9 @@ SAME_IN_GERMAN = {
     # worded params ("• {name}: {value}", "H{number} {name}: {value}")
     "options.line", "options.house_rule_short",
     "log.rating.one", "ledger.rating_line", "stats.h2h.game",  # punctuation around worded params
+    # tournaments: words German shares, punctuation around a param, the tie-breaks' own abbreviations
+    "cmd.moderation.name", "cmd.tournament.create.opt.format.name", "tournament.plays_in",
+    "tournament.picture.tiebreaks.swiss",
 }  # fmt: skip
 
 
@@ -261,6 +264,7 @@ TEXT_SOURCES = [
     *sorted((ROOT / "bot" / "games").glob("*/game.py")),
     ROOT / "bot" / "games" / "refusal.py",
     ROOT / "bot" / "sessions",
+    ROOT / "bot" / "events",
     ROOT / "bot" / "errors.py",
     ROOT / "bot" / "input_checks.py",
     ROOT / "bot" / "fit.py",

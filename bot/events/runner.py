@@ -1,0 +1,253 @@
+"""Running the events of this process: each round's matches opened as ordinary tables, the round advanced when
+the store says it is done, its pairings announced once, and the round deadline kept.
+
+The store decides, the runner follows: a finished table settles its match (and marks its round done) in the
+transaction that finishes the game (`storage.competitions.table_finished`); the runner, told of the finished
+table by the session layer's stored signal, asks the store to pair the next round (`advance_competition`,
+which does so once, whoever asks), then opens what has no table yet. Everything it does is a step it can
+repeat: after a restart (`resume`) it does the same for every running event, so a round paired before a
+crash is opened after it, and one whose last game finished just before the crash is paired then.
+
+The deadline: a match still unfinished when the round's time is up ends by its rules, as
+/cancel ends a game (the score at the deadline decides its places; not rated), and a no-show forfeits: a
+player who has not made a move although the turn was his (it is his turn now, or his turn timed out). A
+match whose table never opened (the channel had no room: a server without threads plays one match at a time)
+is a draw.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from bot.events import plan
+from bot.events.model import KNOCKOUT
+from bot.render import tournament as words
+from bot.sessions import SessionManager
+from bot.sessions.errors import NotAllowed
+from bot.sessions.matches import Matches
+from bot.sessions.records import TableRecord, note
+from bot.sessions.threads import Room
+from storage.competitions import CompetitionError, CompetitionRow, MatchRow
+from storage.contract import Store
+
+log = logging.getLogger(__name__)
+
+WATCH_EVERY = 1.0  # how often the deadlines are looked at (tests move the clock)
+
+
+def room_of(row: CompetitionRow) -> Room:
+    room = row.options.get("room") or [False, False]
+    return Room(can_thread=bool(room[0]), permitted=bool(room[1]))
+
+
+class Runner:
+    def __init__(
+        self, store: Store, sessions: SessionManager, *, clock: Callable[[], float] = time.time,
+        owns_guild: Callable[[int], bool] = lambda guild_id: True,
+    ) -> None:  # fmt: skip
+        self.store = store
+        self.sessions = sessions
+        self.matches = Matches(
+            sessions.lobbies,
+            sessions.life,
+            sessions.servers,
+            sessions.presenter,
+            sessions.guild_locales,
+            post=sessions.post_lobby,
+        )
+        self.clock = clock
+        self.owns_guild = owns_guild
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._deadlines: dict[int, float] = {}  # event -> its round's deadline
+        self._finished: set[int] = set()  # tables whose end was looked at
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._watcher: asyncio.Task[Any] | None = None
+        self._closed = False
+
+    def start(self) -> None:
+        self.sessions.tables.stored.listen(self.after)
+        self._watcher = asyncio.ensure_future(self._watch())
+
+    async def close(self) -> None:
+        self._closed = True
+        self.sessions.tables.stored.forget(self.after)
+        tasks = [t for t in (self._watcher, *self._tasks) if t is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(BaseException):
+                await task
+
+    async def idle(self) -> None:
+        """Wait until no step of an event is in flight (tests)."""
+        while self._tasks:
+            await asyncio.wait(list(self._tasks))
+
+    def _spawn(self, coro: Any) -> None:
+        if self._closed:
+            coro.close()
+            return
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # ------------------------------------------------------------------ the stored signal
+
+    def after(self, record: TableRecord) -> None:
+        """Every stored change of a table: a finished one may have ended its competition's round."""
+        if record.status == "finished" and record.id not in self._finished:
+            self._finished.add(record.id)
+            self._spawn(self._table_done(record.id))
+
+    async def _table_done(self, table_id: int) -> None:
+        event = await self.store.competition_of_table(table_id)
+        if event is not None:
+            await self.advance(event)
+
+    async def resume(self) -> int:
+        """After a restart: every running event of this process's servers taken up where the store has it."""
+        found = 0
+        for event in await self.store.competitions():
+            row = await self.store.competition(event)
+            if row is not None and row.status == "running" and self.owns_guild(row.guild_id):
+                found += 1
+                self._spawn(self.advance(event))
+        return found
+
+    # ------------------------------------------------------------------ rounds
+
+    def poke(self, event: int) -> None:
+        """Take the event's next step in the background (a command's answer does not wait for its tables)."""
+        self._spawn(self.advance(event))
+
+    def _lock(self, event: int) -> asyncio.Lock:
+        return self._locks.setdefault(event, asyncio.Lock())
+
+    async def advance(self, event: int) -> None:
+        """Whatever the event's stored state asks for next: pair the next round once the one in play is done
+        (or end the event), open the matches without a table, announce the round once."""
+        async with self._lock(event):
+            try:
+                await self._advance(event)
+            except Exception:
+                log.exception("competition %s: taking the next step failed", event)
+
+    async def _advance(self, event: int) -> None:
+        row = await self.store.competition(event)
+        while row is not None and row.status == "running" and row.round_done == row.round:
+            tables = plan.next_tables(row)
+            deadline = None if tables is None else self._deadline(row)
+            await self.store.advance_competition(event, row.round, tables, deadline)
+            row = await self.store.competition(event)
+        if row is None:
+            return
+        if row.status != "running":
+            self._deadlines.pop(event, None)
+            if row.status == "finished" and await self.store.claim_announcement(event, row.round + 1):
+                await self._post(row, words.final_message(self.board(row), self.language(row)))
+            return
+        if row.deadline is not None:
+            self._deadlines[event] = row.deadline
+        await self._open(row)  # without threads the round's later matches open as the channel frees up
+        if await self.store.claim_announcement(event, row.round):
+            row = await self.store.competition(event) or row
+            await self._post(row, words.round_message(self.board(row), self.language(row)))
+
+    def _deadline(self, row: CompetitionRow) -> float | None:
+        minutes = row.options.get("deadline")
+        return None if not minutes else self.clock() + float(minutes) * 60
+
+    def board(self, row: CompetitionRow) -> words.Board:
+        return plan.board(row, self.sessions.readers.names, self._places(row))
+
+    def language(self, row: CompetitionRow) -> str:
+        return str(row.options.get("language") or "en")
+
+    def _places(self, row: CompetitionRow) -> dict[int, int]:
+        """Where each match of the round plays: its table's thread (or channel), by match id."""
+        found = {}
+        for m in row.current():
+            record = None if m.table_id is None else self.sessions.tables.by_id(m.table_id)
+            if record is not None:
+                found[m.id] = record.channel_id
+        return found
+
+    async def _open(self, row: CompetitionRow) -> bool:
+        """Open the round's matches that have no table yet, in order, as long as the channel has room.
+        True when every match of the round has its table (or needs none)."""
+        dropped = {e.player for e in row.entrants if e.dropped is not None and e.dropped < row.round}
+        for m in row.current():
+            if m.settled:
+                continue
+            if m.table_id is not None:  # opened; after a restart maybe not dealt yet
+                await self.matches.resume(m.table_id, room_of(row))
+                continue
+            present = [p for p in m.players if p not in dropped]
+            if len(present) < 2 or (row.format == KNOCKOUT and len(present) < len(m.players)):
+                await self.store.settle_match(m.id, [1 if p in present else 2 for p in m.players],
+                                              [p for p in m.players if p in dropped])  # fmt: skip
+                continue
+            if not await self._open_match(row, m):
+                return False
+        return True
+
+    async def _open_match(self, row: CompetitionRow, match: MatchRow) -> bool:
+        options = dict(row.options.get("table") or {})
+        try:
+            await self.matches.open(
+                match.id, row.kind, row.guild_id, row.channel_id, row.host_id, match.players, options,
+                room_of(row),
+            )  # fmt: skip
+        except NotAllowed as refusal:
+            if refusal.key == "table.channel_busy":
+                return False  # a game plays in the channel: the next table's end opens this one
+            raise
+        except CompetitionError:
+            return True  # another opener got there first
+        return True
+
+    async def _post(self, row: CompetitionRow, message: Any) -> None:
+        try:
+            await self.matches.post(row.channel_id, message)
+        except Exception as exc:  # Discord unwell or the channel gone: the event goes on
+            log.warning("competition %s: its announcement failed (%s)", row.id, exc)
+
+    # ------------------------------------------------------------------ deadlines
+
+    async def _watch(self) -> None:
+        while not self._closed:
+            await asyncio.sleep(WATCH_EVERY)
+            now = self.clock()
+            for event in [e for e, at in self._deadlines.items() if now >= at]:
+                self._deadlines.pop(event, None)
+                self._spawn(self.settle(event))
+
+    async def settle(self, event: int) -> None:
+        """The round's time is up: its unfinished matches end by the deadline rule (the module's note)."""
+        async with self._lock(event):
+            row = await self.store.competition(event)
+            if row is None or row.status != "running":
+                return
+            for m in row.current():
+                if m.settled:
+                    continue
+                if m.table_id is None:
+                    await self.store.settle_match(m.id, [1] * len(m.players), [])
+                    continue
+                record = self.sessions.tables.by_id(m.table_id)
+                if record is None or record.status != "running":
+                    continue
+                actors = {a.actor for a in await self.store.actions(m.table_id)}
+                turn = record.playing.current_player
+                absent = [
+                    p for p in m.players if p not in actors and (p == turn or p in record.session.timeouts)
+                ]
+                if absent:
+                    await self.store.mark_forfeits(m.id, absent)
+                await self.matches.end(m.table_id, note("log.tournament_deadline"))
+        await self.advance(event)

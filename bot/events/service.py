@@ -1,0 +1,228 @@
+"""What the /tournament commands and the moderators' commands ask of the competition layer: each checks who
+may act, stores, and answers with a `Text` (worded by the cog in the caller's language). No Discord here.
+
+Who may do what: anyone (the server's host role, if it has one, or Manage Server) creates an event in a
+channel where games may be opened; anyone joins, leaves and checks in before the start, drops out after;
+the event's host, Manage Server or the host role starts and cancels it. Voiding a game and excluding a
+person from the leaderboards take Manage Server.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Collection
+from typing import Any
+
+from bot.events import formats, plan
+from bot.events.model import KNOCKOUT, SWISS, TABLES, Entrant
+from bot.events.runner import Runner
+from bot.games.registry import REGISTRY
+from bot.render.tournament import Board
+from bot.sessions import SessionManager
+from bot.sessions.errors import NotAllowed, Text
+from bot.sessions.rating import rate
+from bot.sessions.threads import Room
+from storage.competitions import CompetitionError, CompetitionRow
+from storage.contract import Store
+from storage.fairplay import FairPlayError
+
+# Which games each format plays: two-player games pair, games of many sit at tables.
+FORMAT_GAMES = {SWISS: ("malice",), KNOCKOUT: ("malice",), TABLES: ("insomnia",)}
+MAX_TABLE_ROUNDS = 6
+_OPTION = re.compile(r"(\w+)\s*=\s*([^\s,;]+)")
+
+
+def parse_options(text: str | None) -> dict[str, Any]:
+    """`stake=2 turns=3`: the tables' options as the game's own names (checked by its model later)."""
+    if not text or not text.strip():
+        return {}
+    found = dict(_OPTION.findall(text))
+    if not found:
+        raise NotAllowed("tournament.refused.options", options=text)
+    return found
+
+
+class Tournaments:
+    def __init__(
+        self, store: Store, sessions: SessionManager, runner: Runner, *,
+        clock: Callable[[], float] = time.time,
+    ) -> None:  # fmt: skip
+        self.store = store
+        self.sessions = sessions
+        self.runner = runner
+        self.clock = clock
+
+    # ------------------------------------------------------------------ finding the event
+
+    async def event(self, channel_id: int, event: int | None, *, open_only: bool = True) -> CompetitionRow:
+        """The event named, else the channel's newest one still open or running."""
+        if event is not None:
+            row = await self.store.competition(event)
+            if row is None:
+                raise NotAllowed("tournament.refused.no_event", event=event)
+            return row
+        for found in await self.store.competitions_in(channel_id):
+            row = await self.store.competition(found)
+            if row is not None and (not open_only or row.status in ("open", "running")):
+                return row
+        raise NotAllowed("tournament.refused.none_here")
+
+    # ------------------------------------------------------------------ the host's steps
+
+    async def create(
+        self, guild_id: int, channel_id: int, user_id: int, *, kind: str, fmt: str, rounds: int | None,
+        deadline: int, options: str | None, starts_at: float | None, checkin: int | None, room: Room,
+        can_manage: bool, roles: Collection[int], parent_id: int | None = None,
+    ) -> Text:  # fmt: skip
+        if guild_id == 0:
+            raise NotAllowed("tournament.refused.server_only")
+        if kind not in FORMAT_GAMES.get(fmt, ()):
+            raise NotAllowed("tournament.refused.format_game", format=Text(f"tournament.format.{fmt}"))
+        settings = await self.sessions.servers.of(guild_id)
+        self.sessions.servers.may_open(
+            settings, channel_id, can_manage=can_manage, roles=roles, parent_id=parent_id
+        )
+        table = self.sessions.servers.new_table_options(settings, kind, parse_options(options))
+        if fmt == KNOCKOUT:
+            rounds = 0
+        elif fmt == TABLES:
+            rounds = rounds or 2
+            if not 1 <= rounds <= MAX_TABLE_ROUNDS:
+                raise NotAllowed("tournament.refused.rounds", most=MAX_TABLE_ROUNDS)
+        else:
+            rounds = rounds or 3
+        stored = {
+            "deadline": deadline, "table": table, "room": [room.can_thread, room.permitted],
+            "language": await self.sessions.public_language(guild_id), "checkin": checkin,
+        }  # fmt: skip
+        event = await self.store.create_competition(
+            guild_id, channel_id, kind, fmt, rounds, stored, user_id, starts_at
+        )
+        return Text("tournament.created", event=event)
+
+    def _may_run(self, row: CompetitionRow, user_id: int, can_manage: bool, roles: Collection[int],
+                 host_role: int | None) -> None:  # fmt: skip
+        if user_id != row.host_id and not can_manage and (host_role is None or host_role not in roles):
+            raise NotAllowed("tournament.refused.host_only", host=f"<@{row.host_id}>")
+
+    async def start(
+        self, channel_id: int, user_id: int, event: int | None, *, can_manage: bool, roles: Collection[int],
+        room: Room | None = None,
+    ) -> Text:  # fmt: skip
+        row = await self.event(channel_id, event)
+        settings = await self.sessions.servers.of(row.guild_id)
+        self._may_run(row, user_id, can_manage, roles, settings.host_role)
+        if row.status != "open":
+            raise NotAllowed("tournament.refused.started")
+        playing = [e for e in row.entrants if not row.options.get("checkin") or e.checked_in is not None]
+        people = [Entrant(e.player, e.rating, i) for i, e in enumerate(playing)]
+        if len(people) < formats.min_entrants(row.format):
+            raise NotAllowed("tournament.refused.too_few", least=formats.min_entrants(row.format))
+        if row.format == SWISS and row.rounds > formats.max_swiss_rounds(len(people)):
+            raise NotAllowed("tournament.refused.swiss_rounds", most=formats.max_swiss_rounds(len(people)))
+        tables = plan.first_tables(row.format, row.rounds, people)
+        minutes = row.options.get("deadline")
+        deadline = self.clock() + float(minutes) * 60 if minutes else None
+        if room is not None and channel_id == row.channel_id:  # its channel, as the start sees it: threads
+            await self.store.set_competition_room(row.id, [room.can_thread, room.permitted])
+        try:
+            await self.store.start_competition(row.id, [e.player for e in people], tables, deadline)
+        except CompetitionError:
+            raise NotAllowed("tournament.refused.started") from None
+        self.runner.poke(row.id)
+        return Text("tournament.started", event=row.id, count=len(people))
+
+    async def cancel(
+        self, channel_id: int, user_id: int, event: int | None, *, can_manage: bool, roles: Collection[int]
+    ) -> Text:
+        row = await self.event(channel_id, event)
+        settings = await self.sessions.servers.of(row.guild_id)
+        self._may_run(row, user_id, can_manage, roles, settings.host_role)
+        try:
+            await self.store.cancel_competition(row.id)
+        except CompetitionError:
+            raise NotAllowed("tournament.refused.over") from None
+        return Text("tournament.cancelled", event=row.id)
+
+    # ------------------------------------------------------------------ the entrants' steps
+
+    async def join(self, channel_id: int, user_id: int, event: int | None) -> Text:
+        row = await self.event(channel_id, event)
+        me = str(user_id)
+        rating = next(
+            (r.score for r in await self.store.player_ratings(row.guild_id, me) if r.kind == row.kind), 0.0
+        )
+        try:
+            added = await self.store.join_competition(row.id, me, rating)
+        except CompetitionError:
+            raise NotAllowed("tournament.refused.started") from None
+        if not added:
+            raise NotAllowed("tournament.refused.already_in")
+        return Text("tournament.joined", event=row.id)
+
+    async def leave(self, channel_id: int, user_id: int, event: int | None) -> Text:
+        row = await self.event(channel_id, event)
+        try:
+            left = await self.store.leave_competition(row.id, str(user_id))
+        except CompetitionError:
+            raise NotAllowed("tournament.refused.use_drop") from None
+        if not left:
+            raise NotAllowed("tournament.refused.not_in")
+        return Text("tournament.left", event=row.id)
+
+    async def check_in(self, channel_id: int, user_id: int, event: int | None) -> Text:
+        row = await self.event(channel_id, event)
+        if str(user_id) not in {e.player for e in row.entrants}:
+            raise NotAllowed("tournament.refused.not_in")
+        window = row.options.get("checkin")
+        if not window:
+            raise NotAllowed("tournament.refused.no_checkin")
+        if row.starts_at is not None and self.clock() < row.starts_at - float(window) * 60:
+            opens = int(row.starts_at - float(window) * 60)
+            raise NotAllowed("tournament.refused.checkin_later", at=opens)
+        try:
+            if not await self.store.check_in(row.id, str(user_id)):
+                raise NotAllowed("tournament.refused.checked_in")
+        except CompetitionError:
+            raise NotAllowed("tournament.refused.started") from None
+        return Text("tournament.checked_in", event=row.id)
+
+    async def drop(self, channel_id: int, user_id: int, event: int | None) -> Text:
+        row = await self.event(channel_id, event)
+        if str(user_id) not in {e.player for e in row.entrants}:
+            raise NotAllowed("tournament.refused.not_in")
+        if row.status == "open":
+            return await self.leave(channel_id, user_id, row.id)
+        try:
+            after = await self.store.drop_out(row.id, str(user_id))
+        except CompetitionError:
+            raise NotAllowed("tournament.refused.over") from None
+        return Text("tournament.dropped", event=row.id, round=after)
+
+    async def show(self, channel_id: int, event: int | None) -> Board:
+        row = await self.event(channel_id, event, open_only=False)
+        return self.runner.board(row)
+
+    # ------------------------------------------------------------------ fair play
+
+    async def void(self, guild_id: int, table_id: int, moderator: int, reason: str) -> Text:
+        row = await self.store.get_table(table_id)
+        if row is None or row.guild_id != guild_id:
+            raise NotAllowed("moderation.refused.no_table", table=table_id)
+        try:
+            await self.store.void_table(table_id, moderator, reason, rate)
+        except FairPlayError as exc:
+            raise NotAllowed(f"moderation.refused.{exc.reason}", table=table_id) from None
+        return Text("moderation.voided", table=table_id, game=Text(f"game.{row.kind}"))
+
+    async def exclude(self, guild_id: int, player: int, moderator: int, reason: str, on: bool) -> Text:
+        changed = await self.store.exclude_player(guild_id, str(player), moderator, reason, on)
+        key = (
+            ("excluded" if on else "included") if changed else ("already_excluded" if on else "not_excluded")
+        )
+        return Text(f"moderation.{key}", player=f"<@{player}>")
+
+
+def game_kinds() -> list[str]:
+    return [kind for kinds in FORMAT_GAMES.values() for kind in kinds if kind in REGISTRY]

@@ -1,0 +1,257 @@
+"""/tournament (events over many tables, `bot.events`) and /moderation (fair play: void a finished game,
+take a person off the server's leaderboards and let him back, the record of both).
+
+- `/tournament create game format [rounds] [deadline] [options] [starts] [checkin]`: a new event in this
+  channel; its answer is public, so the channel sees how to join;
+- `/tournament join|leave|checkin|drop [event]`, `/tournament start|cancel [event]` (the host, the server's
+  host role or Manage Server), `/tournament show [event]` (privately: standings, pairings, the bracket).
+  `event` defaults to the channel's newest event still open or running.
+
+This cog owns the competition runner of the process (`bot.events.runner.Runner`): created and resumed when
+the cog loads, closed when it unloads (its hooks installed and removed as a pair).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.events.runner import Runner
+from bot.events.service import Tournaments
+from bot.render import tournament as words
+from bot.render.common import Message
+from cogs.table import can_manage, parent_of, respond, roles_of, room_of
+
+if TYPE_CHECKING:
+    from bot.client import CardBot
+
+FORMATS = [
+    app_commands.Choice(name="Swiss (Malice)", value="swiss"),
+    app_commands.Choice(name="knockout (Malice)", value="knockout"),
+    app_commands.Choice(name="table rounds (Insomnia)", value="tables"),
+]
+GAMES = [
+    app_commands.Choice(name="malice", value="malice"),
+    app_commands.Choice(name="insomnia", value="insomnia"),
+]
+_TIMESTAMP = re.compile(r"<t:(\d{1,12})(?::[tTdDfFR])?>|^\s*(\d{1,12})\s*$")
+
+
+def timestamp(text: str | None) -> float | None:
+    """A Discord timestamp (`<t:1767225600:F>`) or plain unix seconds; None when not given."""
+    if not text:
+        return None
+    found = _TIMESTAMP.search(text)
+    if found is None:
+        raise app_commands.TransformerError(text, discord.AppCommandOptionType.string, None)  # type: ignore[arg-type]
+    return float(found.group(1) or found.group(2))
+
+
+@app_commands.guild_only()
+@app_commands.allowed_installs(guilds=True, users=False)
+class TournamentCommands(commands.GroupCog, group_name="tournament"):
+    """Tournaments: Swiss and knockout for Malice, table rounds for Insomnia."""
+
+    def __init__(self, bot: CardBot) -> None:
+        self.bot = bot
+        self.runner: Runner | None = None
+        self._events: Tournaments | None = None
+        super().__init__()
+
+    @property
+    def events(self) -> Tournaments:
+        if self._events is None:
+            raise RuntimeError("the tournament cog is not loaded into a running bot")
+        return self._events
+
+    async def cog_load(self) -> None:
+        if getattr(self.bot, "sessions", None) is None:
+            return  # the command tree alone (a test of the commands' words): no events to run
+        self.runner = Runner(self.bot.store, self.bot.sessions, owns_guild=self.bot.settings.owns_guild)
+        self._events = Tournaments(self.bot.store, self.bot.sessions, self.runner)
+        self.runner.start()
+        await self.runner.resume()
+
+    async def cog_unload(self) -> None:
+        if self.runner is not None:
+            await self.runner.close()
+
+    @app_commands.command(name="create")
+    @app_commands.describe(
+        game="the game the event plays",
+        format="Swiss or knockout (Malice), table rounds (Insomnia)",
+        rounds="Swiss: its rounds (default 3); table rounds: the rounds before the final (default 2)",
+        deadline="minutes each round may take (default 60); then unfinished matches are settled",
+        options="the tables' options and house rules, e.g. stake=2 turns=3 (default: this server's)",
+        starts="when it starts, as a Discord timestamp like <t:1767225600:F>",
+        checkin="minutes before the start when check-in opens (without: no check-in)",
+    )
+    @app_commands.choices(game=GAMES, format=FORMATS)
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        format: str,
+        rounds: app_commands.Range[int, 1, 12] | None = None,
+        deadline: app_commands.Range[int, 1, 10080] = 60,
+        options: str | None = None,
+        starts: str | None = None,
+        checkin: app_commands.Range[int, 1, 1440] | None = None,
+    ) -> None:
+        """Create a tournament in this channel."""
+        text = await self.events.create(
+            interaction.guild_id or 0,
+            interaction.channel_id or 0,
+            interaction.user.id,
+            kind=game,
+            fmt=format,
+            rounds=rounds,
+            deadline=deadline,
+            options=options,
+            starts_at=timestamp(starts),
+            checkin=checkin,
+            room=room_of(interaction),
+            can_manage=can_manage(interaction),
+            roles=roles_of(interaction),
+            parent_id=parent_of(interaction),
+        )
+        language = await self.bot.sessions.public_language(interaction.guild_id or 0)
+        await interaction.response.send_message(
+            text.word(language), allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    @app_commands.command(name="join")
+    @app_commands.describe(event="the tournament's number (default: this channel's newest)")
+    async def join(self, interaction: discord.Interaction, event: int | None = None) -> None:
+        """Join a tournament before it starts."""
+        await respond(interaction, lambda: self.events.join(*_where(interaction), event))
+
+    @app_commands.command(name="leave")
+    @app_commands.describe(event="the tournament's number (default: this channel's newest)")
+    async def leave(self, interaction: discord.Interaction, event: int | None = None) -> None:
+        """Leave a tournament before it starts."""
+        await respond(interaction, lambda: self.events.leave(*_where(interaction), event))
+
+    @app_commands.command(name="checkin")
+    @app_commands.describe(event="the tournament's number (default: this channel's newest)")
+    async def checkin(self, interaction: discord.Interaction, event: int | None = None) -> None:
+        """Check in: you will be there when it starts."""
+        await respond(interaction, lambda: self.events.check_in(*_where(interaction), event))
+
+    @app_commands.command(name="start")
+    @app_commands.describe(event="the tournament's number (default: this channel's newest)")
+    async def start(self, interaction: discord.Interaction, event: int | None = None) -> None:
+        """Start a tournament: round one is paired (the host or a server manager)."""
+        await respond(
+            interaction,
+            lambda: self.events.start(
+                *_where(interaction),
+                event,
+                can_manage=can_manage(interaction),
+                roles=roles_of(interaction),
+                room=room_of(interaction),
+            ),
+        )
+
+    @app_commands.command(name="show")
+    @app_commands.describe(event="the tournament's number (default: this channel's newest)")
+    async def show(self, interaction: discord.Interaction, event: int | None = None) -> None:
+        """Standings, pairings and the bracket of a tournament (only you see it)."""
+
+        async def shown() -> Message:
+            board = await self.events.show(interaction.channel_id or 0, event)
+            return words.show_message(board, interaction.locale)
+
+        await respond(interaction, shown)
+
+    @app_commands.command(name="drop")
+    @app_commands.describe(event="the tournament's number (default: this channel's newest)")
+    async def drop(self, interaction: discord.Interaction, event: int | None = None) -> None:
+        """Drop out of a tournament: you are not paired in its later rounds."""
+        await respond(interaction, lambda: self.events.drop(*_where(interaction), event))
+
+    @app_commands.command(name="cancel")
+    @app_commands.describe(event="the tournament's number (default: this channel's newest)")
+    async def cancel(self, interaction: discord.Interaction, event: int | None = None) -> None:
+        """Cancel a tournament (the host or a server manager); games already playing go on."""
+        await respond(
+            interaction,
+            lambda: self.events.cancel(
+                *_where(interaction), event, can_manage=can_manage(interaction), roles=roles_of(interaction)
+            ),
+        )
+
+
+def _where(interaction: discord.Interaction) -> tuple[int, int]:
+    return interaction.channel_id or 0, interaction.user.id
+
+
+@app_commands.guild_only()
+@app_commands.allowed_installs(guilds=True, users=False)
+@app_commands.default_permissions(manage_guild=True)
+class ModerationCommands(commands.GroupCog, group_name="moderation"):
+    """Fair play: void a finished game, take a person off the leaderboards (Manage Server)."""
+
+    def __init__(self, bot: CardBot, tournaments: TournamentCommands) -> None:
+        self.bot = bot
+        self.tournaments = tournaments
+        super().__init__()
+
+    @property
+    def events(self) -> Tournaments:
+        return self.tournaments.events
+
+    @app_commands.command(name="void")
+    @app_commands.describe(table="the finished game's table number", reason="why (kept on the record)")
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def void(self, interaction: discord.Interaction, table: int, reason: str = "") -> None:
+        """Void a finished game: its chips given back, its ratings taken out."""
+        await respond(
+            interaction,
+            lambda: self.events.void(interaction.guild_id or 0, table, interaction.user.id, reason),
+        )
+
+    @app_commands.command(name="exclude")
+    @app_commands.describe(player="who is taken off the leaderboards", reason="why (kept on the record)")
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def exclude(self, interaction: discord.Interaction, player: discord.User, reason: str = "") -> None:
+        """Take a person off this server's leaderboards."""
+        await respond(
+            interaction,
+            lambda: self.events.exclude(
+                interaction.guild_id or 0, player.id, interaction.user.id, reason, True
+            ),
+        )
+
+    @app_commands.command(name="include")
+    @app_commands.describe(player="who is let back onto the leaderboards", reason="why (kept on the record)")
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def include(self, interaction: discord.Interaction, player: discord.User, reason: str = "") -> None:
+        """Let a person back onto this server's leaderboards."""
+        await respond(
+            interaction,
+            lambda: self.events.exclude(
+                interaction.guild_id or 0, player.id, interaction.user.id, reason, False
+            ),
+        )
+
+    @app_commands.command(name="log")
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def log(self, interaction: discord.Interaction) -> None:
+        """What this server's moderators did: voided games, exclusions (only you see it)."""
+
+        async def record() -> Message:
+            rows = await self.bot.store.moderation(interaction.guild_id or 0)
+            return words.moderation_message(rows, interaction.locale)
+
+        await respond(interaction, record)
+
+
+async def setup(bot: CardBot) -> None:
+    tournaments = TournamentCommands(bot)
+    await bot.add_cog(tournaments)
+    await bot.add_cog(ModerationCommands(bot, tournaments))
