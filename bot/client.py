@@ -40,6 +40,7 @@ from storage import Store
 
 if TYPE_CHECKING:
     from bot.ops import Operations
+    from bot.web import WebServer
 
 log = logging.getLogger(__name__)
 
@@ -95,6 +96,7 @@ class CardBot(commands.AutoShardedBot):
     store: Store
     sessions: SessionManager  # created in `setup_hook`, before the cogs that use it
     ops: Operations | None = None  # set by `cardtable-bot run`: the token's budget, metrics, health
+    web: WebServer | None = None  # the table on the web, when WEB_PORT is set (`bot.web`)
 
     def __init__(
         self,
@@ -140,6 +142,10 @@ class CardBot(commands.AutoShardedBot):
             owns_guild=self.settings.owns_guild,
             door=self.ops.door if self.ops is not None else None,  # the token's budget across processes
         )
+        if self.settings.web_port is not None:
+            from bot.web import start_web
+
+            self.web = await start_web(self.settings, self.sessions, self.store)
         resumed = await self.sessions.resume_all()
         if resumed:
             log.info("resumed %d open tables", resumed)
@@ -210,6 +216,9 @@ class CardBot(commands.AutoShardedBot):
             sessions = self.__dict__.get("sessions")
             if sessions is not None:
                 await sessions.close()
+            web, self.web = self.web, None
+            if web is not None:
+                await web.close()
             await super().close()
         finally:
             store = self.__dict__.pop("store", None)

@@ -39,12 +39,20 @@ class Settings(BaseSettings):
     # on METRICS_HOST (this machine only unless set otherwise, e.g. 0.0.0.0 in a container).
     metrics_port: int | None = Field(default=None, ge=1, le=65535)
     metrics_host: str = "127.0.0.1"
+    # The table on the web (bot/web): with WEB_PORT set, the pages (a live table, a finished table's replay,
+    # a server's leaderboard) are served on WEB_HOST; PUBLIC_URL is the address people reach them by (behind
+    # a reverse proxy: its https address), written into the links the bot posts; WEB_SECRET signs those links
+    # (at least 16 characters; every process of the bot must have the same one).
+    web_port: int | None = Field(default=None, ge=0, le=65535)
+    web_host: str = "127.0.0.1"
+    public_url: str | None = None
+    web_secret: SecretStr | None = None
     # The default turn timeout of a new table; a table option may override it, within the same limits.
     turn_timeout_seconds: float = Field(
         default=float(limits.DEFAULT_TURN_TIMEOUT), ge=limits.TURN_TIMEOUT.min, le=limits.TURN_TIMEOUT.max
     )
 
-    @field_validator("metrics_host", mode="before")
+    @field_validator("metrics_host", "web_host", mode="before")
     @classmethod
     def _default_host(cls, value: object) -> object:
         return "127.0.0.1" if isinstance(value, str) and not value.strip() else value
@@ -115,7 +123,35 @@ class Settings(BaseSettings):
             return True
         return (guild_id >> 22) % self.shard_count in self.shard_ids
 
-    @field_validator("dev_guild_id", "shard_count", "metrics_port", mode="before")
+    @field_validator("public_url", mode="before")
+    @classmethod
+    def _public_url(cls, value: object) -> object:
+        if isinstance(value, str):
+            text = value.strip().rstrip("/")
+            if not text:
+                return None
+            if not text.startswith(("http://", "https://")):
+                raise ValueError("must start with https:// (or http://): the address people open the pages by")
+            return text
+        return value
+
+    @model_validator(mode="after")
+    def _web_signed(self) -> Settings:
+        if self.web_port is not None:
+            secret = self.web_secret.get_secret_value().strip() if self.web_secret is not None else ""
+            if len(secret) < 16:
+                raise ValueError(
+                    "WEB_PORT needs WEB_SECRET, at least 16 characters (the pages' links are signed with it)"
+                )
+        return self
+
+    def web_url(self) -> str:
+        """Where the pages are reached: PUBLIC_URL, else the address they are served on."""
+        if self.public_url:
+            return self.public_url
+        return f"http://{self.web_host}:{self.web_port or 0}"
+
+    @field_validator("dev_guild_id", "shard_count", "metrics_port", "web_port", mode="before")
     @classmethod
     def _blank_is_none(cls, value: object) -> object:
         # `DEV_GUILD_ID=` in .env means "not set", not a validation error.

@@ -370,6 +370,28 @@ class HistoryEntry(Protocol):
     def ledger(self) -> Sequence[Transfer]: ...
 
 
+def history_line(kind: str, status: str, entry: HistoryEntry, *, locale: object = "en") -> str:
+    """One stored action as `/history` words it (its number, who, what, the chips it moved); a running game
+    never shows a discard. The web's replay heads each step with it."""
+    action = REGISTRY[kind].parse_action(entry.action)
+    actor = entry.actor or "system"
+    if actor[:1].isdigit() or actor.startswith("ai:"):
+        who = name(actor, locale)
+    elif actor in ("system", "timeout", "ai"):
+        who = t(locale, f"history.actor.{actor}")
+    else:
+        who = f"({actor})"
+    hide = status != "finished"
+    line = f"`{entry.seq:>3}` {who} {renderer(kind).action_text(action, hide=hide, locale=locale)}"
+    moves = [
+        f"{_account(m.from_account, locale)} → {_account(m.to_account, locale)} {m.amount} ({m.reason})"
+        for m in entry.ledger
+    ]
+    if moves:
+        line += " · " + "; ".join(moves)
+    return line
+
+
 def history_pages(
     kind: str,
     table_id: int,
@@ -381,27 +403,7 @@ def history_pages(
 ) -> list[Embed]:
     """The action log with its chip movements, paged into embeds; a running game never shows a discard.
     The first page opens with the table's options and house rules (`options`, as stored with the table)."""
-    module = renderer(kind)
-    parse = REGISTRY[kind].parse_action
-    hide = status != "finished"
-    lines: list[str] = []
-    for entry in entries:
-        action = parse(entry.action)
-        actor = entry.actor or "system"
-        if actor[:1].isdigit() or actor.startswith("ai:"):
-            who = name(actor, locale)
-        elif actor in ("system", "timeout", "ai"):
-            who = t(locale, f"history.actor.{actor}")
-        else:
-            who = f"({actor})"
-        line = f"`{entry.seq:>3}` {who} {module.action_text(action, hide=hide, locale=locale)}"
-        moves = [
-            f"{_account(m.from_account, locale)} → {_account(m.to_account, locale)} {m.amount} ({m.reason})"
-            for m in entry.ledger
-        ]
-        if moves:
-            line += " · " + "; ".join(moves)
-        lines.append(line)
+    lines = [history_line(kind, status, entry, locale=locale) for entry in entries]
     if not lines:
         lines = [t(locale, "history.no_actions")]
     pages = [lines[i : i + HISTORY_LINES_PER_PAGE] for i in range(0, len(lines), HISTORY_LINES_PER_PAGE)]
