@@ -131,7 +131,7 @@ class Settings(BaseSettings):
             if not text:
                 return None
             if not text.startswith(("http://", "https://")):
-                raise ValueError("must start with https:// (or http://): the address people open the pages by")
+                raise ValueError("must start with https:// (or http://): where people open the pages")
             return text
         return value
 

@@ -62,6 +62,9 @@ def discord_kwargs(message: Message, *, edit: bool = False) -> dict[str, Any]:
         view = _Layout()
         for row_number, row in enumerate(message.rows):
             for b in row:
+                if b.url is not None:  # a link button: it opens its page, Discord sends us nothing
+                    view.add_item(discord.ui.Button(label=b.label, url=b.url, row=row_number))
+                    continue
                 view.add_item(
                     discord.ui.Button(
                         label=b.label,

@@ -91,6 +91,10 @@ async def leaderboard_page(
     view.add_item(
         LeaderboardPageButton(scope, page + 1, following, when, by, disabled=len(lines) <= PAGE_SIZE)
     )
+    if bot.web is not None:  # the board's page on the web
+        link = await bot.web.link_to("board", guild_id, guild_id, locale)
+        if link is not None and link.url is not None:
+            view.add_item(discord.ui.Button(label=link.label, url=link.url))
     return embed, view
 
 

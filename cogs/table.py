@@ -29,6 +29,7 @@ from bot.render.common import Message
 from bot.render.replay import finished_rows
 from bot.sessions import SessionManager
 from bot.sessions.errors import Text
+from bot.sessions.links import with_links
 from bot.sessions.threads import NO_THREADS, Room
 
 if TYPE_CHECKING:
@@ -327,7 +328,11 @@ class TableCommands(commands.Cog):
         )
         chosen = pages[min(page, len(pages)) - 1]
         replay = finished_rows([], row.id, row.status, locale=interaction.locale)  # a finished game: Replay
-        await answer(interaction, Message(embeds=[chosen], rows=replay))
+        message = Message(embeds=[chosen], rows=replay)
+        if self.bot.web is not None and row.status == "finished":  # and its page on the web
+            link = await self.bot.web.link_to("replay", row.id, row.guild_id, interaction.locale)
+            message = with_links(message, [link] if link else [])
+        await answer(interaction, message)
 
 
 async def setup(bot: CardBot) -> None:

@@ -13,6 +13,7 @@ from bot import render
 from bot.games.registry import REGISTRY
 from bot.render.common import Message
 from bot.sessions.display import Display
+from bot.sessions.links import Links, with_links
 from bot.sessions.places import with_move_button
 from bot.sessions.records import MoveFacts, TableRecord
 from bot.sessions.view import Window, banner_of, log_of, table_info, table_message, window, word_note
@@ -51,6 +52,7 @@ class Drawing:
         self.store = store
         self._facts = facts
         self.deadline = deadline
+        self.links: Links | None = None  # pages outside Discord the table message links to (bot.web)
 
     async def display(self, job: Job) -> Display:
         if job.display is None:
@@ -98,7 +100,11 @@ class Drawing:
             record, win, banner=self.banner(record, display, lang), deadline=self.deadline(record.id),
             locale=lang, pictures_off=display.pictures_off, picture=False,
         )
-        return with_move_button(message, record, display, lang), win
+        message = with_move_button(message, record, display, lang)
+        # ---- the web's link (bot.web sets `links` when it serves pages): Watch, or Replay once finished
+        if self.links is not None:
+            message = with_links(message, await self.links.buttons(record, lang))
+        return message, win
 
     async def drawn(self, job: Job, record: TableRecord) -> tuple[Message, Window | None]:
         """The table message with its picture drawn in a worker thread, from the game as stored."""

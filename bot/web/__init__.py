@@ -38,6 +38,7 @@ async def start_web(settings: Settings, sessions: SessionManager, store: Store) 
             f"cannot serve the web pages on {settings.web_host}:{settings.web_port} ({exc.strerror or exc}): "
             "choose another WEB_PORT (or WEB_HOST)"
         ) from None
+    sessions.presenter.drawing.links = server  # the table message's Watch / Replay link
     return server
 
 

@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from html import escape
@@ -25,9 +26,10 @@ from typing import Any
 from aiohttp import web
 
 from bot.i18n import LANGUAGES, t
-from bot.render.common import Message, Picture
+from bot.render.common import Button, Message, Picture
 from bot.render.pictures.labels import player_name
 from bot.sessions.errors import NotAllowed
+from bot.sessions.records import TableRecord
 from bot.sessions.replay import Replays
 from bot.sessions.view import table_info
 from bot.web import html, metrics
@@ -45,6 +47,7 @@ KEEPALIVE = 15.0  # seconds between a live feed's comments (proxies close silent
 PICTURES_KEPT = 256
 FRAMES_KEPT = 512
 MAX_STEP = 100_000
+SETTING_FOR = 10.0  # seconds a server's on/off is trusted for its links
 
 
 def _accepted(header: str) -> str | None:
@@ -93,6 +96,7 @@ class WebServer:
         self._frames: OrderedDict[tuple[int, int, str], str] = OrderedDict()
         self._live: set[asyncio.Task[None]] = set()
         self.closing = asyncio.Event()
+        self._web_on: dict[int, tuple[bool, float]] = {}
 
     # ---- links (what the bot posts)
 
@@ -108,6 +112,38 @@ class WebServer:
 
     def board_url(self, guild_id: int) -> str:
         return self.base + self.signer.link(BOARD, guild_id).path
+
+    async def buttons(self, record: TableRecord, locale: object) -> list[Button]:
+        """The table message's link (`bot.sessions.links`): Watch while it plays, the replay once finished;
+        none for a game outside a server (a DM's) or a server that turned its pages off."""
+        if record.guild_id == 0 or not await self.web_on(record.guild_id):
+            return []
+        if record.status == "finished":
+            url, label = self.replay_url(record.id), t(locale, "web.button.replay")
+        elif record.status in ("lobby", "running"):
+            url, label = self.table_url(record.id), t(locale, "web.button.watch")
+        else:
+            return []
+        return [Button(label=label, url=url, style="link")]
+
+    async def link_to(self, kind: str, ident: int, guild_id: int, locale: object) -> Button | None:
+        """A link button to the replay (`REPLAY`, of table `ident`) or the leaderboard (`BOARD`, of server
+        `ident`) for /history and /leaderboard; None outside a server or with the server's pages off."""
+        if guild_id == 0 or not await self.web_on(guild_id):
+            return None
+        if kind == REPLAY:
+            return Button(label=t(locale, "web.button.replay"), url=self.replay_url(ident), style="link")
+        return Button(label=t(locale, "web.button.board"), url=self.board_url(ident), style="link")
+
+    async def web_on(self, guild_id: int) -> bool:
+        """Whether the server's pages are on, as read at most `SETTING_FOR` seconds ago (links only: the
+        pages themselves read the setting at every request)."""
+        now = time.monotonic()
+        known = self._web_on.get(guild_id)
+        if known is None or now - known[1] > SETTING_FOR:
+            known = ((await self.store.guild_settings(guild_id)).web, now)
+            self._web_on[guild_id] = known
+        return known[0]
 
     # ---- life
 
