@@ -162,7 +162,9 @@ class Servers:
         await self.store.set_web(guild_id, on)
         if not served:
             return Text("web.settings.not_served")
-        return Text("web.settings.on" if on else "web.settings.off")
+        if on:
+            return Text("web.settings.on")
+        return Text("web.settings.off")
 
     async def season(self, guild_id: int, asked: str | None) -> str:
         """The season a leaderboard shows: the one asked for ("2026-11", or "all-time"), else the current

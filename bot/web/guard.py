@@ -37,7 +37,7 @@ class Bucket:
 class Refusal(Exception):
     """A request refused with `status` and the sentence of catalogue key `key` (`params` fill it)."""
 
-    def __init__(self, status: int, key: str, *, retry_after: int | None = None, **params: object) -> None:
+    def __init__(self, key: str, status: int, *, retry_after: int | None = None, **params: object) -> None:
         super().__init__(key)
         self.status = status
         self.key = key
@@ -67,14 +67,14 @@ class Limits:
             self._buckets.popitem(last=False)
         if bucket.tokens < 1:
             wait = max(1, int((1 - bucket.tokens) / self.rate + 0.999))
-            raise Refusal(429, "web.error.rate", retry_after=wait)
+            raise Refusal("web.error.rate", 429, retry_after=wait)
         bucket.tokens -= 1
 
     def open_live(self, address: str) -> None:
         if self.live.get(address, 0) >= LIVE_PER_ADDRESS:
-            raise Refusal(429, "web.error.rate", retry_after=5)
+            raise Refusal("web.error.rate", 429, retry_after=5)
         if sum(self.live.values()) >= LIVE_IN_ALL:
-            raise Refusal(503, "web.error.busy", retry_after=30)
+            raise Refusal("web.error.busy", 503, retry_after=30)
         self.live[address] = self.live.get(address, 0) + 1
 
     def close_live(self, address: str) -> None:
@@ -109,27 +109,27 @@ def guard(limits: Limits, answer: Answer) -> Callable[[web.Request, Handler], Aw
         try:
             limits.take(address_of(request))
             if request.method not in ("GET", "HEAD"):
-                raise Refusal(405, "web.error.method")
+                raise Refusal("web.error.method", 405)
             if request.content_length or request.body_exists:
-                raise Refusal(413, "web.error.too_large")
+                raise Refusal("web.error.too_large", 413)
             if len(request.query_string) > MAX_QUERY:
-                raise Refusal(414, "web.error.too_large")
+                raise Refusal("web.error.too_large", 414)
             return await handler(request)
         except Refusal as refusal:
             limits.refused += 1
             return answer(request, refusal)
         except web.HTTPNotFound:
-            return answer(request, Refusal(404, "web.error.not_found"))
+            return answer(request, Refusal("web.error.not_found", 404))
         except web.HTTPMethodNotAllowed:
-            return answer(request, Refusal(405, "web.error.method"))
+            return answer(request, Refusal("web.error.method", 405))
         except web.HTTPException as exc:
             if exc.status >= 500:
                 raise
-            return answer(request, Refusal(exc.status, "web.error.bad_request"))
+            return answer(request, Refusal("web.error.bad_request", exc.status))
         except ConnectionResetError:
             raise
         except Exception:
             log.exception("web page %s failed", request.path)
-            return answer(request, Refusal(500, "web.error.server"))
+            return answer(request, Refusal("web.error.server", 500))
 
     return middleware

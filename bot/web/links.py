@@ -18,6 +18,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bot.web.guard import Refusal
+
 TABLE, REPLAY, BOARD = "table", "replay", "board"
 KINDS = (TABLE, REPLAY, BOARD)
 LINK_DAYS = 30  # how long a posted link opens its page
@@ -38,16 +40,6 @@ class Link:
         return f"/{self.kind}/{self.id}/{self.until}/{self.signature}"
 
 
-class Refused(Exception):
-    """A link that does not open: malformed, forged (a wrong signature) or expired. `status` is the HTTP
-    answer, `key` the catalogue key of the sentence that explains it."""
-
-    def __init__(self, status: int, key: str) -> None:
-        super().__init__(key)
-        self.status = status
-        self.key = key
-
-
 class Signer:
     def __init__(self, secret: str, clock: Callable[[], float] = time.time) -> None:
         self._key = secret.encode()
@@ -62,7 +54,7 @@ class Signer:
         return Link(kind, ident, until, self._sign(kind, ident, until))
 
     def check(self, kind: str, ident: str, until: str, signature: str) -> int:
-        """The id a link opens, or `Refused`: 404 for a link that is not one (malformed or forged: nobody is
+        """The id a link opens, or `Refusal`: 404 for a link that is not one (malformed or forged: nobody is
         told whether the table exists), 410 for one whose day has passed."""
         if (
             kind not in KINDS
@@ -73,10 +65,10 @@ class Signer:
             or SIGNATURE.fullmatch(signature) is None
             or int(ident) > MAX_ID
         ):
-            raise Refused(404, "web.error.not_found")
+            raise Refusal("web.error.not_found", 404)
         expected = self._sign(kind, int(ident), int(until))
         if not hmac.compare_digest(expected, signature):
-            raise Refused(404, "web.error.not_found")
+            raise Refusal("web.error.not_found", 404)
         if int(self.clock()) // DAY > int(until):
-            raise Refused(410, "web.error.expired")
+            raise Refusal("web.error.expired", 410)
         return int(ident)
