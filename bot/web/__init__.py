@@ -9,12 +9,16 @@ the session layer, the presentation and the store's contract; nothing below it i
 
 from __future__ import annotations
 
+import logging
+
 from bot.config import Settings
 from bot.sessions.manager import SessionManager
 from bot.web.feed import Feed
 from bot.web.links import Signer
 from bot.web.server import WebServer
 from storage.contract import Store
+
+log = logging.getLogger(__name__)
 
 
 class WebUnavailable(Exception):
@@ -39,6 +43,7 @@ async def start_web(settings: Settings, sessions: SessionManager, store: Store) 
             "choose another WEB_PORT (or WEB_HOST)"
         ) from None
     sessions.presenter.drawing.links = server  # the table message's Watch / Replay link
+    log.info("web pages at %s (listening on %s:%d)", server.base, server.host, server.port)
     return server
 
 
