@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from storage.contract import Store
+from storage.contract import Store, TableChanges
 from storage.postgres.changes import PostgresTableChanges
 from storage.postgres.database import PostgresDatabase
 
@@ -30,7 +30,7 @@ class PostgresStore(Store):
 
     _url: str = ""
 
-    async def table_changes(self, changed: Callable[[int], None]) -> PostgresTableChanges:
+    async def table_changes(self, changed: Callable[[int], None]) -> TableChanges | None:
         """LISTEN on the tables' notifications (`storage.postgres.changes`): every process's commits."""
         return await PostgresTableChanges.open(self._url, changed)
 

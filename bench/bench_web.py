@@ -1,0 +1,235 @@
+"""Web benchmark: run `python bench/bench_web.py` from the repository root (--tables 50, --viewers 200,
+--seconds 20, --write).
+
+The bot's side in this process: the session layer on a fresh SQLite file (no Discord: a recording announcer,
+no pacing) with its web server (`bot.web`: feed, pages, live frames) on a free port; `--tables` Malice tables,
+on each a person playing the computer player's choices against the computer, one move every `--pace`
+seconds (the computer answering at once). The viewers in a second process (so their work is not counted as
+the bot's): `--viewers` live feeds spread evenly over the tables, each reading every frame and noting when it
+arrived. Measured over `--seconds` of play after a warm-up: the bot process's CPU (its own process time per
+second of wall time) and memory (resident set, before the viewers came and at the end), the moves stored,
+the frames delivered, and for every stored move and every viewer of its table the time from the move being
+stored (the session's stored signal, after its commit) to the first frame showing it arriving at the viewer
+(one machine's clock). Nothing is asserted. `--write` puts the table into docs/benchmarks.md ("web").
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.report import write_section
+from bot.games.ai import choose_action
+from bot.sessions import SessionManager, lobbies
+from bot.sessions.replay import Replays
+from bot.web.feed import Feed
+from bot.web.guard import Limits
+from bot.web.links import Signer
+from bot.web.server import WebServer
+from storage import Store
+from tests.recording import RecordingAnnouncer
+
+GUILD, BOT, FIRST_CHANNEL, FIRST_PERSON = 1, 999, 5000, 10_000
+
+INTRO = """## The table on the web
+
+Command (from the repository root, in the project's virtualenv):
+
+```sh
+python bench/bench_web.py            # --tables 50 --viewers 200 --seconds 20 --pace 1.0, --write
+```
+
+The session layer on a fresh SQLite file with the web server (`bot.web`) in one process (the bot; no
+Discord), Malice tables where a person plays against the computer, one move of hers every `--pace` seconds per
+table (the computer answering at once), and the live viewers in a second process, spread evenly over the
+tables. *Stored to viewer*: for each stored move and each viewer of its table, from the move's stored signal
+(after its commit) to the first live frame showing it arriving at the viewer. *CPU*: the bot process's own
+CPU time per second of wall time while it plays and serves (100 % = one core). *Memory*: its resident set
+before the viewers came and at the end."""
+
+
+def rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+async def viewers_child(urls: list[str], seconds: float) -> None:
+    """The viewers' process: read every live feed until told to stop; print each table's (seq, time)s."""
+    import aiohttp
+
+    seen: dict[str, list[tuple[int, float]]] = {}
+
+    async def view(n: int, url: str) -> None:
+        got = seen.setdefault(f"{n}", [])
+        async with session.get(url, headers={"X-Forwarded-For": f"10.0.{n // 250}.{n % 250}"}) as live:
+            async for raw in live.content:
+                if raw.startswith(b"data: "):
+                    got.append((json.loads(raw[6:])["seq"], time.time()))
+
+    connector = aiohttp.TCPConnector(limit=0)
+    forever = aiohttp.ClientTimeout(total=None)
+    async with aiohttp.ClientSession(connector=connector, timeout=forever) as session:
+        tasks = [asyncio.create_task(view(n, url)) for n, url in enumerate(urls)]
+        print("ready", flush=True)
+        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    print(json.dumps(seen), flush=True)
+
+
+async def person(sessions: SessionManager, channel: int, user: int, pace: float, stop: asyncio.Event) -> None:
+    """One person moving every `pace` seconds until `stop`; a finished game is opened again."""
+    n = 0
+    while not stop.is_set():
+        record = sessions.table_in(channel)
+        if record is None or record.status != "running":
+            await sessions.open_table("malice", GUILD, channel, user, opponent=BOT, options={"timeout": 3600})
+            continue
+        game = record.playing
+        if game.current_player == str(user):
+            n += 1
+            move = choose_action(game, str(user), f"bench-web/{channel}/{n}")
+            # The table may have moved on meanwhile (its end): the next round sees it.
+            with contextlib.suppress(Exception):
+                await sessions.act(channel, user, move)
+        await asyncio.sleep(pace)
+
+
+async def run(tables: int, viewers: int, seconds: float, pace: float) -> dict[str, str]:
+    seeds = iter(f"bench-web-{i}" for i in range(1_000_000))
+    lobbies.new_seed = lambda: next(seeds)
+    with tempfile.TemporaryDirectory() as folder:
+        store = await Store.open(str(Path(folder) / "bench.sqlite3"))
+        sessions = SessionManager(
+            store, RecordingAnnouncer(), default_timeout=3600, bot_user_id=BOT, coalesce=0.0, pacing=False
+        )
+        feed = Feed(store, local=sessions.tables.by_id, deadline=sessions.scheduler.deadline)
+        sessions.tables.stored.listen(feed.stored)
+        # The viewers come from one machine: their addresses are told apart as a proxy would tell them.
+        limits = Limits(rate=1000.0, burst=1000.0)
+        web = WebServer(store, feed, Replays(store), Signer("bench-web-secret-0123456789"), host="127.0.0.1",
+                        port=0, public_url=None, limits=limits)  # fmt: skip
+        await web.start()
+        stored: dict[tuple[int, int], float] = {}
+        sessions.tables.stored.listen(lambda r: stored.setdefault((r.id, r.seq), time.time()))
+        channels = [FIRST_CHANNEL + i for i in range(tables)]
+        table_ids = []
+        for i, channel in enumerate(channels):
+            table = await sessions.open_table(
+                "malice", GUILD, channel, FIRST_PERSON + i, opponent=BOT, options={"timeout": 3600}
+            )
+            table_ids.append(table.id)
+        await sessions.idle()
+        memory_before = rss_mb()
+        urls = [web.table_url(table_ids[n % tables]) + "/live" for n in range(viewers)]
+        child = await asyncio.create_subprocess_exec(
+            sys.executable, __file__, "--child", str(seconds), stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE, env={**os.environ, "BENCH_URLS": json.dumps(urls)},
+        )  # fmt: skip
+        assert child.stdout is not None and child.stdin is not None
+        await child.stdout.readline()  # ready
+        while len(feed.viewers) < viewers:
+            await asyncio.sleep(0.05)
+        stop = asyncio.Event()
+        players = [
+            asyncio.create_task(person(sessions, channel, FIRST_PERSON + i, pace, stop))
+            for i, channel in enumerate(channels)
+        ]
+        await asyncio.sleep(2.0)  # warm-up
+        started_wall, started_cpu = time.time(), time.process_time()
+        moves_before = len(stored)
+        await asyncio.sleep(seconds)
+        cpu = (time.process_time() - started_cpu) / (time.time() - started_wall)
+        moves = len(stored) - moves_before
+        ended = time.time()
+        stop.set()
+        await asyncio.gather(*players)
+        await sessions.idle()
+        await asyncio.sleep(1.0)  # the last frames on their way
+        child.stdin.write(b"stop\n")
+        await child.stdin.drain()
+        seen = json.loads((await child.stdout.read()).decode().strip().splitlines()[-1])
+        await child.wait()
+        memory_after = rss_mb()
+        latencies = []
+        frames = 0
+        for n, got in seen.items():
+            table_id = table_ids[int(n) % tables]
+            frames += len(got)
+            for (tid, seq), at in stored.items():
+                if tid != table_id or not started_wall <= at <= ended:
+                    continue
+                arrived = next((when for s, when in got if s >= seq), None)
+                if arrived is not None:
+                    latencies.append(arrived - at)
+        await web.close()
+        await sessions.close()
+        await store.close()
+    latencies.sort()
+
+    def pct(p: float) -> str:
+        return f"{1000 * latencies[min(len(latencies) - 1, int(p * len(latencies)))]:.1f} ms"
+
+    return {
+        "tables": str(tables),
+        "viewers": str(viewers),
+        "moves": f"{moves} ({moves / seconds:.0f}/s)",
+        "frames": str(frames),
+        "p50": pct(0.5),
+        "p95": pct(0.95),
+        "p99": pct(0.99),
+        "max": f"{1000 * latencies[-1]:.1f} ms",
+        "over": f"{sum(1 for x in latencies if x > 1.0)} of {len(latencies)}",
+        "cpu": f"{100 * cpu:.0f} %",
+        "memory": f"{memory_before:.0f} MB → {memory_after:.0f} MB",
+    }
+
+
+def table(figures: dict[str, str], seconds: float) -> str:
+    rows = [
+        ("tables, live viewers", f"{figures['tables']}, {figures['viewers']}"),
+        (f"moves stored in {seconds:g} s", figures["moves"]),
+        ("live frames delivered", figures["frames"]),
+        ("stored to viewer: median", figures["p50"]),
+        ("stored to viewer: p95 / p99", f"{figures['p95']} / {figures['p99']}"),
+        ("stored to viewer: slowest", figures["max"]),
+        ("moves reaching a viewer after more than 1 s", figures["over"]),
+        ("bot CPU (one core = 100 %)", figures["cpu"]),
+        ("bot memory (resident)", figures["memory"]),
+    ]
+    lines = ["| measure | figure |", "|---|---|", *(f"| {a} | {b} |" for a, b in rows)]
+    return INTRO + "\n\n" + "\n".join(lines)
+
+
+def main() -> None:
+    if len(sys.argv) > 2 and sys.argv[1] == "--child":
+        asyncio.run(viewers_child(json.loads(os.environ["BENCH_URLS"]), float(sys.argv[2])))
+        return
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--viewers", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--pace", type=float, default=1.0)
+    parser.add_argument("--write", action="store_true")
+    args = parser.parse_args()
+    figures = asyncio.run(run(args.tables, args.viewers, args.seconds, args.pace))
+    text = table(figures, args.seconds)
+    print(text)
+    if args.write:
+        write_section("web", text)
+
+
+if __name__ == "__main__":
+    main()
