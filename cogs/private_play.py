@@ -27,8 +27,9 @@ from bot.errors import report_error
 from bot.games.refusal import Refusal
 from bot.i18n import resolve_locale
 from bot.render.common import Message
+from bot.render.compose import MOVE
 from bot.sessions.errors import Text
-from bot.sessions.places import CHANNEL, INTERACTION, MOVE, PICK, MoveDialog
+from bot.sessions.places import CHANNEL, INTERACTION, PICK, MoveDialog
 from bot.sessions.rematch import STARTING
 from bot.sessions.rematch import TOKEN as REMATCH
 from cogs.table import ANSWER_WITHIN, answer, sessions_of, where

@@ -17,12 +17,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from bot import render
 from bot.i18n import t
-from bot.render.common import Button, Message, custom_id, rows_of
+from bot.render.common import Message, custom_id
 from bot.sessions.display import Display
 from bot.sessions.records import TableRecord
-from bot.sessions.view import table_info
+from bot.sessions.view import view_of
 
 CHANNEL = "channel"
 INTERACTION = "interaction"
@@ -31,7 +30,6 @@ TOKEN_LIFETIME = 15 * 60.0  # seconds an interaction token takes follow-ups and 
 TOKEN_MARGIN = 60.0  # a token is used only while it has this much left (clocks and queues differ)
 TOKEN_USES = 5  # follow-ups Discord allows per interaction when only a user install authorises it
 
-MOVE = "move"  # the table message's button that opens the mover's private Move dialog
 PICK = "pick"  # the dialog's own id action: `cardtable:<table>:pick:<seq>`
 OPTIONS_PER_SELECT = 25  # Discord's limit of a select's options
 SELECTS = 4  # a modal holds 5 components: the hand's text and up to four selects of moves
@@ -74,18 +72,6 @@ class Tokens:
         self._live.pop(table_id, None)
 
 
-def with_move_button(message: Message, record: TableRecord, display: Display, locale: object) -> Message:
-    """The table message of an interaction-only place carries the Move button while the game runs: moves are
-    made in its private dialog, whose answer updates the table message (no channel write)."""
-    game = record.game
-    if not interaction_only(display) or game is None or game.is_over or record.status != "running":
-        return message
-    move = Button(label=t(locale, "dm.button.move"), custom_id=custom_id(record.id, MOVE), style="success")
-    buttons = [move, *(b for row in message.rows for b in row)]
-    message.rows = rows_of(buttons)
-    return message
-
-
 @dataclass(frozen=True)
 class MoveDialog:
     """The mover's private dialog: his hand and the board as text, his legal moves as `(label, token)` in
@@ -104,20 +90,16 @@ class MoveDialog:
 
 
 def move_dialog(record: TableRecord, player: str, *, locale: object) -> MoveDialog:
-    game = record.playing
-    info = table_info(record, pictures_off=True)
-    hand = render.hand_message(info, game, player, dm=True, locale=locale, picture=False)
-    module = render.renderer(record.kind)
-    moves: list[tuple[str, str]] = []
-    for action in game.legal_actions():
-        said = module.action_text(action, hide=False, locale=locale)
-        moves.append(((said[:1].upper() + said[1:])[:100], render.token(record.kind, action)))
+    """The Move dialog of `player`, drawn from his private view (`bot.render.compose`)."""
+    view = view_of(record, reader=player, locale=locale, pictures_off=True)
+    moves = [(m.label, m.token) for m in view.moves]
     chunks = [moves[i : i + OPTIONS_PER_SELECT] for i in range(0, len(moves), OPTIONS_PER_SELECT)][:SELECTS]
+    hand = view.hand.texts() if view.hand is not None else iter(())
     return MoveDialog(
         table_id=record.id,
         seq=record.seq,
         title=t(locale, "dm.move.title", table=record.id)[:45],
-        text="\n".join(hand.texts())[:4000],
+        text="\n".join(hand)[:4000],
         moves=chunks,
         label=t(locale, "dm.move.pick"),
     )
