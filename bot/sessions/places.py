@@ -29,6 +29,9 @@ INTERACTION = "interaction"
 TOKEN_LIFETIME = 15 * 60.0  # seconds an interaction token takes follow-ups and edits (Discord)
 TOKEN_MARGIN = 60.0  # a token is used only while it has this much left (clocks and queues differ)
 TOKEN_USES = 5  # follow-ups Discord allows per interaction when only a user install authorises it
+# In a server channel the guild install authorises the click: Discord sets no such count there, so the token
+# edits the table message as often as its 15 minutes allow (this only bounds a runaway loop).
+CHANNEL_TOKEN_USES = 10_000
 
 PICK = "pick"  # the dialog's own id action: `cardtable:<table>:pick:<seq>`
 OPTIONS_PER_SELECT = 25  # Discord's limit of a select's options
@@ -43,26 +46,34 @@ def interaction_only(display: Display | None) -> bool:
 class LiveToken:
     token: str
     since: float
+    message_id: int | None = None  # the table message its `@original` is (None: whichever is the table's)
+    limit: int = TOKEN_USES
     uses: int = 0
 
 
 @dataclass
 class Tokens:
-    """The newest interaction token whose original response is each table's message (in memory only)."""
+    """The newest interaction token whose original response is each table's message (in memory only): in an
+    interaction-only place the one way to change it, in a server channel a way that spends nothing of the
+    channel's or the token's rate limits (interaction webhooks are outside both)."""
 
     clock: Callable[[], float]
     _live: dict[int, LiveToken] = field(default_factory=dict)
 
-    def took(self, table_id: int, token: str | None) -> None:
+    def took(
+        self, table_id: int, token: str | None, message_id: int | None = None, limit: int = TOKEN_USES
+    ) -> None:
         if token:
-            self._live[table_id] = LiveToken(token, self.clock())
+            self._live[table_id] = LiveToken(token, self.clock(), message_id, limit)
 
-    def usable(self, table_id: int) -> str | None:
-        """A token that may still edit the table message now, counted as used (None: wait for a click)."""
+    def usable(self, table_id: int, message_id: int | None = None) -> str | None:
+        """A token that may still edit the table message now, counted as used (None: wait for a click, or
+        write in the channel). A token of an older table message (replaced since) is no use."""
         live = self._live.get(table_id)
         if live is None:
             return None
-        if self.clock() - live.since > TOKEN_LIFETIME - TOKEN_MARGIN or live.uses >= TOKEN_USES:
+        stale = live.message_id is not None and message_id is not None and live.message_id != message_id
+        if stale or self.clock() - live.since > TOKEN_LIFETIME - TOKEN_MARGIN or live.uses >= live.limit:
             del self._live[table_id]
             return None
         live.uses += 1
