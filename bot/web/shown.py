@@ -26,6 +26,7 @@ from bot.render.leaderboard import (
     rating_board_line,
 )
 from bot.render.registry import PRESENTATIONS
+from bot.render.tablelog import word_note
 from bot.sessions.view import Window, banner_of, log_of, table_info, table_message
 from bot.web.feed import Watched
 from storage.contract import Store
@@ -40,7 +41,8 @@ def table_view(watched: Watched, *, locale: str) -> Message:
     record = watched.record
     lines = [line.text for line in log_of(record, watched.steps, locale=locale)][-LOG_LINES:]
     shown = Window(lines, len(lines), record.seq, 0)
-    banner = banner_of(record, locale, record.session.next_note)
+    note = banner_of(record, record.session.next_note)
+    banner = word_note(note, locale) if note is not None else None
     message = table_message(
         record, shown, banner=banner, deadline=watched.deadline, locale=locale, picture=False
     )
