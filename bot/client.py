@@ -145,7 +145,9 @@ class CardBot(commands.AutoShardedBot):
         if self.settings.web_port is not None:
             from bot.web import start_web
 
-            self.web = await start_web(self.settings, self.sessions, self.store)
+            self.web = await start_web(
+                self.settings, self.sessions, self.store, discord_api=discord.http.Route.BASE
+            )
         resumed = await self.sessions.resume_all()
         if resumed:
             log.info("resumed %d open tables", resumed)

@@ -47,6 +47,11 @@ class Settings(BaseSettings):
     web_host: str = "127.0.0.1"
     public_url: str | None = None
     web_secret: SecretStr | None = None
+    # The game as a Discord Activity (bot/web/activity.py, README "Playing inside Discord"): the application's
+    # OAuth2 client id and secret from the developer portal. The secret stays on the server (the bot trades
+    # the Activity's code for a token at Discord with it); both, with WEB_PORT, turn the Activity on.
+    discord_client_id: int | None = Field(default=None, gt=0)
+    discord_client_secret: SecretStr | None = None
     # The default turn timeout of a new table; a table option may override it, within the same limits.
     turn_timeout_seconds: float = Field(
         default=float(limits.DEFAULT_TURN_TIMEOUT), ge=limits.TURN_TIMEOUT.min, le=limits.TURN_TIMEOUT.max
@@ -151,7 +156,23 @@ class Settings(BaseSettings):
             return self.public_url
         return f"http://{self.web_host}:{self.web_port or 0}"
 
-    @field_validator("dev_guild_id", "shard_count", "metrics_port", "web_port", mode="before")
+    @model_validator(mode="after")
+    def _activity_pair(self) -> Settings:
+        secret = self.discord_client_secret.get_secret_value().strip() if self.discord_client_secret else ""
+        if (self.discord_client_id is None) != (not secret):
+            raise ValueError(
+                "DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET go together (the Activity needs both, from the "
+                "developer portal's OAuth2 page)"
+            )
+        return self
+
+    def activity_on(self) -> bool:
+        """Whether the Activity is served: its OAuth2 pair set and the web server on."""
+        return self.discord_client_id is not None and self.web_port is not None
+
+    @field_validator(
+        "dev_guild_id", "shard_count", "metrics_port", "web_port", "discord_client_id", mode="before"
+    )
     @classmethod
     def _blank_is_none(cls, value: object) -> object:
         # `DEV_GUILD_ID=` in .env means "not set", not a validation error.

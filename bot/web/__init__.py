@@ -13,20 +13,26 @@ import logging
 
 from bot.config import Settings
 from bot.sessions.manager import SessionManager
+from bot.web.activity import Activity
 from bot.web.feed import Feed
+from bot.web.identity import Identity
 from bot.web.links import Signer
 from bot.web.server import WebServer
 from storage.contract import Store
 
 log = logging.getLogger(__name__)
+DISCORD_API = "https://discord.com/api/v10"
 
 
 class WebUnavailable(Exception):
     """The pages cannot be served as the settings ask (the port taken); one sentence."""
 
 
-async def start_web(settings: Settings, sessions: SessionManager, store: Store) -> WebServer:
-    """The web server of this process, listening (WEB_PORT must be set, WEB_SECRET with it)."""
+async def start_web(
+    settings: Settings, sessions: SessionManager, store: Store, *, discord_api: str = DISCORD_API
+) -> WebServer:
+    """The web server of this process, listening (WEB_PORT must be set, WEB_SECRET with it); with the
+    application's OAuth2 pair set, the Activity's page and API too (`discord_api`: where Discord answers)."""
     assert settings.web_port is not None and settings.web_secret is not None  # Settings checks both
     feed = Feed(store, local=sessions.tables.by_id, deadline=sessions.scheduler.deadline)
     sessions.tables.stored.listen(feed.stored)
@@ -35,6 +41,11 @@ async def start_web(settings: Settings, sessions: SessionManager, store: Store) 
         host=settings.web_host, port=settings.web_port, public_url=settings.public_url,
         names=lambda: sessions.readers.names,
     )  # fmt: skip
+    # ---- the Activity (bot/web/activity.py): on with DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET
+    if settings.activity_on() and settings.discord_client_secret is not None:
+        secret = settings.discord_client_secret.get_secret_value().strip()
+        identity = Identity(discord_api, settings.discord_client_id or 0, secret, settings.token() or "")
+        server.activity = Activity(sessions, feed, identity)
     try:
         await server.start()
     except OSError as exc:

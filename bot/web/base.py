@@ -12,6 +12,7 @@ from aiohttp import web
 from bot.i18n import LANGUAGES
 from bot.render.common import Picture
 from bot.sessions.replay import Replays
+from bot.web.activity import Activity
 from bot.web.feed import Feed
 from bot.web.guard import Limits, Refusal
 from bot.web.links import BOARD, REPLAY, TABLE, Signer
@@ -64,6 +65,7 @@ class PageBase:
         self._live: set[asyncio.Task[None]] = set()
         self.closing = asyncio.Event()
         self._web_on: dict[int, tuple[bool, float]] = {}
+        self.activity: Activity | None = None  # the Activity's page and API, when its settings are set
 
     # ---- links (what the bot posts)
 

@@ -35,4 +35,3 @@ class BoardPage(PageBase):
             title=t(locale, "web.title.board"), body=html.message_html(message, namer), locale=locale
         )
         return web.Response(text=page, content_type="text/html", headers={"Cache-Control": "no-store"})
-

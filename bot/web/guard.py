@@ -25,7 +25,8 @@ LIVE_PER_ADDRESS = 8  # live feeds one address holds open
 LIVE_IN_ALL = 2000  # live feeds of the whole process
 ADDRESSES_KEPT = 10_000  # buckets remembered (the oldest forgotten: a full bucket again)
 MAX_QUERY = 256  # characters of a query string
-MAX_BODY = 1024  # bytes of a request body (no page takes one)
+MAX_BODY = 1024  # bytes of a request body (only the Activity's API takes one: a short JSON object)
+API = "/activity/api/"  # the Activity's API (bot/web/activity.py): the only POSTs, the only bodies
 
 
 @dataclass
@@ -108,9 +109,10 @@ def guard(limits: Limits, answer: Answer) -> Callable[[web.Request, Handler], Aw
     async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
         try:
             limits.take(address_of(request))
-            if request.method not in ("GET", "HEAD"):
+            api_post = request.method == "POST" and request.path.startswith(API)
+            if request.method not in ("GET", "HEAD") and not api_post:
                 raise Refusal("web.error.method", 405)
-            if request.content_length or request.body_exists:
+            if (request.content_length or request.body_exists) and not api_post:
                 raise Refusal("web.error.too_large", 413)
             if len(request.query_string) > MAX_QUERY:
                 raise Refusal("web.error.too_large", 414)

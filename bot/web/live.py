@@ -135,4 +135,3 @@ class LivePages(PageBase):
             while len(self._pictures) > PICTURES_KEPT:
                 self._pictures.popitem(last=False)
         return self._png(self._pictures[key])
-

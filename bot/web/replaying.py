@@ -86,4 +86,3 @@ class ReplayPages(PageBase):
         step = self._number(request.match_info["step"], MAX_STEP)
         _, message, _, _ = await self._step(request, step)
         return self._png(message.picture)
-

@@ -24,7 +24,7 @@ from bot.render.common import Button
 from bot.sessions.records import TableRecord
 from bot.web import html, metrics
 from bot.web.board import BoardPage
-from bot.web.guard import MAX_BODY, Refusal, guard
+from bot.web.guard import API, MAX_BODY, Refusal, guard
 from bot.web.links import REPLAY
 from bot.web.live import LivePages
 from bot.web.replaying import ReplayPages
@@ -85,6 +85,8 @@ class WebServer(LivePages, ReplayPages, BoardPage):
         app.router.add_get("/replay" + link + "/picture/{step}.png", self.replay_png)
         app.router.add_get("/board" + link, self.board_page)
         app.router.add_get("/static/{name}", self.static)
+        if self.activity is not None:  # the game as a Discord Activity (bot/web/activity.py)
+            self.activity.install(app)
         runner = web.AppRunner(app, access_log=None, handler_cancellation=True)
         await runner.setup()
         site = web.TCPSite(runner, self.host, self.port)
@@ -102,6 +104,8 @@ class WebServer(LivePages, ReplayPages, BoardPage):
 
     async def close(self) -> None:
         self.closing.set()
+        if self.activity is not None:
+            await self.activity.close()
         for task in list(self._live):
             task.cancel()
         await self.feed.close()
@@ -118,7 +122,7 @@ class WebServer(LivePages, ReplayPages, BoardPage):
         headers = {"Cache-Control": "no-store"}
         if refusal.retry_after is not None:
             headers["Retry-After"] = str(refusal.retry_after)
-        if request.path.endswith(("/live", ".png")) or "/step/" in request.path:
+        if request.path.endswith(("/live", ".png")) or "/step/" in request.path or API in request.path:
             return web.json_response({"error": sentence}, status=refusal.status, headers=headers)
         return web.Response(
             text=html.error_page(refusal.status, sentence, locale), status=refusal.status,
@@ -135,4 +139,3 @@ class WebServer(LivePages, ReplayPages, BoardPage):
         return web.Response(
             body=(STATIC / name).read_bytes(), content_type=kind, headers={"Cache-Control": "max-age=3600"}
         )
-
