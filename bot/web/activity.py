@@ -29,12 +29,13 @@ from aiohttp import web
 
 from bot import render
 from bot.i18n import resolve_locale, t
-from bot.render.common import Button, Message
+from bot.render.common import Button, Message, custom_id
 from bot.render.compose import HAND, MOVE, MoveChoice, TableView
 from bot.render.pictures.labels import player_name
 from bot.render.wording import refusal_text
 from bot.sessions.errors import NotAllowed, Text
 from bot.sessions.manager import SessionManager
+from bot.sessions.records import TableRecord
 from bot.sessions.view import message_of, table_info, view_of
 from bot.web import html
 from bot.web.feed import Feed, Watched
@@ -44,7 +45,13 @@ from bot.web.identity import Identity, Player
 CLIENT = Path(__file__).parent / "static" / "activity"  # what `npm run build` in client/ writes
 WAIT = 20.0  # seconds a table request waits for a newer state before it answers with the same one
 LOG_LINES = 12
-NOT_CLICKS = {MOVE, HAND, "table"}  # Discord's own dialogs: the Activity shows the hand and the moves itself
+PLAY = "play"  # the table message's "Play here" (its click launches the Activity: cogs/activity.py)
+NOT_CLICKS = {
+    MOVE,
+    HAND,
+    "table",
+    PLAY,
+}  # Discord's own dialogs: the Activity shows the hand and the moves itself
 TYPES = {".js": "application/javascript", ".css": "text/css", ".svg": "image/svg+xml", ".png": "image/png"}
 
 
@@ -63,6 +70,14 @@ class Activity:
         app.router.add_post("/activity/api/token", self.token)
         app.router.add_get("/activity/api/table", self.table)
         app.router.add_post("/activity/api/click", self.click)
+
+    def buttons(self, record: TableRecord, locale: object) -> list[Button]:
+        """The table message's "Play here" while the table is open or playing: it launches the Activity
+        (cogs/activity.py answers its click with LAUNCH_ACTIVITY)."""
+        if record.status not in ("lobby", "running"):
+            return []
+        label = t(locale, "activity.button.play")
+        return [Button(label=label, custom_id=custom_id(record.id, PLAY), style="primary")]
 
     async def close(self) -> None:
         self.closing.set()

@@ -50,7 +50,8 @@ class WebServer(LivePages, ReplayPages, BoardPage):
             url, label = self.table_url(record.id), t(locale, "web.button.watch")
         else:
             return []
-        return [Button(label=label, url=url, style="link")]
+        play = self.activity.buttons(record, locale) if self.activity is not None else []  # "Play here"
+        return [*play, Button(label=label, url=url, style="link")]
 
     async def link_to(self, kind: str, ident: int, guild_id: int, locale: object) -> Button | None:
         """A link button to the replay (`REPLAY`, of table `ident`) or the leaderboard (`BOARD`, of server
