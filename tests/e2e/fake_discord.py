@@ -131,6 +131,7 @@ CALLBACK_NAMES = {
     7: "update",
     8: "autocomplete",
     9: "modal",
+    12: "launch",
 }
 
 T = TypeVar("T")
