@@ -28,8 +28,9 @@ from typing import Any
 from aiohttp import web
 
 from bot import render
-from bot.i18n import resolve_locale, t
-from bot.render.common import Button, Message, custom_id
+from bot.i18n import catalogue, resolve_locale, t
+from bot.i18n.cards import format_card, parse_card
+from bot.render.common import CUSTOM_ID_PREFIX, Button, Message, custom_id
 from bot.render.compose import HAND, MOVE, MoveChoice, TableView
 from bot.render.pictures.labels import player_name
 from bot.render.wording import refusal_text
@@ -188,36 +189,60 @@ class Activity:
         controls = [_control(b) for row in message_of(record, view).rows for b in row]
         return {
             "table": record.id, "version": f"{record.id}.{watched.version}", "seq": record.seq,
-            "status": record.status, "game": view.game_name, "locale": locale, "phase": view.phase,
+            "status": record.status, "game": view.game_name, "locale": locale,
+            "phase": html.markdown(view.phase, namer) if view.phase else None,
             "your_turn": bool(view.moves), "seated": me in record.players, "you": me,
             "board": html.message_html(board, namer),
             "log": [html.markdown(line, namer) for line in view.log[-LOG_LINES:]],
             "seats": [{"name": s.name, "to_move": s.to_move, "computer": s.computer or s.takeover,
                        "chips": s.chips, "you": s.player == me} for s in view.seats],
-            "hand": _hand(view, record, me, namer),
-            "moves": [_move(record.kind, m) for m in view.moves],
+            "hand": _hand(view, record, me, namer, locale),
+            "moves": [_move(record.kind, m, locale) for m in view.moves],
             "controls": [c for c in controls if c is not None],
             "words": _words(locale),
         }  # fmt: skip
 
 
-def _hand(view: TableView, record: Any, me: str, namer: html.Namer) -> dict[str, Any] | None:
+def _shown(card: object, locale: str) -> str | None:
+    """A card as the reader reads it (`A♠`, in his language's ranks); None for no card."""
+    if not isinstance(card, str) or not card:
+        return None
+    try:
+        return format_card(parse_card(card), locale)
+    except ValueError:
+        return card
+
+
+def _source(kind: str, source: object, locale: str) -> str | None:
+    """Where a card is taken from, as the game words its places (`<game>.place.<pile>`: Malice's payoff
+    pile, a side stack); None: the hand."""
+    if not isinstance(source, str) or source == "hand":
+        return None
+    name, number = source.rstrip("0123456789"), source[len(source.rstrip("0123456789")) :]
+    key = f"{kind}.place.{name}"
+    if key not in catalogue():
+        return source
+    return t(locale, key, number=int(number)) if number else t(locale, key)
+
+
+def _hand(view: TableView, record: Any, me: str, namer: html.Namer, locale: str) -> dict[str, Any] | None:
     """The reader's own hand (only in his own view): its cards to tap and its message's words."""
     if view.hand is None or record.game is None:
         return None
-    cards = [str(card) for card in record.game.view(me).hand]
+    cards = [{"card": str(c), "shown": _shown(str(c), locale)} for c in record.game.view(me).hand]
     hand: Message = view.hand.model_copy(deep=True)
     hand.rows = []
     return {"cards": cards, "html": html.message_html(hand, namer)}
 
 
-def _move(kind: str, move: MoveChoice) -> dict[str, Any]:
+def _move(kind: str, move: MoveChoice, locale: str) -> dict[str, Any]:
     """A legal move for the page: its words, its token, and what the tap UI groups it by (the card it moves
     and from where, or the amount of a bid), read back from the token as Discord's buttons carry it."""
     facts = render.parse_token(kind, move.token) or {}
     amount = facts.get("amount")
     return {
         "label": move.label, "token": move.token, "seq": move.seq, "card": facts.get("card") or None,
+        "shown": _shown(facts.get("card"), locale), "from": _source(kind, facts.get("source"), locale),
         "source": facts.get("source"), "amount": amount if isinstance(amount, int) else None,
     }  # fmt: skip
 
@@ -227,7 +252,7 @@ def _control(button: Button) -> dict[str, Any] | None:
     if button.url is not None or button.disabled or not button.custom_id:
         return None
     parts = button.custom_id.split(":")
-    if len(parts) < 3 or parts[2] in NOT_CLICKS:
+    if len(parts) < 3 or parts[0] != CUSTOM_ID_PREFIX or parts[2] in NOT_CLICKS:  # (the replay's: Discord's)
         return None
     seq = int(parts[3]) if len(parts) > 3 and parts[3].isdigit() else None
     return {"label": button.label, "token": parts[2], "seq": seq, "style": button.style}

@@ -55,21 +55,35 @@ async function act(token, seq) {
   }
 }
 
-const isRed = (card) => /[♥♦]/.test(card);
+const isRed = (shown) => /[♥♦]/.test(shown || "");
+
+function countDown(root, locale) {
+  // Discord's timestamps (the turn's deadline) as the reader's clock and language say them.
+  const relative = new Intl.RelativeTimeFormat(locale, { numeric: "auto" });
+  for (const el of root.querySelectorAll("time[data-t]")) {
+    const at = Number(el.dataset.t) * 1000;
+    if (el.dataset.style === "R") {
+      const seconds = Math.round((at - Date.now()) / 1000);
+      el.textContent = Math.abs(seconds) < 90 ? relative.format(seconds, "second") : relative.format(Math.round(seconds / 60), "minute");
+    } else {
+      el.textContent = new Date(at).toLocaleString(locale);
+    }
+  }
+}
 
 function pieces(view) {
   // The cards the player may tap: his hand, then any other card a move takes (a pile's top).
   const out = [];
   const seen = new Set();
-  for (const card of view.hand ? view.hand.cards : []) {
+  for (const { card, shown } of view.hand ? view.hand.cards : []) {
     const key = `hand|${card}`;
-    if (!seen.has(key)) { seen.add(key); out.push({ key, card, source: "hand" }); }
+    if (!seen.has(key)) { seen.add(key); out.push({ key, card, shown, source: "hand" }); }
   }
   for (const m of view.moves) {
     if (!m.card && !(m.source && m.source !== "hand")) continue;
     const source = m.source || "hand";
     const key = `${source}|${m.card || ""}`;
-    if (!seen.has(key)) { seen.add(key); out.push({ key, card: m.card || "?", source }); }
+    if (!seen.has(key)) { seen.add(key); out.push({ key, card: m.card || "?", shown: m.shown || m.card || "?", source, from: m.from }); }
   }
   return out;
 }
@@ -90,14 +104,14 @@ function drawMine(view) {
     const chip = document.createElement("button");
     chip.type = "button";
     const playable = movesOf(view, piece.key).length > 0;
-    chip.className = `card-chip${isRed(piece.card) ? " red" : ""}${playable ? " playable" : " idle"}${state.picked === piece.key ? " selected" : ""}`;
+    chip.className = `card-chip${isRed(piece.shown) ? " red" : ""}${playable ? " playable" : " idle"}${state.picked === piece.key ? " selected" : ""}`;
     chip.dataset.card = piece.card;
     chip.dataset.source = piece.source;
-    chip.textContent = piece.card;
+    chip.textContent = piece.shown || piece.card;
     if (piece.source !== "hand") {
       const from = document.createElement("span");
       from.className = "from";
-      from.textContent = piece.source;
+      from.textContent = piece.from || piece.source;
       chip.append(from);
     }
     chip.disabled = !playable;
@@ -150,7 +164,8 @@ function draw() {
     return;
   }
   $("game").textContent = view.game;
-  $("phase").textContent = view.phase || (view.seated ? "" : view.words.spectator);
+  if (view.phase) $("phase").innerHTML = view.phase;  // the bot's HTML, escaped there
+  else $("phase").textContent = view.seated ? "" : view.words.spectator;
   const seats = view.seats.map((s) => {
     const row = document.createElement("div");
     row.className = `seat${s.to_move ? " turn" : ""}${s.you ? " you" : ""}`;
@@ -165,6 +180,7 @@ function draw() {
   title.textContent = view.words.seats;
   $("seats").replaceChildren(title, ...seats);
   $("board").innerHTML = view.board;  // the bot's HTML: every stored word escaped there (bot/web/html.py)
+  countDown($("board"), view.locale);
   drawMine(view);
   $("controls").replaceChildren(...view.controls.map((c) => button(c.label, c.token, c.seq, c.style)));
   const log = $("log");
@@ -178,6 +194,7 @@ async function follow() {
       const view = await call(`table?instance=${encodeURIComponent(state.instance)}&after=${encodeURIComponent(state.version)}`);
       if (view.version !== state.version || !state.view) {
         if (state.view && state.view.table !== view.table) state.picked = null;
+        if (state.view) notice("");
         state.view = view;
         state.version = view.version;
         draw();
@@ -210,4 +227,5 @@ async function start() {
   }
 }
 
+setInterval(() => countDown(document, state.view ? state.view.locale : "en"), 1000);
 start();
