@@ -27,8 +27,9 @@ from bot.errors import report_error
 from bot.games.refusal import Refusal
 from bot.i18n import resolve_locale
 from bot.render.common import Message
+from bot.render.compose import MOVE
 from bot.sessions.errors import Text
-from bot.sessions.places import CHANNEL, INTERACTION, MOVE, PICK, MoveDialog
+from bot.sessions.places import CHANNEL, INTERACTION, PICK, MoveDialog
 from bot.sessions.rematch import STARTING
 from bot.sessions.rematch import TOKEN as REMATCH
 from cogs.table import ANSWER_WITHIN, answer, sessions_of, where
@@ -112,19 +113,23 @@ async def answer_with_table(
 
 
 async def open_move_dialog(interaction: discord.Interaction, table_id: int) -> bool:
-    """The Move button: the mover's private dialog. False when the table is closed (the button's usual
-    answer then shows its end on the table message)."""
+    """The Move button (every running table's, in a server channel as in a DM): the mover's private dialog.
+    False when the table is closed (the button's usual answer then shows its end on the table message)."""
     sessions = sessions_of(interaction)
     if not sessions.places.is_open(table_id):
         return False
+    message = interaction.message
+    if message is not None and not sessions.places.is_table_message(table_id, message.id):
+        raise Refusal("table.old_message")  # an older table message (replaced since): not this one
     dialog = sessions.places.move_dialog(table_id, interaction.user.id, locale=interaction.locale)
     await interaction.response.send_modal(move_modal(dialog))
     return True
 
 
 async def hand_here(interaction: discord.Interaction, table_id: int) -> bool:
-    """My hand on a DM's table message that is behind (a timeout, the other's moves): the click's answer
-    updates the table message, and the hand follows privately (one follow-up). False: the usual answer."""
+    """My hand on a table message that is behind (a timeout, the others' moves): the click's answer updates
+    the table message (type 7, and its token may edit it for a while), and the hand follows privately (one
+    follow-up). False: the usual answer."""
     sessions = sessions_of(interaction)
     message = interaction.message
     if message is None or not sessions.places.behind(table_id):

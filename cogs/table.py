@@ -176,6 +176,11 @@ class TableButton(
         if self.action in ("hand", "table") or interaction.response.is_done() or interaction.message is None:
             await answer(interaction, result)
             return
+        if interaction.message.flags.ephemeral and isinstance(result, Message):
+            # A move button of the clicker's private hand: the hand is answered in place (type 7), his move
+            # with it; the table message follows through the last token answered on it.
+            await interaction.response.edit_message(**discord_kwargs(result, edit=True))
+            return
         # A click on the table message itself: its own response updates it (type 7), which costs no channel
         # write; the clicker's private answer follows as a followup.
         async with sessions.table_update(self.table_id, interaction.message.id, interaction.token) as update:

@@ -284,8 +284,11 @@ def action_receipt(
     if game.is_over:
         return Message(content=t(locale, "receipt.game_over"))
     # Text only: the answer to a move must be as quick as any other answer (a picture is drawn and uploaded);
-    # the hand's picture is one click away (My hand, /hand).
-    return renderer(info.kind).hand(info, game, player, dm=False, locale=locale)
+    # the hand's picture is one click away (My hand, /hand). His move leads: the answer to his click shows it.
+    message = renderer(info.kind).hand(info, game, player, dm=False, locale=locale)
+    said = renderer(info.kind).action_text(action, hide=False, locale=locale)
+    message.content = "\n".join([t(locale, "receipt.moved", move=said), message.content or ""]).strip()
+    return message
 
 
 def choices(

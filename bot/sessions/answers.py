@@ -12,7 +12,8 @@ from bot import render
 from bot.render.common import Message
 from bot.sessions.display import Display
 from bot.sessions.drawing import Drawing, Job, follow_home, info_of, pictures_on
-from bot.sessions.places import INTERACTION, FirstAnswer, Tokens, interaction_only
+from bot.sessions.failures import expected
+from bot.sessions.places import CHANNEL_TOKEN_USES, INTERACTION, FirstAnswer, Tokens, interaction_only
 from bot.sessions.records import TableRecord
 from bot.sessions.view import Window
 
@@ -25,6 +26,7 @@ class Host(Protocol):
 
     def clock(self) -> float: ...
     _jobs: dict[int, Job]
+    token_edits: int
     def needs_write(self, job: Job) -> bool: ...
 
 
@@ -99,11 +101,43 @@ class Answers:
         await self.presenter.drawing.save(job)
 
     async def clicked(self, job: Job, token: str | None) -> None:
-        """A click's answer showed the table message: its token may edit it for a while."""
+        """A click's answer showed the table message: its token may edit it for a while (in a server channel
+        too: what the next click does not carry, a computer's move, goes through it, outside the limits)."""
         if interaction_only(job.display):
             self.tokens.took(job.record.id, token)
             job.silenced = False
             await self.presenter.drawing.save(job)
+        elif job.display is not None:
+            self.tokens.took(job.record.id, token, job.display.table_message_id, CHANNEL_TOKEN_USES)
+
+    async def through_token(self, job: Job) -> bool:
+        """A server channel's table message edited through the live token of the last click answered on it
+        (no rate-limited call); False when there is none, or Discord refused it: the channel's write then."""
+        display = job.display
+        if display is None or display.table_message_id is None:
+            return False
+        presenter = self.presenter
+        async with job.lock:
+            if not presenter.needs_write(job):
+                return True  # a click's answer showed it meanwhile
+            token = self.tokens.usable(job.record.id, display.table_message_id)
+            if token is None:
+                return False
+            record = job.record
+            message, win = await presenter.drawing.drawn(job, record)
+            try:
+                edited = await presenter.announcer.edit_original(token, message)
+            except Exception as exc:
+                if expected(exc) is None:
+                    raise
+                edited = False  # Discord unwell for this route: the channel's own write
+            if not edited:
+                self.tokens.drop(record.id)
+                return False
+            presenter.drawing.shown(job, record, win)
+            presenter.token_edits += 1
+        await presenter.drawing.save(job)
+        return True
 
     async def step(self, job: Job) -> bool:
         """The worker's step: no channel, no DMs (the Move dialog and My hand show each hand), no pings;
@@ -115,10 +149,10 @@ class Answers:
         return False
 
     def behind(self, table_id: int) -> bool:
-        """Whether a table of an interaction-only place has states its message has not shown (a closed
-        table's last one included): the next click on it shows them."""
+        """Whether a table's message has states it has not shown (a closed table's last one included): the
+        next click on it shows them."""
         job = self.presenter._jobs.get(table_id)
-        return job is not None and interaction_only(job.display) and self.presenter.needs_write(job)
+        return job is not None and job.display is not None and self.presenter.needs_write(job)
 
     async def write(self, job: Job) -> None:
         """The table message edited through the live token of the last interaction that answered on it;

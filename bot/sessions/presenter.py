@@ -106,6 +106,7 @@ class Presenter:
         self._started = asyncio.Event()
         self._closed = False
         self.writes = 0  # rate-limited calls made (send, edit, delete, DM): for tests and benchmarks
+        self.token_edits = 0  # table messages edited through a click's token instead (no rate limit)
 
     # ---------------------------------------------------------------- control
 
@@ -228,6 +229,8 @@ class Presenter:
         if interaction_only(display):
             await self.answers.write(job)
             return
+        if await self.answers.through_token(job):
+            return  # the last click's token carried it: no channel write
         channel = job.record.channel_id
         if display.table_message_id is not None:
             async with self.write_slot(channel) as slot, job.lock:

@@ -52,9 +52,10 @@ def text_of(fragment: str) -> str:
 
 
 def board_of(fragment: str) -> str:
-    """The page's board: everything but the log (the log tells moves as they happened, like Discord's)."""
-    sections = fragment.split('<section class="card"')
-    return text_of(sections[0] + (sections[1] if len(sections) > 1 else ""))
+    """The page's board: everything but the log (the log tells moves as they happened, like Discord's: a card
+    named there may have gone back into the stock since)."""
+    board, _, _ = fragment.partition('<section class="card log"')
+    return text_of(board)
 
 
 @pytest.fixture(scope="session")
@@ -128,6 +129,11 @@ async def test_a_browser_watches_a_malice_game_live_then_steps_through_its_repla
         return page
 
     page = await chromium.run(open_page)
+    # Screenshots of the game under way (Alice's turn, the clock running), in both languages at both sizes.
+    for locale in ("en-US", "de-DE"):
+        for size in ((360, 740), (1280, 800)):
+            lang = await screenshot(chromium, url, shots / f"live-{locale[:2]}-{size[0]}.png", size, locale)
+            assert lang == locale[:2]
     await play(harness, alice)
     await bot.sessions.idle()
     row = await harness.store.last_table(fake.channel("games").id)
