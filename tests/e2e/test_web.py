@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from prometheus_client import REGISTRY
 from pydantic import SecretStr
 
 from tests.e2e.browser import BROWSER_MISSING, Browser
@@ -128,7 +129,9 @@ async def test_a_browser_watches_a_malice_game_live_then_steps_through_its_repla
         page.wait_for_function("window.__frames.length > 0")
         return page
 
+    watching = REGISTRY.get_sample_value("cardtable_web_viewers") or 0.0
     page = await chromium.run(open_page)
+    assert REGISTRY.get_sample_value("cardtable_web_viewers") == watching + 1, "/metrics counts the viewer"
     # Screenshots of the game under way (Alice's turn, the clock running), in both languages at both sizes.
     for locale in ("en-US", "de-DE"):
         for size in ((360, 740), (1280, 800)):
@@ -201,6 +204,7 @@ async def test_a_browser_watches_a_malice_game_live_then_steps_through_its_repla
         said = re.sub(r"<@(\d+)>", lambda m: names.get(m.group(1)) or "", worded[seq])
         assert " ".join(action.split()) == " ".join(f"{seq:>3} {said}".replace("`", "").split()), seq
     await chromium.run(lambda _: page.context.close())
+    await poll(lambda: REGISTRY.get_sample_value("cardtable_web_viewers") == watching, what="the viewer gone")
     copy_to = os.environ.get("WEB_SCREENSHOTS")
     if copy_to:
         shutil.copytree(shots, copy_to, dirs_exist_ok=True)
