@@ -51,8 +51,9 @@ python bench/bench_web.py            # --tables 50 --viewers 200 --seconds 20 --
 The session layer on a fresh SQLite file with the web server (`bot.web`) in one process (the bot; no
 Discord), Malice tables where a person plays against the computer, one move of hers every `--pace` seconds per
 table (the computer answering at once), and the live viewers in a second process, spread evenly over the
-tables. *Stored to viewer*: for each stored move and each viewer of its table, from the move's stored signal
-(after its commit) to the first live frame showing it arriving at the viewer. *CPU*: the bot process's own
+tables (the same play is measured again without any viewer: the CPU the web adds is the difference).
+*Stored to viewer*: for each stored move and each viewer of its table, from the move's stored signal (after
+its commit) to the first live frame showing it arriving at the viewer. *CPU*: the bot process's own
 CPU time per second of wall time while it plays and serves (100 % = one core). *Memory*: its resident set
 before the viewers came and at the end."""
 
@@ -177,7 +178,7 @@ async def run(tables: int, viewers: int, seconds: float, pace: float) -> dict[st
         await web.close()
         await sessions.close()
         await store.close()
-    latencies.sort()
+    latencies.sort() if latencies else latencies.append(float("nan"))
 
     def pct(p: float) -> str:
         return f"{1000 * latencies[min(len(latencies) - 1, int(p * len(latencies)))]:.1f} ms"
@@ -206,7 +207,7 @@ def table(figures: dict[str, str], seconds: float) -> str:
         ("stored to viewer: p95 / p99", f"{figures['p95']} / {figures['p99']}"),
         ("stored to viewer: slowest", figures["max"]),
         ("moves reaching a viewer after more than 1 s", figures["over"]),
-        ("bot CPU (one core = 100 %)", figures["cpu"]),
+        ("bot CPU (one core = 100 %)", f"{figures['cpu']} (without viewers: {figures['alone']})"),
         ("bot memory (resident)", figures["memory"]),
     ]
     lines = ["| measure | figure |", "|---|---|", *(f"| {a} | {b} |" for a, b in rows)]
@@ -225,6 +226,8 @@ def main() -> None:
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
     figures = asyncio.run(run(args.tables, args.viewers, args.seconds, args.pace))
+    alone = asyncio.run(run(args.tables, 0, args.seconds, args.pace))  # the play alone: what the web adds
+    figures["alone"] = alone["cpu"]
     text = table(figures, args.seconds)
     print(text)
     if args.write:

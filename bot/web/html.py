@@ -10,8 +10,9 @@ import html
 import re
 from collections.abc import Callable
 
-from bot.i18n import t
+from bot.i18n import t, tn
 from bot.render.common import Embed, Message
+from bot.render.compose import TableView
 
 # Discord's inline tokens: a user mention, a channel, a timestamp.
 _TOKEN = re.compile(r"<@!?(\d{1,20})>|<#(\d{1,20})>|<t:(-?\d{1,12})(?::([tTdDfFR]))?>")
@@ -104,6 +105,35 @@ def message_html(message: Message, names: Namer, *, picture: str | None = None) 
         parts.append(embed_html(embed, names, picture=picture if i == 0 else None, alt=alt))
     if not message.embeds and picture is not None:
         parts.append(f'<img class="picture" src="{html.escape(picture)}" alt="{html.escape(alt)}">')
+    return "".join(parts)
+
+
+def view_html(view: TableView, names: Namer, *, picture: str | None = None) -> str:
+    """A table's composed view as the live page's main part: whose turn and until when, the seats (names,
+    chips, who is to move), the board with its picture, the recent moves."""
+    lines = [line for line in (view.turn_line, view.takeover_line) if line]
+    parts = [f'<div class="content">{markdown(chr(10).join(lines), names)}</div>'] if lines else []
+    if view.board.content:
+        parts.append(f'<div class="content">{markdown(view.board.content, names)}</div>')
+    if view.phase:
+        parts.append(f'<p class="phase">{_inline(view.phase, names)}</p>')
+    seats = []
+    for seat in view.seats:
+        count = "" if seat.chips is None else tn(view.locale, "count.chip", seat.chips)
+        chips = f' <span class="chips">{html.escape(count, quote=False)}</span>' if count else ""
+        mark = ' class="to-move"' if seat.to_move else ""
+        seats.append(f"<li{mark}>{html.escape(seat.name, quote=False)}{chips}</li>")
+    if seats:
+        parts.append(f'<ul class="seats">{"".join(seats)}</ul>')
+    alt = view.picture.alt if view.picture is not None else ""
+    for i, embed in enumerate(view.board.embeds):
+        parts.append(embed_html(embed, names, picture=picture if i == 0 else None, alt=alt))
+    if not view.board.embeds and picture is not None:
+        parts.append(f'<img class="picture" src="{html.escape(picture)}" alt="{html.escape(alt)}">')
+    if view.log:
+        log = "".join(f"<li>{_inline(line, names)}</li>" for line in view.log)
+        title = html.escape(t(view.locale, "web.log"))
+        parts.append(f'<section class="card log"><h2>{title}</h2><ol>{log}</ol></section>')
     return "".join(parts)
 
 

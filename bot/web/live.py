@@ -45,11 +45,13 @@ class LivePages(PageBase):
         key = (watched.record.id, watched.version, locale)
         made = self._frames.get(key)
         if made is None:
-            message = table_view(watched, locale=locale)
+            view = table_view(watched, locale=locale)
             picture = f"{link}/picture/{watched.version}.png?lang={locale}"
             has_picture = table_info(watched.record).pictures and watched.record.game is not None
-            made = html.message_html(
-                message, self._namer(watched, locale), picture=picture if has_picture else None
+            names = {seat.player: seat.name for seat in view.seats}
+            namer = self._namer(watched, locale)
+            made = html.view_html(
+                view, lambda p: names.get(p) or namer(p), picture=picture if has_picture else None
             )
             if watched.record.status == "finished":
                 replay = self.replay_url(watched.record.id)
@@ -65,7 +67,9 @@ class LivePages(PageBase):
         locale = self._locale(request, watched.record.language)
         link = request.path
         metrics.PAGES.labels(TABLE).inc()
-        body = f'<div id="table" data-version="{watched.version}">{self._frame(watched, locale, link)}</div>'
+        frame = self._frame(watched, locale, link)
+        ids = f'data-version="{watched.version}" data-seq="{watched.record.seq}"'
+        body = f'<div id="table" {ids}>{frame}</div>'
         status = f'<p id="status" class="status">{escape(t(locale, "web.live"))}</p>'
         page = html.page(
             title=t(locale, "web.title.table", table=watched.record.id), body=status + body, locale=locale,

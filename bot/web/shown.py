@@ -1,12 +1,11 @@
 """What each page shows, as Discord-free message data (`bot.render.common.Message`), made by the same code
 that makes what Discord shows: never a second wording.
 
-`table_view` is THE one adapter from a stored table to the live page: today the table message's own
-composition (`bot.sessions.view`: the board, the log worded from the stored moves' facts, whose turn it is
-and until when), for the public reader only; once `bot.render.compose.compose` lands, this one function
-switches to it. The replay is the Replay button's viewer (`bot.sessions.replay.Replays.step`), each step
-headed by its action as `/history` words it; the leaderboard is `/leaderboard`'s wording
-(`bot.render.leaderboard`).
+`table_view` is THE one adapter from a stored table to the live page: the one composition of a table's view
+(`bot.render.compose.compose`, through `bot.sessions.view.view_of`), which the Discord table message draws
+from too, for the public reader only. The replay is the Replay button's viewer
+(`bot.sessions.replay.Replays.step`), each step headed by its action as `/history` words it; the leaderboard
+is `/leaderboard`'s wording (`bot.render.leaderboard`).
 """
 
 from __future__ import annotations
@@ -16,6 +15,7 @@ from dataclasses import dataclass
 from bot import render
 from bot.i18n import t
 from bot.render.common import Embed, Message, Picture
+from bot.render.compose import TableView
 from bot.render.leaderboard import (
     ALL_TIME,
     CHIPS,
@@ -26,28 +26,23 @@ from bot.render.leaderboard import (
     rating_board_line,
 )
 from bot.render.registry import PRESENTATIONS
-from bot.render.tablelog import word_note
-from bot.sessions.view import Window, banner_of, log_of, table_info, table_message
+from bot.sessions.view import banner_of, table_info, view_of
 from bot.web.feed import Watched
 from storage.contract import Store
 from storage.models import HistoryEntry
 
-LOG_LINES = 40  # the newest log lines a live page shows (the rest are in the replay, once it is over)
 BOARD_ROWS = 25  # players per section of the leaderboard page
 
 
-def table_view(watched: Watched, *, locale: str) -> Message:
-    """The live page of a table for a spectator: the public view only (no hand, no button)."""
+def table_view(watched: Watched, *, locale: str) -> TableView:
+    """The live page of a table for a spectator: the one composition (`bot.render.compose`, through the
+    sessions' adapter from a stored record) for the public reader: no hand, no move of anybody's."""
     record = watched.record
-    lines = [line.text for line in log_of(record, watched.steps, locale=locale)][-LOG_LINES:]
-    shown = Window(lines, len(lines), record.seq, 0)
-    note = banner_of(record, record.session.next_note)
-    banner = word_note(note, locale) if note is not None else None
-    message = table_message(
-        record, shown, banner=banner, deadline=watched.deadline, locale=locale, picture=False
-    )
-    message.rows = []  # Discord's buttons: a spectator on the web makes no move
-    return message
+    banner = banner_of(record, record.session.next_note)
+    return view_of(
+        record, steps=watched.steps, banner=[banner] if banner is not None else [],
+        deadline=watched.deadline, locale=locale, reader=None,
+    )  # fmt: skip
 
 
 def table_picture(watched: Watched, *, locale: str) -> Picture | None:

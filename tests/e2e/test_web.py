@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from prometheus_client import REGISTRY
 from pydantic import SecretStr
 
 from tests.e2e.browser import BROWSER_MISSING, Browser
@@ -52,9 +53,10 @@ def text_of(fragment: str) -> str:
 
 
 def board_of(fragment: str) -> str:
-    """The page's board: everything but the log (the log tells moves as they happened, like Discord's)."""
-    sections = fragment.split('<section class="card"')
-    return text_of(sections[0] + (sections[1] if len(sections) > 1 else ""))
+    """The page's board: everything but the log (the log tells moves as they happened, like Discord's: a card
+    named there may have gone back into the stock since)."""
+    board, _, _ = fragment.partition('<section class="card log"')
+    return text_of(board)
 
 
 @pytest.fixture(scope="session")
@@ -127,7 +129,14 @@ async def test_a_browser_watches_a_malice_game_live_then_steps_through_its_repla
         page.wait_for_function("window.__frames.length > 0")
         return page
 
+    watching = REGISTRY.get_sample_value("cardtable_web_viewers") or 0.0
     page = await chromium.run(open_page)
+    assert REGISTRY.get_sample_value("cardtable_web_viewers") == watching + 1, "/metrics counts the viewer"
+    # Screenshots of the game under way (Alice's turn, the clock running), in both languages at both sizes.
+    for locale in ("en-US", "de-DE"):
+        for size in ((360, 740), (1280, 800)):
+            lang = await screenshot(chromium, url, shots / f"live-{locale[:2]}-{size[0]}.png", size, locale)
+            assert lang == locale[:2]
     await play(harness, alice)
     await bot.sessions.idle()
     row = await harness.store.last_table(fake.channel("games").id)
@@ -195,6 +204,7 @@ async def test_a_browser_watches_a_malice_game_live_then_steps_through_its_repla
         said = re.sub(r"<@(\d+)>", lambda m: names.get(m.group(1)) or "", worded[seq])
         assert " ".join(action.split()) == " ".join(f"{seq:>3} {said}".replace("`", "").split()), seq
     await chromium.run(lambda _: page.context.close())
+    await poll(lambda: REGISTRY.get_sample_value("cardtable_web_viewers") == watching, what="the viewer gone")
     copy_to = os.environ.get("WEB_SCREENSHOTS")
     if copy_to:
         shutil.copytree(shots, copy_to, dirs_exist_ok=True)

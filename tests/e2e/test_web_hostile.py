@@ -21,6 +21,7 @@ from prometheus_client import REGISTRY
 from pydantic import SecretStr
 
 from bot.web.links import LINK_DAYS, Signer
+from tests.e2e.fake_discord import FakeDiscordError
 from tests.e2e.harness import Harness
 from tests.e2e.test_game_support import live_game, poll, table_message
 
@@ -44,6 +45,8 @@ async def test_hostile_requests_are_clear_4xx_and_the_game_goes_on(harness: Harn
     watch = [b for b in table.buttons if b.label == "Watch"]
     assert watch and watch[0].style == 5 and watch[0].raw["url"] == web.table_url(record.id)
     assert not fake.violations
+    with pytest.raises(FakeDiscordError, match="link button"):
+        await alice.click(table, "Watch")  # it opens the page; Discord sends the bot nothing
 
     base = f"http://127.0.0.1:{web.port}"
     good = web.table_url(record.id).removeprefix(web.base)
