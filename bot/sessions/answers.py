@@ -58,11 +58,14 @@ class Answers:
             record = job.record
             # Text now (as quick as any answer), keeping the picture the message has; the new picture follows
             # through this click's token a moment later (the record is not counted shown until then).
-            message, win = await self.presenter.drawing.word(job, record)
-            # (the message shows a table picture already once a step of the game was shown on it)
+            # (the message shows a table picture already once a step of the game was shown on it; the first
+            # one, when a click starts the game, goes with the answer)
             later = record.game is not None and pictures_on(record, display) and display.shown_seq >= 0
             if later:
+                message, win = await self.presenter.drawing.word(job, record)
                 render.keep_table_picture(message, record.kind)
+            else:
+                message, win = await self.message(job, record)
             yield message
             self.presenter.drawing.shown(job, record, win, whole=not later)
         await self.clicked(job, token)
