@@ -16,7 +16,7 @@ from discord.ext import commands
 
 from bot.discord_out import note_languages
 from bot.i18n import t
-from cogs.table import answer
+from bot.interactions import answer
 
 if TYPE_CHECKING:
     from bot.client import CardBot

@@ -24,6 +24,7 @@ from bot.errors import guarded
 from bot.games.refusal import Refusal
 from bot.games.registry import REGISTRY
 from bot.i18n import signed, t, tn
+from bot.interactions import ledger_guild
 from bot.render import game_name
 from bot.render.leaderboard import (
     CHIPS,
@@ -35,7 +36,6 @@ from bot.render.leaderboard import (
 )
 from bot.render.ratings import change_text, rating_text
 from bot.sessions.charts import season_chart
-from cogs.private_play import ledger_guild
 from storage import ALL_TIME
 
 if TYPE_CHECKING:

@@ -28,8 +28,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import t
+from bot.interactions import respond
 from bot.render.registry import PRESENTATIONS
-from cogs.table import respond
 
 if TYPE_CHECKING:
     from bot.client import CardBot

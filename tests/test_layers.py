@@ -28,7 +28,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("bot.terminal", "bot.simulate", "bot.reading"),  # the front ends without Discord; typed input read
     ("bot.ops",),  # the operator's view (the token's budget, metrics, health), without Discord
     ("bot.web",),  # the table on the web: a surface beside Discord's (pages, live feed), without Discord
-    ("bot.errors", "bot.input_checks", "bot.discord_out", "cogs", "bot.client"),  # Discord
+    # Discord: bot.interactions holds what the cogs share (no cog imports another for it)
+    ("bot.errors", "bot.input_checks", "bot.discord_out", "bot.interactions", "cogs", "bot.client"),
     ("bot.cli", "bot.__main__"),  # the command line starts any of them
 )
 # The store stands beside the layers: it imports none of them, and only these use it.

@@ -11,7 +11,7 @@ from typing import Any, Protocol
 from bot import render
 from bot.render.common import Message
 from bot.sessions.display import Display
-from bot.sessions.drawing import Drawing, Job, follow_home, info_of, pictures_on
+from bot.sessions.drawing import Drawing, Job, Jobs, follow_home, pictures_on
 from bot.sessions.failures import expected
 from bot.sessions.places import CHANNEL_TOKEN_USES, INTERACTION, FirstAnswer, Tokens, interaction_only
 from bot.sessions.records import TableRecord
@@ -25,9 +25,10 @@ class Host(Protocol):
     drawing: Drawing
 
     def clock(self) -> float: ...
-    _jobs: dict[int, Job]
+    jobs: Jobs
     token_edits: int
     def needs_write(self, job: Job) -> bool: ...
+    def wake(self, job: Job) -> None: ...
 
 
 class Answers:
@@ -36,17 +37,9 @@ class Answers:
         self.tokens = Tokens(presenter.clock)
 
     async def message(self, job: Job, record: TableRecord) -> tuple[Message, Window | None]:
-        """The table message as an interaction's answer carries it (its picture drawn here: no thread hop
-        before an answer that must leave within 3 s)."""
-        drawing = self.presenter.drawing
-        message, win = await drawing.word(job, record)
-        display = await drawing.display(job)
-        if pictures_on(record, display) and record.game is not None:
-            info = info_of(record, display)
-            message = render.attach_picture(
-                message, render.table_picture(info, record.game, locale=record.language)
-            )
-        return message, win
+        """The table message as an interaction's answer carries it, its picture drawn in a worker thread (the
+        event loop answers other clicks meanwhile; a click not answered in time is deferred by the cog)."""
+        return await self.presenter.drawing.drawn(job, record)
 
     @contextlib.asynccontextmanager
     async def update(
@@ -55,7 +48,7 @@ class Answers:
         """The newest table message for a click on it (response type 7); counted shown once the block
         succeeds. Yields None when that message is not (or no longer) the table message. `token`: the
         click's (an interaction-only place's table message may be edited through it for a while)."""
-        job = follow_home(self.presenter._jobs.get(table_id))  # the lobby of a game that just moved
+        job = follow_home(self.presenter.jobs.get(table_id))  # the lobby of a game that just moved
         # Just after a restart the worker may not have read its display record yet: read it here.
         display = None if job is None else await self.presenter.drawing.display(job)
         if job is None or display is None or display.table_message_id != message_id:
@@ -63,17 +56,28 @@ class Answers:
             return
         async with job.lock:
             record = job.record
-            message, win = await self.message(job, record)
+            # Text now (as quick as any answer), keeping the picture the message has; the new picture follows
+            # through this click's token a moment later (the record is not counted shown until then).
+            # (the message shows a table picture already once a step of the game was shown on it; the first
+            # one, when a click starts the game, goes with the answer)
+            later = record.game is not None and pictures_on(record, display) and display.shown_seq >= 0
+            if later:
+                message, win = await self.presenter.drawing.word(job, record)
+                render.keep_table_picture(message, record.kind)
+            else:
+                message, win = await self.message(job, record)
             yield message
-            self.presenter.drawing.shown(job, record, win)
+            self.presenter.drawing.shown(job, record, win, whole=not later)
         await self.clicked(job, token)
+        if later:
+            self.presenter.wake(job)
 
     async def here(self, record: TableRecord) -> None:
         """A new table in an interaction-only place: its message will be the answer to the command that
         opened it (`first_answer`), and the presenter never writes in its channel. Called right after the
         table was published: its display is set before this awaits, so the worker never takes it for a
         channel's table; then stored."""
-        job = self.presenter._jobs.setdefault(record.id, Job(record))
+        job = self.presenter.jobs.setdefault(record.id, Job(record))
         job.display = job.display or Display(place=INTERACTION)
         job.display.place = INTERACTION
         await self.presenter.drawing.save(job)
@@ -82,7 +86,7 @@ class Answers:
     async def first_answer(self, table_id: int) -> AsyncIterator[FirstAnswer | None]:
         """The newest table message of a table opened in an interaction-only place, to send as the answer
         to the command that opened it; `answer.sent(message_id, token)` records where it went."""
-        job = self.presenter._jobs.get(table_id)
+        job = self.presenter.jobs.get(table_id)
         if job is None or not interaction_only(job.display):
             yield None
             return
@@ -151,7 +155,7 @@ class Answers:
     def behind(self, table_id: int) -> bool:
         """Whether a table's message has states it has not shown (a closed table's last one included): the
         next click on it shows them."""
-        job = self.presenter._jobs.get(table_id)
+        job = self.presenter.jobs.get(table_id)
         return job is not None and job.display is not None and self.presenter.needs_write(job)
 
     async def write(self, job: Job) -> None:

@@ -41,6 +41,16 @@ class Job:
     tracked_seq: int = -1
 
 
+class Jobs(dict[int, Job]):
+    """Every table's worker state by table id: created and ended by the presenter, read by its parts (the
+    answers to clicks, the homes, the pings) through this one shared object, never through another part's
+    private fields."""
+
+    def live(self, job: Job) -> bool:
+        """Whether `job` is still its table's worker (a closed table's ends; a new one may follow)."""
+        return self.get(job.record.id) is job
+
+
 class Drawing:
     def __init__(
         self,
@@ -122,7 +132,9 @@ class Drawing:
         )
         return render.attach_picture(message, picture), win
 
-    def shown(self, job: Job, record: TableRecord, win: Window | None) -> None:
+    def shown(self, job: Job, record: TableRecord, win: Window | None, *, whole: bool = True) -> None:
+        """A write of the table message showed `record` (its log up to `win`); `whole=False`: its text only,
+        the picture still to follow (the record is not counted shown)."""
         display = job.display
         assert display is not None
         if win is not None:
@@ -131,7 +143,7 @@ class Drawing:
             display.shown_banner = record.session.banner.n
         if display.notice is not None:
             display.notice_shown = True
-        if win is None or win.upto_seq >= record.seq:
+        if whole and (win is None or win.upto_seq >= record.seq):
             job.shown_revision = max(job.shown_revision, record.revision)
 
 
