@@ -22,7 +22,14 @@ from pydantic import SecretStr
 
 from bot import render
 from tests.e2e.fake_activity import CLIENT_SECRET
-from tests.e2e.fake_discord import APPLICATION_ID
+from tests.e2e.fake_discord import (
+    APPLICATION_COMMAND,
+    APPLICATION_ID,
+    MESSAGE_COMPONENT,
+    MODAL_SUBMIT,
+    FakeDiscord,
+    InteractionState,
+)
 from tests.e2e.harness import Harness
 from tests.e2e.test_activity import Table
 from tests.e2e.test_game_support import hidden_cards, poll
@@ -66,7 +73,8 @@ async def test_nothing_from_the_browser_is_trusted(harness: Harness) -> None:
     await table.opened()
     await poll(lambda: bot.sessions.presenter.message_id(table.id), what="the lobby")
     instance = await table.launch(alice)
-    assert await table.launch(carol) == instance  # one instance per channel: the spectator joins it
+    launched = await carol.slash("activity")  # the command list's entry launches it too
+    assert launched.kind == "launch" and fake.launches[-1] == (carol.id, instance)  # the same instance
     await bob.click(table.message(), "Accept")
     record = await poll(
         lambda: (r := table.record()) is not None and r.game is not None and r, what="the deal"
@@ -156,3 +164,39 @@ def _visible(view: dict[str, Any]) -> str:
     return " ".join(
         [view["board"], *view["log"], json.dumps(view["seats"], ensure_ascii=False), view["phase"] or ""]
     )
+
+
+async def test_the_fake_takes_launch_activity_only_as_discord_does(fake_server: FakeDiscord) -> None:
+    """Type 12 answers a command or a button of an app with Activities, with no data; nothing else."""
+    fake = fake_server
+    ids = iter(range(1, 100))
+
+    def interaction(kind: int, user: str) -> InteractionState:
+        n = next(ids)
+        state = InteractionState(n, f"token-{n}", kind, fake.members[user], fake.channel("games").id, f"#{n}")
+        state.source_message_id = None
+        state.dispatched_at = fake.now()
+        fake.interactions[n] = state
+        fake._by_token[state.token] = state
+        return state
+
+    async with aiohttp.ClientSession() as http:
+
+        async def answer(state: InteractionState, body: dict[str, Any]) -> int:
+            url = f"{fake.api_base}/interactions/{state.id}/{state.token}/callback"
+            async with http.post(url, json=body) as response:
+                return response.status
+
+        assert await answer(interaction(MODAL_SUBMIT, "alice"), {"type": 12}) == 400
+        assert await answer(interaction(APPLICATION_COMMAND, "alice"), {"type": 12, "data": {"x": 1}}) == 400
+        fake.activity_enabled = False
+        assert await answer(interaction(APPLICATION_COMMAND, "alice"), {"type": 12}) == 400
+        fake.activity_enabled = True
+        assert fake.instances == {}
+        assert await answer(interaction(APPLICATION_COMMAND, "alice"), {"type": 12}) == 200
+        assert await answer(interaction(MESSAGE_COMPONENT, "bob"), {"type": 12}) == 200
+    instance = fake.instance_of(fake.channel("games").id)
+    assert instance is not None and len(fake.instances) == 1
+    assert instance.users == [fake.members["alice"].id, fake.members["bob"].id]
+    assert len(fake.violations) == 3
+    fake.violations.clear()
