@@ -20,7 +20,6 @@ only (the session layer checks his seat). Nothing here decides a rule.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 from pathlib import Path
 from typing import Any
@@ -62,6 +61,15 @@ class Activity:
         self.feed = feed
         self.identity = identity
         self.closing = asyncio.Event()
+        # Long polls waiting per channel: a stored change of any table there (a rematch's new table too)
+        # answers them; the feed's own queue answers those of changes stored by another process.
+        self._waiting: dict[int, set[asyncio.Event]] = {}
+        sessions.tables.stored.listen(self._stored)
+
+    def _stored(self, record: TableRecord) -> None:
+        for channel in {record.channel_id, record.home_channel_id}:
+            for event in self._waiting.get(channel or 0, ()):
+                event.set()
 
     def install(self, app: web.Application) -> None:
         app.router.add_get("/activity", self.redirect)
@@ -141,14 +149,30 @@ class Activity:
         after = request.query.get("after", "")
         watched = await self._current(channel_id)
         if watched is not None and after == f"{watched.record.id}.{watched.version}":
-            async with self.feed.watch(watched.record.id) as changed:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(changed.get(), WAIT)
+            await self._wait(channel_id, watched.record.id)
             watched = await self._current(channel_id)
         if watched is None:
             return _json({"table": None, "version": "", "locale": locale,
                           "empty": t(locale, "activity.no_table")})  # fmt: skip
         return _json(self.shown(watched, str(player.id), locale))
+
+    async def _wait(self, channel_id: int, table_id: int) -> None:
+        """Until a newer state of the channel's table (or a new table there) is stored, `WAIT` at most."""
+        event = asyncio.Event()
+        self._waiting.setdefault(channel_id, set()).add(event)
+        try:
+            async with self.feed.watch(table_id) as changed:
+                waits = {asyncio.ensure_future(changed.get()), asyncio.ensure_future(event.wait())}
+                try:
+                    await asyncio.wait(waits, timeout=WAIT, return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    for wait in waits:
+                        wait.cancel()
+        finally:
+            waiting = self._waiting.get(channel_id, set())
+            waiting.discard(event)
+            if not waiting:
+                self._waiting.pop(channel_id, None)
 
     async def click(self, request: web.Request) -> web.Response:
         body = await _body(request)
@@ -158,7 +182,11 @@ class Activity:
             raise Refusal("web.error.bad_request", 400)
         if seq is not None and not isinstance(seq, int):
             raise Refusal("web.error.bad_request", 400)
+        # A finished table (its Rematch) is no longer in play: the stored one says where it was.
         record = self.sessions.tables.by_id(table_id)
+        if record is None:
+            watched = await self.feed.current(table_id)
+            record = watched.record if watched is not None else None
         if record is None or channel_id not in (record.channel_id, record.home_channel_id):
             return _json({"error": t(locale, "activity.error.other_table")}, status=403)
         if token in NOT_CLICKS:

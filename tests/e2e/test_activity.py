@@ -184,6 +184,17 @@ async def test_a_whole_malice_game_by_taps_against_the_computer(
     assert "Game over" in text
     await chromium.run(lambda _: player.page.set_viewport_size({"width": DESKTOP[0], "height": DESKTOP[1]}))
     await chromium.run(lambda _: player.page.screenshot(path=str(folder / "activity-en-1280-over.png")))
+    # The rematch from the Activity: the next game against the computer opens, and her page goes with it.
+    old = table.id
+    await chromium.run(lambda _: player.tap('#controls button[data-token="rematch"]'))
+    await table.opened()
+    assert table.id != old
+    await chromium.run(
+        lambda _: player.app.wait_for_function(f"document.body.dataset.version.startsWith('{table.id}.')")
+    )
+    assert await chromium.run(lambda _: player.wait_turn()) or table.record().game.current_player != str(
+        alice.id
+    )
     await chromium.run(lambda _: player.close())
     keep_shots(folder)
 
