@@ -169,10 +169,13 @@ class CardBot(commands.AutoShardedBot):
             synced = await self.tree.sync(guild=guild)
             log.info("synced %d commands to the development guild %s", len(synced), guild_id)
         else:
-            synced = await self.tree.sync()
-            log.info(
-                "synced %d global commands (Discord may take up to an hour to show changes)", len(synced)
-            )
+            if self.settings.activity_on():  # keep the app's Entry Point command (cogs/activity.py)
+                from cogs.activity import sync_global
+
+                count = await sync_global(self)
+            else:
+                count = len(await self.tree.sync())
+            log.info("synced %d global commands (Discord may take up to an hour to show changes)", count)
 
     async def on_ready(self) -> None:
         # No public write before the gateway is ready: resumed tables are refreshed from here, paced.

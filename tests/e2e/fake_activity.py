@@ -23,6 +23,11 @@ from aiohttp import web
 
 CLIENT_SECRET = "fake-client-secret-0123456789"
 APPLICATION_COMMAND, MESSAGE_COMPONENT = 2, 3
+PRIMARY_ENTRY_POINT, DISCORD_LAUNCH_ACTIVITY = 4, 2  # a command's type, an entry point's handler
+ENTRY_POINT_REMOVED = (
+    "You cannot remove this app's Entry Point command in a bulk update operation. Please include the Entry "
+    "Point command in your update request or delete it separately."
+)
 
 
 @dataclass
@@ -55,13 +60,32 @@ class ActivityFake:
 
     def _init_activity(self) -> None:
         self.client_secret = CLIENT_SECRET
-        self.activity_enabled = True  # the developer portal's "Activities" switch of the application
+        self.activity_enabled = False  # the developer portal's "Activities" switch: `enable_activities()`
         self.instances: dict[str, ActivityInstance] = {}
         self.launches: list[tuple[int, str]] = []  # (user id, instance id) per LAUNCH_ACTIVITY answered
         self._codes: dict[str, int] = {}
         self.access_tokens: dict[str, int] = {}
         self.oauth_calls = 0
         self._instance_ids = itertools.count(1)
+
+    def enable_activities(self) -> None:
+        """The developer portal's switch: Discord creates the app's default Entry Point command ("Launch",
+        handled by Discord itself), which a bulk overwrite of the global commands must then keep (50240)."""
+        self.activity_enabled = True
+        commands: list[dict[str, Any]] = getattr(self, "global_commands", [])
+        if not any(c.get("type") == PRIMARY_ENTRY_POINT for c in commands):
+            commands.append({
+                "id": str(self.application_id + 7), "application_id": str(self.application_id),
+                "version": "1", "type": PRIMARY_ENTRY_POINT, "name": "launch", "description": "",
+                "handler": DISCORD_LAUNCH_ACTIVITY, "integration_types": [0, 1], "contexts": [0, 1, 2],
+                "default_member_permissions": None, "nsfw": False,
+            })  # fmt: skip
+            self.global_commands = commands
+
+    def entry_point_dropped(self, current: list[dict[str, Any]], body: list[dict[str, Any]]) -> bool:
+        """A bulk overwrite of the global commands that would remove the Entry Point command."""
+        had = any(c.get("type") == PRIMARY_ENTRY_POINT for c in current)
+        return had and not any(c.get("type") == PRIMARY_ENTRY_POINT for c in body)
 
     # ---- what Discord's client does
 

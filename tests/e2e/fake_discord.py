@@ -50,7 +50,7 @@ from urllib.parse import unquote
 from aiohttp import WSMsgType, web
 from jsonschema import Draft202012Validator, ValidationError
 
-from tests.e2e.fake_activity import ActivityFake
+from tests.e2e.fake_activity import ENTRY_POINT_REMOVED, PRIMARY_ENTRY_POINT, ActivityFake
 
 API_VERSION = 10
 GUILD_ID = 800000000000000001  # on shard 1 of 2: (GUILD_ID >> 22) % 2 == 1
@@ -815,6 +815,11 @@ def _check_commands(commands: list[dict[str, Any]]) -> list[str]:
             continue
         if not _NAME_RE.match(name):
             problems.append(f"command name {name!r} is invalid")
+        if c.get("type") == PRIMARY_ENTRY_POINT:
+            if c.get("handler") not in (1, 2) or c.get("options"):
+                problems.append(f"entry point {name}: a handler (1 or 2) and no options")
+            if sum(1 for other in commands if other.get("type") == PRIMARY_ENTRY_POINT) > 1:
+                problems.append("more than one Entry Point command")
         if c.get("type", 1) == 1:
             if not 1 <= len(c.get("description") or "") <= 100:
                 problems.append(f"/{name}: description must be 1 to 100 characters")
@@ -1846,6 +1851,9 @@ class FakeDiscord(ActivityFake):
         problems = _check_commands(body)
         if problems:
             return self._violation("command sync", problems)
+        if guild_id is None and self.entry_point_dropped(self.global_commands, body):
+            self.violations.append(f"command sync: {ENTRY_POINT_REMOVED} (50240)")
+            return _error(400, 50240, ENTRY_POINT_REMOVED)
         stored = []
         for command in body:
             key = (guild_id, command["name"], command.get("type", 1))

@@ -68,6 +68,9 @@ async def test_nothing_from_the_browser_is_trusted(harness: Harness) -> None:
     assert bot is not None and bot.web is not None
     fake.members["carol"].locale = "de"
     alice, bob, carol, dave = (harness.user(n) for n in ("alice", "bob", "carol", "dave"))
+    # Activities on: the bot's sync kept Discord's Entry Point command beside its own (no 50240).
+    assert [c["name"] for c in fake.global_commands if c["type"] == 4] == ["launch"]
+    assert "activity" in [c["name"] for c in fake.global_commands]
     await alice.slash("malice challenge", opponent=bob, turns=3)
     table = Table(harness)
     await table.opened()
@@ -195,8 +198,12 @@ async def test_the_fake_takes_launch_activity_only_as_discord_does(fake_server: 
         assert fake.instances == {}
         assert await answer(interaction(APPLICATION_COMMAND, "alice"), {"type": 12}) == 200
         assert await answer(interaction(MESSAGE_COMPONENT, "bob"), {"type": 12}) == 200
+        # A bulk overwrite of the global commands without the Entry Point command: 50240, as on Discord.
+        put = f"{fake.api_base}/applications/{fake.application_id}/commands"
+        async with http.put(put, json=[], headers={"Authorization": f"Bot {fake.token}"}) as response:
+            assert response.status == 400 and (await response.json())["code"] == 50240
     instance = fake.instance_of(fake.channel("games").id)
     assert instance is not None and len(fake.instances) == 1
     assert instance.users == [fake.members["alice"].id, fake.members["bob"].id]
-    assert len(fake.violations) == 3
+    assert len(fake.violations) == 4
     fake.violations.clear()
