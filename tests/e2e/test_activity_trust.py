@@ -158,8 +158,19 @@ async def test_nothing_from_the_browser_is_trusted(harness: Harness) -> None:
             assets.append(await answer.text())
         assert all(CLIENT_SECRET not in a for a in [*assets, text])
 
-    await bot.sessions.idle()
-    assert {t.id: len(await harness.store.actions(t.id)) for t in (table, lounge)} == stored
+        await bot.sessions.idle()
+        assert {t.id: len(await harness.store.actions(t.id)) for t in (table, lounge)} == stored
+
+        # The mover's own move, sent twice (a double tap, a retry): stored once; the second is stale.
+        mover_token = alice_token if mover == str(alice.id) else bob_token
+        before = [a for a in await harness.store.actions(table.id) if a.actor == mover]
+        status, first = await page.click(mover_token, body)
+        assert status == 200 and first["ok"], first
+        status, again = await page.click(mover_token, body)
+        assert status == 409 and again["error"], again
+        await bot.sessions.idle()
+        mine = [a for a in await harness.store.actions(table.id) if a.actor == mover]
+        assert len(mine) == len(before) + 1 and json.loads(mine[-1].action)["kind"] == "play"
 
 
 def _visible(view: dict[str, Any]) -> str:
