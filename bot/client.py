@@ -169,9 +169,7 @@ class CardBot(commands.AutoShardedBot):
             synced = await self.tree.sync(guild=guild)
             log.info("synced %d commands to the development guild %s", len(synced), guild_id)
         else:
-            if self.settings.activity_on():  # keep the app's Entry Point command (cogs/activity.py)
-                from cogs.activity import sync_global
-
+            if self.settings.activity_on():  # keep the app's Entry Point command (the Activity's)
                 count = await sync_global(self)
             else:
                 count = len(await self.tree.sync())
@@ -230,3 +228,36 @@ class CardBot(commands.AutoShardedBot):
             if store is not None:
                 await store.close()
             warmup.release_memory()
+
+
+PRIMARY_ENTRY_POINT = 4  # an application command's type: the App Launcher's entry into the Activity
+ENTRY_POINT_FIELDS = (
+    "id", "name", "name_localizations", "description", "description_localizations",
+    "default_member_permissions", "contexts", "integration_types", "handler", "type",
+)  # fmt: skip
+
+
+async def sync_global(bot: CardBot) -> int:
+    """The global commands synced with the app's Entry Point command kept: once Activities are on, Discord
+    made one ("Launch", in the App Launcher) and refuses a bulk overwrite that leaves it out (error 50240),
+    which `CommandTree.sync` would do. Returns how many commands the bot synced."""
+    tree = bot.tree
+    app_id = bot.application_id
+    assert app_id is not None  # set at login, before the commands are synced
+    existing: list[dict[str, Any]] = [dict(c) for c in await bot.http.get_global_commands(app_id)]
+    entry: list[dict[str, Any]] = [
+        {k: c[k] for k in ENTRY_POINT_FIELDS if k in c}
+        for c in existing
+        if c.get("type") == PRIMARY_ENTRY_POINT
+    ][:1]
+    commands: list[Any] = [
+        *tree.get_commands(type=discord.AppCommandType.chat_input),
+        *tree.get_commands(type=discord.AppCommandType.user),
+        *tree.get_commands(type=discord.AppCommandType.message),
+    ]
+    translator = tree.translator
+    payload = [
+        await c.get_translated_payload(tree, translator) if translator else c.to_dict(tree) for c in commands
+    ]
+    await bot.http.bulk_upsert_global_commands(app_id, payload=[*payload, *entry])
+    return len(payload)

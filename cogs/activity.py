@@ -8,7 +8,7 @@ so privately and the table message carries no "Play here".
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -22,37 +22,6 @@ if TYPE_CHECKING:
     from bot.client import CardBot
 
 PLAY = "play"  # the table message button's action (bot/web/activity.py draws it)
-PRIMARY_ENTRY_POINT = 4  # an application command's type: the App Launcher's entry into the Activity
-ENTRY_POINT_FIELDS = (
-    "id", "name", "name_localizations", "description", "description_localizations",
-    "default_member_permissions", "contexts", "integration_types", "handler", "type",
-)  # fmt: skip
-
-
-async def sync_global(bot: CardBot) -> int:
-    """The global commands synced with the app's Entry Point command kept: once Activities are on, Discord
-    made one ("Launch", in the App Launcher) and refuses a bulk overwrite that leaves it out (error 50240),
-    which `CommandTree.sync` would do. Returns how many commands the bot synced."""
-    tree = bot.tree
-    app_id = bot.application_id
-    assert app_id is not None  # set at login, before the commands are synced
-    existing: list[dict[str, Any]] = [dict(c) for c in await bot.http.get_global_commands(app_id)]
-    entry: list[dict[str, Any]] = [
-        {k: c[k] for k in ENTRY_POINT_FIELDS if k in c}
-        for c in existing
-        if c.get("type") == PRIMARY_ENTRY_POINT
-    ][:1]
-    commands: list[Any] = [
-        *tree.get_commands(type=discord.AppCommandType.chat_input),
-        *tree.get_commands(type=discord.AppCommandType.user),
-        *tree.get_commands(type=discord.AppCommandType.message),
-    ]
-    translator = tree.translator
-    payload = [
-        await c.get_translated_payload(tree, translator) if translator else c.to_dict(tree) for c in commands
-    ]
-    await bot.http.bulk_upsert_global_commands(app_id, payload=[*payload, *entry])
-    return len(payload)
 
 
 def activity_on(interaction: discord.Interaction) -> bool:
@@ -82,6 +51,7 @@ class ActivityCommands(commands.Cog):
 
     @app_commands.command(name="activity")
     @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=False)
     async def activity(self, interaction: discord.Interaction) -> None:
         """Play at this channel's table inside Discord: tap your cards (a Discord Activity)."""
         note_languages(interaction)
