@@ -7,8 +7,9 @@ exchange, `/users/@me` and the Activity instance (tests/e2e/fake_activity.py):
   no hidden card on the player's page but his own hand; screenshots at phone and desktop size;
 - a Malice game between a player in the Activity and one using Discord's Move dialog: each Activity move is
   on the Discord table message before the other moves;
-- an Insomnia deal with two players in the Activity, from the lobby (Join and Start tapped there too) to its
-  end, one of them reading German (screenshots in German); bids with the stepper.
+- an Insomnia deal with two players in the Activity and a computer, from the lobby (Join, Add computer and
+  Start tapped there too) to its end, one of them reading German (screenshots in German); bids with the
+  stepper.
 
 Screenshots land in the test's folder (ACTIVITY_SCREENSHOTS: a folder to copy them to).
 """
@@ -306,6 +307,9 @@ async def test_an_insomnia_deal_with_two_players_in_the_activity(
     await chromium.run(lambda _: b_page.page.screenshot(path=str(folder / "activity-de-360-lobby.png")))
     await chromium.run(lambda _: b_page.tap('#controls button[data-token="join"]'))
     await poll(lambda: str(bob.id) in (table.record().players if table.record() else []), what="Bob seated")
+    # The host adds a computer seat from the Activity, then starts.
+    await chromium.run(lambda _: a_page.tap('#controls button[data-token="addbot"]'))
+    await poll(lambda: len(table.record().players) == 3, what="the computer seated")
     await chromium.run(lambda _: a_page.app.wait_for_selector('#controls button[data-token="start"]'))
     await chromium.run(lambda _: a_page.tap('#controls button[data-token="start"]'))
     await poll(lambda: (r := table.record()) is None or r.game is not None, what="the deal")
