@@ -134,7 +134,9 @@ async def test_nothing_from_the_browser_is_trusted(harness: Harness) -> None:
         for token in ("move", "hand", "play", "x" * 200):
             assert (await page.click(alice_token, {**body, "token": token}))[0] in (400, 403, 409)
 
-        # Feeds: the spectator's has no hand and no hidden card; Alice's has her own hand only.
+        # Feeds: the spectator's has no hand and no hidden card; Alice's has her own hand only. Discord is
+        # asked who a token is once a minute at most, not at every request.
+        asked = len(fake.calls("GET /users/@me"))
         status, seen = await page.table(carol_token, instance)
         assert status == 200 and seen["hand"] is None and seen["moves"] == [] and not seen["seated"]
         game = table.record().game
@@ -142,6 +144,7 @@ async def test_nothing_from_the_browser_is_trusted(harness: Harness) -> None:
         leaked = [c for c in hidden_cards(game) if c in _visible(seen)]
         assert not leaked, leaked
         status, mine = await page.table(alice_token, instance)
+        assert len(fake.calls("GET /users/@me")) == asked
         own = {str(c) for c in game.view(str(alice.id)).hand}
         assert {c["card"] for c in mine["hand"]["cards"]} == own
         theirs = {str(c) for c in game.view(str(bob.id)).hand} - own
