@@ -12,6 +12,8 @@ Pages (each behind its signed link, `bot.web.links`):
 
 from __future__ import annotations
 
+import functools
+import json
 import logging
 import time
 from pathlib import Path
@@ -112,18 +114,31 @@ class WebServer(LivePages, ReplayPages, BoardPage):
     # ---- common
 
     def _refused(self, request: web.Request, refusal: Refusal) -> web.Response:
+        """A refusal's one sentence in the reader's language, as a page (or JSON for the page's script); its
+        body is made once per sentence and language (a flood of 429s costs no wording)."""
         locale = self._locale(request, "en", strict=False)
-        sentence = t(locale, refusal.key, **refusal.params)
+        script = request.path.endswith(("/live", ".png")) or "/step/" in request.path
+        body = self._refusal_body(
+            refusal.key, refusal.status, locale, tuple(sorted(refusal.params.items())), script
+        )
         metrics.REFUSED.labels(str(refusal.status)).inc()
         headers = {"Cache-Control": "no-store"}
         if refusal.retry_after is not None:
             headers["Retry-After"] = str(refusal.retry_after)
-        if request.path.endswith(("/live", ".png")) or "/step/" in request.path:
-            return web.json_response({"error": sentence}, status=refusal.status, headers=headers)
+        kind = "application/json" if script else "text/html"
         return web.Response(
-            text=html.error_page(refusal.status, sentence, locale), status=refusal.status,
-            content_type="text/html", headers=headers,
-        )  # fmt: skip
+            body=body, status=refusal.status, content_type=kind, charset="utf-8", headers=headers
+        )
+
+    @staticmethod
+    @functools.lru_cache(maxsize=256)
+    def _refusal_body(
+        key: str, status: int, locale: str, params: tuple[tuple[str, Any], ...], script: bool
+    ) -> bytes:
+        sentence = t(locale, key, **dict(params))
+        if script:
+            return json.dumps({"error": sentence}).encode()
+        return html.error_page(status, sentence, locale).encode()
 
     # ---- static
 
@@ -135,4 +150,3 @@ class WebServer(LivePages, ReplayPages, BoardPage):
         return web.Response(
             body=(STATIC / name).read_bytes(), content_type=kind, headers={"Cache-Control": "max-age=3600"}
         )
-
