@@ -105,7 +105,7 @@ class LivePages(PageBase):
                         else 0
                     )
                     while not self.closing.is_set():
-                        current = self.feed._watched.get(watched.record.id, watched)
+                        current = self.feed.latest(watched.record.id) or watched
                         if current.version != sent:
                             frame = json.dumps({
                                 "version": current.version, "seq": current.record.seq,
