@@ -23,6 +23,7 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -129,10 +130,9 @@ async def flood_child(url: str, rate: float) -> None:
     print(json.dumps(statuses), flush=True)
 
 
-async def flood(tables: int, seconds: float, pace: float, rate: float) -> dict[str, str]:
-    """Moves answered with and without `rate` requests a second from one address at a table page."""
-    seeds = iter(f"bench-web-flood-{i}" for i in range(1_000_000))
-    lobbies.new_seed = lambda: next(seeds)
+@contextlib.asynccontextmanager
+async def bot(limits: Limits | None = None) -> AsyncIterator[tuple[SessionManager, Feed, WebServer]]:
+    """The bot's side: the session layer on a fresh SQLite file and its web server on a free port."""
     with tempfile.TemporaryDirectory() as folder:
         store = await Store.open(str(Path(folder) / "bench.sqlite3"))
         sessions = SessionManager(
@@ -141,8 +141,21 @@ async def flood(tables: int, seconds: float, pace: float, rate: float) -> dict[s
         feed = Feed(store, local=sessions.tables.by_id, deadline=sessions.scheduler.deadline)
         sessions.tables.stored.listen(feed.stored)
         web = WebServer(store, feed, Replays(store), Signer("bench-web-secret-0123456789"), host="127.0.0.1",
-                        port=0, public_url=None)  # fmt: skip
+                        port=0, public_url=None, limits=limits)  # fmt: skip
         await web.start()
+        try:
+            yield sessions, feed, web
+        finally:
+            await web.close()
+            await sessions.close()
+            await store.close()
+
+
+async def flood(tables: int, seconds: float, pace: float, rate: float) -> dict[str, str]:
+    """Moves answered with and without `rate` requests a second from one address at a table page."""
+    seeds = iter(f"bench-web-flood-{i}" for i in range(1_000_000))
+    lobbies.new_seed = lambda: next(seeds)
+    async with bot() as (sessions, _, web):
         channels = [FIRST_CHANNEL + i for i in range(tables)]
         first = await sessions.open_table(
             "malice", GUILD, channels[0], FIRST_PERSON, opponent=BOT, options={"timeout": 3600}
@@ -182,9 +195,6 @@ async def flood(tables: int, seconds: float, pace: float, rate: float) -> dict[s
         calm, _ = await phase(False)
         flooded, statuses = await phase(True)
         elsewhere, niced = await phase(True, niced=True)
-        await web.close()
-        await sessions.close()
-        await store.close()
 
     def pct(values: list[float], p: float) -> float:
         return values[min(len(values) - 1, int(p * len(values)))]
@@ -263,18 +273,8 @@ async def person(
 async def run(tables: int, viewers: int, seconds: float, pace: float) -> dict[str, str]:
     seeds = iter(f"bench-web-{i}" for i in range(1_000_000))
     lobbies.new_seed = lambda: next(seeds)
-    with tempfile.TemporaryDirectory() as folder:
-        store = await Store.open(str(Path(folder) / "bench.sqlite3"))
-        sessions = SessionManager(
-            store, RecordingAnnouncer(), default_timeout=3600, bot_user_id=BOT, coalesce=0.0, pacing=False
-        )
-        feed = Feed(store, local=sessions.tables.by_id, deadline=sessions.scheduler.deadline)
-        sessions.tables.stored.listen(feed.stored)
-        # The viewers come from one machine: their addresses are told apart as a proxy would tell them.
-        limits = Limits(rate=1000.0, burst=1000.0)
-        web = WebServer(store, feed, Replays(store), Signer("bench-web-secret-0123456789"), host="127.0.0.1",
-                        port=0, public_url=None, limits=limits)  # fmt: skip
-        await web.start()
+    # The viewers come from one machine: their addresses are told apart as a proxy would tell them.
+    async with bot(Limits(rate=1000.0, burst=1000.0)) as (sessions, feed, web):
         stored: dict[tuple[int, int], float] = {}
         sessions.tables.stored.listen(lambda r: stored.setdefault((r.id, r.seq), time.time()))
         channels = [FIRST_CHANNEL + i for i in range(tables)]
@@ -327,9 +327,6 @@ async def run(tables: int, viewers: int, seconds: float, pace: float) -> dict[st
                 arrived = next((when for s, when in got if s >= seq), None)
                 if arrived is not None:
                     latencies.append(arrived - at)
-        await web.close()
-        await sessions.close()
-        await store.close()
     latencies.sort() if latencies else latencies.append(float("nan"))
 
     def pct(p: float) -> str:

@@ -22,6 +22,7 @@ from typing import Any
 from aiohttp import web
 
 from bot.i18n import t
+from bot.ops.server import serve
 from bot.render.common import Button
 from bot.sessions.records import TableRecord
 from bot.web import html, metrics
@@ -102,19 +103,7 @@ class WebServer(LivePages, ReplayPages, BoardPage):
         app.router.add_get("/replay" + link + "/picture/{step}.png", self.replay_png)
         app.router.add_get("/board" + link, self.board_page)
         app.router.add_get("/static/{name}", self.static)
-        runner = web.AppRunner(app, access_log=None, handler_cancellation=True)
-        await runner.setup()
-        site = web.TCPSite(runner, self.host, self.port)
-        try:
-            await site.start()
-        except BaseException:
-            await runner.cleanup()
-            raise
-        self._runner = runner
-        if self.port == 0:
-            sockets = getattr(site._server, "sockets", None)
-            if sockets:
-                self.port = sockets[0].getsockname()[1]
+        self._runner, self.port = await serve(app, self.host, self.port)  # the metrics server's way
         await self.feed.start()
 
     async def close(self) -> None:
