@@ -1,5 +1,5 @@
 """Web benchmark: run `python bench/bench_web.py` from the repository root (--tables 50, --viewers 200,
---seconds 20, --write).
+--seconds 20, --write); `--flood`: moves answered with and without 1,000 requests a second from one address.
 
 The bot's side in this process: the session layer on a fresh SQLite file (no Discord: a recording announcer,
 no pacing) with its web server (`bot.web`: feed, pages, live frames) on a free port; `--tables` Malice tables,
@@ -23,6 +23,7 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -90,8 +91,166 @@ async def viewers_child(urls: list[str], seconds: float) -> None:
     print(json.dumps(seen), flush=True)
 
 
-async def person(sessions: SessionManager, channel: int, user: int, pace: float, stop: asyncio.Event) -> None:
-    """One person moving every `pace` seconds until `stop`; a finished game is opened again."""
+async def flood_child(url: str, rate: float) -> None:
+    """The flood's process: `rate` requests a second at one page from one address until told to stop; then
+    print how many of each status came back."""
+    import aiohttp
+
+    statuses: dict[str, int] = {}
+    stop = asyncio.Event()
+
+    async def one(session: aiohttp.ClientSession) -> None:
+        try:
+            async with session.get(url) as answer:
+                await answer.read()
+                statuses[str(answer.status)] = statuses.get(str(answer.status), 0) + 1
+        except aiohttp.ClientError:
+            statuses["error"] = statuses.get("error", 0) + 1
+
+    async def send(session: aiohttp.ClientSession) -> None:
+        tick = 0.01  # a batch every 10 ms
+        pending: set[asyncio.Task[None]] = set()
+        next_at = time.perf_counter()
+        while not stop.is_set():
+            for _ in range(int(rate * tick)):
+                task = asyncio.create_task(one(session))
+                pending.add(task)
+                task.add_done_callback(pending.discard)
+            next_at += tick
+            await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
+        await asyncio.gather(*pending, return_exceptions=True)
+
+    connector = aiohttp.TCPConnector(limit=200)
+    async with aiohttp.ClientSession(connector=connector) as session:
+        sender = asyncio.create_task(send(session))
+        print("ready", flush=True)
+        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+        stop.set()
+        await sender
+    print(json.dumps(statuses), flush=True)
+
+
+@contextlib.asynccontextmanager
+async def bot(limits: Limits | None = None) -> AsyncIterator[tuple[SessionManager, Feed, WebServer]]:
+    """The bot's side: the session layer on a fresh SQLite file and its web server on a free port."""
+    with tempfile.TemporaryDirectory() as folder:
+        store = await Store.open(str(Path(folder) / "bench.sqlite3"))
+        sessions = SessionManager(
+            store, RecordingAnnouncer(), default_timeout=3600, bot_user_id=BOT, coalesce=0.0, pacing=False
+        )
+        feed = Feed(store, local=sessions.tables.by_id, deadline=sessions.scheduler.deadline)
+        sessions.tables.stored.listen(feed.stored)
+        web = WebServer(store, feed, Replays(store), Signer("bench-web-secret-0123456789"), host="127.0.0.1",
+                        port=0, public_url=None, limits=limits)  # fmt: skip
+        await web.start()
+        try:
+            yield sessions, feed, web
+        finally:
+            await web.close()
+            await sessions.close()
+            await store.close()
+
+
+async def flood(tables: int, seconds: float, pace: float, rate: float) -> dict[str, str]:
+    """Moves answered with and without `rate` requests a second from one address at a table page."""
+    seeds = iter(f"bench-web-flood-{i}" for i in range(1_000_000))
+    lobbies.new_seed = lambda: next(seeds)
+    async with bot() as (sessions, _, web):
+        channels = [FIRST_CHANNEL + i for i in range(tables)]
+        first = await sessions.open_table(
+            "malice", GUILD, channels[0], FIRST_PERSON, opponent=BOT, options={"timeout": 3600}
+        )
+
+        async def phase(flooded: bool, niced: bool = False) -> tuple[list[float], dict[str, int]]:
+            answers: list[float] = []
+            child = None
+            if flooded:
+                # `niced`: the flood as if it came from elsewhere: its process at the lowest priority, so the
+                # CPU it burns itself on this machine is not taken from the bot.
+                command = [sys.executable, __file__, "--flood-child", web.table_url(first.id), str(rate)]
+                child = await asyncio.create_subprocess_exec(
+                    *(["nice", "-n", "19"] if niced else []), *command,
+                    stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+                )  # fmt: skip
+                assert child.stdout is not None
+                await child.stdout.readline()
+            stop = asyncio.Event()
+            players = [
+                asyncio.create_task(person(sessions, channel, FIRST_PERSON + i, pace, stop, answers))
+                for i, channel in enumerate(channels)
+            ]
+            await asyncio.sleep(seconds)
+            stop.set()
+            await asyncio.gather(*players)
+            statuses: dict[str, int] = {}
+            if child is not None:
+                assert child.stdin is not None and child.stdout is not None
+                child.stdin.write(b"stop\n")
+                await child.stdin.drain()
+                statuses = json.loads((await child.stdout.read()).decode().strip().splitlines()[-1])
+                await child.wait()
+            return sorted(answers), statuses
+
+        await phase(False)  # warm-up
+        calm, _ = await phase(False)
+        flooded, statuses = await phase(True)
+        elsewhere, niced = await phase(True, niced=True)
+
+    def pct(values: list[float], p: float) -> float:
+        return values[min(len(values) - 1, int(p * len(values)))]
+
+    def answered(values: list[float], p: float) -> str:
+        return f"{1000 * pct(values, p):.1f} ms ({pct(values, p) / pct(calm, p):.2f}×)"
+
+    def sent(got: dict[str, int]) -> str:
+        total = sum(got.values())
+        said = ", ".join(f"{k}: {v}" for k, v in sorted(got.items()))
+        return f"{total} ({total / seconds:.0f}/s): {said}"
+
+    return {
+        "moves": f"{len(calm)} / {len(flooded)} / {len(elsewhere)}",
+        "p50": f"{1000 * pct(calm, 0.5):.1f} ms / {answered(flooded, 0.5)} / {answered(elsewhere, 0.5)}",
+        "p95": f"{1000 * pct(calm, 0.95):.1f} ms / {answered(flooded, 0.95)} / {answered(elsewhere, 0.95)}",
+        "flood": f"— / {sent(statuses)} / {sent(niced)}",
+    }
+
+
+FLOOD_INTRO = """## The web under a flood
+
+Command (from the repository root, in the project's virtualenv):
+
+```sh
+python bench/bench_web.py --flood      # --tables 10 --seconds 10 --pace 0.2 --rate 1000, --write
+```
+
+The same bot as above (the session layer and the web server in one process), `--tables` Malice tables, on
+each a person moving every `--pace` seconds, measured three times for `--seconds`: calm; while a second
+process sends `--rate` requests a second at one table's page from one address (the rate per address
+answers most of them 429); and the same with the flooding process at the lowest priority (`nice 19`), as if
+it ran elsewhere: on one small machine the attacker's own CPU is taken from the bot too, and on a loaded
+machine the niced flood may not reach its rate (its row says what it sent). *Move answered*: from a
+person's move handed to the session layer to its answer (applied and stored), what her Discord answer waits
+for; calm / flooded / flooded from "elsewhere" (the ratio to calm)."""
+
+
+def flood_table(figures: dict[str, str]) -> str:
+    rows = [
+        ("moves answered", figures["moves"]),
+        ("move answered: median", figures["p50"]),
+        ("move answered: p95", figures["p95"]),
+        ("the flood's requests and their answers", figures["flood"]),
+    ]
+    lines = ["| measure | calm / flooded / flooded, attacker niced |", "|---|---|"]
+    lines += [f"| {a} | {b} |" for a, b in rows]
+    return FLOOD_INTRO + "\n\n" + "\n".join(lines)
+
+
+async def person(
+    sessions: SessionManager, channel: int, user: int, pace: float, stop: asyncio.Event,
+    answers: list[float] | None = None,
+) -> None:  # fmt: skip
+    """One person moving every `pace` seconds until `stop`; a finished game is opened again. `answers`: how
+    long each of her moves took to be answered (applied and stored: what her answer waits for)."""
     n = 0
     while not stop.is_set():
         record = sessions.table_in(channel)
@@ -103,26 +262,19 @@ async def person(sessions: SessionManager, channel: int, user: int, pace: float,
             n += 1
             move = choose_action(game, str(user), f"bench-web/{channel}/{n}")
             # The table may have moved on meanwhile (its end): the next round sees it.
+            started = time.perf_counter()
             with contextlib.suppress(Exception):
                 await sessions.act(channel, user, move)
+            if answers is not None:
+                answers.append(time.perf_counter() - started)
         await asyncio.sleep(pace)
 
 
 async def run(tables: int, viewers: int, seconds: float, pace: float) -> dict[str, str]:
     seeds = iter(f"bench-web-{i}" for i in range(1_000_000))
     lobbies.new_seed = lambda: next(seeds)
-    with tempfile.TemporaryDirectory() as folder:
-        store = await Store.open(str(Path(folder) / "bench.sqlite3"))
-        sessions = SessionManager(
-            store, RecordingAnnouncer(), default_timeout=3600, bot_user_id=BOT, coalesce=0.0, pacing=False
-        )
-        feed = Feed(store, local=sessions.tables.by_id, deadline=sessions.scheduler.deadline)
-        sessions.tables.stored.listen(feed.stored)
-        # The viewers come from one machine: their addresses are told apart as a proxy would tell them.
-        limits = Limits(rate=1000.0, burst=1000.0)
-        web = WebServer(store, feed, Replays(store), Signer("bench-web-secret-0123456789"), host="127.0.0.1",
-                        port=0, public_url=None, limits=limits)  # fmt: skip
-        await web.start()
+    # The viewers come from one machine: their addresses are told apart as a proxy would tell them.
+    async with bot(Limits(rate=1000.0, burst=1000.0)) as (sessions, feed, web):
         stored: dict[tuple[int, int], float] = {}
         sessions.tables.stored.listen(lambda r: stored.setdefault((r.id, r.seq), time.time()))
         channels = [FIRST_CHANNEL + i for i in range(tables)]
@@ -175,9 +327,6 @@ async def run(tables: int, viewers: int, seconds: float, pace: float) -> dict[st
                 arrived = next((when for s, when in got if s >= seq), None)
                 if arrived is not None:
                     latencies.append(arrived - at)
-        await web.close()
-        await sessions.close()
-        await store.close()
     latencies.sort() if latencies else latencies.append(float("nan"))
 
     def pct(p: float) -> str:
@@ -218,13 +367,26 @@ def main() -> None:
     if len(sys.argv) > 2 and sys.argv[1] == "--child":
         asyncio.run(viewers_child(json.loads(os.environ["BENCH_URLS"]), float(sys.argv[2])))
         return
+    if len(sys.argv) > 3 and sys.argv[1] == "--flood-child":
+        asyncio.run(flood_child(sys.argv[2], float(sys.argv[3])))
+        return
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--tables", type=int, default=None)
     parser.add_argument("--viewers", type=int, default=200)
-    parser.add_argument("--seconds", type=float, default=20.0)
-    parser.add_argument("--pace", type=float, default=1.0)
+    parser.add_argument("--seconds", type=float, default=None)
+    parser.add_argument("--pace", type=float, default=None)
+    parser.add_argument("--flood", action="store_true", help="moves answered with and without a flood")
+    parser.add_argument("--rate", type=float, default=1000.0)
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
+    if args.flood:
+        got = asyncio.run(flood(args.tables or 10, args.seconds or 10.0, args.pace or 0.2, args.rate))
+        text = flood_table(got)
+        print(text)
+        if args.write:
+            write_section("web-flood", text)
+        return
+    args.tables, args.seconds, args.pace = args.tables or 50, args.seconds or 20.0, args.pace or 1.0
     figures = asyncio.run(run(args.tables, args.viewers, args.seconds, args.pace))
     alone = asyncio.run(run(args.tables, 0, args.seconds, args.pace))  # the play alone: what the web adds
     figures["alone"] = alone["cpu"]

@@ -320,11 +320,12 @@ MIGRATIONS: list[list[Statement]] = [
             WHERE home_channel_id IS NOT NULL
         """,
     ],
-    # The table on the web (bot/web; numbered 11 once the tournaments' step is in): `web`, whether the
-    # server's pages are served (`/settings web`, on by default), and on PostgreSQL a notification on
-    # channel `cardtable_tables` (payload: the table's id) when a table's game, session state or status is
-    # stored: delivered at commit to every process listening, whichever process wrote it, so each one's
-    # live pages follow every table (the presenter's own `display` column stirs nobody).
+    # 11 (the tournaments' step 10 comes before it; on this branch alone it is the 10th): the table on the web
+    # (bot/web): `web`, whether the server's pages are served (`/settings web`, on by default), and on
+    # PostgreSQL a notification on channel `cardtable_tables` (payload: the table's id) when a table's game,
+    # session state or status is stored: delivered at commit to every process listening, whichever process
+    # wrote it, so each one's live pages follow every table (the presenter's own `display` column stirs
+    # nobody).
     [
         "ALTER TABLE guild_settings ADD COLUMN {flag:web} DEFAULT TRUE",
         Only("postgres", """

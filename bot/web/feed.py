@@ -154,6 +154,10 @@ class Feed:
 
     # ---- reading
 
+    def latest(self, table_id: int) -> Watched | None:
+        """The newest state known of a watched table, without reading anything."""
+        return self._watched.get(table_id)
+
     async def current(self, table_id: int) -> Watched | None:
         """The table's newest state (None: no such table)."""
         watched = self._watched.get(table_id)

@@ -8,6 +8,7 @@ address the proxy added to `X-Forwarded-For`.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import logging
 import time
@@ -88,14 +89,18 @@ class Limits:
 
 def address_of(request: web.Request) -> str:
     peer = request.remote or "?"
-    try:
-        local = ipaddress.ip_address(peer).is_loopback
-    except ValueError:
-        local = False
-    forwarded = request.headers.get("X-Forwarded-For", "")
-    if local and forwarded:
+    forwarded = request.headers.get("X-Forwarded-For")
+    if forwarded and _loopback(peer):
         return forwarded.split(",")[-1].strip()[:64] or peer
     return peer
+
+
+@functools.lru_cache(maxsize=1024)
+def _loopback(peer: str) -> bool:
+    try:
+        return ipaddress.ip_address(peer).is_loopback
+    except ValueError:
+        return False
 
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]

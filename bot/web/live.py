@@ -70,13 +70,15 @@ class LivePages(PageBase):
         frame = self._frame(watched, locale, link)
         ids = f'data-version="{watched.version}" data-seq="{watched.record.seq}"'
         body = f'<div id="table" {ids}>{frame}</div>'
-        status = f'<p id="status" class="status">{escape(t(locale, "web.live"))}</p>'
+        live, lost = t(locale, "web.live"), t(locale, "web.live_lost")
+        data = {"live": f"{link}/live?lang={locale}", "lost": lost, "on": live}
+        status = f'<p id="status" class="status">{escape(live)}</p>'
+        if not watched.record.is_open:  # a finished (or cancelled) table: nothing more to follow
+            data, status = {}, ""
         page = html.page(
             title=t(locale, "web.title.table", table=watched.record.id), body=status + body, locale=locale,
-            data={"live": f"{link}/live?lang={locale}", "lost": t(locale, "web.live_lost"),
-                  "on": t(locale, "web.live")},
-            script=True,
-        )  # fmt: skip
+            data=data, script=True,
+        )
         return web.Response(text=page, content_type="text/html", headers={"Cache-Control": "no-store"})
 
     async def table_live(self, request: web.Request) -> web.StreamResponse:
@@ -105,7 +107,7 @@ class LivePages(PageBase):
                         else 0
                     )
                     while not self.closing.is_set():
-                        current = self.feed._watched.get(watched.record.id, watched)
+                        current = self.feed.latest(watched.record.id) or watched
                         if current.version != sent:
                             frame = json.dumps({
                                 "version": current.version, "seq": current.record.seq,

@@ -12,6 +12,8 @@ Pages (each behind its signed link, `bot.web.links`):
 
 from __future__ import annotations
 
+import functools
+import json
 import logging
 import time
 from pathlib import Path
@@ -20,6 +22,7 @@ from typing import Any
 from aiohttp import web
 
 from bot.i18n import t
+from bot.ops.server import serve
 from bot.render.common import Button
 from bot.sessions.records import TableRecord
 from bot.web import html, metrics
@@ -33,6 +36,20 @@ log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).parent / "static"
 SETTING_FOR = 10.0  # seconds a server's on/off is trusted for its links
+
+
+# Every answer: nothing but our own script and style runs on a page (the board's colour is an inline style),
+# no page in another site's frame, no address of ours sent on.
+HEADERS = {
+    "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+
+
+async def _protected(request: web.Request, response: web.StreamResponse) -> None:
+    response.headers.update(HEADERS)
 
 
 class WebServer(LivePages, ReplayPages, BoardPage):
@@ -77,6 +94,7 @@ class WebServer(LivePages, ReplayPages, BoardPage):
     async def start(self) -> None:
         middleware: Any = guard(self.limits, self._refused)  # aiohttp's own decorator marks it
         app = web.Application(middlewares=[middleware], client_max_size=MAX_BODY)
+        app.on_response_prepare.append(_protected)
         link = "/{id}/{until}/{sig}"
         app.router.add_get("/table" + link, self.table_page)
         app.router.add_get("/table" + link + "/live", self.table_live)
@@ -88,19 +106,7 @@ class WebServer(LivePages, ReplayPages, BoardPage):
         app.router.add_get("/static/{name}", self.static)
         if self.activity is not None:  # the game as a Discord Activity (bot/web/activity.py)
             self.activity.install(app)
-        runner = web.AppRunner(app, access_log=None, handler_cancellation=True)
-        await runner.setup()
-        site = web.TCPSite(runner, self.host, self.port)
-        try:
-            await site.start()
-        except BaseException:
-            await runner.cleanup()
-            raise
-        self._runner = runner
-        if self.port == 0:
-            sockets = getattr(site._server, "sockets", None)
-            if sockets:
-                self.port = sockets[0].getsockname()[1]
+        self._runner, self.port = await serve(app, self.host, self.port)  # the metrics server's way
         await self.feed.start()
 
     async def close(self) -> None:
@@ -117,18 +123,31 @@ class WebServer(LivePages, ReplayPages, BoardPage):
     # ---- common
 
     def _refused(self, request: web.Request, refusal: Refusal) -> web.Response:
+        """A refusal's one sentence in the reader's language, as a page (or JSON for the page's script); its
+        body is made once per sentence and language (a flood of 429s costs no wording)."""
         locale = self._locale(request, "en", strict=False)
-        sentence = t(locale, refusal.key, **refusal.params)
+        script = request.path.endswith(("/live", ".png")) or "/step/" in request.path or API in request.path
+        body = self._refusal_body(
+            refusal.key, refusal.status, locale, tuple(sorted(refusal.params.items())), script
+        )
         metrics.REFUSED.labels(str(refusal.status)).inc()
         headers = {"Cache-Control": "no-store"}
         if refusal.retry_after is not None:
             headers["Retry-After"] = str(refusal.retry_after)
-        if request.path.endswith(("/live", ".png")) or "/step/" in request.path or API in request.path:
-            return web.json_response({"error": sentence}, status=refusal.status, headers=headers)
+        kind = "application/json" if script else "text/html"
         return web.Response(
-            text=html.error_page(refusal.status, sentence, locale), status=refusal.status,
-            content_type="text/html", headers=headers,
-        )  # fmt: skip
+            body=body, status=refusal.status, content_type=kind, charset="utf-8", headers=headers
+        )
+
+    @staticmethod
+    @functools.lru_cache(maxsize=256)
+    def _refusal_body(
+        key: str, status: int, locale: str, params: tuple[tuple[str, Any], ...], script: bool
+    ) -> bytes:
+        sentence = t(locale, key, **dict(params))
+        if script:
+            return json.dumps({"error": sentence}).encode()
+        return html.error_page(status, sentence, locale).encode()
 
     # ---- static
 

@@ -1,5 +1,5 @@
 """Hearing of tables stored by any process: LISTEN on `cardtable_tables`, whose notifications the trigger of
-migration 10 sends at each commit that stored a table's game, session state or status (payload: its id).
+migration 11 sends at each commit that stored a table's game, session state or status (payload: its id).
 
 One connection of its own, outside the pool (a listening connection must stay open). A lost connection is
 opened again after a pause, and `changed(0)` then says "anything may have changed meanwhile" (notifications

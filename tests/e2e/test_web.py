@@ -41,7 +41,10 @@ window.__frames = [];
 const NativeSource = window.EventSource;
 window.EventSource = function (url, options) {
   const source = new NativeSource(url, options);
-  source.addEventListener("table", (e) => window.__frames.push({ at: Date.now() / 1000, data: e.data }));
+  source.addEventListener("table", (e) => {
+    window.__frames.push({ at: Date.now() / 1000, data: e.data });
+    document.documentElement.dataset.frames = String(window.__frames.length);
+  });
   return source;
 };
 """
@@ -126,7 +129,7 @@ async def test_a_browser_watches_a_malice_game_live_then_steps_through_its_repla
         context.add_init_script(RECORD_FRAMES)
         page = context.new_page()
         page.goto(url)
-        page.wait_for_function("window.__frames.length > 0")
+        page.wait_for_selector("html[data-frames]", state="attached")  # the page's CSP allows no eval
         return page
 
     watching = REGISTRY.get_sample_value("cardtable_web_viewers") or 0.0
@@ -145,7 +148,7 @@ async def test_a_browser_watches_a_malice_game_live_then_steps_through_its_repla
     final = expected.last
 
     def frames(_: Any) -> list[dict[str, Any]]:
-        page.wait_for_function(f"document.querySelector('#table').dataset.seq == '{final}'")
+        page.wait_for_selector(f"#table[data-seq='{final}']", state="attached")
         return list(page.evaluate("window.__frames"))
 
     received = await chromium.run(frames)
@@ -190,11 +193,10 @@ async def test_a_browser_watches_a_malice_game_live_then_steps_through_its_repla
         actions = []
         for step in range(1, final + 1):
             viewer.keyboard.press("ArrowRight")
-            viewer.wait_for_function(f"document.body.dataset.step == '{step}'")
+            viewer.wait_for_selector(f"body[data-step='{step}']", state="attached")
             actions.append(viewer.inner_text(".action"))
         viewer.keyboard.press("ArrowLeft")
-        viewer.wait_for_function(f"document.body.dataset.step == '{final - 1}'")
-        viewer.screenshot(path=str(shots / "replay-en-360.png"))
+        viewer.wait_for_selector(f"body[data-step='{final - 1}']", state="attached")
         context.close()
         return actions
 
@@ -203,6 +205,13 @@ async def test_a_browser_watches_a_malice_game_live_then_steps_through_its_repla
     for seq, action in enumerate(actions):
         said = re.sub(r"<@(\d+)>", lambda m: names.get(m.group(1)) or "", worded[seq])
         assert " ".join(action.split()) == " ".join(f"{seq:>3} {said}".replace("`", "").split()), seq
+    # The replay and the server's leaderboard, in both languages at both sizes.
+    board = bot.web.board_url(row.guild_id)
+    for locale in ("en-US", "de-DE"):
+        for size in ((360, 740), (1280, 800)):
+            middle, tag = f"{replay}?step={final // 2}", f"{locale[:2]}-{size[0]}"
+            assert await screenshot(chromium, middle, shots / f"replay-{tag}.png", size, locale) == locale[:2]
+            assert await screenshot(chromium, board, shots / f"board-{tag}.png", size, locale) == locale[:2]
     await chromium.run(lambda _: page.context.close())
     await poll(lambda: REGISTRY.get_sample_value("cardtable_web_viewers") == watching, what="the viewer gone")
     copy_to = os.environ.get("WEB_SCREENSHOTS")

@@ -33,7 +33,10 @@
       table.dataset.version = frame.version;
       table.dataset.seq = frame.seq;
       clocks();
-      if (frame.status !== "running" && frame.status !== "lobby") feed.close();
+      if (frame.status !== "running" && frame.status !== "lobby") {
+        feed.close();  // the game is over: nothing more to follow
+        status.hidden = true;
+      }
     });
     feed.onopen = () => { status.textContent = body.dataset.on; status.classList.remove("lost"); };
     feed.onerror = () => { status.textContent = body.dataset.lost; status.classList.add("lost"); };
