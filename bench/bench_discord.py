@@ -318,6 +318,7 @@ async def drive(
             figures.refused += 1
             if figures.refused <= 3:
                 print(f"refused: {exc}", file=sys.stderr, flush=True)
+            await asyncio.sleep(rng.uniform(1.0, 3.0))  # he looks again a moment later
             continue
         figures.people_moves += 1
         answered_at_seq = seen.seq + 1

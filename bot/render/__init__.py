@@ -155,7 +155,19 @@ def table_message(
             message.content = f"{note}\n{message.content or ''}".strip()
         return message
     message = module.table(info, game, note, locale=locale)
-    # One line already shown goes with the new ones: a reader (and a test) sees where they continue.
+    shown = recent_lines(recent, new, locale=locale)
+    if shown:
+        message.embeds.append(Embed(description="\n".join(shown), colour=message.embeds[0].colour))
+    if not game.is_over and game.current_player is not None:
+        message.content = turn_line(info, game, deadline, locale=locale)
+    if not picture:
+        return message
+    return attach_picture(message, table_picture(info, game, locale=locale))
+
+
+def recent_lines(recent: Sequence[str], new: int, *, locale: object = "en") -> list[str]:
+    """The log lines a table message holds: every new one (as far as Discord's limits allow) and one shown
+    before them, so a reader (and a test) sees where they continue; at least `RECENT_AT_LEAST`."""
     wanted = max(new + 1, RECENT_AT_LEAST)
     shown: list[str] = []
     size = 0
@@ -165,13 +177,7 @@ def table_message(
             break
         shown.insert(0, line)
         size += len(line) + 1
-    if shown:
-        message.embeds.append(Embed(description="\n".join(shown), colour=message.embeds[0].colour))
-    if not game.is_over and game.current_player is not None:
-        message.content = turn_line(info, game, deadline, locale=locale)
-    if not picture:
-        return message
-    return attach_picture(message, table_picture(info, game, locale=locale))
+    return shown
 
 
 def turn_line(info: TableInfo, game: GameState, deadline: int | None, *, locale: object = "en") -> str:

@@ -218,7 +218,7 @@ def table_message(view: TableView, *, with_picture: bool = True) -> Message:
     until when, who the computer plays for, and the controls (five to a row, at most five rows)."""
     message = view.board.model_copy(deep=True)
     if view.log:
-        shown = _fit(view.log, view.new, locale=view.locale)
+        shown = render.recent_lines(view.log, view.new, locale=view.locale)
         if shown and message.embeds:
             message.embeds.append(Embed(description="\n".join(shown), colour=message.embeds[0].colour))
     if view.turn_line is not None:
@@ -230,21 +230,6 @@ def table_message(view: TableView, *, with_picture: bool = True) -> Message:
     if with_picture:
         message = render.attach_picture(message, view.picture)
     return message
-
-
-def _fit(recent: Sequence[str], new: int, *, locale: object) -> list[str]:
-    """The lines a message holds: every new one (as far as Discord's limits allow) and one shown before them,
-    at least `RECENT_AT_LEAST`."""
-    wanted = max(new + 1, render.RECENT_AT_LEAST)
-    shown: list[str] = []
-    size = 0
-    for line in reversed(recent[-wanted:]):
-        if size + len(line) + 1 > render.RECENT_LIMIT:
-            shown.insert(0, t(locale, "log.earlier_lines"))
-            break
-        shown.insert(0, line)
-        size += len(line) + 1
-    return shown
 
 
 def hand_message(view: TableView) -> Message:
