@@ -72,6 +72,7 @@ class Activity:
                 event.set()
 
     def install(self, app: web.Application) -> None:
+        app.on_response_prepare.append(_framed_by_discord)  # after the pages' own headers (bot/web/server.py)
         app.router.add_get("/activity", self.redirect)
         app.router.add_get("/activity/", self.index)
         app.router.add_get("/activity/assets/{name}", self.asset)
@@ -251,6 +252,20 @@ def _source(kind: str, source: object, locale: str) -> str | None:
     if key not in catalogue():
         return source
     return t(locale, key, number=int(number)) if number else t(locale, key)
+
+
+# The Activity's page lives in Discord's client (an iframe of discord.com, its test builds and the desktop
+# app, which loads the same origin): those may frame it, no other site; the rest of the pages' policy stands.
+DISCORD_CLIENTS = "https://discord.com https://*.discord.com https://discordapp.com https://*.discordapp.com"
+FRAMED_BY_DISCORD = (
+    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self'; "
+    f"connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors {DISCORD_CLIENTS}"
+)
+
+
+async def _framed_by_discord(request: web.Request, response: web.StreamResponse) -> None:
+    if request.path.startswith("/activity/"):
+        response.headers["Content-Security-Policy"] = FRAMED_BY_DISCORD
 
 
 def _hand(view: TableView, record: Any, me: str, namer: html.Namer, locale: str) -> dict[str, Any] | None:

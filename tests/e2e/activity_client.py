@@ -10,8 +10,9 @@ query: `frame_id`, `instance_id`, `platform`, `guild_id`, `channel_id`.
 The stand-in page answers exactly that: the handshake is checked (version, client id, frame id) before READY;
 AUTHORIZE answers the code the fake Discord issued for this user (`FakeDiscord.authorize_code`), only for
 this client id, response type `code` and the `identify` scope; AUTHENTICATE answers the token's user and
-scopes. Anything else is an ERROR frame. The stand-in is the top page of its own (an opaque origin, "null",
-which the SDK accepts as it accepts Discord's own), the Activity is the bot's page in the iframe.
+scopes. Anything else is an ERROR frame. The stand-in is the top page, and
+the page is served as https://discord.com's (a Playwright route answers that one address), the Activity is the
+bot's page in the iframe, which the bot lets only Discord's client origins frame.
 
 The helpers below run in the browser's thread (`tests/e2e/browser.py`): they get Playwright's sync objects.
 """
@@ -19,6 +20,7 @@ The helpers below run in the browser's thread (`tests/e2e/browser.py`): they get
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 STAND_IN = """<!doctype html><html><head><meta charset="utf-8"><title>Discord (stand-in)</title></head>
@@ -63,7 +65,11 @@ window.addEventListener("message", (event) => {
 });
 </script></body></html>"""
 
+CLIENT_URL = "https://discord.com/channels/activity-stand-in"
+# The Activity's CSP allows no eval, so the tests wait for attribute selectors (or poll by evaluating, which
+# the browser's own protocol does outside the page's policy).
 OVER = "['finished', 'cancelled'].includes(document.body.dataset.state)"
+TURN_OR_OVER = "body[data-turn='1'], body[data-state='finished'], body[data-state='cancelled']"
 
 
 def stand_in(*, base: str, client_id: int, instance: str, channel_id: int, guild_id: int, code: str,
@@ -84,24 +90,42 @@ class Player:
     """One person's browser tab: the stand-in page with the Activity inside (sync Playwright objects)."""
 
     def __init__(self, browser: Any, html: str, size: tuple[int, int], locale: str) -> None:
-        self.context = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale=locale)
+        # The stand-in is served as Discord's client is, from https://discord.com (answered here, once); the
+        # Activity inside it talks to the bot on this machine directly, where Discord's proxy would stand in
+        # between: the browser is let reach the local network (Chrome asks a person that; Discord's proxy
+        # makes it public).
+        view = {"width": size[0], "height": size[1]}
+        self.context = browser.new_context(viewport=view, locale=locale, permissions=["local-network-access"])
+        self.context.route(
+            CLIENT_URL, lambda route: route.fulfill(status=200, content_type="text/html", body=html)
+        )
         self.page = self.context.new_page()
-        self.page.set_content(html)
+        self.page.goto(CLIENT_URL)
         self.frame = self.page.frame_locator("#app")
-        self.page.wait_for_function("window.__rpc.includes('AUTHENTICATE')")
+        self.messages: list[str] = []
+        self.page.on("console", lambda message: self.messages.append(message.text))
+        try:
+            self.page.wait_for_function("window.__rpc.includes('AUTHENTICATE')", timeout=15_000)
+        except Exception as exc:  # say what the page said (the SDK's and the page's own errors)
+            said = [str(f.evaluate("document.body.innerText")) for f in self.page.frames[1:]]
+            raise AssertionError(f"the Activity did not sign in: {said} {self.messages}") from exc
         self.app = next(f for f in self.page.frames if "/activity/" in f.url)
-        self.app.wait_for_function("document.body.dataset.version !== undefined")
+        self.app.wait_for_selector("body[data-version]", state="attached")
 
     def seq(self) -> int:
         return int(self.app.evaluate("document.body.dataset.seq || '-1'") or -1)
 
     def wait_turn(self, timeout: float = 30.0) -> bool:
         """Wait until it is this player's turn (True) or the game is over (False)."""
-        self.app.wait_for_function(f"document.body.dataset.turn === '1' || {OVER}", timeout=timeout * 1000)
+        self.app.wait_for_selector(TURN_OR_OVER, state="attached", timeout=timeout * 1000)
         return not bool(self.app.evaluate(OVER))
 
     def wait_seq_past(self, seq: int, timeout: float = 30.0) -> None:
-        self.app.wait_for_function(f"Number(document.body.dataset.seq) > {seq}", timeout=timeout * 1000)
+        deadline = time.monotonic() + timeout
+        while self.seq() <= seq:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the page did not go past move {seq}: {self.text()[:300]}")
+            self.page.wait_for_timeout(15)
 
     def tokens(self, selector: str) -> list[str]:
         return [

@@ -191,7 +191,7 @@ async def test_a_whole_malice_game_by_taps_against_the_computer(
     await table.opened()
     assert table.id != old
     await chromium.run(
-        lambda _: player.app.wait_for_function(f"document.body.dataset.version.startsWith('{table.id}.')")
+        lambda _: player.app.wait_for_selector(f"body[data-version^='{table.id}.']", state="attached")
     )
     assert await chromium.run(lambda _: player.wait_turn()) or table.record().game.current_player != str(
         alice.id
@@ -249,7 +249,7 @@ async def test_malice_between_the_activity_and_discords_buttons(
     keep_shots(folder)
 
 
-FINISHED = "document.body.dataset.state === 'finished'"
+FINISHED = "body[data-state='finished']"
 
 
 def shoot_both(player: Player, folder: Path, name: str) -> str:
@@ -335,8 +335,6 @@ async def test_an_insomnia_deal_with_two_players_in_the_activity(
     for user in (alice, bob):
         assert len(await table.stored_by(user)) == moves[str(user.id)]
     for page in pages.values():
-        await chromium.run(
-            lambda _, p=page: p.app.wait_for_function("document.body.dataset.state === 'finished'")
-        )
+        await chromium.run(lambda _, p=page: p.app.wait_for_selector(FINISHED, state="attached"))
         await chromium.run(lambda _, p=page: p.close())
     keep_shots(folder)

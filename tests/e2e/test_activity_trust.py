@@ -153,6 +153,11 @@ async def test_nothing_from_the_browser_is_trusted(harness: Harness) -> None:
         # The client secret: in no page, asset or answer.
         async with http.get(bot.web.base + "/activity/") as answer:
             index = await answer.text()
+            # Only Discord's client may frame the Activity (the other pages: nobody), and it runs no eval.
+            policy = answer.headers["Content-Security-Policy"]
+            framing = policy.split("frame-ancestors ")[1]
+            assert framing.startswith("https://discord.com ") and "'none'" not in framing
+            assert "unsafe-eval" not in policy and "script-src 'self';" in policy
         assets = [index]
         for name in [p.split('"')[0] for p in index.split("assets/")[1:]]:
             async with http.get(bot.web.base + "/activity/assets/" + name) as answer:
