@@ -132,6 +132,8 @@ class Activity:
         """The player (Discord's word for the token), the channel his Activity runs in, his language."""
         player = await self.identity.who(request.headers.get("Authorization", ""))
         instance = await self.identity.instance(str(instance_id or ""), player.id)
+        if instance.guild_id and not (await self.feed.store.guild_settings(instance.guild_id)).web:
+            raise Refusal("web.error.off", 403)  # the server turned its pages off (/settings web off)
         locale = resolve_locale(player.locale)
         self.sessions.saw(player.id, locale, display_name=player.name or None)
         return player, instance.channel_id, locale

@@ -2,8 +2,9 @@
 
 - `exchange(code)`: the code the Discord client gave the Activity (AUTHORIZE), traded at Discord's
   `POST /oauth2/token` with the application's client secret, which never leaves the bot;
-- `who(token)`: the user of a bearer token (`GET /users/@me`), asked of Discord and kept `WHO_FOR` seconds,
-  so a forged or another user's token is refused by Discord itself;
+- `who(token)`: the user of a bearer token (`GET /users/@me`), asked of Discord and kept `WHO_FOR` seconds
+  (a refused one too), so a forged or another user's token is refused by Discord itself; new tokens are asked
+  about within a budget (`ASK_RATE`), so a flood of made-up ones cannot get the bot's address banned;
 - `instance(id)`: where an Activity runs and who is in it (`GET /applications/{id}/activity-instances/{id}`,
   with the bot's token): the channel a player may act in is Discord's word, never the page's.
 """
@@ -21,6 +22,7 @@ from bot.web.guard import Refusal
 WHO_FOR = 60.0  # seconds a token's user is trusted before Discord is asked again
 INSTANCE_FOR = 10.0  # seconds an instance's channel and users are trusted (users join it as they launch it)
 KEPT = 4096  # tokens and instances remembered at most (the oldest forgotten first)
+ASK_RATE, ASK_BURST = 5.0, 30  # questions a second about tokens not known yet, and at once (all players)
 TIMEOUT = aiohttp.ClientTimeout(total=10)
 T = TypeVar("T")
 
@@ -45,7 +47,8 @@ class Identity:
         self.client_id = client_id
         self._secret = client_secret
         self._bot = bot_token
-        self._who: dict[str, tuple[Player, float]] = {}
+        self._who: dict[str, tuple[Player | None, float]] = {}
+        self._asks = (float(ASK_BURST), time.monotonic())  # the budget of questions about unknown tokens
         self._instances: dict[str, tuple[Instance, float]] = {}
         self._http: aiohttp.ClientSession | None = None
 
@@ -81,14 +84,29 @@ class Identity:
         now = time.monotonic()
         known = self._who.get(token)
         if known is not None and now - known[1] < WHO_FOR:
+            if known[0] is None:
+                raise Refusal("activity.error.token", 401)
             return known[0]
+        self._ask(now)
         body = await self._get("/users/@me", f"Bearer {token}")
         if body is None or not str(body.get("id", "")).isdigit():
+            _keep(self._who, token, (None, now))  # a forged token costs Discord one question a minute
             raise Refusal("activity.error.token", 401)
         name = str(body.get("global_name") or body.get("username") or "")
         player = Player(int(str(body["id"])), name, str(body.get("locale") or ""))
         _keep(self._who, token, (player, now))
         return player
+
+    def _ask(self, now: float) -> None:
+        """One question to Discord about a token it has not answered yet, within `ASK_RATE` a second
+        (bursts of `ASK_BURST`): Discord bans an address that sends it many unauthorised requests, so a flood
+        of made-up tokens is refused here (429) instead of being passed on."""
+        left, at = self._asks
+        left = min(float(ASK_BURST), left + (now - at) * ASK_RATE)
+        if left < 1:
+            self._asks = (left, now)
+            raise Refusal("web.error.rate", 429, retry_after=max(1, int((1 - left) / ASK_RATE + 0.999)))
+        self._asks = (left - 1, now)
 
     async def instance(self, instance_id: str, user_id: int) -> Instance:
         """The Activity instance `user_id` is in (403 when Discord does not know him in it)."""

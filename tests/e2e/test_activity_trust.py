@@ -101,12 +101,14 @@ async def test_nothing_from_the_browser_is_trusted(harness: Harness) -> None:
         assert (await page.token("made-up"))[0] == 401
         bob_token = (await page.token(fake.authorize_code(bob)))[1]["access_token"]
 
-        # A forged token, or none: Discord does not know it.
+        # A forged token, or none: Discord does not know it (and is asked once about each, not each time).
+        asked = len(fake.calls("GET /users/@me"))
         for forged in ("tok-" + "0" * 24, alice_token[:-1] + "x", ""):
             status, body = await page.table(forged, instance)
             assert status == 401 and body["error"], body
             status, _ = await page.click(forged, {"instance": instance, "table": table.id, "token": "end"})
             assert status == 401
+        assert len(fake.calls("GET /users/@me")) == asked + 2
         # Bob is seated but did not launch the Activity: Discord does not list him in the instance.
         status, body = await page.table(bob_token, instance)
         assert status == 403 and "not yours" in body["error"], body
@@ -179,6 +181,11 @@ async def test_nothing_from_the_browser_is_trusted(harness: Harness) -> None:
         await bot.sessions.idle()
         mine = [a for a in await harness.store.actions(table.id) if a.actor == mover]
         assert len(mine) == len(before) + 1 and json.loads(mine[-1].action)["kind"] == "play"
+
+        # A server that turned its pages off (/settings web off) has no Activity either.
+        await harness.user("erin").slash("settings web", web="pages-off")
+        status, body = await page.table(alice_token, instance)
+        assert status == 403 and body["error"], body
 
 
 def _visible(view: dict[str, Any]) -> str:
