@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +62,9 @@ class Activity:
         self.feed = feed
         self.identity = identity
         self.closing = asyncio.Event()
+        # The signed path of a table's live page (`/table/<id>/<until>/<sig>`), set by the web server: the
+        # Activity shows that page's picture of the table (the result card once it is over).
+        self.picture_link: Callable[[int], str] | None = None
         # Long polls waiting per channel: a stored change of any table there (a rematch's new table too)
         # answers them; the feed's own queue answers those of changes stored by another process.
         self._waiting: dict[int, set[asyncio.Event]] = {}
@@ -203,6 +207,13 @@ class Activity:
 
     # ---- what a reader sees
 
+    def _picture(self, watched: Watched, locale: str) -> str | None:
+        """The table's picture, relative to the page (its path under `/activity/`), or None without one."""
+        record = watched.record
+        if self.picture_link is None or record.game is None or not table_info(record).pictures:
+            return None
+        return f"{self.picture_link(record.id).lstrip('/')}/picture/{watched.version}.png?lang={locale}"
+
     def shown(self, watched: Watched, me: str, locale: str) -> dict[str, Any]:
         record = watched.record
         seated = record.game is not None and me in record.game.players
@@ -217,7 +228,7 @@ class Activity:
 
         board = view.board.model_copy(deep=True)
         board.content = "\n".join(x for x in (view.turn_line, view.takeover_line, board.content) if x) or None
-        controls = [_control(b) for row in message_of(record, view).rows for b in row]
+        controls = [_control(record.kind, b) for row in message_of(record, view).rows for b in row]
         return {
             "table": record.id, "version": f"{record.id}.{watched.version}", "seq": record.seq,
             "status": record.status, "game": view.game_name, "locale": locale,
@@ -230,6 +241,7 @@ class Activity:
             "hand": _hand(view, record, me, namer, locale),
             "moves": [_move(record.kind, m, locale) for m in view.moves],
             "controls": [c for c in controls if c is not None],
+            "picture": self._picture(watched, locale),
             "words": _words(locale),
         }  # fmt: skip
 
@@ -292,12 +304,15 @@ def _move(kind: str, move: MoveChoice, locale: str) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def _control(button: Button) -> dict[str, Any] | None:
-    """A table message's button the Activity offers too (a lobby's, the rematch): its label and token."""
+def _control(kind: str, button: Button) -> dict[str, Any] | None:
+    """A table message's button the Activity offers too (a lobby's, the rematch): its label and token. A
+    move the table message carries (End turn, Pass) is among the mover's own moves already."""
     if button.url is not None or button.disabled or not button.custom_id:
         return None
     parts = button.custom_id.split(":")
     if len(parts) < 3 or parts[0] != CUSTOM_ID_PREFIX or parts[2] in NOT_CLICKS:  # (the replay's: Discord's)
+        return None
+    if render.parse_token(kind, parts[2]) is not None:
         return None
     seq = int(parts[3]) if len(parts) > 3 and parts[3].isdigit() else None
     return {"label": button.label, "token": parts[2], "seq": seq, "style": button.style}

@@ -28,7 +28,7 @@ from bot.sessions.records import TableRecord
 from bot.web import html, metrics
 from bot.web.board import BoardPage
 from bot.web.guard import API, MAX_BODY, Refusal, guard
-from bot.web.links import REPLAY
+from bot.web.links import REPLAY, TABLE
 from bot.web.live import LivePages
 from bot.web.replaying import ReplayPages
 
@@ -106,6 +106,9 @@ class WebServer(LivePages, ReplayPages, BoardPage):
         app.router.add_get("/static/{name}", self.static)
         if self.activity is not None:  # the game as a Discord Activity (bot/web/activity.py)
             self.activity.install(app)
+            # its table's picture (the result card once over): the live page's, where Discord's proxy maps
+            app.router.add_get("/activity/table" + link + "/picture/{version}.png", self.table_png)
+            self.activity.picture_link = lambda table_id: self.signer.link(TABLE, table_id).path
         self._runner, self.port = await serve(app, self.host, self.port)  # the metrics server's way
         await self.feed.start()
 

@@ -180,6 +180,13 @@ function draw() {
   title.textContent = view.words.seats;
   $("seats").replaceChildren(title, ...seats);
   $("board").innerHTML = view.board;  // the bot's HTML: every stored word escaped there (bot/web/html.py)
+  if (view.picture) {
+    const picture = document.createElement("img");
+    picture.className = "picture";
+    picture.alt = "";
+    picture.src = view.picture;
+    $("board").prepend(picture);
+  }
   countDown($("board"), view.locale);
   drawMine(view);
   $("controls").replaceChildren(...view.controls.map((c) => button(c.label, c.token, c.seq, c.style)));

@@ -148,6 +148,16 @@ class Player:
             chips.nth(i).click()  # put it back
         return None
 
+    def picture_loaded(self, timeout: float = 15.0) -> bool:
+        """The table's picture on the page has loaded (an image, not a broken one)."""
+        self.app.wait_for_selector("#board img.picture", state="attached")
+        deadline = time.monotonic() + timeout
+        while not self.app.evaluate("document.querySelector('#board img.picture').naturalWidth > 0"):
+            if time.monotonic() > deadline:
+                return False
+            self.page.wait_for_timeout(20)
+        return True
+
     def notice(self) -> str:
         return str(self.app.evaluate("document.getElementById('notice').textContent"))
 

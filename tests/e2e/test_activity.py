@@ -183,6 +183,8 @@ async def test_a_whole_malice_game_by_taps_against_the_computer(
     assert "Game over" in table.message().text
     text = await chromium.run(lambda _: player.text())
     assert "Game over" in text
+    # The result card: the table's picture, as the live page serves it, loaded inside the Activity.
+    assert await chromium.run(lambda _: player.picture_loaded())
     await chromium.run(lambda _: player.page.set_viewport_size({"width": DESKTOP[0], "height": DESKTOP[1]}))
     await chromium.run(lambda _: player.page.screenshot(path=str(folder / "activity-en-1280-over.png")))
     # The rematch from the Activity: the next game against the computer opens, and her page goes with it.
