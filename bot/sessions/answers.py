@@ -13,6 +13,7 @@ from bot.render.common import Message
 from bot.sessions.display import Display
 from bot.sessions.drawing import Drawing, Job, Jobs, follow_home, pictures_on
 from bot.sessions.failures import expected
+from bot.sessions.pacing import Budget
 from bot.sessions.places import CHANNEL_TOKEN_USES, INTERACTION, FirstAnswer, Tokens, interaction_only
 from bot.sessions.records import TableRecord
 from bot.sessions.view import Window
@@ -26,15 +27,37 @@ class Host(Protocol):
 
     def clock(self) -> float: ...
     jobs: Jobs
+    pacer: Any
     token_edits: int
     def needs_write(self, job: Job) -> bool: ...
     def wake(self, job: Job) -> None: ...
+
+
+# Table messages edited through a click's token per second: outside Discord's limits, but each draws a
+# picture, so a busy process keeps CPU for the answers (a table whose turn comes later shows every move made
+# meanwhile).
+TOKEN_EDITS_PER_SECOND = 24
 
 
 class Answers:
     def __init__(self, presenter: Host) -> None:
         self.presenter = presenter
         self.tokens = Tokens(presenter.clock)
+        self.pace = Budget(TOKEN_EDITS_PER_SECOND, 1.0) if presenter.pacer is not None else None
+
+    @contextlib.asynccontextmanager
+    async def _paced(self) -> AsyncIterator[None]:
+        pace = self.pace
+        if pace is None:
+            yield
+            return
+        async with pace.queue:
+            await pace.wait()
+            pace.leave()
+        try:
+            yield
+        finally:
+            pace.back()
 
     async def message(self, job: Job, record: TableRecord) -> tuple[Message, Window | None]:
         """The table message as an interaction's answer carries it, its picture drawn in a worker thread (the
@@ -121,7 +144,10 @@ class Answers:
         if display is None or display.table_message_id is None:
             return False
         presenter = self.presenter
-        async with job.lock:
+        if not self.tokens.has(job.record.id, display.table_message_id):
+            return False
+        # Its turn first, outside the table's lock: a click on the table is answered meanwhile.
+        async with self._paced(), job.lock:
             if not presenter.needs_write(job):
                 return True  # a click's answer showed it meanwhile
             token = self.tokens.usable(job.record.id, display.table_message_id)

@@ -79,6 +79,13 @@ class Tokens:
         live.uses += 1
         return live.token
 
+    def has(self, table_id: int, message_id: int | None = None) -> bool:
+        """Whether a token might serve now (not counted as a use)."""
+        live = self._live.get(table_id)
+        if live is None:
+            return False
+        return live.message_id is None or message_id is None or live.message_id == message_id
+
     def drop(self, table_id: int) -> None:
         self._live.pop(table_id, None)
 
@@ -104,6 +111,9 @@ def move_dialog(record: TableRecord, player: str, *, locale: object) -> MoveDial
     """The Move dialog of `player`, drawn from his private view (`bot.render.compose`)."""
     view = view_of(record, reader=player, locale=locale, pictures_off=True)
     moves = [(m.label, m.token) for m in view.moves]
+    room = OPTIONS_PER_SELECT * SELECTS
+    if len(moves) > room:  # many bids: the lowest ones and the last move (the pass) (slash: any amount)
+        moves = moves[: room - 1] + moves[-1:]
     chunks = [moves[i : i + OPTIONS_PER_SELECT] for i in range(0, len(moves), OPTIONS_PER_SELECT)][:SELECTS]
     hand = view.hand.texts() if view.hand is not None else iter(())
     return MoveDialog(
