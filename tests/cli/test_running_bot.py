@@ -99,7 +99,7 @@ def test_the_log_is_plain_text_and_says_synced_only_once_synced(running_bot: Run
     synced = [i for i, line in enumerate(lines) if "synced" in line]
     # 13 top-level commands: insomnia, malice, settings (groups), hand, table, resign, cancel, history,
     # leaderboard, stats, rules, help, and the "Challenge to Malice" user menu.
-    assert synced and "bot.client: synced 13 global commands" in lines[synced[0]]
+    assert synced and "bot.client: synced 14 global commands" in lines[synced[0]]
     assert lines[-1].endswith("stopped on SIGINT: running moves finished, database closed")
 
 
