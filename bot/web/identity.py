@@ -20,7 +20,9 @@ import aiohttp
 from bot.web.guard import Refusal
 
 WHO_FOR = 60.0  # seconds a token's user is trusted before Discord is asked again
-INSTANCE_FOR = 10.0  # seconds an instance's channel and users are trusted (users join it as they launch it)
+# Seconds an instance's channel and users are trusted (asked again for a user not in it: he just launched it);
+# each question is a bot-token request outside discord.py's pacing, so few of them.
+INSTANCE_FOR = 120.0
 KEPT = 4096  # tokens and instances remembered at most (the oldest forgotten first)
 ASK_RATE, ASK_BURST = 5.0, 30  # questions a second about tokens not known yet, and at once (all players)
 TIMEOUT = aiohttp.ClientTimeout(total=10)
@@ -98,7 +100,7 @@ class Identity:
         return player
 
     def _ask(self, now: float) -> None:
-        """One question to Discord about a token it has not answered yet, within `ASK_RATE` a second
+        """One question to Discord about a token (or an instance) not known yet, within `ASK_RATE` a second
         (bursts of `ASK_BURST`): Discord bans an address that sends it many unauthorised requests, so a flood
         of made-up tokens is refused here (429) instead of being passed on."""
         left, at = self._asks
@@ -115,6 +117,7 @@ class Identity:
         now = time.monotonic()
         known = self._instances.get(instance_id)
         if known is None or now - known[1] >= INSTANCE_FOR or user_id not in known[0].users:
+            self._ask(now)  # a made-up instance, or a player not in it, asks Discord within the budget too
             path = f"/applications/{self.client_id}/activity-instances/{instance_id}"
             body = await self._get(path, f"Bot {self._bot}")
             location = body.get("location") if body is not None else None
