@@ -27,6 +27,7 @@ from pydantic import SecretStr
 from bot import render
 from bot.games.ai import choose_action
 from bot.sessions.view import log_of
+from bot.web.activity import CLIENT
 from tests.e2e.activity_client import Player, stand_in
 from tests.e2e.browser import BROWSER_MISSING, Browser
 from tests.e2e.fake_activity import CLIENT_SECRET
@@ -38,6 +39,10 @@ from tests.e2e.test_web import chromium  # noqa: F401  (the session's one browse
 
 pytestmark = [
     pytest.mark.skipif(BROWSER_MISSING is not None, reason=BROWSER_MISSING or ""),
+    pytest.mark.skipif(
+        not (CLIENT / "index.html").is_file(),
+        reason="the Activity's page is not built: cd client && npm ci && npm run build (.ci/run does)",
+    ),
     pytest.mark.bot(
         web_port=0,
         web_secret=SecretStr("e2e-web-secret-0123456789"),
