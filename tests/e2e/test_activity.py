@@ -17,6 +17,7 @@ Screenshots land in the test's folder (ACTIVITY_SCREENSHOTS: a folder to copy th
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -173,6 +174,8 @@ async def test_a_whole_malice_game_by_taps_against_the_computer(
             )
             leaked = [c for c in hidden_cards(record.game) - mine if c in page]
             assert not leaked, leaked
+            # The turn clock, counted down in her language.
+            assert re.search(r"Time runs out in \d+ seconds", page), page[:400]
             await chromium.run(lambda _: player.page.screenshot(path=str(folder / "activity-en-360.png")))
             checked_hidden = True
         await chromium.run(lambda _: malice_turn(player))
