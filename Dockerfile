@@ -3,6 +3,14 @@
 # opens the database the way the bot does); both are `cardtable-bot health`.
 #   docker build -t cardtable-bot .
 #   docker run -d --name cardtable --env-file .env -v cardtable-data:/data cardtable-bot
+# The Activity's page (client/, README "Playing inside Discord"), built from its lock file.
+FROM node:20-slim AS client
+WORKDIR /src/client
+COPY client/package.json client/package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY client/ ./
+RUN npm run build
+
 FROM python:3.11-slim AS build
 ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 RUN python -m venv /opt/venv
@@ -12,6 +20,7 @@ COPY pyproject.toml README.md LICENSE /src/
 COPY bot /src/bot
 COPY cogs /src/cogs
 COPY storage /src/storage
+COPY --from=client /src/bot/web/static/activity /src/bot/web/static/activity
 # --no-deps: every dependency is already installed at its locked version.
 RUN /opt/venv/bin/pip install --no-deps /src
 

@@ -52,15 +52,17 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.report import write_section  # noqa: E402
+from bot import render  # noqa: E402
 from bot.config import Settings  # noqa: E402
 from bot.games.ai import choose_action  # noqa: E402
 from bot.games.registry import REGISTRY  # noqa: E402
 from bot.sessions import SessionManager  # noqa: E402
 from storage import Store  # noqa: E402
 from tests.e2e.bot_process import API_ENV, GATEWAY_ENV  # noqa: E402
-from tests.e2e.fake_discord import FakeChannel, FakeDiscord  # noqa: E402
+from tests.e2e.fake_discord import FakeChannel, FakeDiscord, FakeDiscordError  # noqa: E402
 from tests.e2e.harness import Harness  # noqa: E402
 from tests.e2e.test_fuzz import RealGames  # noqa: E402
+from tests.e2e.test_user_install import select_of  # noqa: E402
 
 PEOPLE = ("alice", "bob", "carol")
 
@@ -91,6 +93,11 @@ class Figures:
     messages_left: list[int] = field(default_factory=list)
     seconds: float = 0.0
     routes: Counter[str] = field(default_factory=Counter)
+    clicks: bool = False  # moves by the Move dialog on the table message (else by slash command)
+    people_moves: int = 0  # moves made by the people (the computer's not counted)
+    in_answer: int = 0  # of those, answered by updating the table message with the move (type 7)
+    opens: list[float] = field(default_factory=list)  # Move pressed until the dialog opened
+    refused: int = 0  # interactions Discord refused (an answer past its 3 s) or a Move refused
 
 
 class Bench:
@@ -287,7 +294,10 @@ async def drive(
         if seen is None or seen.status not in ("running", "lobby"):
             await asyncio.sleep(rng.uniform(1.0, 3.0))
             if time.monotonic() < until:
-                await bench.open_game(kind, channel)  # the game ended: the people start another
+                try:
+                    await bench.open_game(kind, channel)  # the game ended: the people start another
+                except FakeDiscordError:
+                    figures.refused += 1
             continue
         player = seen.game.current_player if seen.game is not None else None
         user = users.get(player or "")
@@ -300,17 +310,59 @@ async def drive(
         await asyncio.sleep(rng.uniform(1.0, 3.0))
         if time.monotonic() >= until:
             return
-        # The baseline: /help from the same person just before each move, as many samples as moves.
-        started = time.perf_counter()
-        await user.slash("help", channel=channel)
-        figures.helps.append(time.perf_counter() - started)
-        action = choose_action(seen.game, player, f"bench/{channel}/{seen.seq}")
+        try:
+            await one_move(bench, user, seen, kind, channel, player, figures)
+        except FakeDiscordError as exc:
+            # An answer Discord refused (a 3-s deadline missed: the machine is overloaded): counted, the
+            # person goes on (as he would, clicking again).
+            figures.refused += 1
+            if figures.refused <= 3:
+                print(f"refused: {exc}", file=sys.stderr, flush=True)
+            await asyncio.sleep(rng.uniform(1.0, 3.0))  # he looks again a moment later
+            continue
+        figures.people_moves += 1
+        answered_at_seq = seen.seq + 1
+        figures_pending.setdefault(channel, []).append((bench.fake.now(), seen.message_id))
+
+
+async def one_move(
+    bench: Bench, user: Any, seen: Seen, kind: str, channel: str, player: str, figures: Figures
+) -> None:
+    """The /help baseline, then the person's move: by clicks or by a slash command."""
+    started = time.perf_counter()
+    await user.slash("help", channel=channel)
+    figures.helps.append(time.perf_counter() - started)
+    action = choose_action(seen.game, player, f"bench/{channel}/{seen.seq}")
+    if figures.clicks:
+        if not await click_move(bench, user, seen, kind, action, figures):
+            raise FakeDiscordError("the Move dialog was refused (the table moved on)")
+    else:
         command, options = command_for(kind, action)
         started = time.perf_counter()
         await user.slash(command, channel=channel, **options)
         figures.answers.append(time.perf_counter() - started)
-        answered_at_seq = seen.seq + 1
-        figures_pending.setdefault(channel, []).append((bench.fake.now(), seen.message_id))
+
+
+async def click_move(bench: Bench, user: Any, seen: Seen, kind: str, action: Any, figures: Figures) -> bool:
+    """A person's move by clicks: Move on the table message, then his move picked in the dialog. The answer
+    to his submit should be the table message with his move (type 7). False: the click was refused (the
+    table moved on meanwhile)."""
+    message = bench.fake.messages.get(seen.message_id or 0)
+    if message is None:
+        return False
+    started = time.perf_counter()
+    opened = await user.click(message, "Move")
+    figures.opens.append(time.perf_counter() - started)
+    if opened.kind != "modal":
+        return False
+    token = render.token(kind, action)
+    started = time.perf_counter()
+    done = await user.submit(opened, {select_of(opened, token): [token]})
+    figures.answers.append(time.perf_counter() - started)
+    figures.in_answer += done.kind in ("update", "deferred_update") and bool(
+        done.message is not None and done.message.id == message.id
+    )
+    return True
 
 
 # channel -> when each of its moves was answered, and the table message that should show it
@@ -330,8 +382,8 @@ def shown_delays(bench: Bench, channel: str, answered: list[tuple[float, int | N
     return delays
 
 
-async def scenario(kind: str, tables: int, seconds: float, seed: int) -> Figures:
-    figures = Figures(kind, tables)
+async def scenario(kind: str, tables: int, seconds: float, seed: int, *, clicks: bool = False) -> Figures:
+    figures = Figures(kind, tables, clicks=clicks)
     figures_pending.clear()
     with tempfile.TemporaryDirectory() as folder:
         database = Path(folder) / "bench.sqlite3"
@@ -372,10 +424,11 @@ async def scenario(kind: str, tables: int, seconds: float, seed: int) -> Figures
     return figures
 
 
-async def everything_shown(bench: Bench, tables: Tables, timeout: float = 30.0) -> None:
+async def everything_shown(bench: Bench, tables: Tables, timeout: float | None = None) -> None:
     """Until every table message shows its table's newest move, its hands are DMed and no computer is still
     to move."""
-    deadline = time.monotonic() + timeout
+    # The opening's writes (a table message and the hands' DMs per table) pass the token's 48 per second.
+    deadline = time.monotonic() + (timeout or max(30.0, len(bench.names) * 0.15))
     people = {str(u.id) for name in bench.names for u in bench.people(name)}
     while time.monotonic() < deadline:
         pending = 0
@@ -543,12 +596,36 @@ def row(f: Figures) -> str:
     )
 
 
+CLICK_HEADER = [
+    "| game | tables | moves (by people) | answer p50 / p99 ms | /help p50 / p99 ms | p99 ratio "
+    "| rate-limited calls per move of a person | peak calls/s | 429s | refused (past 3 s, or moved on) "
+    "| own move in the answer | Move opens p50 / p99 ms | a computer's turn p50 / p99 ms |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+]
+
+
+def click_row(f: Figures) -> str:
+    ratio = pct(f.answers, 0.99) / pct(f.helps, 0.99) if f.helps and f.answers else float("nan")
+    people = max(1, f.people_moves)
+    return (
+        f"| {f.kind} | {f.tables} | {f.moves} ({f.people_moves}) "
+        f"| {ms(pct(f.answers, 0.5))} / {ms(pct(f.answers, 0.99))} "
+        f"| {ms(pct(f.helps, 0.5))} / {ms(pct(f.helps, 0.99))} | {ratio:.2f} | {f.calls / people:.3f} "
+        f"| {f.peak} | {f.answered_429} | {f.refused} | {f.in_answer} of {f.people_moves} "
+        f"| {ms(pct(f.opens, 0.5))} / {ms(pct(f.opens, 0.99))} "
+        f"| {ms(pct(f.computer_shown_after, 0.5))} / {ms(pct(f.computer_shown_after, 0.99))} |"
+    )
+
+
 def routes_line(f: Figures) -> str:
     parts = [f"{route} {count / f.moves:.2f}" for route, count in f.routes.most_common()]
     return f"- {f.kind}, {f.tables} tables: " + "; ".join(parts)
 
 
-def report(rows: list[Figures], finished: dict[str, list[int]], resumed: dict[str, float], args: Any) -> str:
+def report(
+    rows: list[Figures], clicked: list[Figures], finished: dict[str, list[int]], resumed: dict[str, float],
+    args: Any,
+) -> str:
     validation = "on" if args.validate else "off"
     lines = [
         "The bot runs as deployed (`cardtable-bot run`, a process of its own, SQLite), the fake Discord in "
@@ -556,21 +633,43 @@ def report(rows: list[Figures], finished: dict[str, list[int]], resumed: dict[st
         f"{validation}); each table played for {args.seconds:.0f} s at a human pace: a person moves 1-3 s "
         "after he can know it is his turn "
         "(at once after his own answer when the turn stays his, else once the table message shows the "
-        "turn came to him), a slash command per move; Insomnia: three people and a computer seat, Malice: "
+        "turn came to him); Insomnia: three people and a computer seat, Malice: "
         "a person against the computer. The baseline is /help, sent by the same person just before each "
         "move (as many samples as moves). \"A computer's turn\": from its last move being stored to the "
         "table message showing it.",
-        "",
-        *HEADER,
-        *(row(f) for f in rows),
-        "",
-        "Where the rate-limited calls went (calls per move, by route):",
-        "",
-        *(routes_line(f) for f in rows),
-        "",
-        "Bot messages left in the channel per finished game (whole games, one table, quick pace):",
-        "",
     ]
+    if clicked:
+        lines += [
+            "",
+            "### By clicks (issue 30): every move answered in place",
+            "",
+            "Each move: Move on the table message, the move picked in the dialog; \"answer\" is the dialog's "
+            "submit until its answer (the table message updated with the move, type 7). Rate-limited calls: "
+            "every call of the bot's token in the play (interaction answers and their webhook are outside "
+            "the limits), per move of a person.",
+            "",
+            *CLICK_HEADER,
+            *(click_row(f) for f in clicked),
+            "",
+            "Where the rate-limited calls went (calls per move, by route):",
+            "",
+            *(routes_line(f) for f in clicked),
+        ]
+    if rows:
+        lines += [
+            "",
+            "### By slash commands (a command per move: every move shown by a write in the channel, as "
+            "before issue 30)",
+            "",
+            *HEADER,
+            *(row(f) for f in rows),
+            "",
+            "Where the rate-limited calls went (calls per move, by route):",
+            "",
+            *(routes_line(f) for f in rows),
+        ]
+    lines += ["", "Bot messages left in the channel per finished game (whole games, one table, quick pace):"]
+    lines.append("")
     for kind, left in finished.items():
         lines.append(f"- {kind}: {', '.join(str(n) for n in left)}")
     if resumed:
@@ -588,7 +687,10 @@ def report(rows: list[Figures], finished: dict[str, list[int]], resumed: dict[st
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=40.0, help="how long each scenario plays")
-    parser.add_argument("--tables", default="1,10,100", help="table counts, comma-separated")
+    parser.add_argument("--tables", default="1,10,100",
+                        help="table counts played by slash commands, comma-separated ('' for none)")
+    parser.add_argument("--click-tables", default="1000",
+                        help="table counts played by clicks (the Move dialog), comma-separated ('' for none)")
     parser.add_argument("--resume-tables", type=int, default=1000)
     parser.add_argument("--quick", action="store_true", help="N = 1 and 10, 15 s, resume with 200 tables")
     parser.add_argument("--seed", type=int, default=7)
@@ -611,11 +713,19 @@ async def main() -> None:
     if not args.validate:
         FakeDiscord._check_body = lambda self, *a, **k: None  # type: ignore[method-assign]
     if args.quick:
-        args.seconds, args.tables, args.resume_tables = 15.0, "1,10", 200
+        args.seconds, args.tables, args.click_tables, args.resume_tables = 15.0, "1,10", "10", 200
     logging.basicConfig(level=logging.ERROR)
+    clicked = []
+    print("\n".join(CLICK_HEADER), flush=True)
+    for n in [int(x) for x in args.click_tables.split(",") if x]:
+        for kind in ("malice", "insomnia"):
+            figures = await scenario(kind, n, args.seconds, args.seed, clicks=True)
+            clicked.append(figures)
+            print(click_row(figures), flush=True)
+            print(routes_line(figures), flush=True)
     rows = []
     print("\n".join(HEADER), flush=True)
-    for n in [int(x) for x in args.tables.split(",")]:
+    for n in [int(x) for x in args.tables.split(",") if x]:
         for kind in ("malice", "insomnia"):
             figures = await scenario(kind, n, args.seconds, args.seed)
             rows.append(figures)
@@ -623,7 +733,7 @@ async def main() -> None:
             print(routes_line(figures), flush=True)
     finished = {kind: await finished_game_messages(kind) for kind in ("malice", "insomnia")}
     resumed = await resume(args.resume_tables) if args.resume_tables else {}
-    text = report(rows, finished, resumed, args)
+    text = report(rows, clicked, finished, resumed, args)
     print(text)
     if args.write:
         write_section("discord", "## Discord traffic at Discord's limits\n\n" + text)

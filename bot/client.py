@@ -39,6 +39,7 @@ from storage import Store
 
 if TYPE_CHECKING:
     from bot.ops import Operations
+    from bot.web import WebServer
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +90,7 @@ class CardBot(commands.AutoShardedBot):
     store: Store
     sessions: SessionManager  # created in `setup_hook`, before the cogs that use it
     ops: Operations | None = None  # set by `cardtable-bot run`: the token's budget, metrics, health
+    web: WebServer | None = None  # the table on the web, when WEB_PORT is set (`bot.web`)
 
     def __init__(
         self,
@@ -134,6 +136,12 @@ class CardBot(commands.AutoShardedBot):
             owns_guild=self.settings.owns_guild,
             door=self.ops.door if self.ops is not None else None,  # the token's budget across processes
         )
+        if self.settings.web_port is not None:
+            from bot.web import start_web
+
+            self.web = await start_web(
+                self.settings, self.sessions, self.store, discord_api=discord.http.Route.BASE
+            )
         resumed = await self.sessions.resume_all()
         if resumed:
             log.info("resumed %d open tables", resumed)
@@ -155,10 +163,11 @@ class CardBot(commands.AutoShardedBot):
             synced = await self.tree.sync(guild=guild)
             log.info("synced %d commands to the development guild %s", len(synced), guild_id)
         else:
-            synced = await self.tree.sync()
-            log.info(
-                "synced %d global commands (Discord may take up to an hour to show changes)", len(synced)
-            )
+            if self.settings.activity_on():  # keep the app's Entry Point command (the Activity's)
+                count = await sync_global(self)
+            else:
+                count = len(await self.tree.sync())
+            log.info("synced %d global commands (Discord may take up to an hour to show changes)", count)
 
     async def on_ready(self) -> None:
         # No public write before the gateway is ready: resumed tables are refreshed from here, paced.
@@ -204,9 +213,45 @@ class CardBot(commands.AutoShardedBot):
             sessions = self.__dict__.get("sessions")
             if sessions is not None:
                 await sessions.close()
+            web, self.web = self.web, None
+            if web is not None:
+                await web.close()
             await super().close()
         finally:
             store = self.__dict__.pop("store", None)
             if store is not None:
                 await store.close()
             warmup.release_memory()
+
+
+PRIMARY_ENTRY_POINT = 4  # an application command's type: the App Launcher's entry into the Activity
+ENTRY_POINT_FIELDS = (
+    "id", "name", "name_localizations", "description", "description_localizations",
+    "default_member_permissions", "contexts", "integration_types", "handler", "type",
+)  # fmt: skip
+
+
+async def sync_global(bot: CardBot) -> int:
+    """The global commands synced with the app's Entry Point command kept: once Activities are on, Discord
+    made one ("Launch", in the App Launcher) and refuses a bulk overwrite that leaves it out (error 50240),
+    which `CommandTree.sync` would do. Returns how many commands the bot synced."""
+    tree = bot.tree
+    app_id = bot.application_id
+    assert app_id is not None  # set at login, before the commands are synced
+    existing: list[dict[str, Any]] = [dict(c) for c in await bot.http.get_global_commands(app_id)]
+    entry: list[dict[str, Any]] = [
+        {k: c[k] for k in ENTRY_POINT_FIELDS if k in c}
+        for c in existing
+        if c.get("type") == PRIMARY_ENTRY_POINT
+    ][:1]
+    commands: list[Any] = [
+        *tree.get_commands(type=discord.AppCommandType.chat_input),
+        *tree.get_commands(type=discord.AppCommandType.user),
+        *tree.get_commands(type=discord.AppCommandType.message),
+    ]
+    translator = tree.translator
+    payload = [
+        await c.get_translated_payload(tree, translator) if translator else c.to_dict(tree) for c in commands
+    ]
+    await bot.http.bulk_upsert_global_commands(app_id, payload=[*payload, *entry])
+    return len(payload)

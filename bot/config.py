@@ -81,12 +81,25 @@ class Settings(BaseSettings):
     # on METRICS_HOST (this machine only unless set otherwise, e.g. 0.0.0.0 in a container).
     metrics_port: int | None = Field(default=None, ge=1, le=65535)
     metrics_host: str = "127.0.0.1"
+    # The table on the web (bot/web): with WEB_PORT set, the pages (a live table, a finished table's replay,
+    # a server's leaderboard) are served on WEB_HOST; PUBLIC_URL is the address people reach them by (behind
+    # a reverse proxy: its https address), written into the links the bot posts; WEB_SECRET signs those links
+    # (at least 16 characters; every process of the bot must have the same one).
+    web_port: int | None = Field(default=None, ge=0, le=65535)
+    web_host: str = "127.0.0.1"
+    public_url: str | None = None
+    web_secret: SecretStr | None = None
+    # The game as a Discord Activity (bot/web/activity.py, README "Playing inside Discord"): the application's
+    # OAuth2 client id and secret from the developer portal. The secret stays on the server (the bot trades
+    # the Activity's code for a token at Discord with it); both, with WEB_PORT, turn the Activity on.
+    discord_client_id: int | None = Field(default=None, gt=0)
+    discord_client_secret: SecretStr | None = None
     # The default turn timeout of a new table; a table option may override it, within the same limits.
     turn_timeout_seconds: float = Field(
         default=float(limits.DEFAULT_TURN_TIMEOUT), ge=limits.TURN_TIMEOUT.min, le=limits.TURN_TIMEOUT.max
     )
 
-    @field_validator("metrics_host", mode="before")
+    @field_validator("metrics_host", "web_host", mode="before")
     @classmethod
     def _default_host(cls, value: object) -> object:
         return "127.0.0.1" if isinstance(value, str) and not value.strip() else value
@@ -159,7 +172,51 @@ class Settings(BaseSettings):
             return True
         return (guild_id >> 22) % self.shard_count in self.shard_ids
 
-    @field_validator("dev_guild_id", "shard_count", "metrics_port", mode="before")
+    @field_validator("public_url", mode="before")
+    @classmethod
+    def _public_url(cls, value: object) -> object:
+        if isinstance(value, str):
+            text = value.strip().rstrip("/")
+            if not text:
+                return None
+            if not text.startswith(("http://", "https://")):
+                raise ValueError("must start with https:// (or http://): where people open the pages")
+            return text
+        return value
+
+    @model_validator(mode="after")
+    def _web_signed(self) -> Settings:
+        if self.web_port is not None:
+            secret = self.web_secret.get_secret_value().strip() if self.web_secret is not None else ""
+            if len(secret) < 16:
+                raise ValueError(
+                    "WEB_PORT needs WEB_SECRET, at least 16 characters (the pages' links are signed with it)"
+                )
+        return self
+
+    def web_url(self) -> str:
+        """Where the pages are reached: PUBLIC_URL, else the address they are served on."""
+        if self.public_url:
+            return self.public_url
+        return f"http://{self.web_host}:{self.web_port or 0}"
+
+    @model_validator(mode="after")
+    def _activity_pair(self) -> Settings:
+        secret = self.discord_client_secret.get_secret_value().strip() if self.discord_client_secret else ""
+        if (self.discord_client_id is None) != (not secret):
+            raise ValueError(
+                "DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET go together (the Activity needs both, from the "
+                "developer portal's OAuth2 page)"
+            )
+        return self
+
+    def activity_on(self) -> bool:
+        """Whether the Activity is served: its OAuth2 pair set and the web server on."""
+        return self.discord_client_id is not None and self.web_port is not None
+
+    @field_validator(
+        "dev_guild_id", "shard_count", "metrics_port", "web_port", "discord_client_id", mode="before"
+    )
     @classmethod
     def _blank_is_none(cls, value: object) -> object:
         # `DEV_GUILD_ID=` in .env means "not set", not a validation error.

@@ -62,6 +62,9 @@ def discord_kwargs(message: Message, *, edit: bool = False) -> dict[str, Any]:
         view = _Layout()
         for row_number, row in enumerate(message.rows):
             for b in row:
+                if b.url is not None:  # a link button: it opens its page, Discord sends us nothing
+                    view.add_item(discord.ui.Button(label=b.label, url=b.url, row=row_number))
+                    continue
                 view.add_item(
                     discord.ui.Button(
                         label=b.label,
@@ -77,7 +80,9 @@ def discord_kwargs(message: Message, *, edit: bool = False) -> dict[str, Any]:
     # The picture rides on the same request as the text. An edit's `attachments` replaces the old picture
     # (or, with none, removes it); a send takes `files`. A File is read once, so each call makes a new one.
     files = [_file(message.picture)] if message.picture is not None else []
-    if edit:
+    if edit and not files and message.keep_picture:
+        pass  # no `attachments`: the message keeps the picture it has (its embed still shows it)
+    elif edit:
         kwargs["attachments"] = files
     elif files:
         kwargs["files"] = files

@@ -19,22 +19,23 @@ from discord.ext import commands
 
 from bot.games.registry import REGISTRY
 from bot.games.spec import GameSpec
-from bot.render.commands import CommandOption, CommandSet, GameCommand
-from bot.render.registry import PRESENTATIONS
-from bot.sessions.errors import Text
-from bot.sessions.places import INTERACTION
-from cogs.private_play import open_here, place_of
-from cogs.table import (
+from bot.interactions import (
     can_manage,
     choices_for,
     game_command,
     parent_of,
+    place_of,
     respond,
     roles_of,
     room_of,
     sessions_of,
     where,
 )
+from bot.render.commands import CommandOption, CommandSet, GameCommand
+from bot.render.registry import PRESENTATIONS
+from bot.sessions.errors import Text
+from bot.sessions.places import INTERACTION
+from cogs.private_play import open_here
 
 if TYPE_CHECKING:
     from bot.client import CardBot

@@ -24,79 +24,35 @@ from bot.errors import guarded
 from bot.games.refusal import Refusal
 from bot.games.registry import REGISTRY
 from bot.i18n import signed, t, tn
+from bot.interactions import ledger_guild
 from bot.render import game_name
+from bot.render.leaderboard import (
+    CHIPS,
+    RATING,
+    board_figures,
+    board_title,
+    leaderboard_line,
+    rating_board_line,
+)
 from bot.render.ratings import change_text, rating_text
 from bot.sessions.charts import season_chart
-from cogs.private_play import ledger_guild
 from storage import ALL_TIME
 
 if TYPE_CHECKING:
     from bot.client import CardBot
-    from storage import HeadToHead, KindStats, LeaderboardRow, PlayerRating, RatingBoardRow
+    from storage import HeadToHead, KindStats, PlayerRating
 
 PAGE_SIZE = 10
 MAX_PAGE = 99_999  # no server has that many players; a forged page number stops here
 COLOUR = discord.Colour.teal()
-CHIPS, RATING = "chips", "rating"
 RANKINGS = [app_commands.Choice(name=CHIPS, value=CHIPS), app_commands.Choice(name=RATING, value=RATING)]
 NO_PINGS = discord.AllowedMentions.none()
-
-
-def player_label(player: str) -> str:
-    return f"<@{player}>" if player.isdigit() else player
-
-
-def leaderboard_line(row: LeaderboardRow, locale: object = "en") -> str:
-    return t(
-        locale,
-        "ledger.line",
-        rank=row.rank,
-        player=player_label(row.player),
-        net=signed(locale, row.net),
-        games=tn(locale, "count.game", row.games),
-        wins=tn(locale, "count.win", row.wins),
-    )
 
 
 async def public_language(bot: CardBot, guild_id: int) -> str:
     """The server's language for public messages (the session manager knows it; English without one)."""
     sessions = getattr(bot, "sessions", None)
     return await sessions.public_language(guild_id) if sessions is not None else "en"
-
-
-def rating_board_line(row: RatingBoardRow, locale: object = "en") -> str:
-    return t(
-        locale,
-        "ledger.rating_line",
-        rank=row.rank,
-        player=player_label(row.player),
-        rating=rating_text(row.score, row.games, locale=locale),
-        games=tn(locale, "count.game", row.played),
-    )
-
-
-def board_title(kind: str | None, season: str, by: str, locale: object) -> str:
-    """ "Leaderboard: Malice" (all-time by chips, as it always was), with the season and the ranking added."""
-    if by == RATING and kind:
-        title = t(locale, "ledger.title.rating", game=game_name(kind, locale))
-    elif kind:
-        title = t(locale, "ledger.title.game", game=game_name(kind, locale))
-    else:
-        title = t(locale, "ledger.title.all")
-    if season != ALL_TIME:
-        title = t(locale, "ledger.title.season", title=title, season=season)
-    return title
-
-
-def board_figures(season: str, by: str, locale: object) -> str:
-    """What the figures are, said plainly (the footer)."""
-    if by == RATING:
-        return t(locale, "ledger.figures.rating", games=ratings.PROVISIONAL_GAMES)
-    if season != ALL_TIME:
-        return t(locale, "ledger.figures.season", season=season)
-    # The net is every movement in the chip ledger, so a running game's chips already count; games and wins
-    # come from the results of finished games.
-    return t(locale, "ledger.figures")
 
 
 async def leaderboard_page(
@@ -135,6 +91,10 @@ async def leaderboard_page(
     view.add_item(
         LeaderboardPageButton(scope, page + 1, following, when, by, disabled=len(lines) <= PAGE_SIZE)
     )
+    if bot.web is not None:  # the board's page on the web
+        link = await bot.web.link_to("board", guild_id, guild_id, locale)
+        if link is not None and link.url is not None:
+            view.add_item(discord.ui.Button(label=link.label, url=link.url))
     return embed, view
 
 

@@ -26,30 +26,18 @@ from bot.discord_out import discord_kwargs, note_languages
 from bot.errors import report_error
 from bot.games.refusal import Refusal
 from bot.i18n import resolve_locale
+from bot.interactions import ANSWER_WITHIN, InPlace, answer, ledger_guild, place_of, sessions_of, where
 from bot.render.common import Message
+from bot.render.compose import MOVE
 from bot.sessions.errors import Text
-from bot.sessions.places import CHANNEL, INTERACTION, MOVE, PICK, MoveDialog
+from bot.sessions.places import INTERACTION, PICK, MoveDialog
 from bot.sessions.rematch import STARTING
 from bot.sessions.rematch import TOKEN as REMATCH
-from cogs.table import ANSWER_WITHIN, answer, sessions_of, where
 
 if TYPE_CHECKING:
     from bot.client import CardBot
 
 PICKED = re.compile(rf"cardtable:(?P<table>[0-9]{{1,20}}):{PICK}:(?P<seq>[0-9]{{1,20}})")
-
-
-def place_of(interaction: discord.Interaction) -> str:
-    """CHANNEL where the bot is in the server and may write (the guild install authorises the interaction
-    there); INTERACTION anywhere else: its DMs, other DMs and group DMs, a server with only a user install."""
-    if interaction.guild_id is not None and interaction.is_guild_integration():
-        return CHANNEL
-    return INTERACTION
-
-
-def ledger_guild(interaction: discord.Interaction) -> int:
-    """The guild a game here is stored under: the server's where the bot is in it, else 0 (its players')."""
-    return interaction.guild_id or 0 if place_of(interaction) == CHANNEL else 0
 
 
 def check_opponent(interaction: discord.Interaction, opponent: discord.abc.User | None) -> None:
@@ -112,29 +100,38 @@ async def answer_with_table(
 
 
 async def open_move_dialog(interaction: discord.Interaction, table_id: int) -> bool:
-    """The Move button: the mover's private dialog. False when the table is closed (the button's usual
-    answer then shows its end on the table message)."""
+    """The Move button (every running table's, in a server channel as in a DM): the mover's private dialog.
+    False when the table is closed (the button's usual answer then shows its end on the table message)."""
     sessions = sessions_of(interaction)
     if not sessions.places.is_open(table_id):
         return False
+    message = interaction.message
+    if message is not None and not sessions.places.is_table_message(table_id, message.id):
+        raise Refusal("table.old_message")  # an older table message (replaced since): not this one
     dialog = sessions.places.move_dialog(table_id, interaction.user.id, locale=interaction.locale)
     await interaction.response.send_modal(move_modal(dialog))
     return True
 
 
 async def hand_here(interaction: discord.Interaction, table_id: int) -> bool:
-    """My hand on a DM's table message that is behind (a timeout, the other's moves): the click's answer
-    updates the table message, and the hand follows privately (one follow-up). False: the usual answer."""
+    """My hand on a table message that is behind (a timeout, the others' moves): the click's answer updates
+    the table message (type 7, and its token may edit it for a while), and the hand follows privately (one
+    follow-up). False: the usual answer."""
     sessions = sessions_of(interaction)
     message = interaction.message
     if message is None or not sessions.places.behind(table_id):
         return False
-    hand = await sessions.click(table_id, interaction.user.id, "hand", None, locale=interaction.locale)
-    async with sessions.table_update(table_id, message.id, interaction.token) as update:
-        if update is None:
-            return False
-        await interaction.response.edit_message(**discord_kwargs(update, edit=True))
-    if hand is not None:  # None: the table closed meanwhile, and this answer showed its end
+    in_place = InPlace(interaction)
+    try:
+        hand = await sessions.click(table_id, interaction.user.id, "hand", None, locale=interaction.locale)
+        async with sessions.table_update(table_id, message.id, interaction.token) as update:
+            if update is not None:
+                await in_place.update(update)
+    finally:
+        await in_place.settle()
+    if update is None:
+        await answer(interaction, hand)  # the table message moved on meanwhile: the hand alone
+    elif hand is not None:  # None: the table closed meanwhile, and this answer showed its end
         await answer(interaction, hand)
     return True
 
@@ -197,29 +194,25 @@ def picked_values(components: list[dict[str, Any]]) -> list[str]:
 
 
 async def submitted(interaction: discord.Interaction, table_id: int, seq: int) -> None:
-    """The Move dialog's submit: the move, then its answer updates the table message (type 7)."""
+    """The Move dialog's submit: the move, then its answer updates the table message (type 7; deferred with
+    type 6 and edited through the webhook when it is not ready in time)."""
     data: dict[str, Any] = dict(interaction.data or {})
     picked = picked_values(list(data.get("components") or []))
     if len(picked) != 1:
         raise Refusal("dm.move.pick_one")
     sessions = sessions_of(interaction)
-    task = asyncio.ensure_future(
-        sessions.click(table_id, interaction.user.id, picked[0], seq, locale=interaction.locale)
-    )
-    done, _ = await asyncio.wait({task}, timeout=ANSWER_WITHIN)
-    if not done:
-        await interaction.response.defer()  # the table message is updated through the token below
-    result = await task
-    message = interaction.message
-    update = None
-    if message is not None:
-        async with sessions.table_update(table_id, message.id, interaction.token) as update:
-            if update is not None:
-                kwargs = discord_kwargs(update, edit=True)
-                if interaction.response.is_done():
-                    await interaction.edit_original_response(**kwargs)
-                else:
-                    await interaction.response.edit_message(**kwargs)
+    in_place = InPlace(interaction)
+    try:
+        user, locale = interaction.user.id, interaction.locale
+        result = await sessions.click(table_id, user, picked[0], seq, locale=locale)
+        message = interaction.message
+        update = None
+        if message is not None:
+            async with sessions.table_update(table_id, message.id, interaction.token) as update:
+                if update is not None:
+                    await in_place.update(update)
+    finally:
+        await in_place.settle()
     if update is None:
         await answer(interaction, result)
 

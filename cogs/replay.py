@@ -16,10 +16,9 @@ import discord
 from bot.discord_out import discord_kwargs
 from bot.errors import guarded
 from bot.i18n import resolve_locale
+from bot.interactions import ANSWER_WITHIN, answer, ledger_guild, sessions_of
 from bot.render.common import Message
 from bot.render.replay import TEMPLATE, ReplayId, parse_replay_id, replay_id
-from cogs.private_play import ledger_guild
-from cogs.table import ANSWER_WITHIN, answer, sessions_of
 
 if TYPE_CHECKING:
     from bot.client import CardBot

@@ -28,8 +28,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import t
+from bot.interactions import respond
 from bot.render.registry import PRESENTATIONS
-from cogs.table import respond
 
 if TYPE_CHECKING:
     from bot.client import CardBot
@@ -45,6 +45,10 @@ CHOICES = [
 SWITCH = [
     app_commands.Choice(name="on: a thread per game", value="thread-per-game"),
     app_commands.Choice(name="off: games in the channel", value="in-channel"),
+]
+PAGES = [
+    app_commands.Choice(name="on: pages on the web", value="pages-on"),
+    app_commands.Choice(name="off: no pages", value="pages-off"),
 ]
 # Seasons are calendar months (UTC) of the games' ends; off shows all-time alone (nothing is deleted).
 SEASONS = [
@@ -167,6 +171,17 @@ class Settings(commands.GroupCog, group_name="settings"):
         servers = self.bot.sessions.servers
         on = threads.value == "thread-per-game"
         await respond(interaction, lambda: servers.set_threads(_guild(interaction), on))
+
+    @app_commands.command(name="web")
+    @app_commands.describe(web="on: tables, replays and the leaderboard have pages; off: none opens")
+    @app_commands.choices(web=PAGES)
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def web(self, interaction: discord.Interaction, web: app_commands.Choice[str]) -> None:
+        """The server's pages on the web: a live table to watch, replays, the leaderboard."""
+        servers = self.bot.sessions.servers
+        on = web.value == "pages-on"
+        served = self.bot.web is not None
+        await respond(interaction, lambda: servers.set_web(_guild(interaction), on, served=served))
 
     @app_commands.command(name="seasons")
     @app_commands.describe(

@@ -12,7 +12,6 @@ import asyncio
 import contextlib
 import logging
 import re
-from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -20,16 +19,25 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import render
-from bot.discord_out import discord_kwargs, note_languages
+from bot.discord_out import note_languages
 from bot.errors import guarded
 from bot.i18n import t
-from bot.i18n.cards import card_aliases, parse_card
-from bot.reading import engine_notation, history_ref
+from bot.interactions import (
+    ANSWER_WITHIN,
+    InPlace,
+    answer,
+    can_manage,
+    respond,
+    roles_of,
+    room_of,
+    sessions_of,
+    where,
+)
+from bot.reading import history_ref
 from bot.render.common import Message
 from bot.render.replay import finished_rows
-from bot.sessions import SessionManager
 from bot.sessions.errors import Text
-from bot.sessions.threads import NO_THREADS, Room
+from bot.sessions.links import with_links
 
 if TYPE_CHECKING:
     from bot.client import CardBot
@@ -38,94 +46,6 @@ log = logging.getLogger(__name__)
 
 
 
-
-
-async def answer(interaction: discord.Interaction, message: Message | Text | str | None) -> None:
-    """The ephemeral answer to a command or click, whether or not it was deferred; a `Text` is worded in
-    the user's language."""
-    if message is None:
-        message = Text("common.done")
-    if isinstance(message, Text):
-        message = message.word(interaction.locale)
-    if isinstance(message, str):
-        message = Message(content=message)
-    kwargs = discord_kwargs(message)
-    kwargs["allowed_mentions"] = discord.AllowedMentions.none()
-    if "view" not in kwargs:
-        kwargs["view"] = discord.utils.MISSING
-    if interaction.response.is_done():
-        await interaction.followup.send(ephemeral=True, **kwargs)
-    else:
-        await interaction.response.send_message(ephemeral=True, **kwargs)
-
-
-def sessions_of(interaction: discord.Interaction) -> SessionManager:
-    sessions: SessionManager = interaction.client.sessions  # type: ignore[attr-defined]
-    return sessions
-
-
-def where(interaction: discord.Interaction) -> tuple[int, int]:
-    """The channel and the user of an interaction, the first two arguments of most session calls."""
-    return interaction.channel_id or 0, interaction.user.id
-
-
-def can_manage(interaction: discord.Interaction) -> bool:
-    """Whether the user has Manage Server here (he may /cancel any table)."""
-    return bool(interaction.permissions and interaction.permissions.manage_guild)
-
-
-def room_of(interaction: discord.Interaction) -> Room:
-    """What Discord says of the channel, for a game that may start in a thread of its own: a thread can be
-    opened in a server's channel that is no thread itself, and the bot's permissions there (the
-    interaction's `app_permissions`) must allow opening one and writing in it."""
-    if interaction.guild_id is None or isinstance(interaction.channel, discord.Thread):
-        return NO_THREADS
-    allowed = interaction.app_permissions
-    return Room(can_thread=True,
-                permitted=allowed.create_public_threads and allowed.send_messages_in_threads)
-
-
-def parent_of(interaction: discord.Interaction) -> int | None:
-    """The channel of the thread the interaction comes from (None: not a thread)."""
-    channel = interaction.channel
-    return channel.parent_id if isinstance(channel, discord.Thread) else None
-
-
-def roles_of(interaction: discord.Interaction) -> frozenset[int]:
-    """The user's roles in this server (a server's host role may open and cancel games)."""
-    roles = getattr(interaction.user, "roles", None) or ()
-    return frozenset(role.id for role in roles)
-
-
-ANSWER_WITHIN = 2.0  # seconds: a session call slower than this is deferred first (Discord allows 3)
-
-
-async def respond(
-    interaction: discord.Interaction, call: Callable[[], Awaitable[Message | Text | str | None]]
-) -> None:
-    """Run the session call and answer privately; a refusal becomes its one sentence (`bot.errors`).
-
-    The answer goes straight into the interaction's response (one call): the session answers from what it
-    stored, without waiting for public messages, so this is normally a few milliseconds. Should it take
-    longer (a busy database), the interaction is deferred before Discord's 3 s run out."""
-    task = asyncio.ensure_future(call())
-    done, _ = await asyncio.wait({task}, timeout=ANSWER_WITHIN)
-    if not done:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-    reply = await task  # a refusal goes on to `bot.errors.report_error`, worded in the reader's language
-    await answer(interaction, reply)
-
-
-async def game_command(
-    interaction: discord.Interaction, kind: str, command: str, params: dict[str, Any]
-) -> None:
-    """A move by slash command: the session checks who may act, the engine whether the move is legal."""
-    sessions = sessions_of(interaction)
-    params = engine_notation(params, interaction.locale)
-    await respond(
-        interaction,
-        lambda: sessions.command(*where(interaction), kind, command, params, locale=interaction.locale),
-    )
 
 
 class TableButton(
@@ -156,8 +76,33 @@ class TableButton(
         hook = getattr(interaction.client, "table_hooks", {}).get(self.action)
         if hook is not None and await hook(interaction, self.table_id):
             return
+        in_place = InPlace(interaction) if self.action not in ("hand", "table") else None
+        try:
+            result = await self._click(interaction)
+            if in_place is None or interaction.message is None:
+                update = None
+            elif interaction.message.flags.ephemeral and isinstance(result, Message):
+                # A move button of the clicker's private hand: the hand is answered in place, his move with
+                # it; the table message follows through the last token answered on it.
+                await in_place.update(result)
+                return
+            else:
+                # A click on the table message itself: its own answer updates it (type 7), which costs no
+                # channel write; the clicker's private answer follows as a followup.
+                message_id = interaction.message.id
+                async with sessions.table_update(self.table_id, message_id, interaction.token) as update:
+                    if update is not None:
+                        await in_place.update(update)
+        finally:
+            if in_place is not None:
+                await in_place.settle()
+        if update is None or isinstance(result, Message):
+            await answer(interaction, result)
+
+    async def _click(self, interaction: discord.Interaction) -> Message | Text | None:
+        """The session's answer to this click (private: a hand, a sentence)."""
         task = asyncio.ensure_future(
-            sessions.click(
+            sessions_of(interaction).click(
                 self.table_id,
                 interaction.user.id,
                 self.action,
@@ -168,50 +113,12 @@ class TableButton(
                 room=room_of(interaction),
             )
         )
+        if self.action not in ("hand", "table"):
+            return await task  # answered in place: `InPlace` keeps the 3 s
         done, _ = await asyncio.wait({task}, timeout=ANSWER_WITHIN)
         if not done:
             await interaction.response.defer(ephemeral=True, thinking=True)
-        result = await task
-        if self.action in ("hand", "table") or interaction.response.is_done() or interaction.message is None:
-            await answer(interaction, result)
-            return
-        # A click on the table message itself: its own response updates it (type 7), which costs no channel
-        # write; the clicker's private answer follows as a followup.
-        async with sessions.table_update(self.table_id, interaction.message.id, interaction.token) as update:
-            if update is not None:
-                await interaction.response.edit_message(**discord_kwargs(update, edit=True))
-        if update is None or isinstance(result, Message):
-            await answer(interaction, result)
-
-
-def choices_for(
-    interaction: discord.Interaction, command: str, option: str, current: str
-) -> list[app_commands.Choice[str]]:
-    """Autocomplete: the caller's legal choices (from the engine, via the session), labelled in his language
-    and filtered by his typing in either notation his locale reads (a German player's `dh` finds the queen
-    of hearts); the values stay the engine's, with the move they were offered at."""
-    locale = interaction.locale
-    namespace = engine_notation(dict(vars(interaction.namespace)), locale)
-    options = sessions_of(interaction).choices(
-        interaction.channel_id or 0, interaction.user.id, command, option, namespace, locale=locale
-    )
-    typed = (current or "").strip().lower()
-    out = []
-    for label, value in options:
-        if typed and not _matches(typed, label, str(value).split("@")[0], locale):
-            continue
-        out.append(app_commands.Choice(name=label[:100], value=str(value)[:100]))
-    return out[:25]
-
-
-def _matches(typed: str, label: str, value: str, locale: object) -> bool:
-    if typed in label.lower() or typed in value.lower():
-        return True
-    try:
-        card = parse_card(value)
-    except ValueError:
-        return False  # not a card (an amount, a die, a place): label and value were all there was
-    return any(typed in alias for alias in card_aliases(card, locale))
+        return await task
 
 
 def handled(
@@ -327,7 +234,11 @@ class TableCommands(commands.Cog):
         )
         chosen = pages[min(page, len(pages)) - 1]
         replay = finished_rows([], row.id, row.status, locale=interaction.locale)  # a finished game: Replay
-        await answer(interaction, Message(embeds=[chosen], rows=replay))
+        message = Message(embeds=[chosen], rows=replay)
+        if self.bot.web is not None and row.status == "finished":  # and its page on the web
+            link = await self.bot.web.link_to("replay", row.id, row.guild_id, interaction.locale)
+            message = with_links(message, [link] if link else [])
+        await answer(interaction, message)
 
 
 async def setup(bot: CardBot) -> None:

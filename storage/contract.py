@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, Self
+from typing import Any, Protocol, Self
 
 from pydantic import BaseModel, JsonValue
 
@@ -67,6 +67,12 @@ async def open_store(url_or_path: str, clock: Callable[[], float] = time.time) -
     """
     backend = BACKENDS["postgres" if is_postgres_url(url_or_path) else "sqlite"]()
     return await backend.open(str(url_or_path), clock)
+
+
+class TableChanges(Protocol):
+    """A subscription to the tables stored by every process (`Store.table_changes`)."""
+
+    async def close(self) -> None: ...
 
 
 def _json(model: BaseModel) -> str:
@@ -274,6 +280,16 @@ class Store(Standings, Competitions):
     async def set_threads(self, guild_id: int, on: bool) -> None:
         """Whether each game of the server plays in a thread of its own (off: in the channel, as before)."""
         await self._db.execute(writes.SET_THREADS, guild_id, on)
+
+    async def set_web(self, guild_id: int, on: bool) -> None:
+        """Whether the server's pages are served on the web (its live tables, replays, leaderboard)."""
+        await self._db.execute(writes.SET_WEB, guild_id, on)
+
+    async def table_changes(self, changed: Callable[[int], None]) -> TableChanges | None:
+        """Hear of every table stored by any process on this database: `changed(table_id)` is called after
+        each commit that stored a table's game, session state or status (PostgreSQL's LISTEN/NOTIFY; close
+        the handle to stop). None on SQLite: one process, which hears its own changes in memory."""
+        return None
 
     async def set_game_channel(self, guild_id: int, channel_id: int, allowed: bool) -> None:
         """Add a channel to the ones where games may be opened, or take it off the list (an empty list:

@@ -402,6 +402,29 @@ MIGRATIONS: list[list[Statement]] = [
         """,
         "ALTER TABLE game_tables ADD COLUMN voided_at {real}",
     ],
+    # 11: the table on the web
+    # (bot/web): `web`, whether the server's pages are served (`/settings web`, on by default), and on
+    # PostgreSQL a notification on channel `cardtable_tables` (payload: the table's id) when a table's game,
+    # session state or status is stored: delivered at commit to every process listening, whichever process
+    # wrote it, so each one's live pages follow every table (the presenter's own `display` column stirs
+    # nobody).
+    [
+        "ALTER TABLE guild_settings ADD COLUMN {flag:web} DEFAULT TRUE",
+        Only("postgres", """
+        CREATE FUNCTION cardtable_table_stored() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            PERFORM pg_notify('cardtable_tables', NEW.id::text);
+            RETURN NULL;
+        END
+        $$
+        """),
+        Only("postgres", """
+        CREATE TRIGGER game_tables_stored AFTER UPDATE ON game_tables FOR EACH ROW
+            WHEN (OLD.snapshot IS DISTINCT FROM NEW.snapshot OR OLD.meta IS DISTINCT FROM NEW.meta
+                  OR OLD.status IS DISTINCT FROM NEW.status)
+            EXECUTE FUNCTION cardtable_table_stored()
+        """),
+    ],
 ]
 
 LATEST = len(MIGRATIONS)

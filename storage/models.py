@@ -243,3 +243,4 @@ class GuildSettings(_Row):
     defaults: dict[str, dict[str, Any]] = {}  # game kind -> option -> its default for new tables (JSON)
     threads: bool = False  # each game plays in a thread of its own, opened on its lobby message
     seasons: Literal["monthly", "off"] = "monthly"  # leaderboards by calendar month, or all-time only
+    web: bool = True  # its tables, replays and leaderboard on the web (bot/web), when the bot serves pages

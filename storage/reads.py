@@ -36,7 +36,7 @@ LEADERBOARD = (
 )
 STATS = "SELECT kind, net, games, wins, biggest_win FROM balances WHERE guild_id = ? AND player = ?"
 GUILD_LANGUAGE = "SELECT language FROM guild_settings WHERE guild_id = ?"
-GUILD_SETTINGS = "SELECT language, host_role, threads, seasons FROM guild_settings WHERE guild_id = ?"
+GUILD_SETTINGS = "SELECT language, host_role, threads, seasons, web FROM guild_settings WHERE guild_id = ?"
 GAME_CHANNELS = "SELECT channel_id FROM game_channels WHERE guild_id = ? ORDER BY channel_id"
 TABLE_DEFAULTS = "SELECT kind, name, value FROM table_defaults WHERE guild_id = ? ORDER BY kind, name"
 DM_CHANNELS = "SELECT user_id, channel_id FROM dm_channels"
@@ -138,6 +138,7 @@ async def guild_settings(tx: Transaction, guild_id: int) -> GuildSettings:
         channels=channels,
         defaults=defaults,
         threads=row is not None and bool(row["threads"]),
+        web=row is None or bool(row["web"]),
         seasons=(None if row is None else row["seasons"]) or "monthly",
     )
 

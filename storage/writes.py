@@ -115,6 +115,10 @@ SET_HOST_ROLE = (
     "INSERT INTO guild_settings (guild_id, host_role) VALUES (?, ?)"
     " ON CONFLICT (guild_id) DO UPDATE SET host_role = excluded.host_role"
 )
+SET_WEB = (
+    "INSERT INTO guild_settings (guild_id, web) VALUES (?, ?)"
+    " ON CONFLICT (guild_id) DO UPDATE SET web = excluded.web"
+)
 SET_THREADS = (
     "INSERT INTO guild_settings (guild_id, threads) VALUES (?, ?)"
     " ON CONFLICT (guild_id) DO UPDATE SET threads = excluded.threads"

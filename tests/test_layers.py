@@ -29,13 +29,16 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("bot.events",),  # competitions over many tables (tournaments), above the tables they open (no Discord)
     ("bot.terminal", "bot.simulate", "bot.reading"),  # the front ends without Discord; typed input read
     ("bot.ops",),  # the operator's view (the token's budget, metrics, health), without Discord
-    ("bot.errors", "bot.input_checks", "bot.discord_out", "cogs", "bot.client"),  # Discord
+    ("bot.web",),  # the table on the web: a surface beside Discord's (pages, live feed), without Discord
+    # Discord: bot.interactions holds what the cogs share (no cog imports another for it)
+    ("bot.errors", "bot.input_checks", "bot.discord_out", "bot.interactions", "cogs", "bot.client"),
     ("bot.cli", "bot.__main__"),  # the command line starts any of them
 )
 # The store stands beside the layers: it imports none of them, and only these use it.
 STORAGE = "storage"
 STORAGE_USERS = (
-    "bot.sessions", "bot.events", "bot.config", "bot.ops", "bot.cli", "bot.client", "bot.discord_out", "cogs"
+    "bot.sessions", "bot.events", "bot.config", "bot.ops", "bot.web", "bot.cli", "bot.client", "bot.discord_out",
+    "cogs",
 )
 
 # Known violations, each with who removes it and why it is still here. Keep this list short and named.

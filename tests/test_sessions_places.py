@@ -80,7 +80,8 @@ async def test_a_dm_table_is_never_written_in_its_channel_and_shows_through_the_
     assert len(announcer.by_token) == shown and sessions.places.behind(record.id)
     async with sessions.table_update(record.id, 7001, "late-click") as update:
         assert update is not None
-    assert not sessions.places.behind(record.id)
+    await sessions.idle()  # the click showed the text at once; its own token brings the picture
+    assert not sessions.places.behind(record.id) and announcer.by_token[-1][0] == "late-click"
     assert announcer.log == [], "no send, edit, delete or DM in a DM's channel"
     await sessions.close()
 
@@ -113,3 +114,16 @@ async def test_insomnia_is_not_opened_where_the_bot_may_only_answer(store):
         await sessions.open_table("insomnia", 0, CHANNEL, ALICE, place=INTERACTION)
     assert sessions.table_in(CHANNEL) is None
     await sessions.close()
+
+
+def test_a_channel_tables_token_serves_only_its_own_table_message_and_has_no_use_limit() -> None:
+    from bot.sessions.places import CHANNEL_TOKEN_USES, TOKEN_LIFETIME, TOKEN_MARGIN, Tokens
+
+    now = [1000.0]
+    tokens = Tokens(lambda: now[0])
+    tokens.took(1, "old-message", 10, CHANNEL_TOKEN_USES)
+    assert tokens.usable(1, 11) is None, "the table message was replaced since: its token is no use"
+    tokens.took(1, "click", 11, CHANNEL_TOKEN_USES)
+    assert [tokens.usable(1, 11) for _ in range(TOKEN_USES * 4)] == ["click"] * (TOKEN_USES * 4)
+    now[0] += TOKEN_LIFETIME - TOKEN_MARGIN + 1
+    assert tokens.usable(1, 11) is None, "a token is not used in its last minute"

@@ -160,6 +160,9 @@ def _check(args: argparse.Namespace, parser: Parser) -> int:
         application = application_id(settings.token() or "")
     except ValueError as exc:
         return fail(str(exc), EXIT_CONFIG)
+    activity = activity_check(settings, application)
+    if activity.startswith("!"):
+        return fail(activity[1:], EXIT_CONFIG)
 
     async def check() -> str:
         store = await open_database(settings)
@@ -174,9 +177,37 @@ def _check(args: argparse.Namespace, parser: Parser) -> int:
         return fail(f"{exc}.", EXIT_STORAGE)
     print(
         f"{PROG}: settings are valid; the token is shaped like a bot token of application {application}; "
-        f"database {settings.database_name()}: {found}. Ready to run."
+        f"database {settings.database_name()}: {found}.{activity} Ready to run."
     )
     return 0
+
+
+def activity_check(settings: Settings, application: int) -> str:
+    """What `check` says of the Activity (README, "Playing inside Discord"): "" when it is off, a sentence
+    when it is ready, "!" and the problem when it cannot work as set."""
+    if settings.discord_client_id is None:
+        return ""
+    if settings.discord_client_id != application:
+        return (
+            f"!DISCORD_CLIENT_ID is {settings.discord_client_id}, but the token belongs to application "
+            f"{application}: use that application's client id and secret (developer portal, OAuth2)."
+        )
+    if settings.web_port is None:
+        return (
+            "!DISCORD_CLIENT_ID is set but WEB_PORT is not: the Activity is served by the web pages' server."
+        )
+    from bot.web.activity import CLIENT
+
+    if not (CLIENT / "index.html").is_file():
+        return f"!the Activity's page is not built ({CLIENT}): run `npm ci && npm run build` in client/."
+    url = settings.web_url()
+    if not url.startswith("https://"):
+        return (
+            f" The Activity is on, but PUBLIC_URL ({url}) is not https: Discord's proxy reaches only https "
+            "targets; set the URL mapping / to your https address + /activity (README)."
+        )
+    mapping = url.split("://", 1)[1] + "/activity"
+    return f" The Activity is ready: in the developer portal map the root / to {mapping} (URL Mappings)."
 
 
 EXIT_UNHEALTHY = 1
@@ -215,8 +246,11 @@ def _backup(args: argparse.Namespace, parser: Parser) -> int:
 
     if settings.database_url is not None:
         # The SQLite file is not the bot's database then: a copy of it would be a backup of nothing.
-        return fail("DATABASE_URL is set, so the database is PostgreSQL: back it up with pg_dump "
-                    "(see Backups in the README).", EXIT_CONFIG)
+        return fail(
+            "DATABASE_URL is set, so the database is PostgreSQL: back it up with pg_dump "
+            "(see Backups in the README).",
+            EXIT_CONFIG,
+        )
 
     try:
         size = backup(source, args.file)

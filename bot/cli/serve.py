@@ -22,6 +22,7 @@ from bot.cli.database import DatabaseUnusable, describe, open_database
 from bot.client import CardBot
 from bot.config import Settings
 from bot.ops import Operations, OpsUnavailable
+from bot.web import WebUnavailable
 from storage import StoreError
 
 log = logging.getLogger("bot")
@@ -79,6 +80,8 @@ async def run(settings: Settings, **options: object) -> int:
         )
     except discord.PrivilegedIntentsRequired:
         return fail("Discord refused a privileged intent that this bot should not ask for.", EXIT_REJECTED)
+    except WebUnavailable as exc:
+        return fail(f"{exc}.", EXIT_CONFIG)
     except (aiohttp.ClientConnectionError, discord.GatewayNotFound) as exc:
         return fail(f"cannot reach Discord ({exc}): check the network connection.", EXIT_NETWORK)
     finally:

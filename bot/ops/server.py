@@ -13,6 +13,24 @@ from prometheus_client.aiohttp import make_aiohttp_handler
 Health = Callable[[], Awaitable[tuple[bool, str]]]
 
 
+async def serve(app: web.Application, host: str, port: int) -> tuple[web.AppRunner, int]:
+    """`app` listening on host:port (0: any free port; the port taken is returned). Raises OSError when the
+    port is taken or the address is not this machine's."""
+    runner = web.AppRunner(app, access_log=None, handler_cancellation=True)
+    await runner.setup()
+    site = web.TCPSite(runner, host, port)
+    try:
+        await site.start()
+    except BaseException:
+        await runner.cleanup()
+        raise
+    if port == 0:  # tests ask for any free port
+        sockets = getattr(site._server, "sockets", None)
+        if sockets:
+            port = sockets[0].getsockname()[1]
+    return runner, port
+
+
 class MetricsServer:
     def __init__(self, host: str, port: int, health: Health) -> None:
         self.host = host
@@ -25,19 +43,7 @@ class MetricsServer:
         app = web.Application()
         app.router.add_get("/metrics", make_aiohttp_handler(REGISTRY))
         app.router.add_get("/healthz", self._healthz)
-        runner = web.AppRunner(app, access_log=None)
-        await runner.setup()
-        site = web.TCPSite(runner, self.host, self.port)
-        try:
-            await site.start()
-        except BaseException:
-            await runner.cleanup()
-            raise
-        self._runner = runner
-        if self.port == 0:  # tests ask for any free port
-            sockets = getattr(site._server, "sockets", None)
-            if sockets:
-                self.port = sockets[0].getsockname()[1]
+        self._runner, self.port = await serve(app, self.host, self.port)
 
     async def _healthz(self, request: web.Request) -> web.Response:
         healthy, why = await self._health()

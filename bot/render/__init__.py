@@ -95,6 +95,16 @@ def attach_picture(message: Message, picture: Picture | None) -> Message:
     return message
 
 
+def keep_table_picture(message: Message, kind: str) -> Message:
+    """The table message as an edit that keeps the picture it shows (the table's, drawn by an earlier write)
+    inside its embed; the new picture follows in a later edit."""
+    filename = f"{kind}-table.png"
+    message.keep_picture = filename
+    if message.embeds:
+        message.embeds[0].image = f"attachment://{filename}"
+    return message
+
+
 def table_picture(info: TableInfo, game: GameState | None, *, locale: object = "en") -> Picture | None:
     """The table message's picture alone (None: pictures off, nothing to draw, or drawing failed): the table,
     or once the game is over its result card (with the rating changes of `info.ratings`; none: not rated).
@@ -145,7 +155,19 @@ def table_message(
             message.content = f"{note}\n{message.content or ''}".strip()
         return message
     message = module.table(info, game, note, locale=locale)
-    # One line already shown goes with the new ones: a reader (and a test) sees where they continue.
+    shown = recent_lines(recent, new, locale=locale)
+    if shown:
+        message.embeds.append(Embed(description="\n".join(shown), colour=message.embeds[0].colour))
+    if not game.is_over and game.current_player is not None:
+        message.content = turn_line(info, game, deadline, locale=locale)
+    if not picture:
+        return message
+    return attach_picture(message, table_picture(info, game, locale=locale))
+
+
+def recent_lines(recent: Sequence[str], new: int, *, locale: object = "en") -> list[str]:
+    """The log lines a table message holds: every new one (as far as Discord's limits allow) and one shown
+    before them, so a reader (and a test) sees where they continue; at least `RECENT_AT_LEAST`."""
     wanted = max(new + 1, RECENT_AT_LEAST)
     shown: list[str] = []
     size = 0
@@ -155,13 +177,7 @@ def table_message(
             break
         shown.insert(0, line)
         size += len(line) + 1
-    if shown:
-        message.embeds.append(Embed(description="\n".join(shown), colour=message.embeds[0].colour))
-    if not game.is_over and game.current_player is not None:
-        message.content = turn_line(info, game, deadline, locale=locale)
-    if not picture:
-        return message
-    return attach_picture(message, table_picture(info, game, locale=locale))
+    return shown
 
 
 def turn_line(info: TableInfo, game: GameState, deadline: int | None, *, locale: object = "en") -> str:
@@ -284,8 +300,11 @@ def action_receipt(
     if game.is_over:
         return Message(content=t(locale, "receipt.game_over"))
     # Text only: the answer to a move must be as quick as any other answer (a picture is drawn and uploaded);
-    # the hand's picture is one click away (My hand, /hand).
-    return renderer(info.kind).hand(info, game, player, dm=False, locale=locale)
+    # the hand's picture is one click away (My hand, /hand). His move leads: the answer to his click shows it.
+    message = renderer(info.kind).hand(info, game, player, dm=False, locale=locale)
+    said = renderer(info.kind).action_text(action, hide=False, locale=locale)
+    message.content = "\n".join([t(locale, "receipt.moved", move=said), message.content or ""]).strip()
+    return message
 
 
 def choices(
@@ -373,12 +392,29 @@ class HistoryEntry(Protocol):
 VOIDED = "void"  # the actor of a void's entry in a game's log
 
 
-def _actor(actor: str, locale: object) -> str:
-    if actor[:1].isdigit() or actor.startswith("ai:"):
-        return name(actor, locale)
-    if actor in ("system", "timeout", "ai"):
-        return t(locale, f"history.actor.{actor}")
-    return f"({actor})"
+def history_line(kind: str, status: str, entry: HistoryEntry, *, locale: object = "en") -> str:
+    """One stored action as `/history` words it (its number, who, what, the chips it moved); a running game
+    never shows a discard. The web's replay heads each step with it."""
+    actor = entry.actor or "system"
+    if actor == VOIDED:  # a moderator voided the game (storage.fairplay): its chips given back
+        line = f"`{entry.seq:>3}` {t(locale, 'history.void')}"
+    else:
+        if actor[:1].isdigit() or actor.startswith("ai:"):
+            who = name(actor, locale)
+        elif actor in ("system", "timeout", "ai"):
+            who = t(locale, f"history.actor.{actor}")
+        else:
+            who = f"({actor})"
+        action = REGISTRY[kind].parse_action(entry.action)
+        hide = status != "finished"
+        line = f"`{entry.seq:>3}` {who} {renderer(kind).action_text(action, hide=hide, locale=locale)}"
+    moves = [
+        f"{_account(m.from_account, locale)} → {_account(m.to_account, locale)} {m.amount} ({m.reason})"
+        for m in entry.ledger
+    ]
+    if moves:
+        line += " · " + "; ".join(moves)
+    return line
 
 
 def history_pages(
@@ -392,24 +428,7 @@ def history_pages(
 ) -> list[Embed]:
     """The action log with its chip movements, paged into embeds; a running game never shows a discard.
     The first page opens with the table's options and house rules (`options`, as stored with the table)."""
-    module = renderer(kind)
-    parse = REGISTRY[kind].parse_action
-    hide = status != "finished"
-    lines: list[str] = []
-    for entry in entries:
-        actor = entry.actor or "system"
-        if actor == VOIDED:  # a moderator voided the game (storage.fairplay): its chips given back
-            line = f"`{entry.seq:>3}` {t(locale, 'history.void')}"
-        else:
-            line = f"`{entry.seq:>3}` {_actor(actor, locale)} "
-            line += module.action_text(parse(entry.action), hide=hide, locale=locale)
-        moves = [
-            f"{_account(m.from_account, locale)} → {_account(m.to_account, locale)} {m.amount} ({m.reason})"
-            for m in entry.ledger
-        ]
-        if moves:
-            line += " · " + "; ".join(moves)
-        lines.append(line)
+    lines = [history_line(kind, status, entry, locale=locale) for entry in entries]
     if not lines:
         lines = [t(locale, "history.no_actions")]
     pages = [lines[i : i + HISTORY_LINES_PER_PAGE] for i in range(0, len(lines), HISTORY_LINES_PER_PAGE)]

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from bot.i18n import t
 
-ButtonStyle = Literal["primary", "secondary", "success", "danger"]
+ButtonStyle = Literal["primary", "secondary", "success", "danger", "link"]
 
 CUSTOM_ID_PREFIX = "cardtable"
 # Discord limits we lay buttons out against.
@@ -23,10 +23,13 @@ MAX_LABEL = 80
 
 
 class Button(BaseModel):
+    """A button; a link button (`style="link"`, a `url`, no custom id) opens its page: no interaction."""
+
     label: str = Field(max_length=MAX_LABEL)
-    custom_id: str = Field(max_length=100)
+    custom_id: str = Field(default="", max_length=100)
     style: ButtonStyle = "secondary"
     disabled: bool = False
+    url: str | None = Field(default=None, max_length=512)
 
 
 class EmbedField(BaseModel):
@@ -61,6 +64,9 @@ class Message(BaseModel):
     rows: list[list[Button]] = []
     mentions: list[int] = []
     picture: Picture | None = None
+    # An edit that leaves the message's picture of this filename as it is (a newer one follows in a later
+    # edit): the answer to a click is then as quick as text.
+    keep_picture: str | None = None
 
     def texts(self) -> Iterator[str]:
         """Every string a reader would see: for tests that check what is public."""

@@ -11,8 +11,10 @@ from typing import Any, Protocol
 from bot import render
 from bot.render.common import Message
 from bot.sessions.display import Display
-from bot.sessions.drawing import Drawing, Job, follow_home, info_of, pictures_on
-from bot.sessions.places import INTERACTION, FirstAnswer, Tokens, interaction_only
+from bot.sessions.drawing import Drawing, Job, Jobs, follow_home, pictures_on
+from bot.sessions.failures import expected
+from bot.sessions.pacing import Budget
+from bot.sessions.places import CHANNEL_TOKEN_USES, INTERACTION, FirstAnswer, Tokens, interaction_only
 from bot.sessions.records import TableRecord
 from bot.sessions.view import Window
 
@@ -24,27 +26,43 @@ class Host(Protocol):
     drawing: Drawing
 
     def clock(self) -> float: ...
-    _jobs: dict[int, Job]
+    jobs: Jobs
+    pacer: Any
+    token_edits: int
     def needs_write(self, job: Job) -> bool: ...
+    def wake(self, job: Job) -> None: ...
+
+
+# Table messages edited through a click's token per second: outside Discord's limits, but each draws a
+# picture, so a busy process keeps CPU for the answers (a table whose turn comes later shows every move made
+# meanwhile).
+TOKEN_EDITS_PER_SECOND = 24
 
 
 class Answers:
     def __init__(self, presenter: Host) -> None:
         self.presenter = presenter
         self.tokens = Tokens(presenter.clock)
+        self.pace = Budget(TOKEN_EDITS_PER_SECOND, 1.0) if presenter.pacer is not None else None
+
+    @contextlib.asynccontextmanager
+    async def _paced(self) -> AsyncIterator[None]:
+        pace = self.pace
+        if pace is None:
+            yield
+            return
+        async with pace.queue:
+            await pace.wait()
+            pace.leave()
+        try:
+            yield
+        finally:
+            pace.back()
 
     async def message(self, job: Job, record: TableRecord) -> tuple[Message, Window | None]:
-        """The table message as an interaction's answer carries it (its picture drawn here: no thread hop
-        before an answer that must leave within 3 s)."""
-        drawing = self.presenter.drawing
-        message, win = await drawing.word(job, record)
-        display = await drawing.display(job)
-        if pictures_on(record, display) and record.game is not None:
-            info = info_of(record, display)
-            message = render.attach_picture(
-                message, render.table_picture(info, record.game, locale=record.language)
-            )
-        return message, win
+        """The table message as an interaction's answer carries it, its picture drawn in a worker thread (the
+        event loop answers other clicks meanwhile; a click not answered in time is deferred by the cog)."""
+        return await self.presenter.drawing.drawn(job, record)
 
     @contextlib.asynccontextmanager
     async def update(
@@ -53,7 +71,7 @@ class Answers:
         """The newest table message for a click on it (response type 7); counted shown once the block
         succeeds. Yields None when that message is not (or no longer) the table message. `token`: the
         click's (an interaction-only place's table message may be edited through it for a while)."""
-        job = follow_home(self.presenter._jobs.get(table_id))  # the lobby of a game that just moved
+        job = follow_home(self.presenter.jobs.get(table_id))  # the lobby of a game that just moved
         # Just after a restart the worker may not have read its display record yet: read it here.
         display = None if job is None else await self.presenter.drawing.display(job)
         if job is None or display is None or display.table_message_id != message_id:
@@ -61,17 +79,28 @@ class Answers:
             return
         async with job.lock:
             record = job.record
-            message, win = await self.message(job, record)
+            # Text now (as quick as any answer), keeping the picture the message has; the new picture follows
+            # through this click's token a moment later (the record is not counted shown until then).
+            # (the message shows a table picture already once a step of the game was shown on it; the first
+            # one, when a click starts the game, goes with the answer)
+            later = record.game is not None and pictures_on(record, display) and display.shown_seq >= 0
+            if later:
+                message, win = await self.presenter.drawing.word(job, record)
+                render.keep_table_picture(message, record.kind)
+            else:
+                message, win = await self.message(job, record)
             yield message
-            self.presenter.drawing.shown(job, record, win)
+            self.presenter.drawing.shown(job, record, win, whole=not later)
         await self.clicked(job, token)
+        if later:
+            self.presenter.wake(job)
 
     async def here(self, record: TableRecord) -> None:
         """A new table in an interaction-only place: its message will be the answer to the command that
         opened it (`first_answer`), and the presenter never writes in its channel. Called right after the
         table was published: its display is set before this awaits, so the worker never takes it for a
         channel's table; then stored."""
-        job = self.presenter._jobs.setdefault(record.id, Job(record))
+        job = self.presenter.jobs.setdefault(record.id, Job(record))
         job.display = job.display or Display(place=INTERACTION)
         job.display.place = INTERACTION
         await self.presenter.drawing.save(job)
@@ -80,7 +109,7 @@ class Answers:
     async def first_answer(self, table_id: int) -> AsyncIterator[FirstAnswer | None]:
         """The newest table message of a table opened in an interaction-only place, to send as the answer
         to the command that opened it; `answer.sent(message_id, token)` records where it went."""
-        job = self.presenter._jobs.get(table_id)
+        job = self.presenter.jobs.get(table_id)
         if job is None or not interaction_only(job.display):
             yield None
             return
@@ -99,11 +128,46 @@ class Answers:
         await self.presenter.drawing.save(job)
 
     async def clicked(self, job: Job, token: str | None) -> None:
-        """A click's answer showed the table message: its token may edit it for a while."""
+        """A click's answer showed the table message: its token may edit it for a while (in a server channel
+        too: what the next click does not carry, a computer's move, goes through it, outside the limits)."""
         if interaction_only(job.display):
             self.tokens.took(job.record.id, token)
             job.silenced = False
             await self.presenter.drawing.save(job)
+        elif job.display is not None:
+            self.tokens.took(job.record.id, token, job.display.table_message_id, CHANNEL_TOKEN_USES)
+
+    async def through_token(self, job: Job) -> bool:
+        """A server channel's table message edited through the live token of the last click answered on it
+        (no rate-limited call); False when there is none, or Discord refused it: the channel's write then."""
+        display = job.display
+        if display is None or display.table_message_id is None:
+            return False
+        presenter = self.presenter
+        if not self.tokens.has(job.record.id, display.table_message_id):
+            return False
+        # Its turn first, outside the table's lock: a click on the table is answered meanwhile.
+        async with self._paced(), job.lock:
+            if not presenter.needs_write(job):
+                return True  # a click's answer showed it meanwhile
+            token = self.tokens.usable(job.record.id, display.table_message_id)
+            if token is None:
+                return False
+            record = job.record
+            message, win = await presenter.drawing.drawn(job, record)
+            try:
+                edited = await presenter.announcer.edit_original(token, message)
+            except Exception as exc:
+                if expected(exc) is None:
+                    raise
+                edited = False  # Discord unwell for this route: the channel's own write
+            if not edited:
+                self.tokens.drop(record.id)
+                return False
+            presenter.drawing.shown(job, record, win)
+            presenter.token_edits += 1
+        await presenter.drawing.save(job)
+        return True
 
     async def step(self, job: Job) -> bool:
         """The worker's step: no channel, no DMs (the Move dialog and My hand show each hand), no pings;
@@ -115,10 +179,10 @@ class Answers:
         return False
 
     def behind(self, table_id: int) -> bool:
-        """Whether a table of an interaction-only place has states its message has not shown (a closed
-        table's last one included): the next click on it shows them."""
-        job = self.presenter._jobs.get(table_id)
-        return job is not None and interaction_only(job.display) and self.presenter.needs_write(job)
+        """Whether a table's message has states it has not shown (a closed table's last one included): the
+        next click on it shows them."""
+        job = self.presenter.jobs.get(table_id)
+        return job is not None and job.display is not None and self.presenter.needs_write(job)
 
     async def write(self, job: Job) -> None:
         """The table message edited through the live token of the last interaction that answered on it;

@@ -12,10 +12,11 @@ from typing import Any
 from bot import render
 from bot.games.registry import REGISTRY
 from bot.render.common import Message
+from bot.render.compose import TableView
 from bot.sessions.display import Display
-from bot.sessions.places import with_move_button
-from bot.sessions.records import MoveFacts, TableRecord
-from bot.sessions.view import Window, banner_of, log_of, table_info, table_message, window, word_note
+from bot.sessions.links import Links, with_links
+from bot.sessions.records import MoveFacts, NoteFact, TableRecord
+from bot.sessions.view import Window, banner_of, message_of, table_info, view_of, window_of
 from storage.contract import Store
 
 
@@ -40,6 +41,16 @@ class Job:
     tracked_seq: int = -1
 
 
+class Jobs(dict[int, Job]):
+    """Every table's worker state by table id: created and ended by the presenter, read by its parts (the
+    answers to clicks, the homes, the pings) through this one shared object, never through another part's
+    private fields."""
+
+    def live(self, job: Job) -> bool:
+        """Whether `job` is still its table's worker (a closed table's ends; a new one may follow)."""
+        return self.get(job.record.id) is job
+
+
 class Drawing:
     def __init__(
         self,
@@ -51,6 +62,7 @@ class Drawing:
         self.store = store
         self._facts = facts
         self.deadline = deadline
+        self.links: Links | None = None  # pages outside Discord the table message links to (bot.web)
 
     async def display(self, job: Job) -> Display:
         if job.display is None:
@@ -74,31 +86,38 @@ class Drawing:
             job.steps = await self._facts(record)
         return tuple(s for s in job.steps if s.count <= record.seq)
 
-    def banner(self, record: TableRecord, display: Display, locale: object) -> str | None:
-        lines = [banner_of(record, locale, display.shown_banner)]
+    def banner(self, record: TableRecord, display: Display) -> list[NoteFact]:
+        """The notes over the table: the session's banner, and the presenter's own notice until shown."""
+        notes = [banner_of(record, display.shown_banner)]
         notice = display.notice
         if notice is not None and (not display.notice_shown or notice.at == record.seq):
-            lines.append(word_note(notice, locale))
-        shown = [line for line in lines if line]
-        return "\n".join(shown) if shown else None
+            notes.append(notice)
+        return [n for n in notes if n is not None]
+
+    async def view(
+        self, job: Job, record: TableRecord, *, all_lines: bool = False, locale: object = None
+    ) -> TableView:
+        """The record's public view as a write of the table message shows it: the log from what it has shown
+        (`all_lines`: the newest lines, as for a reader who saw nothing), in the table's language."""
+        display = await self.display(job)
+        lang = record.language if locale is None else locale
+        shown_seq, shown_note = (-1, 0) if all_lines else (display.shown_seq, display.shown_note)
+        steps = await self.steps(job, record, shown_seq)
+        return view_of(
+            record, steps=steps, shown=(shown_seq, shown_note), banner=self.banner(record, display),
+            deadline=self.deadline(record.id), locale=lang, pictures_off=display.pictures_off,
+        )  # fmt: skip
 
     async def word(
         self, job: Job, record: TableRecord, *, all_lines: bool = False, locale: object = None
     ) -> tuple[Message, Window | None]:
         """The table message for `record`, its log worded now (text only: the picture comes separately)."""
-        display = await self.display(job)
-        lang = record.language if locale is None else locale
-        shown_seq, shown_note = (-1, 0) if all_lines else (display.shown_seq, display.shown_note)
-        steps = await self.steps(job, record, shown_seq)
-        win = None
-        if record.game is not None:
-            lines = log_of(record, steps, locale=lang, pictures_off=display.pictures_off)
-            win = window(lines, shown_seq, shown_note, record.seq)
-        message = table_message(
-            record, win, banner=self.banner(record, display, lang), deadline=self.deadline(record.id),
-            locale=lang, pictures_off=display.pictures_off, picture=False,
-        )
-        return with_move_button(message, record, display, lang), win
+        view = await self.view(job, record, all_lines=all_lines, locale=locale)
+        message = message_of(record, view)
+        # ---- the web's link (bot.web sets `links` when it serves pages): Watch, or Replay once finished
+        if self.links is not None:
+            message = with_links(message, await self.links.buttons(record, view.locale))
+        return message, window_of(view) if record.game is not None else None
 
     async def drawn(self, job: Job, record: TableRecord) -> tuple[Message, Window | None]:
         """The table message with its picture drawn in a worker thread, from the game as stored."""
@@ -113,7 +132,9 @@ class Drawing:
         )
         return render.attach_picture(message, picture), win
 
-    def shown(self, job: Job, record: TableRecord, win: Window | None) -> None:
+    def shown(self, job: Job, record: TableRecord, win: Window | None, *, whole: bool = True) -> None:
+        """A write of the table message showed `record` (its log up to `win`); `whole=False`: its text only,
+        the picture still to follow (the record is not counted shown)."""
         display = job.display
         assert display is not None
         if win is not None:
@@ -122,7 +143,7 @@ class Drawing:
             display.shown_banner = record.session.banner.n
         if display.notice is not None:
             display.notice_shown = True
-        if win is None or win.upto_seq >= record.seq:
+        if whole and (win is None or win.upto_seq >= record.seq):
             job.shown_revision = max(job.shown_revision, record.revision)
 
 

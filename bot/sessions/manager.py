@@ -25,6 +25,7 @@ from bot.games.base import ActionInput
 from bot.games.registry import REGISTRY
 from bot.i18n import DEFAULT, resolve_locale
 from bot.render.common import Message
+from bot.render.compose import hand_message
 from bot.sessions.errors import ChannelGone, MissingPermission, NotAllowed, Text
 from bot.sessions.kinds import offered_move
 from bot.sessions.life import Life
@@ -43,7 +44,7 @@ from bot.sessions.scheduler import Scheduler
 from bot.sessions.servers import Servers
 from bot.sessions.tables import Readers, Tables
 from bot.sessions.threads import NO_THREADS, Room, Threads
-from bot.sessions.view import log_of, table_info, table_message, window
+from bot.sessions.view import message_of, view_of
 from storage.contract import Store
 from storage.models import HistoryEntry, TableRow
 
@@ -265,25 +266,25 @@ class SessionManager:
     # ------------------------------------------------------------------ reading
 
     def hand(self, channel_id: int, user_id: int, *, locale: object = "en") -> Message:
-        """The caller's hand, in his own language (`locale`)."""
+        """The caller's hand, in his own language (`locale`): his private view."""
         record = self.tables.require(channel_id)
         me = str(user_id)
         if record.status == "lobby":
             raise NotAllowed("table.not_started")
         if me not in record.players:
             raise NotAllowed("table.not_playing")
-        info = table_info(record, pictures_off=self.presenter.pictures_off(record.id))
-        return render.hand_message(info, record.playing, me, dm=False, locale=locale)
+        view = view_of(record, reader=me, locale=locale, pictures_off=self.presenter.pictures_off(record.id),
+                       picture=True, hand_buttons=True)
+        return hand_message(view)
 
     def table_view(self, channel_id: int, *, locale: object = "en") -> Message:
         """The public state as /table shows it privately: in the caller's language, with the newest moves."""
         record = self.tables.require(channel_id)
-        off = self.presenter.pictures_off(record.id)
-        shown = None
-        if record.game is not None:
-            shown = window(log_of(record, record.moves, locale=locale, pictures_off=off), -1, 0, record.seq)
-        message = table_message(record, shown, banner=None, deadline=self.scheduler.deadline(record.id),
-                                locale=locale, pictures_off=off)
+        view = view_of(
+            record, steps=record.moves, deadline=self.scheduler.deadline(record.id), locale=locale,
+            pictures_off=self.presenter.pictures_off(record.id), picture=True,
+        )  # fmt: skip
+        message = message_of(record, view)
         message.rows = [[b for b in row if b.custom_id.endswith(":hand")] for row in message.rows]
         message.rows = [row for row in message.rows if row]
         return message

@@ -17,12 +17,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from bot import render
 from bot.i18n import t
-from bot.render.common import Button, Message, custom_id, rows_of
+from bot.render.common import Message, custom_id
 from bot.sessions.display import Display
 from bot.sessions.records import TableRecord
-from bot.sessions.view import table_info
+from bot.sessions.view import view_of
 
 CHANNEL = "channel"
 INTERACTION = "interaction"
@@ -30,8 +29,10 @@ INTERACTION = "interaction"
 TOKEN_LIFETIME = 15 * 60.0  # seconds an interaction token takes follow-ups and edits (Discord)
 TOKEN_MARGIN = 60.0  # a token is used only while it has this much left (clocks and queues differ)
 TOKEN_USES = 5  # follow-ups Discord allows per interaction when only a user install authorises it
+# In a server channel the guild install authorises the click: Discord sets no such count there, so the token
+# edits the table message as often as its 15 minutes allow (this only bounds a runaway loop).
+CHANNEL_TOKEN_USES = 10_000
 
-MOVE = "move"  # the table message's button that opens the mover's private Move dialog
 PICK = "pick"  # the dialog's own id action: `cardtable:<table>:pick:<seq>`
 OPTIONS_PER_SELECT = 25  # Discord's limit of a select's options
 SELECTS = 4  # a modal holds 5 components: the hand's text and up to four selects of moves
@@ -45,45 +46,48 @@ def interaction_only(display: Display | None) -> bool:
 class LiveToken:
     token: str
     since: float
+    message_id: int | None = None  # the table message its `@original` is (None: whichever is the table's)
+    limit: int = TOKEN_USES
     uses: int = 0
 
 
 @dataclass
 class Tokens:
-    """The newest interaction token whose original response is each table's message (in memory only)."""
+    """The newest interaction token whose original response is each table's message (in memory only): in an
+    interaction-only place the one way to change it, in a server channel a way that spends nothing of the
+    channel's or the token's rate limits (interaction webhooks are outside both)."""
 
     clock: Callable[[], float]
     _live: dict[int, LiveToken] = field(default_factory=dict)
 
-    def took(self, table_id: int, token: str | None) -> None:
+    def took(
+        self, table_id: int, token: str | None, message_id: int | None = None, limit: int = TOKEN_USES
+    ) -> None:
         if token:
-            self._live[table_id] = LiveToken(token, self.clock())
+            self._live[table_id] = LiveToken(token, self.clock(), message_id, limit)
 
-    def usable(self, table_id: int) -> str | None:
-        """A token that may still edit the table message now, counted as used (None: wait for a click)."""
+    def usable(self, table_id: int, message_id: int | None = None) -> str | None:
+        """A token that may still edit the table message now, counted as used (None: wait for a click, or
+        write in the channel). A token of an older table message (replaced since) is no use."""
         live = self._live.get(table_id)
         if live is None:
             return None
-        if self.clock() - live.since > TOKEN_LIFETIME - TOKEN_MARGIN or live.uses >= TOKEN_USES:
+        stale = live.message_id is not None and message_id is not None and live.message_id != message_id
+        if stale or self.clock() - live.since > TOKEN_LIFETIME - TOKEN_MARGIN or live.uses >= live.limit:
             del self._live[table_id]
             return None
         live.uses += 1
         return live.token
 
+    def has(self, table_id: int, message_id: int | None = None) -> bool:
+        """Whether a token might serve now (not counted as a use)."""
+        live = self._live.get(table_id)
+        if live is None:
+            return False
+        return live.message_id is None or message_id is None or live.message_id == message_id
+
     def drop(self, table_id: int) -> None:
         self._live.pop(table_id, None)
-
-
-def with_move_button(message: Message, record: TableRecord, display: Display, locale: object) -> Message:
-    """The table message of an interaction-only place carries the Move button while the game runs: moves are
-    made in its private dialog, whose answer updates the table message (no channel write)."""
-    game = record.game
-    if not interaction_only(display) or game is None or game.is_over or record.status != "running":
-        return message
-    move = Button(label=t(locale, "dm.button.move"), custom_id=custom_id(record.id, MOVE), style="success")
-    buttons = [move, *(b for row in message.rows for b in row)]
-    message.rows = rows_of(buttons)
-    return message
 
 
 @dataclass(frozen=True)
@@ -104,20 +108,19 @@ class MoveDialog:
 
 
 def move_dialog(record: TableRecord, player: str, *, locale: object) -> MoveDialog:
-    game = record.playing
-    info = table_info(record, pictures_off=True)
-    hand = render.hand_message(info, game, player, dm=True, locale=locale, picture=False)
-    module = render.renderer(record.kind)
-    moves: list[tuple[str, str]] = []
-    for action in game.legal_actions():
-        said = module.action_text(action, hide=False, locale=locale)
-        moves.append(((said[:1].upper() + said[1:])[:100], render.token(record.kind, action)))
+    """The Move dialog of `player`, drawn from his private view (`bot.render.compose`)."""
+    view = view_of(record, reader=player, locale=locale, pictures_off=True)
+    moves = [(m.label, m.token) for m in view.moves]
+    room = OPTIONS_PER_SELECT * SELECTS
+    if len(moves) > room:  # many bids: the lowest ones and the last move (the pass) (slash: any amount)
+        moves = moves[: room - 1] + moves[-1:]
     chunks = [moves[i : i + OPTIONS_PER_SELECT] for i in range(0, len(moves), OPTIONS_PER_SELECT)][:SELECTS]
+    hand = view.hand.texts() if view.hand is not None else iter(())
     return MoveDialog(
         table_id=record.id,
         seq=record.seq,
         title=t(locale, "dm.move.title", table=record.id)[:45],
-        text="\n".join(hand.texts())[:4000],
+        text="\n".join(hand)[:4000],
         moves=chunks,
         label=t(locale, "dm.move.pick"),
     )

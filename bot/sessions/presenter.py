@@ -25,7 +25,7 @@ from typing import Protocol
 from bot.render.common import Message
 from bot.sessions.answers import Answers
 from bot.sessions.display import Display
-from bot.sessions.drawing import Drawing, Job
+from bot.sessions.drawing import Drawing, Job, Jobs
 from bot.sessions.errors import ChannelGone, EditExpired, MissingPermission
 from bot.sessions.failures import expected
 from bot.sessions.homes import Homes
@@ -98,14 +98,15 @@ class Presenter:
         self.clock = clock
         self.coalesce = coalesce
         self.drawing = Drawing(store, facts=facts, deadline=deadline)
+        self.jobs = Jobs()  # each table's worker state, shared with the parts below
         self.pings = Pings(self, ping_after)
         self.homes = Homes(self)
-        self.answers = Answers(self)  # tables in interaction-only places (DMs, group DMs of a user install)
-        self._jobs: dict[int, Job] = {}
+        self.answers = Answers(self)  # clicks answered in place; the tables of interaction-only places
         self._behind: dict[int, float] = {}  # table id -> (monotonic) its oldest change not shown: /metrics
         self._started = asyncio.Event()
         self._closed = False
         self.writes = 0  # rate-limited calls made (send, edit, delete, DM): for tests and benchmarks
+        self.token_edits = 0  # table messages edited through a click's token instead (no rate limit)
 
     # ---------------------------------------------------------------- control
 
@@ -117,11 +118,11 @@ class Presenter:
         """The `stored` signal: show this record when the channel allows. Never blocks."""
         if self._closed:
             return
-        job = self._jobs.get(record.id)
+        job = self.jobs.get(record.id)
         if job is None or not self.needs_write(job) or record.id not in self._behind:
             self._behind[record.id] = time.monotonic()  # it showed everything before this change
         if job is None:
-            job = self._jobs[record.id] = Job(record)
+            job = self.jobs[record.id] = Job(record)
         elif record.revision >= job.record.revision:
             job.record = record
         self.pings.track(job, record)
@@ -135,53 +136,53 @@ class Presenter:
 
     def live(self, job: Job) -> bool:
         """Whether `job` is still the table's worker (a closed table's ends; a new one may follow)."""
-        return self._jobs.get(job.record.id) is job
+        return self.jobs.live(job)
 
     def record(self, table_id: int) -> TableRecord | None:
         """The newest record this presenter was given of the table, while it still shows it."""
-        job = self._jobs.get(table_id)
+        job = self.jobs.get(table_id)
         return None if job is None else job.record
 
     def pictures_off(self, table_id: int) -> bool:
-        job = self._jobs.get(table_id)
+        job = self.jobs.get(table_id)
         return job is not None and job.display is not None and job.display.pictures_off
 
     def backlog(self) -> tuple[int, float]:
         """For /metrics: how many tables' messages do not show their newest state, and how long (s) the one
         that waits longest has waited."""
         now, waiting, longest = time.monotonic(), 0, 0.0
-        for table_id in [t for t in self._behind if t not in self._jobs]:
+        for table_id in [t for t in self._behind if t not in self.jobs]:
             del self._behind[table_id]
-        for table_id, job in self._jobs.items():
+        for table_id, job in self.jobs.items():
             if self.needs_write(job) and not job.silenced:
                 waiting += 1
                 longest = max(longest, now - self._behind.get(table_id, now))
         return waiting, longest
 
     def message_id(self, table_id: int) -> int | None:
-        job = self._jobs.get(table_id)
+        job = self.jobs.get(table_id)
         return None if job is None or job.display is None else job.display.table_message_id
 
     async def idle(self) -> None:
         """Wait until every table shows its newest state (tests, shutdown); a ping to come does not count."""
         while not self._closed and self._started.is_set() and any(
-            j.busy or j.wake.is_set() for j in self._jobs.values() if j.task and not j.task.done()
+            j.busy or j.wake.is_set() for j in self.jobs.values() if j.task and not j.task.done()
         ):
             await asyncio.sleep(0.005)
 
     async def close(self) -> None:
         self._closed = True
-        tasks = [j.task for j in self._jobs.values() if j.task]
+        tasks = [j.task for j in self.jobs.values() if j.task]
         for task in tasks:
             task.cancel()
         for task in tasks:
             with contextlib.suppress(BaseException):
                 await task
-        self._jobs.clear()
+        self.jobs.clear()
 
     async def drawn(self, table_id: int) -> Message | None:
         """The table message a write would carry now, its picture drawn in a worker thread (None: none)."""
-        job = self._jobs.get(table_id)
+        job = self.jobs.get(table_id)
         return None if job is None else (await self.drawing.drawn(job, job.record))[0]
 
     def needs_write(self, job: Job) -> bool:
@@ -214,7 +215,7 @@ class Presenter:
     async def post_now(self, record: TableRecord) -> None:
         """Post a new table's message at once (a lobby): the caller learns whether the bot may write here.
         Raises `MissingPermission`, `ChannelGone`, or whatever else Discord answered."""
-        job = self._jobs.setdefault(record.id, Job(record))
+        job = self.jobs.setdefault(record.id, Job(record))
         job.display = job.display or Display()
         async with self.write_slot(record.channel_id) as slot, job.lock:
             message, win = await self.drawing.word(job, job.record)
@@ -228,6 +229,8 @@ class Presenter:
         if interaction_only(display):
             await self.answers.write(job)
             return
+        if await self.answers.through_token(job):
+            return  # the last click's token carried it: no channel write
         channel = job.record.channel_id
         if display.table_message_id is not None:
             async with self.write_slot(channel) as slot, job.lock:
@@ -278,8 +281,8 @@ class Presenter:
                 if more:
                     job.wake.set()
                 elif self._over(job):
-                    if self._jobs.get(job.record.id) is job:
-                        del self._jobs[job.record.id]
+                    if self.jobs.get(job.record.id) is job:
+                        del self.jobs[job.record.id]
                     return
         finally:
             job.busy = False

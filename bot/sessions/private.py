@@ -43,6 +43,12 @@ class Places:
         """Whether the table message has not shown the newest state (a timeout, the other's moves)."""
         return self.presenter.answers.behind(table_id)
 
+    def is_table_message(self, table_id: int, message_id: int) -> bool:
+        """Whether `message_id` is the table's message now (True while the presenter has not read where it
+        is, just after a restart: the click's answer tells)."""
+        shown = self.presenter.message_id(table_id)
+        return shown is None or shown == message_id
+
     def is_open(self, table_id: int) -> bool:
         return self.tables.by_id(table_id) is not None
 

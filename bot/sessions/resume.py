@@ -27,9 +27,21 @@ def replay_facts(record: TableRecord, rows: list[ActionRow]) -> tuple[MoveFacts,
     and the game after it. Raises ValueError when the log no longer fits the rules."""
     spec = REGISTRY[record.kind]
     game = spec.new_game(list(record.players), record.seed, game_options(record.options))
+    hands = tuple(spec.session.hands_to_send(game, [], True))
+    start = MoveFacts(0, None, tuple(game.opening_events), game, hands)
+    return (start, *further_facts(record, start, rows))
+
+
+def further_facts(record: TableRecord, last: MoveFacts, rows: list[ActionRow]) -> tuple[MoveFacts, ...]:
+    """The steps after `last` (a step already replayed): one per stored action from its number on (the rows
+    before it are skipped). Raises ValueError when the log no longer fits the rules."""
+    spec = REGISTRY[record.kind]
     rules = spec.session
-    steps = [MoveFacts(0, None, tuple(game.opening_events), game, tuple(rules.hands_to_send(game, [], True)))]
+    game = last.game
+    steps: list[MoveFacts] = []
     for row in rows:
+        if row.seq < last.count:
+            continue
         game = spec.load(game.model_dump_json())  # each step keeps its own game
         events = tuple(game.apply(spec.parse_action(row.action)))
         hands: tuple[str, ...] = ()

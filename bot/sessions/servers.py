@@ -156,6 +156,16 @@ class Servers:
             return Text("settings.threads.on")
         return Text("settings.threads.off")
 
+    async def set_web(self, guild_id: int, on: bool, *, served: bool) -> Text:
+        """The server's pages on the web (`bot.web`): off, no page of its tables or leaderboard opens, links
+        posted before included. `served`: whether this bot serves pages at all (WEB_PORT)."""
+        await self.store.set_web(guild_id, on)
+        if not served:
+            return Text("web.settings.not_served")
+        if on:
+            return Text("web.settings.on")
+        return Text("web.settings.off")
+
     async def season(self, guild_id: int, asked: str | None) -> str:
         """The season a leaderboard shows: the one asked for ("2026-11", or "all-time"), else the current
         one; all-time alone while the server's seasons are off (asking for a month then says so)."""

@@ -23,6 +23,7 @@ from bot.games.refusal import Refusal
 from bot.games.registry import REGISTRY
 from bot.i18n import join, resolve_locale, t
 from bot.render.common import LogGroup, TableInfo
+from bot.render.compose import compose, table_message
 from bot.render.options import SESSION_OPTIONS, option_lines
 from bot.render.registry import PRESENTATIONS
 from bot.render.wording import refusal_text
@@ -97,7 +98,7 @@ class TerminalGame:
 
     def _board(self) -> None:
         """The table message's board as a player in the channel sees it (no seed line, no hints)."""
-        message = render.table_message(self.info, self.game, locale=self.locale, picture=False)
+        message = table_message(compose(self.info, self.game, locale=self.locale))
         for embed in message.embeds:
             self.say("\n".join(embed_text(embed, footer=False)))
 
@@ -106,7 +107,7 @@ class TerminalGame:
         self.say(message_text(message, self.names))
 
     def _table(self) -> None:
-        message = render.table_message(self.info, self.game, locale=self.locale, picture=False)
+        message = table_message(compose(self.info, self.game, locale=self.locale))
         self.say(message_text(message, self.names))
 
     def _rules(self) -> None:

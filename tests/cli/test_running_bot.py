@@ -97,9 +97,9 @@ def test_the_log_is_plain_text_and_says_synced_only_once_synced(running_bot: Run
     assert "\x1b[" not in out  # not a terminal: no colour codes
     lines = out.splitlines()
     synced = [i for i, line in enumerate(lines) if "synced" in line]
-    # 15 top-level commands: insomnia, malice, settings, tournament, moderation (groups), hand, table, resign,
-    # cancel, history, leaderboard, stats, rules, help, and the "Challenge to Malice" user menu.
-    assert synced and "bot.client: synced 15 global commands" in lines[synced[0]]
+    # 16 top-level commands: insomnia, malice, settings, tournament, moderation (groups), hand, table, resign,
+    # cancel, history, leaderboard, stats, rules, help, activity, and the "Challenge to Malice" user menu.
+    assert synced and "bot.client: synced 16 global commands" in lines[synced[0]]
     assert lines[-1].endswith("stopped on SIGINT: running moves finished, database closed")
 
 

@@ -38,9 +38,15 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 
 @pytest.fixture
-async def fake_server(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
-    """A started fake Discord, with discord.py pointed at it for this test only."""
+async def fake_server(
+    monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
+) -> AsyncIterator[FakeDiscord]:
+    """A started fake Discord, with discord.py pointed at it for this test only (the application's
+    Activities on when the bot under test is given the Activity's settings: tests/e2e/fake_activity.py)."""
     fake = FakeDiscord()
+    marker = request.node.get_closest_marker("bot")
+    if marker is not None and marker.kwargs.get("discord_client_id"):
+        fake.enable_activities()
     await fake.start()
     # Interaction responses and followups use the same Route class (discord.webhook.async_ imports it from
     # discord.http), so one base covers REST, webhooks and interaction callbacks.

@@ -50,6 +50,8 @@ from urllib.parse import unquote
 from aiohttp import WSMsgType, web
 from jsonschema import Draft202012Validator, ValidationError
 
+from tests.e2e.fake_activity import ENTRY_POINT_REMOVED, PRIMARY_ENTRY_POINT, ActivityFake
+
 API_VERSION = 10
 GUILD_ID = 800000000000000001  # on shard 1 of 2: (GUILD_ID >> 22) % 2 == 1
 # The id `add_guild()` gives a second guild: on shard 0 of 2, so two shards each have a guild.
@@ -129,6 +131,7 @@ CALLBACK_NAMES = {
     7: "update",
     8: "autocomplete",
     9: "modal",
+    12: "launch",
 }
 
 T = TypeVar("T")
@@ -812,6 +815,11 @@ def _check_commands(commands: list[dict[str, Any]]) -> list[str]:
             continue
         if not _NAME_RE.match(name):
             problems.append(f"command name {name!r} is invalid")
+        if c.get("type") == PRIMARY_ENTRY_POINT:
+            if c.get("handler") not in (1, 2) or c.get("options"):
+                problems.append(f"entry point {name}: a handler (1 or 2) and no options")
+            if sum(1 for other in commands if other.get("type") == PRIMARY_ENTRY_POINT) > 1:
+                problems.append("more than one Entry Point command")
         if c.get("type", 1) == 1:
             if not 1 <= len(c.get("description") or "") <= 100:
                 problems.append(f"/{name}: description must be 1 to 100 characters")
@@ -972,7 +980,7 @@ def check_body(route: str, body: Any) -> list[str]:
 Handler = Callable[[web.Request, dict[str, str], Any], Awaitable[web.StreamResponse]]
 
 
-class FakeDiscord:
+class FakeDiscord(ActivityFake):
     """One fake Discord, with one guild unless `add_guild()` adds more. Start with `await fake.start()`; stop
     with `await fake.stop()`.
 
@@ -1053,6 +1061,7 @@ class FakeDiscord:
         self.port = 0
         self._routes: list[tuple[str, re.Pattern[str], str, Handler]] = []
         self._install_routes()
+        self._init_activity()
 
     # ---- the clock (time the bot cannot see pass: message ages, interaction deadlines, rate-limit windows)
 
@@ -1133,7 +1142,9 @@ class FakeDiscord:
         if isinstance(name_or_id, FakeChannel):
             return name_or_id
         for c in [
-            *self.channels.values(), *self.threads.values(), *self.dm_channels.values(),
+            *self.channels.values(),
+            *self.threads.values(),
+            *self.dm_channels.values(),
             *self.private_channels.values(),
         ]:
             if name_or_id in (c.name, c.id):
@@ -1570,6 +1581,7 @@ class FakeDiscord:
     # (method, template, handler name): the REST API this fake serves.
     ROUTES: tuple[tuple[str, str, str], ...] = (
         ("GET", "/users/@me", "_get_me"),
+        ("GET", "/applications/{application_id}/activity-instances/{instance_id}", "_get_instance"),
         ("GET", "/oauth2/applications/@me", "_get_application"),
         ("GET", "/applications/@me", "_get_application"),
         ("GET", "/gateway", "_get_gateway"),
@@ -1602,6 +1614,10 @@ class FakeDiscord:
         ("GET", "/guilds/{guild_id}/members/{user_id}", "_get_member"),
     )
 
+    # OAuth2's token exchange: form-encoded, outside Discord's OpenAPI description (so outside the schema
+    # extract); its handler checks the form itself (tests/e2e/fake_activity.py).
+    FORM_ROUTES: tuple[tuple[str, str, str], ...] = (("POST", "/oauth2/token", "_oauth_token"),)
+
     @classmethod
     def route_templates(cls) -> list[str]:
         """Every route template the fake serves, as "METHOD /path/{param}" (scripts/extract_discord_schema.py
@@ -1609,7 +1625,7 @@ class FakeDiscord:
         return [f"{method} {template}" for method, template, _ in cls.ROUTES]
 
     def _install_routes(self) -> None:
-        for method, template, handler in self.ROUTES:
+        for method, template, handler in (*self.ROUTES, *self.FORM_ROUTES):
             pattern = re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>[^/]+)", re.escape(template))
             self._routes.append(
                 (method, re.compile(f"^{pattern}$"), f"{method} {template}", getattr(self, handler))
@@ -1623,6 +1639,8 @@ class FakeDiscord:
             body = await request.json()
         elif request.content_type.startswith("multipart/"):
             body, attachments = await self._read_multipart(request)
+        elif request.content_type == "application/x-www-form-urlencoded":  # OAuth2's token exchange
+            body = dict(await request.post())
         record = RecordedRequest(next(self._seq), request.method, path, "?", dict(request.query), body)
         self.requests.append(record)
         template, handler, params = f"{request.method} {path}", None, {}
@@ -1770,6 +1788,10 @@ class FakeDiscord:
         # Interaction callbacks and webhooks are authenticated by their token in the path, not the bot token.
         if "{token}" in template:
             return None
+        if template == "POST /oauth2/token":  # the client id and secret in the form authenticate it
+            return None
+        if template == "GET /users/@me" and request.headers.get("Authorization", "").startswith("Bearer "):
+            return None if self.bearer_user(request) is not None else _error(401, 0, "401: Unauthorized")
         if request.headers.get("Authorization") != f"Bot {self.token}":
             return _error(401, 0, "401: Unauthorized")
         return None
@@ -1784,7 +1806,11 @@ class FakeDiscord:
     # ---- REST: identity and commands
 
     async def _get_me(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
-        return _json(self.bot_user.payload())
+        bearer = self.bearer_user(request)  # an OAuth2 token (the Activity's player): that user
+        if bearer is None:
+            return _json(self.bot_user.payload())
+        user = self.user_by_id(bearer)
+        return _json({**user.payload(), "locale": user.locale})  # the identify scope's user has his locale
 
     async def _get_application(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
         owner = self.members["erin"]
@@ -1828,6 +1854,9 @@ class FakeDiscord:
         problems = _check_commands(body)
         if problems:
             return self._violation("command sync", problems)
+        if guild_id is None and self.entry_point_dropped(self.global_commands, body):
+            self.violations.append(f"command sync: {ENTRY_POINT_REMOVED} (50240)")
+            return _error(400, 50240, ENTRY_POINT_REMOVED)
         stored = []
         for command in body:
             key = (guild_id, command["name"], command.get("type", 1))
@@ -1953,8 +1982,8 @@ class FakeDiscord:
         if "__attachments__" in body:  # the files of a response (type 4 or 7) belong to its message
             data = {**data, "__attachments__": body["__attachments__"]}
         allowed = {
-            APPLICATION_COMMAND: {4, 5, 9},
-            MESSAGE_COMPONENT: {4, 5, 6, 7, 9},
+            APPLICATION_COMMAND: {4, 5, 9, 12},
+            MESSAGE_COMPONENT: {4, 5, 6, 7, 9, 12},
             AUTOCOMPLETE: {8},
             MODAL_SUBMIT: {4, 5, 6, 7},
         }[state.type]
@@ -2008,6 +2037,11 @@ class FakeDiscord:
             state.choices = [Choice(c["name"], c["value"]) for c in raw]
         elif ctype == 9:
             state.modal = data
+        elif ctype == 12:
+            guild = self.channel(state.channel_id).guild_id
+            problem = self.launch(state.type, state.user.id, state.channel_id, guild)
+            if problem is not None:
+                return self._violation(state.description, [problem])
         state.callback_type = ctype
         response: dict[str, Any] = {
             "interaction": {
@@ -2256,8 +2290,15 @@ class FakeDiscord:
     def add_thread(self, parent: str | int | FakeChannel, name: str, owner: str = "erin") -> FakeChannel:
         """A public thread a member opened in a channel (not on a bot's message)."""
         found = self.channel(parent)
-        thread = FakeChannel(self._snowflake(), name, found.guild_id, type=11, parent_id=found.id,
-                             owner_id=self.members[owner].id, created_at=self.now())
+        thread = FakeChannel(
+            self._snowflake(),
+            name,
+            found.guild_id,
+            type=11,
+            parent_id=found.id,
+            owner_id=self.members[owner].id,
+            created_at=self.now(),
+        )
         self.threads[thread.id] = thread
         return thread
 
@@ -2906,8 +2947,10 @@ class UserHandle:
                 if inner.get("required", True) is False:
                     low = 0
                 if not low <= len(chosen) <= inner.get("max_values", 1):
-                    raise FakeDiscordError(f"{inner.get('custom_id')!r} takes {low} to "
-                                           f"{inner.get('max_values', 1)} values, not {len(chosen)}")
+                    raise FakeDiscordError(
+                        f"{inner.get('custom_id')!r} takes {low} to "
+                        f"{inner.get('max_values', 1)} values, not {len(chosen)}"
+                    )
                 sent = {"type": inner["type"], "custom_id": inner["custom_id"], "values": chosen}
                 components.append({"type": 18, "component": sent})
             elif item.get("type") == 10:

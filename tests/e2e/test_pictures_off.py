@@ -63,7 +63,9 @@ async def test_without_attach_files_the_game_goes_on_in_text_and_says_so(
     alice, bob = harness.user("alice"), harness.user("bob")
     await alice.slash("insomnia new", chips=5, deals=1)
     lobby = table_message(fake, "Insomnia · table")
-    await bob.click(lobby, "Join")
+    # By slash commands: no click on the table message lends its token, so the presenter writes the picture
+    # in the channel, which Discord refuses without Attach Files.
+    await bob.slash("insomnia join")
     await alice.slash("insomnia start")
     await play_to_the_end(harness)
     channel_id = fake.channel("games").id

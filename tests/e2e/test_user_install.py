@@ -72,6 +72,7 @@ async def test_the_synced_tree_says_where_each_command_runs(harness: Harness) ->
         "insomnia": SERVERS,
         "leaderboard": SERVERS,
         "settings": SERVERS,
+        "activity": SERVERS,  # the Activity runs in a server's channel (cogs/activity.py)
     }
     menu = synced["Challenge to Malice"]
     assert menu["type"] == 2 and not menu.get("description") and not menu.get("options")

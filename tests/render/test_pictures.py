@@ -233,7 +233,7 @@ def test_an_unchanged_state_is_drawn_once():
 
 
 def test_discord_sends_the_picture_as_a_file_and_an_edit_replaces_it():
-    from cogs.table import discord_kwargs
+    from bot.discord_out import discord_kwargs
 
     table_info, game, _ = STATES["insomnia-auction"]()
     message = render.table_message(table_info, game)

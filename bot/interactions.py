@@ -1,0 +1,190 @@
+"""What every cog needs to answer an interaction: the session manager of the bot, who and where, the user's
+rights as Discord tells them, the place of a table (a server channel the bot writes in, or an interaction-only
+place), and the one way to answer privately or run a session call within Discord's 3 seconds. Not a cog: the
+cogs share it instead of importing each other."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.discord_out import discord_kwargs
+from bot.i18n.cards import card_aliases, parse_card
+from bot.reading import engine_notation
+from bot.render.common import Message
+from bot.sessions import SessionManager
+from bot.sessions.errors import Text
+from bot.sessions.places import CHANNEL, INTERACTION
+from bot.sessions.threads import NO_THREADS, Room
+
+
+async def answer(interaction: discord.Interaction, message: Message | Text | str | None) -> None:
+    """The ephemeral answer to a command or click, whether or not it was deferred; a `Text` is worded in
+    the user's language."""
+    if message is None:
+        message = Text("common.done")
+    if isinstance(message, Text):
+        message = message.word(interaction.locale)
+    if isinstance(message, str):
+        message = Message(content=message)
+    kwargs = discord_kwargs(message)
+    kwargs["allowed_mentions"] = discord.AllowedMentions.none()
+    if "view" not in kwargs:
+        kwargs["view"] = discord.utils.MISSING
+    if interaction.response.is_done():
+        await interaction.followup.send(ephemeral=True, **kwargs)
+    else:
+        await interaction.response.send_message(ephemeral=True, **kwargs)
+
+
+def sessions_of(interaction: discord.Interaction) -> SessionManager:
+    sessions: SessionManager = interaction.client.sessions  # type: ignore[attr-defined]
+    return sessions
+
+
+def where(interaction: discord.Interaction) -> tuple[int, int]:
+    """The channel and the user of an interaction, the first two arguments of most session calls."""
+    return interaction.channel_id or 0, interaction.user.id
+
+
+def can_manage(interaction: discord.Interaction) -> bool:
+    """Whether the user has Manage Server here (he may /cancel any table)."""
+    return bool(interaction.permissions and interaction.permissions.manage_guild)
+
+
+def room_of(interaction: discord.Interaction) -> Room:
+    """What Discord says of the channel, for a game that may start in a thread of its own: a thread can be
+    opened in a server's channel that is no thread itself, and the bot's permissions there (the
+    interaction's `app_permissions`) must allow opening one and writing in it."""
+    if interaction.guild_id is None or isinstance(interaction.channel, discord.Thread):
+        return NO_THREADS
+    allowed = interaction.app_permissions
+    return Room(can_thread=True,
+                permitted=allowed.create_public_threads and allowed.send_messages_in_threads)
+
+
+def parent_of(interaction: discord.Interaction) -> int | None:
+    """The channel of the thread the interaction comes from (None: not a thread)."""
+    channel = interaction.channel
+    return channel.parent_id if isinstance(channel, discord.Thread) else None
+
+
+def roles_of(interaction: discord.Interaction) -> frozenset[int]:
+    """The user's roles in this server (a server's host role may open and cancel games)."""
+    roles = getattr(interaction.user, "roles", None) or ()
+    return frozenset(role.id for role in roles)
+
+
+ANSWER_WITHIN = 2.0  # seconds: a session call slower than this is deferred first (Discord allows 3)
+
+
+async def respond(
+    interaction: discord.Interaction, call: Callable[[], Awaitable[Message | Text | str | None]]
+) -> None:
+    """Run the session call and answer privately; a refusal becomes its one sentence (`bot.errors`).
+
+    The answer goes straight into the interaction's response (one call): the session answers from what it
+    stored, without waiting for public messages, so this is normally a few milliseconds. Should it take
+    longer (a busy database), the interaction is deferred before Discord's 3 s run out."""
+    task = asyncio.ensure_future(call())
+    done, _ = await asyncio.wait({task}, timeout=ANSWER_WITHIN)
+    if not done:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    reply = await task  # a refusal goes on to `bot.errors.report_error`, worded in the reader's language
+    await answer(interaction, reply)
+
+
+async def game_command(
+    interaction: discord.Interaction, kind: str, command: str, params: dict[str, Any]
+) -> None:
+    """A move by slash command: the session checks who may act, the engine whether the move is legal."""
+    sessions = sessions_of(interaction)
+    params = engine_notation(params, interaction.locale)
+    await respond(
+        interaction,
+        lambda: sessions.command(*where(interaction), kind, command, params, locale=interaction.locale),
+    )
+
+
+def place_of(interaction: discord.Interaction) -> str:
+    """CHANNEL where the bot is in the server and may write (the guild install authorises the interaction
+    there); INTERACTION anywhere else: its DMs, other DMs and group DMs, a server with only a user install."""
+    if interaction.guild_id is not None and interaction.is_guild_integration():
+        return CHANNEL
+    return INTERACTION
+
+
+def ledger_guild(interaction: discord.Interaction) -> int:
+    """The guild a game here is stored under: the server's where the bot is in it, else 0 (its players')."""
+    return interaction.guild_id or 0 if place_of(interaction) == CHANNEL else 0
+
+
+def choices_for(
+    interaction: discord.Interaction, command: str, option: str, current: str
+) -> list[app_commands.Choice[str]]:
+    """Autocomplete: the caller's legal choices (from the engine, via the session), labelled in his language
+    and filtered by his typing in either notation his locale reads (a German player's `dh` finds the queen
+    of hearts); the values stay the engine's, with the move they were offered at."""
+    locale = interaction.locale
+    namespace = engine_notation(dict(vars(interaction.namespace)), locale)
+    options = sessions_of(interaction).choices(
+        interaction.channel_id or 0, interaction.user.id, command, option, namespace, locale=locale
+    )
+    typed = (current or "").strip().lower()
+    out = []
+    for label, value in options:
+        if typed and not _matches(typed, label, str(value).split("@")[0], locale):
+            continue
+        out.append(app_commands.Choice(name=label[:100], value=str(value)[:100]))
+    return out[:25]
+
+
+def _matches(typed: str, label: str, value: str, locale: object) -> bool:
+    if typed in label.lower() or typed in value.lower():
+        return True
+    try:
+        card = parse_card(value)
+    except ValueError:
+        return False  # not a card (an amount, a die, a place): label and value were all there was
+    return any(typed in alias for alias in card_aliases(card, locale))
+
+
+
+
+class InPlace:
+    """A click's (or a dialog submit's) answer that updates the message it came from, within Discord's 3 s
+    whatever happens meanwhile: if the update is not ready in time (a busy table, a picture still drawing),
+    the click is deferred (type 6: nothing shown changes) and the update then edits `@original` through the
+    interaction's webhook, which is as free of the rate limits as the answer itself."""
+
+    def __init__(self, interaction: discord.Interaction, within: float = ANSWER_WITHIN) -> None:
+        self.interaction = interaction
+        self._lock = asyncio.Lock()
+        waited = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+        self._watch = asyncio.ensure_future(self._defer_after(max(0.0, within - max(0.0, waited))))
+
+    async def _defer_after(self, delay: float) -> None:
+        await asyncio.sleep(delay)
+        async with self._lock:
+            if not self.interaction.response.is_done():
+                await self.interaction.response.defer()
+
+    async def update(self, message: Message) -> None:
+        """Show `message` on the clicked message: the answer itself, or the edit after a deferral."""
+        self._watch.cancel()
+        kwargs = discord_kwargs(message, edit=True)
+        async with self._lock:
+            if self.interaction.response.is_done():
+                await self.interaction.edit_original_response(**kwargs)
+            else:
+                await self.interaction.response.edit_message(**kwargs)
+
+    async def settle(self) -> None:
+        """No update after all: stop the watch (a private answer follows, as a followup if deferred)."""
+        self._watch.cancel()
+        async with self._lock:
+            pass

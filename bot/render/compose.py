@@ -1,0 +1,239 @@
+"""One table's view for one reader, composed in one place from stored facts (issue 30).
+
+`compose(...)` returns a `TableView`: plain, typed, Discord-free data (phase, whose turn and until when, the
+seats, the recent moves worded for the reader, the moves the reader may make, the picture). Every surface
+draws from it: the table message (`table_message(view)`), a click's answer, the Move dialog and the hand
+(`compose(..., reader=player)`), `/table`, and the web table to come. It takes render-level facts only (a
+`TableInfo`, the game, the steps' facts and the notes); the sessions hand those over and assemble nothing.
+
+The public view (`reader=None`) has no hidden card anywhere: it is built from `public_view()`, public events
+and table facts. A seat's private view adds his hand and his legal moves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pydantic import BaseModel, ConfigDict
+
+from bot import render
+from bot.games.base import GameState
+from bot.i18n import join, t
+from bot.render.common import (
+    Button,
+    ButtonStyle,
+    Embed,
+    Message,
+    Picture,
+    TableInfo,
+    custom_id,
+    is_computer,
+    name,
+    rows_of,
+)
+from bot.render.tablelog import NoteFacts, StepFacts, Window, log_of, window, word_note
+
+MOVE = "move"  # the table message's button that opens the mover's private Move dialog
+HAND = "hand"  # ... and the one that shows the clicker his hand privately
+
+
+class Seat(BaseModel):
+    """One seat as anyone may see it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    player: str  # the player id (`ai:<n>` for a computer seat)
+    name: str  # his display name (pictures, the web page): never an id
+    mention: str  # how the text names him (a mention for a person, "Computer N" for a computer)
+    chips: int | None = None  # the game's chips where it counts them (Insomnia), else None
+    computer: bool = False  # a computer seat from the start
+    takeover: bool = False  # a person's seat the computer plays for now
+    to_move: bool = False
+
+
+class MoveChoice(BaseModel):
+    """One move the reader may make now: its label in his language and its token (what a button or a select
+    carries: `bot.render.token`), drawn for the move count `seq` (a later use is stale)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    label: str
+    token: str
+    seq: int
+    style: ButtonStyle = "secondary"
+
+
+class TableView(BaseModel):
+    """What one reader may see of a table now (see the module's doc)."""
+
+    table_id: int
+    kind: str
+    game_name: str
+    status: str  # lobby, running, finished, cancelled
+    locale: str
+    seq: int  # the move count this view shows
+    over: bool = False
+    phase: str | None = None  # the decision now awaited, worded ("Turn 4 · Alice", "Deal 2 · auction")
+    turn: str | None = None  # who is to move (a player id)
+    turn_line: str | None = None  # "Alice, your turn: ... Time runs out <t:...:R>."
+    deadline: int | None = None  # the turn's deadline as a unix time (None: no clock, or no turn)
+    takeover_line: str | None = None  # "The computer plays for Bob." after a takeover
+    banner: str | None = None  # the session's and the presenter's word over the table (worded)
+    seats: list[Seat] = []
+    log: list[str] = []  # the recent log lines, oldest first; the last `new` were never shown
+    new: int = 0
+    upto_seq: int = 0  # with `upto_note`: how far the log is shown complete once this view is shown
+    upto_note: int = 0
+    board: Message = Message()  # the game's own worded board (a lobby's text before the game), no controls
+    controls: list[Button] = []  # what anyone may click now on the table message
+    reader: str | None = None  # the seat this view is for (None: the public view)
+    hand: Message | None = None  # the reader's hand as its message shows it (a private view)
+    moves: list[MoveChoice] = []  # the reader's legal moves (a private view, on his turn)
+    picture: Picture | None = None
+
+
+def compose(
+    info: TableInfo,
+    game: GameState | None,
+    *,
+    steps: Sequence[StepFacts] = (),
+    notes: Sequence[NoteFacts] = (),
+    shown: tuple[int, int] | None = None,
+    banner: Sequence[NoteFacts | str] = (),
+    deadline: float | None = None,
+    reader: str | None = None,
+    locale: object = "en",
+    picture: bool = False,
+    hand_buttons: bool = False,
+    log: Window | None = None,
+) -> TableView:
+    """The view of table `info` (its game `game`, None before the deal) for `reader` (None: public).
+
+    `steps` are the stored steps to word (oldest first; the start is step 0) and `notes` the session's notes;
+    `shown` is `(shown_seq, shown_note)`, how far the table message has shown the log (None: nothing, so the
+    window holds the newest lines). `banner`: notes (or words already said) over the table. `deadline`: when
+    the turn times out (unix time). `picture`: draw the picture now (the table's, or the reader's hand's).
+    `hand_buttons`: the private hand carries its move buttons (an ephemeral answer; not a DM). `log`: a
+    window of the log taken already (a replay's step), instead of one of `steps`."""
+    lang = str(locale)
+    view = TableView(
+        table_id=info.id, kind=info.kind, game_name=render.game_name(info.kind, locale), status=info.status,
+        locale=lang, seq=info.seq, reader=reader,
+        banner="\n".join(b if isinstance(b, str) else word_note(b, locale) for b in banner) or None,
+    )  # fmt: skip
+    if game is None:
+        lobby = render.renderer(info.kind).lobby(info, locale=locale)
+        view.controls = [b for row in lobby.rows for b in row]
+        lobby.rows = []
+        if view.banner:
+            lobby.content = f"{view.banner}\n{lobby.content or ''}".strip()
+        view.board = lobby
+        view.seats = [_seat(info, p, None, None, locale) for p in info.players]
+        return view
+    public = game.public_view()
+    current = None if game.is_over else game.current_player
+    chips = getattr(public, "chips", None)
+    view.over = game.is_over
+    view.turn = current
+    view.seats = [
+        _seat(info, p, chips.get(p) if isinstance(chips, dict) else None, current, locale)
+        for p in game.players
+    ]
+    group = None if game.is_over else render.renderer(info.kind).state_group(public, locale=locale)
+    view.phase = group.title if group is not None and group.title else None
+    if deadline and current is not None and not _computer(info, current):
+        view.deadline = int(deadline)
+    if current is not None:
+        view.turn_line = render.turn_line(info, game, view.deadline, locale=locale)
+    taken = [p for p in info.computer_seats if p in game.players]
+    if taken and not game.is_over:
+        who = join(locale, [name(p, locale) for p in taken])
+        view.takeover_line = t(locale, "turn.computer_plays_for", players=who)
+    win = log
+    if win is None:
+        shown_seq, shown_note = shown if shown is not None else (-1, 0)
+        win = window(log_of(info, steps, notes, locale=locale), shown_seq, shown_note, info.seq)
+    if win is not None:
+        view.log, view.new, view.upto_seq, view.upto_note = win.lines, win.new, win.upto_seq, win.upto_note
+    board = render.renderer(info.kind).table(info, game, view.banner, locale=locale)
+    view.controls = _controls(info, game, board, locale)
+    board.rows = []
+    view.board = board
+    if reader is not None and reader in game.players:
+        view.hand = render.hand_message(
+            info, game, reader, dm=not hand_buttons, locale=locale, picture=picture
+        )
+        view.moves = legal_moves(info, game, reader, locale=locale)
+        if picture:
+            view.picture, view.hand.picture = view.hand.picture, None
+    elif picture:
+        view.picture = render.table_picture(info, game, locale=locale)
+    return view
+
+
+def _computer(info: TableInfo, player: str) -> bool:
+    return is_computer(player) or player in info.computer_seats
+
+
+def _seat(info: TableInfo, player: str, chips: int | None, current: str | None, locale: object) -> Seat:
+    if is_computer(player):
+        shown = name(player, locale)
+    else:
+        known = info.names.get(player, "").strip()
+        seat = info.players.index(player) + 1 if player in info.players else 0
+        shown = known or t(locale, "picture.player", number=seat)
+    return Seat(
+        player=player, name=shown, mention=name(player, locale), chips=chips, computer=is_computer(player),
+        takeover=player in info.computer_seats, to_move=player == current,
+    )  # fmt: skip
+
+
+def _controls(info: TableInfo, game: GameState, board: Message, locale: object) -> list[Button]:
+    """The table message's buttons while the game runs: Move first (the mover's private dialog), then the
+    game's own (My hand, and a move anyone to move may make from the table: End turn, Pass)."""
+    buttons = [b for row in board.rows for b in row]
+    if game.is_over or info.status != "running":
+        return buttons
+    move = Button(label=t(locale, "dm.button.move"), custom_id=custom_id(info.id, MOVE), style="success")
+    return [move, *buttons]
+
+
+def legal_moves(info: TableInfo, game: GameState, player: str, *, locale: object) -> list[MoveChoice]:
+    """The player's legal moves now, worded for him (none when it is not his turn or the computer plays
+    his seat)."""
+    if game.is_over or game.current_player != player or _computer(info, player):
+        return []
+    module = render.renderer(info.kind)
+    out = []
+    for action in game.legal_actions():
+        said = module.action_text(action, hide=False, locale=locale)
+        out.append(MoveChoice(
+            label=(said[:1].upper() + said[1:])[:100], token=render.token(info.kind, action), seq=info.seq,
+        ))  # fmt: skip
+    return out
+
+
+def table_message(view: TableView, *, with_picture: bool = True) -> Message:
+    """The public table message of a view: the lobby, or the board, the log window, whose turn it is and
+    until when, who the computer plays for, and the controls (five to a row, at most five rows)."""
+    message = view.board.model_copy(deep=True)
+    if view.log:
+        shown = render.recent_lines(view.log, view.new, locale=view.locale)
+        if shown and message.embeds:
+            message.embeds.append(Embed(description="\n".join(shown), colour=message.embeds[0].colour))
+    if view.turn_line is not None:
+        message.content = view.turn_line
+    if view.takeover_line is not None:
+        lines = [line for line in (message.content, view.takeover_line) if line]
+        message.content = "\n".join(lines)
+    message.rows = rows_of(list(view.controls))
+    if with_picture:
+        message = render.attach_picture(message, view.picture)
+    return message
+
+
+def hand_message(view: TableView) -> Message:
+    """The reader's hand as its private message shows it (with its picture, if drawn)."""
+    if view.hand is None:
+        raise ValueError(f"table {view.table_id}: a public view has no hand")
+    return render.attach_picture(view.hand.model_copy(deep=True), view.picture)

@@ -1,0 +1,96 @@
+"""The words of a server's leaderboard (`/leaderboard` in Discord, the board's page on the web): one line per
+player by chips or by rating, the title and what the figures are. A person is a mention (`<@id>`): Discord
+shows his name, the web page the name it knows."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from bot import ratings
+from bot.i18n import signed, t, tn
+from bot.render import game_name
+from bot.render.ratings import rating_text
+
+CHIPS, RATING = "chips", "rating"
+ALL_TIME = "all-time"  # how the store names "no season" (storage.ALL_TIME; this layer reads no storage)
+
+
+class LeaderboardRow(Protocol):
+    """A line of the board by chips (the store's `LeaderboardRow` has this shape)."""
+
+    @property
+    def rank(self) -> int: ...
+    @property
+    def player(self) -> str: ...
+    @property
+    def net(self) -> int: ...
+    @property
+    def games(self) -> int: ...
+    @property
+    def wins(self) -> int: ...
+
+
+class RatingBoardRow(Protocol):
+    """A line of the board by rating (the store's `RatingBoardRow`)."""
+
+    @property
+    def rank(self) -> int: ...
+    @property
+    def player(self) -> str: ...
+    @property
+    def score(self) -> float: ...
+    @property
+    def games(self) -> int: ...
+    @property
+    def played(self) -> int: ...
+
+
+def player_label(player: str) -> str:
+    return f"<@{player}>" if player.isdigit() else player
+
+
+def leaderboard_line(row: LeaderboardRow, locale: object = "en") -> str:
+    return t(
+        locale,
+        "ledger.line",
+        rank=row.rank,
+        player=player_label(row.player),
+        net=signed(locale, row.net),
+        games=tn(locale, "count.game", row.games),
+        wins=tn(locale, "count.win", row.wins),
+    )
+
+
+def rating_board_line(row: RatingBoardRow, locale: object = "en") -> str:
+    return t(
+        locale,
+        "ledger.rating_line",
+        rank=row.rank,
+        player=player_label(row.player),
+        rating=rating_text(row.score, row.games, locale=locale),
+        games=tn(locale, "count.game", row.played),
+    )
+
+
+def board_title(kind: str | None, season: str, by: str, locale: object) -> str:
+    """ "Leaderboard: Malice" (all-time by chips, as it always was), with the season and the ranking added."""
+    if by == RATING and kind:
+        title = t(locale, "ledger.title.rating", game=game_name(kind, locale))
+    elif kind:
+        title = t(locale, "ledger.title.game", game=game_name(kind, locale))
+    else:
+        title = t(locale, "ledger.title.all")
+    if season != ALL_TIME:
+        title = t(locale, "ledger.title.season", title=title, season=season)
+    return title
+
+
+def board_figures(season: str, by: str, locale: object) -> str:
+    """What the figures are, said plainly (the footer)."""
+    if by == RATING:
+        return t(locale, "ledger.figures.rating", games=ratings.PROVISIONAL_GAMES)
+    if season != ALL_TIME:
+        return t(locale, "ledger.figures.season", season=season)
+    # The net is every movement in the chip ledger, so a running game's chips already count; games and wins
+    # come from the results of finished games.
+    return t(locale, "ledger.figures")

@@ -1,0 +1,28 @@
+"""Links the table message carries to pages outside Discord (the web's Watch and Replay, `bot.web`): one
+hook, asked each time the message is worded, so whatever draws the message's rows stays unaware of it."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from bot.render.common import MAX_BUTTON_ROWS, MAX_BUTTONS_PER_ROW, Button, Message
+from bot.sessions.records import TableRecord
+
+
+class Links(Protocol):
+    async def buttons(self, record: TableRecord, locale: object) -> list[Button]:
+        """The link buttons of the table's message (none: no page for it)."""
+        ...
+
+
+def with_links(message: Message, buttons: list[Button]) -> Message:
+    """The message with the link buttons at the end of its last row while it has room, else on a row of
+    their own (within Discord's five rows of five)."""
+    rows = [list(row) for row in message.rows if row]
+    for button in buttons:
+        if rows and len(rows[-1]) < MAX_BUTTONS_PER_ROW:
+            rows[-1].append(button)
+        elif len(rows) < MAX_BUTTON_ROWS:
+            rows.append([button])
+    message.rows = rows
+    return message

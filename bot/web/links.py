@@ -1,0 +1,74 @@
+"""The pages' links: unguessable and signed, one per table (its live page, its replay) and one per server (its
+leaderboard), each good until a day it names.
+
+A link is `/<kind>/<id>/<until>/<signature>`: `until` the day (days since 1970, UTC) after which it no longer
+opens, `signature` the first 128 bits of HMAC-SHA256 over `<kind>:<id>:<until>` with WEB_SECRET, in base64url.
+Nobody without the secret can make a link to a table or a server he was not given, nor stretch a link's
+day; changing WEB_SECRET retires every link posted so far. A link is the same all day long (the table message
+is not edited for a new link at each move), and `LINK_DAYS` after the day it was made it expires.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bot.web.guard import Refusal
+
+TABLE, REPLAY, BOARD = "table", "replay", "board"
+KINDS = (TABLE, REPLAY, BOARD)
+LINK_DAYS = 30  # how long a posted link opens its page
+DAY = 86_400
+SIGNATURE = re.compile(r"[A-Za-z0-9_-]{22}")
+MAX_ID = 2**63 - 1  # a table or server id beyond this is no id at all
+
+
+@dataclass(frozen=True)
+class Link:
+    kind: str
+    id: int
+    until: int
+    signature: str
+
+    @property
+    def path(self) -> str:
+        return f"/{self.kind}/{self.id}/{self.until}/{self.signature}"
+
+
+class Signer:
+    def __init__(self, secret: str, clock: Callable[[], float] = time.time) -> None:
+        self._key = secret.encode()
+        self.clock = clock
+
+    def _sign(self, kind: str, ident: int, until: int) -> str:
+        digest = hmac.new(self._key, f"{kind}:{ident}:{until}".encode(), hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(digest[:16]).decode().rstrip("=")
+
+    def link(self, kind: str, ident: int) -> Link:
+        until = int(self.clock()) // DAY + LINK_DAYS
+        return Link(kind, ident, until, self._sign(kind, ident, until))
+
+    def check(self, kind: str, ident: str, until: str, signature: str) -> int:
+        """The id a link opens, or `Refusal`: 404 for a link that is not one (malformed or forged: nobody is
+        told whether the table exists), 410 for one whose day has passed."""
+        if (
+            kind not in KINDS
+            or not ident.isdigit()
+            or not until.isdigit()
+            or len(ident) > 19
+            or len(until) > 9
+            or SIGNATURE.fullmatch(signature) is None
+            or int(ident) > MAX_ID
+        ):
+            raise Refusal("web.error.not_found", 404)
+        expected = self._sign(kind, int(ident), int(until))
+        if not hmac.compare_digest(expected, signature):
+            raise Refusal("web.error.not_found", 404)
+        if int(self.clock()) // DAY > int(until):
+            raise Refusal("web.error.expired", 410)
+        return int(ident)

@@ -1,0 +1,104 @@
+"""What each page shows, as Discord-free message data (`bot.render.common.Message`), made by the same code
+that makes what Discord shows: never a second wording.
+
+`table_view` is THE one adapter from a stored table to the live page: the one composition of a table's view
+(`bot.render.compose.compose`, through `bot.sessions.view.view_of`), which the Discord table message draws
+from too, for the public reader only. The replay is the Replay button's viewer
+(`bot.sessions.replay.Replays.step`), each step headed by its action as `/history` words it; the leaderboard
+is `/leaderboard`'s wording (`bot.render.leaderboard`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot import render
+from bot.i18n import t
+from bot.render.common import Embed, Message, Picture
+from bot.render.compose import TableView
+from bot.render.leaderboard import (
+    ALL_TIME,
+    CHIPS,
+    RATING,
+    board_figures,
+    board_title,
+    leaderboard_line,
+    rating_board_line,
+)
+from bot.render.registry import PRESENTATIONS
+from bot.sessions.view import banner_of, table_info, view_of
+from bot.web.feed import Watched
+from storage.contract import Store
+from storage.models import HistoryEntry
+
+BOARD_ROWS = 25  # players per section of the leaderboard page
+
+
+def table_view(watched: Watched, *, locale: str) -> TableView:
+    """The live page of a table for a spectator: the one composition (`bot.render.compose`, through the
+    sessions' adapter from a stored record) for the public reader: no hand, no move of anybody's."""
+    record = watched.record
+    banner = banner_of(record, record.session.next_note)
+    return view_of(
+        record, steps=watched.steps, banner=[banner] if banner is not None else [],
+        deadline=watched.deadline, locale=locale, reader=None,
+    )  # fmt: skip
+
+
+def table_picture(watched: Watched, *, locale: str) -> Picture | None:
+    """The table message's picture of the same state (the public board; a finished game's result card)."""
+    record = watched.record
+    return render.table_picture(table_info(record), record.game, locale=locale)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a replay: the Replay viewer's message and the step's action as /history words it."""
+
+    message: Message
+    action: str | None  # None: the start
+    last: int
+
+
+def replay_step(viewer: Message, kind: str, entry: HistoryEntry | None, last: int, *, locale: str) -> Step:
+    viewer = viewer.model_copy(
+        update={"rows": []}
+    )  # its steering buttons are Discord's; the page has its own
+    action = None if entry is None else render.history_line(kind, "finished", entry, locale=locale)
+    return Step(viewer, action, last)
+
+
+def board_sections(kinds: list[str], season: str, seasons_on: bool) -> list[tuple[str | None, str, str]]:
+    """The leaderboard page's sections (game, ranking, season): by chips over all games, then each game's
+    ratings; the season's and all-time (all-time only when the server has seasons off)."""
+    seasons = [season, ALL_TIME] if seasons_on and season != ALL_TIME else [ALL_TIME]
+    sections: list[tuple[str | None, str, str]] = [(None, CHIPS, s) for s in seasons]
+    sections += [(kind, RATING, s) for kind in kinds for s in seasons]
+    return sections
+
+
+async def board_view(store: Store, guild_id: int, season: str, seasons_on: bool, *, locale: str) -> Message:
+    """A server's leaderboard as `/leaderboard` words it, every section of it on one page."""
+    kinds = list(PRESENTATIONS.names())
+    embeds = []
+    for kind, by, when in board_sections(kinds, season, seasons_on):
+        if by == RATING and kind is not None:
+            board = await store.rating_leaderboard(guild_id, kind, limit=BOARD_ROWS, season=when)
+            lines = [rating_board_line(r, locale) for r in board]
+            empty = t(locale, "ledger.empty.rating")
+        else:
+            rows = await store.leaderboard(guild_id, kind, limit=BOARD_ROWS, season=when)
+            lines = [leaderboard_line(r, locale) for r in rows]
+            empty = (
+                t(locale, "ledger.empty.season", season=when)
+                if when != ALL_TIME
+                else t(locale, "ledger.empty")
+            )
+        embeds.append(
+            Embed(
+                title=board_title(kind, when, by, locale),
+                description="\n".join(lines) or empty,
+                footer=board_figures(when, by, locale),
+            )
+        )
+    return Message(embeds=embeds)
