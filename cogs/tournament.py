@@ -22,9 +22,9 @@ from discord.ext import commands
 
 from bot.events.runner import Runner
 from bot.events.service import Tournaments
+from bot.interactions import can_manage, parent_of, respond, roles_of, room_of
 from bot.render import tournament as words
 from bot.render.common import Message
-from cogs.table import can_manage, parent_of, respond, roles_of, room_of
 
 if TYPE_CHECKING:
     from bot.client import CardBot
