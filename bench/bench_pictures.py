@@ -24,7 +24,8 @@ from PIL import Image
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.report import write_section
-from bot.render.pictures import CACHE, hand_picture, sprites, table_picture
+from bot.render.drawings import CACHE, hand_picture, table_picture
+from bot.render.pictures import sprites
 from bot.render.pictures.canvas import new_canvas, png
 from tests.render.states import STATES
 

@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.report import write_section
 from bot import render
 from bot.games.ai import choose_action
-from bot.render.pictures import CACHE
+from bot.render.drawings import CACHE
 from bot.sessions import SessionManager, lobbies
 from bot.sessions.replay import Replays
 from bot.sessions.resume import replay_facts

@@ -2,7 +2,8 @@
 
 Start-up order (`setup_hook`), each step relying on the ones before it:
 1. open the store (this migrates the database);
-2. load every module of the `cogs` package (each has `async def setup(bot)`), plus `extra_extensions`;
+2. load the extensions it was given (`cogs.extensions()`: every module of the `cogs` package, each with
+   `async def setup(bot)`; the command line passes them, tests add their own);
    `cogs.table` creates the session manager (`self.sessions`), registers the persistent buttons and resumes
    the games still open in the store;
 3. set the command translator (German command names), then sync the command tree: to `DEV_GUILD_ID` if
@@ -18,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import pkgutil
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -26,7 +26,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-import cogs
 from bot import warmup
 from bot.config import Settings
 from bot.discord_out import DiscordAnnouncer, note_languages
@@ -82,15 +81,10 @@ class CardTree(app_commands.CommandTree):
         return True
 
 
-def cog_extensions() -> list[str]:
-    """Every module of the `cogs` package, found on disk so a new cog needs no registration."""
-    return sorted(f"{cogs.__name__}.{m.name}" for m in pkgutil.iter_modules(cogs.__path__) if not m.ispkg)
-
-
 class CardBot(commands.AutoShardedBot):
     """The Cardtable bot. `store`: an already opened store (`cardtable-bot run` opens it before connecting),
-    else `setup_hook` opens one. `extra_extensions` loads more cog modules (tests use it for test-only
-    commands); other keyword arguments go to `commands.Bot`."""
+    else `setup_hook` opens one. `extensions`: the cog modules `setup_hook` loads (`cogs.extensions()`, and
+    tests' own test-only commands); other keyword arguments go to `commands.Bot`."""
 
     store: Store
     sessions: SessionManager  # created in `setup_hook`, before the cogs that use it
@@ -100,8 +94,8 @@ class CardBot(commands.AutoShardedBot):
         self,
         settings: Settings,
         *,
+        extensions: Sequence[str],
         store: Store | None = None,
-        extra_extensions: Sequence[str] = (),
         **options: Any,
     ) -> None:
         super().__init__(
@@ -116,7 +110,7 @@ class CardBot(commands.AutoShardedBot):
             **options,
         )
         self.settings = settings
-        self.extra_extensions = tuple(extra_extensions)
+        self.extension_names = tuple(extensions)
         # discord.py's AutoShardedClient makes its event queue in connect() but close() always uses it: a bot
         # closed before it connected (a rejected token, a test that only builds the command tree) would fail.
         self._AutoShardedClient__queue: asyncio.PriorityQueue[Any] = asyncio.PriorityQueue()
@@ -143,7 +137,7 @@ class CardBot(commands.AutoShardedBot):
         resumed = await self.sessions.resume_all()
         if resumed:
             log.info("resumed %d open tables", resumed)
-        for extension in [*cog_extensions(), *self.extra_extensions]:
+        for extension in self.extension_names:
             await self.load_extension(extension)
         # German names and descriptions go with the sync, so the translator must be set before it.
         await self.tree.set_translator(CommandTranslator())

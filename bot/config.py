@@ -9,10 +9,52 @@ import logging
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot import limits
+
+# pydantic's error types, as a sentence after the setting's name (`METRICS_PORT must be at most 65535`).
+_PROBLEMS = {
+    "int_parsing": "must be a whole number",
+    "int_type": "must be a whole number",
+    "int_from_float": "must be a whole number",
+    "float_parsing": "must be a number",
+    "float_type": "must be a number",
+    "greater_than_equal": "must be at least {ge}",
+    "greater_than": "must be more than {gt}",
+    "less_than_equal": "must be at most {le}",
+    "less_than": "must be less than {lt}",
+    "literal_error": "must be {expected}",
+    "path_type": "must be a file path",
+}
+
+
+_SECRET = ("discord_token", "database_url")  # never echoed, not even when malformed
+
+
+def _plain(value: object) -> object:
+    """A limit as a person writes it: 10, not 10.0."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+def setting_problems(error: ValidationError) -> str:
+    """What is wrong with the settings, one clause per wrong setting, each naming it as it is set in the
+    environment or .env (`LOG_LEVEL must be DEBUG, ... , not 'LOUD'`): never pydantic's own wording."""
+    clauses = []
+    for err in error.errors():
+        name = str(err["loc"][0]).upper() if err["loc"] else ""
+        template = _PROBLEMS.get(err["type"])
+        if template is not None:
+            problem = template.format(**{k: _plain(v) for k, v in (err.get("ctx") or {}).items()})
+            if name and name.lower() not in _SECRET and isinstance(err.get("input"), str | int | float):
+                problem += f", not {str(err['input'])[:40]!r}"  # what was set, as set (never a secret)
+        else:
+            problem = str(err["msg"]).removeprefix("Value error, ")  # our validators' own clauses
+        clause = f"{name} {problem}" if name and not problem.startswith(name) else problem
+        if clause not in clauses:
+            clauses.append(clause)
+    return "; ".join(clauses)
 
 
 class Settings(BaseSettings):
@@ -54,7 +96,7 @@ class Settings(BaseSettings):
     def _known_level(cls, value: str) -> str:
         level = value.strip().upper()
         if not isinstance(logging.getLevelName(level), int):
-            raise ValueError(f"unknown log level {value!r}: use DEBUG, INFO, WARNING, ERROR or CRITICAL")
+            raise ValueError(f"must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {value!r}")
         return level
 
     @field_validator("log_format", mode="before")
@@ -67,8 +109,10 @@ class Settings(BaseSettings):
     def _comma_list(cls, value: object) -> object:
         # `SHARD_IDS=0,1` as well as JSON `[0, 1]`; blank means unset.
         if isinstance(value, str):
-            text = value.strip().strip("[]")
-            return [int(part) for part in text.split(",") if part.strip()] or None
+            parts = [part.strip() for part in value.strip().strip("[]").split(",") if part.strip()]
+            if not all(part.isascii() and part.isdigit() for part in parts):
+                raise ValueError(f"must be shard numbers separated by commas, like 0,1, not {value!r}")
+            return [int(part) for part in parts] or None
         return value
 
     @field_validator("database_url", mode="before")
@@ -79,7 +123,7 @@ class Settings(BaseSettings):
             if not text:
                 return None
             if not text.startswith(("postgresql://", "postgres://")):
-                raise ValueError("must start with postgresql:// (for SQLite, set DATABASE_PATH instead)")
+                raise ValueError("must start with postgresql://; for SQLite, set DATABASE_PATH instead")
             return text
         return value
 

@@ -1,6 +1,7 @@
-"""Everything the bot says fits Discord: echoes of user input are short excerpts, and every message is cut
-to Discord's limits before it is sent (a message past a limit is refused with 50035, and the user would be
-left with no answer at all). Discord-free."""
+"""Everything the bot says fits Discord: every message is cut to Discord's limits before it is sent (a message
+past a limit is refused with 50035, and the user would be left with no answer at all). Discord-free, above
+the presentation whose messages it cuts. Echoes of user input are short excerpts: `bot.i18n.excerpt`, below
+the presentation, which repeats them in its refusals too."""
 
 from __future__ import annotations
 
@@ -15,13 +16,6 @@ FOOTER = 2048
 FIELDS = 25
 EMBEDS = 10
 EMBED_TOTAL = 6000  # all embeds of one message together
-ECHO = 40
-
-
-def excerpt(text: str, limit: int = ECHO) -> str:
-    """What the user typed, as much as a sentence should repeat of it (one line, at most `limit`)."""
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def clip(text: str | None, limit: int) -> str | None:

@@ -11,10 +11,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.fit import excerpt
 from bot.games.refusal import Refusal
 from bot.games.registry import REGISTRY
-from bot.i18n import catalogue
+from bot.i18n import catalogue, excerpt
 from bot.i18n.commands import option_key
 from bot.sessions.errors import GameName
 

@@ -20,7 +20,16 @@ class Limit(NamedTuple):
     def check(self, value: float, what: str) -> None:
         """Raise ValueError with one sentence when `value` is outside the range."""
         if not self.min <= value <= self.max:
-            raise ValueError(f"{what} must be from {self.min} to {self.max}, not {value:g}")
+            raise ValueError(f"{what} must be from {self.min} to {self.max}, not {shown(value)}")
+
+
+def shown(value: float) -> str:
+    """A number as the person typed it: whole numbers in full (`99999999999999999999`, never `1e+20`), up to
+    a length one can read; a fraction as written."""
+    if isinstance(value, int) or float(value).is_integer():
+        digits = str(int(value))
+        return digits if len(digits) <= 24 else f"{digits[:21]}… ({len(digits.lstrip('-'))} digits)"
+    return f"{value:g}"
 
 
 TURN_TIMEOUT = Limit(10, 86_400)  # seconds per decision: a day at most

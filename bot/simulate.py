@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pydantic import BaseModel
 from tqdm import tqdm
 
+from bot import limits
 from bot.games import ai
 from bot.games.base import ChipTransfer, GameAction, GameEvent, GameState
 from bot.games.registry import REGISTRY
@@ -28,6 +29,8 @@ from bot.games.spec import GameSpec
 from bot.render.figures import Figures, shares
 from bot.render.registry import PRESENTATIONS
 from bot.terminal.flags import add_option_flags, checked_options, checked_players, players_help
+
+GAMES = limits.Limit(1, 10_000_000)  # games of one run: beyond that a run takes days, and a count overflows
 
 Chooser = Callable[[GameState, str, str], GameAction]
 """`(game, player, seed) -> action`: how a seat decides (`bot.games.ai.choose_action`, or a random one)."""
@@ -156,7 +159,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", choices=REGISTRY.names(), required=True)
     defaults = {s.name: _default_players(s) for s in REGISTRY}
     parser.add_argument("--players", type=int, default=None, help=players_help(defaults))
-    parser.add_argument("--games", type=int, default=100, help="how many games (default 100)")
+    parser.add_argument(
+        "--games", type=int, default=100, help=f"how many games, {GAMES.min} to {GAMES.max:,} (default 100)"
+    )
     parser.add_argument("--seed", default="1", help="the same seed replays the same games (default 1)")
     add_option_flags(parser)
 
@@ -172,8 +177,10 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     spec = REGISTRY[args.game]
     players = checked_players(spec, _default_players(spec) if args.players is None else args.players, parser)
     options = checked_options(spec, args, parser)
-    if args.games < 1:
-        parser.error("--games must be at least 1.")
+    try:
+        GAMES.check(args.games, "--games")
+    except ValueError as exc:
+        parser.error(f"{exc}.")
     report = simulate(args.game, players, args.games, args.seed, options=options)
     print(format_report(report))
     return 0

@@ -17,7 +17,7 @@ sys.path.insert(0, str(ROOT))
 
 from bot import render  # noqa: E402
 from bot.render.charts import stats_chart  # noqa: E402
-from bot.render.pictures import hand_picture, table_picture  # noqa: E402
+from bot.render.drawings import hand_picture, table_picture  # noqa: E402
 from tests.render import golden  # noqa: E402
 from tests.render.states import STATES  # noqa: E402
 from tests.render.test_result_card import RATED  # noqa: E402

@@ -23,7 +23,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("bot.ratings",),  # the rating math (OpenSkill): pure numbers, worded by the presentation
     ("bot.games",),  # the rules: engines, their specs, the rules registry
     ("bot.i18n",),  # the words: the catalogue, card notation, locale formatting
-    ("bot.render", "bot.fit"),  # the presentation: text, pictures, commands as data, its registry
+    ("bot.render",),  # the presentation: text, pictures, commands as data, its registry
+    ("bot.fit",),  # every message cut to Discord's limits (Discord-free)
     ("bot.sessions", "bot.warmup", "bot.config"),  # tables in play (no Discord); the process's settings
     ("bot.terminal", "bot.simulate", "bot.reading"),  # the front ends without Discord; typed input read
     ("bot.ops",),  # the operator's view (the token's budget, metrics, health), without Discord

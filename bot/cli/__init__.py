@@ -129,15 +129,13 @@ def _settings(*, need_token: bool = True) -> Settings:
     from pydantic import ValidationError
 
     from bot.cli.serve import EXIT_CONFIG, NO_TOKEN, fail
-    from bot.config import Settings
+    from bot.config import Settings, setting_problems
 
     try:
         settings = Settings()
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']).upper()}: {err['msg']}" for err in exc.errors()
-        )
-        raise SystemExit(fail(f"invalid settings ({problems}).", EXIT_CONFIG)) from None
+        where = "Settings come from the environment and .env (see .env.example)."
+        raise SystemExit(fail(f"{setting_problems(exc)}. {where}", EXIT_CONFIG)) from None
     if need_token and settings.token() is None:
         raise SystemExit(fail(NO_TOKEN, EXIT_CONFIG))
     return settings
@@ -251,5 +249,5 @@ def _migrate_db(args: argparse.Namespace, parser: Parser) -> int:
         summary = asyncio.run(migrate_to_postgres(source, args.to))
     except DatabaseUnusable as exc:
         return fail(f"{exc}.", EXIT_STORAGE)
-    print(f"{PROG}: {summary} Now set DATABASE_URL to that database and start the bot.")
+    print(f"{PROG}: {summary}. Now set DATABASE_URL to that database and start the bot.")
     return 0

@@ -17,6 +17,7 @@ from typing import Any
 import aiohttp
 import discord
 
+import cogs
 from bot.cli.database import DatabaseUnusable, describe, open_database
 from bot.client import CardBot
 from bot.config import Settings
@@ -64,7 +65,7 @@ async def run(settings: Settings, **options: object) -> int:
         await store.close()
         code = EXIT_CONFIG if isinstance(exc, OpsUnavailable) else EXIT_STORAGE
         return fail(f"{exc}.", code)
-    bot = CardBot(settings, store=ops.store, http_trace=ops.trace(), **options)  # type: ignore[arg-type]
+    bot = CardBot(settings, extensions=cogs.extensions(), store=ops.store, http_trace=ops.trace(), **options)
     bot.ops = ops
     stop_signal = _stop_on_signals(bot)
     try:

@@ -8,7 +8,8 @@ numbers mean the same in both. Output is always in the player's own notation.
 
 The engines' `Card` (bot/games/cards.py) stays the one value: this module only reads and writes text.
 Compact forms are rank first (`DH`, `10Ka`, `BKr`); a suit in words or as a symbol may also come first
-(`Herz Dame`, `♥D`, `pik10`), a suit letter may not (`HD` would read as a rank after a suit nobody writes).
+(`Herz Dame`, `♥D`, `pik10`), a suit letter only as a word of its own (`Kr 9`, `P D`: `HD` in one word would
+read as a rank after a suit nobody writes).
 """
 
 from __future__ import annotations
@@ -68,14 +69,16 @@ class _Vocabulary:
             suit_letters |= _GERMAN_SUIT_LETTERS
             suit_words |= _GERMAN_SUIT_WORDS
         self.suits_after = suit_letters | suit_words  # after the rank: any suit form
-        self.suits_before = suit_words  # before the rank: words and symbols only
+        self.suits_before = suit_words  # before the rank, in one word: words and symbols only
+        self.suits_apart = suit_letters | suit_words  # before the rank, as a word of its own (`Kr 9`, `P D`)
 
-    def readings(self, first: str, second: str) -> set[Card]:
+    def readings(self, first: str, second: str, *, apart: bool = False) -> set[Card]:
         found = set()
+        before = self.suits_apart if apart else self.suits_before
         if first in self.ranks and second in self.suits_after:
             found.add(Card.of(self.ranks[first], self.suits_after[second]))
-        if first in self.suits_before and second in self.ranks:
-            found.add(Card.of(self.ranks[second], self.suits_before[first]))
+        if first in before and second in self.ranks:
+            found.add(Card.of(self.ranks[second], before[first]))
         return found
 
 
@@ -95,7 +98,7 @@ def parse_card(text: str | Card, locale: object = None) -> Card:
     vocabulary = _VOCABULARY[lang]
     found: set[Card] = set()
     if len(words) == 2:
-        found = vocabulary.readings(*words)
+        found = vocabulary.readings(*words, apart=True)
     elif len(words) == 1:
         word = words[0]
         for cut in range(1, len(word)):

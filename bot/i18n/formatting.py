@@ -1,4 +1,5 @@
-"""Numbers, lists and durations in a language's own conventions, through Babel's locale data."""
+"""Numbers, lists and durations in a language's own conventions, through Babel's locale data; and what a user
+typed, as a sentence repeats it (`excerpt`)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,15 @@ def signed(locale: object, value: int) -> str:
 def join(locale: object, items: Iterable[str], style: Literal["standard", "or"] = "standard") -> str:
     """["A", "B", "C"] -> "A, B, and C" (en) / "A, B und C" (de); `style="or"` -> "A, B oder C"."""
     return format_list(list(items), style=style, locale=resolve_locale(locale))
+
+
+ECHO = 40  # characters of a user's input a sentence repeats
+
+
+def excerpt(text: str, limit: int = ECHO) -> str:
+    """What the user typed, as much as a sentence should repeat of it (one line, at most `limit`)."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def relative(locale: object, seconds: float, *, direction: bool = True) -> str:

@@ -18,7 +18,7 @@ from bot.games.base import GameAction, GameEvent, GameState, GameView
 from bot.games.registry import REGISTRY
 from bot.i18n import catalogue, join, t
 from bot.i18n.rules import Rules, rules
-from bot.render import pictures
+from bot.render import drawings
 from bot.render.common import (
     Button,
     Embed,
@@ -115,8 +115,8 @@ def table_picture(info: TableInfo, game: GameState | None, *, locale: object = "
     if game is not None and game.is_over:
         title = game_name(info.kind, locale)
         changes = result_ratings(info.ratings)
-        return _drawn(info, lambda: pictures.result_picture(info, game, title, changes, locale=locale))
-    return _drawn(info, lambda: pictures.table_picture(info, game, locale=locale))
+        return _drawn(info, lambda: drawings.result_picture(info, game, title, changes, locale=locale))
+    return _drawn(info, lambda: drawings.table_picture(info, game, locale=locale))
 
 
 RECENT_LIMIT = 3500  # characters of recent lines: with the board's embed inside Discord's 6,000 per message
@@ -283,14 +283,14 @@ def hand_message(
     message = renderer(info.kind).hand(info, game, player, dm=dm, locale=locale)
     if not picture:
         return message
-    return _with_picture(message, info, lambda: pictures.hand_picture(info, game, player, locale=locale))
+    return _with_picture(message, info, lambda: drawings.hand_picture(info, game, player, locale=locale))
 
 
 def hand_picture(info: TableInfo, game: GameState, player: str, *, locale: object = "en") -> Picture | None:
     """A hand message's picture alone (see `table_picture`)."""
     if not info.pictures:
         return None
-    return _drawn(info, lambda: pictures.hand_picture(info, game, player, locale=locale))
+    return _drawn(info, lambda: drawings.hand_picture(info, game, player, locale=locale))
 
 
 def action_receipt(

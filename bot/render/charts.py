@@ -12,7 +12,8 @@ from bot import ratings
 from bot.i18n import signed, t
 from bot.render import game_name
 from bot.render.common import Picture
-from bot.render.pictures import CACHE, chart
+from bot.render.drawings import CACHE
+from bot.render.pictures import chart
 from bot.render.pictures.canvas import png
 from bot.render.pictures.labels import alt
 from bot.render.ratings import rating_text
@@ -54,7 +55,8 @@ def panels(
             heading = t(locale, "picture.chart.chips_season", season=season, net=net)
         words = ", ".join(signed(locale, v) for v in running[1:])
         said = t(locale, "picture.chart.alt", heading=heading, values=words)
-        out.append((chart.Panel(heading, running, signed=True), said))
+        axis = t(locale, "picture.chart.games")
+        out.append((chart.Panel(heading, running, signed=True, axis=axis, first=0), said))
     for kind in dict.fromkeys(p.kind for p in rated):
         points = [p for p in rated if p.kind == kind]
         last = points[-1]
@@ -63,7 +65,7 @@ def panels(
         values = tuple(ratings.shown(p.score) for p in points)
         words = ", ".join(str(v) for v in values)
         said = t(locale, "picture.chart.alt", heading=heading, values=words)
-        out.append((chart.Panel(heading, values), said))
+        out.append((chart.Panel(heading, values, axis=t(locale, "picture.chart.games")), said))
     return out
 
 
@@ -74,7 +76,7 @@ def stats_chart(
     drawn = panels(chips, rated, season=season, locale=locale)
     if not drawn:
         return None
-    key = repr(("chart", str(locale), [(p.heading, p.values, p.signed) for p, _ in drawn]))
+    key = repr(("chart", str(locale), drawn))
 
     def draw() -> Picture:
         canvas = chart.draw([p for p, _ in drawn], locale=locale)

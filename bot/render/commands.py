@@ -11,11 +11,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from bot.fit import excerpt
 from bot.games.base import GameAction, GameState, Refusal
 from bot.games.cards import Card
 from bot.games.refusal import said as said  # an answer as a key and its params (see `Opened`)
 from bot.games.spec import TableOptions, option_choices, option_range
+from bot.i18n import excerpt
 
 OptionType = Literal["string", "integer", "boolean", "user"]
 
@@ -123,6 +123,10 @@ def number_input(refusal: str, text: object) -> int:
     """A whole number as a player typed it (a string option: a typo gets a sentence, not Discord's error);
     `refusal` is the catalogue key of the sentence, which gets the typed `value`."""
     value = str(text).strip()
-    if not (value.isascii() and value.isdigit() and len(value) <= 9):
+    digits = value.removeprefix("-")
+    if not (digits.isascii() and digits.isdigit()):
         raise Refusal(refusal, value=excerpt(value))
-    return int(value)
+    # A whole number is a number, however large or below zero: the rules then say what is allowed ("You have
+    # only 15 chips", "Bid at least 1 chip"). Past any limit a game has, every number refuses alike.
+    number = int(digits) if len(digits) <= 9 else 10**9
+    return -number if value.startswith("-") else number

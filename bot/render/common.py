@@ -45,7 +45,7 @@ class Embed(BaseModel):
 
 
 class Picture(BaseModel):
-    """A PNG attached to a message (bot.render.pictures); `alt` is its description for screen readers."""
+    """A PNG attached to a message (bot.render.drawings); `alt` is its description for screen readers."""
 
     model_config = ConfigDict(ser_json_bytes="base64", val_json_bytes="base64")  # PNG bytes are not UTF-8
     filename: str

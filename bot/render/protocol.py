@@ -1,5 +1,5 @@
 """What a game's presentation offers, typed by the game's own classes: its text (`Renderer`, the module
-`bot/render/<game>/text.py`) and its pictures (`Pictures`, `bot/render/pictures/<game>.py`).
+`bot/render/<game>/text.py`) and its pictures (`Pictures`, `bot/render/<game>/pictures.py`).
 
 Both are generic over the game's state, views, events and actions, so a game's text module is checked
 against exactly its engine's types (`Renderer[Game, PublicView, Event, Action]`): an event added to
@@ -84,7 +84,7 @@ class Renderer(Protocol[G, V, E, A]):
 
 
 class Pictures(Protocol[V, P, L]):
-    """A game's pictures (`bot.render.pictures` caches and encodes them): each returns the canvas and its alt
+    """A game's pictures (`bot.render.drawings` caches and encodes them): each returns the canvas and its alt
     text. The table is drawn only from the public view, a hand only from its owner's view and legal moves.
     Every word is in `locale`, as for the text renderers. `names` are the players' display names
     (`TableInfo.names`, player id -> name): the drawings name people by them, never by an id."""

@@ -12,11 +12,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.games.registry import REGISTRY
+from bot.i18n import t
 from bot.i18n.locale import LANGUAGES, resolve_locale
+from bot.terminal.console import EXIT_INPUT_REFUSED, IDLE_LINES, Console
 from bot.terminal.flags import add_option_flags, checked_options, checked_players, option_names, players_help
 
 DEFAULT_SEATS = 3  # you and two computer players, where the game seats that many
-DEFAULT_NAME = "Player"
 NAME_LENGTH = 32  # as a Discord display name
 # Where a terminal says its language, in the order POSIX (and gettext) read them.
 LANGUAGE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
@@ -33,7 +34,8 @@ def description() -> str:
         "players and texts. Moves come from standard input, typed or piped: type a move as you would on "
         "Discord ('play 7h centre', 'bid 8', or a number: an amount where one is asked, else the move of "
         "that number in the list); 'help' lists your legal moves, 'hand', 'table' and 'rules' show the game "
-        "and its rules, 'quit' ends."
+        f"and its rules, 'quit' leaves the game (after a 'yes'). Piped input that makes no move {IDLE_LINES} "
+        f"lines in a row ends the game with exit code {EXIT_INPUT_REFUSED}."
     )
 
 
@@ -49,8 +51,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_option_flags(parser)
     parser.add_argument("--seed", default=None, help="replay the same deal and the same computer moves")
     parser.add_argument(
-        "--name", default=DEFAULT_NAME, help=f"your name in the game's texts, 1 to {NAME_LENGTH} printable "
-        f"characters (default {DEFAULT_NAME})",
+        "--name", default=None, help=f"your name in the game's texts, 1 to {NAME_LENGTH} printable "
+        "characters (default Player; in German Spieler)",
     )
     parser.add_argument(
         "--language", choices=LANGUAGES, default=None,
@@ -70,8 +72,11 @@ def terminal_language(environ: Mapping[str, str] = os.environ) -> str:
     return "en"
 
 
-def checked_name(name: str, parser: argparse.ArgumentParser) -> str:
-    """The player's name, or a usage error: 1 to 32 printable characters, as a Discord display name."""
+def checked_name(name: str | None, parser: argparse.ArgumentParser, locale: str = "en") -> str:
+    """The player's name (none given: the game's language's word for a player), or a usage error: 1 to 32
+    printable characters, as a Discord display name."""
+    if name is None:
+        return t(locale, "terminal.default_name")
     name = name.strip()
     if not 1 <= len(name) <= NAME_LENGTH or not name.isprintable():
         parser.error(f"--name must be 1 to {NAME_LENGTH} printable characters")
@@ -86,7 +91,7 @@ def again(args: argparse.Namespace) -> str:
     for option in option_names():
         if getattr(args, option) is not None:
             words += [f"--{option}", str(getattr(args, option))]
-    if args.name.strip() != DEFAULT_NAME:
+    if args.name is not None:
         words += ["--name", args.name.strip()]
     if args.language is not None:
         words += ["--language", args.language]
@@ -103,8 +108,8 @@ def options(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     seats, table_options = options(args, parser)
-    name = checked_name(args.name, parser)
-    from bot.terminal.console import Console
+    locale = args.language or terminal_language()
+    name = checked_name(args.name, parser, locale)
     from bot.terminal.session import TerminalGame
 
     for stream in (sys.stdout, sys.stderr):
@@ -114,7 +119,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     console = Console(sys.stdin, sys.stdout)
     game = TerminalGame(
         args.game, seats, args.seed or secrets.token_hex(8), table_options, name=name, console=console,
-        locale=args.language or terminal_language(), again=again(args),
+        locale=locale, again=again(args),
     )
     try:
         return game.play()

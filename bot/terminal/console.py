@@ -12,10 +12,14 @@ import contextlib
 from collections.abc import Callable
 from typing import IO, Any
 
-from bot.fit import excerpt
+from bot.i18n import excerpt
 
 ECHO = 80  # characters of a piped line shown after the prompt
 READ_LIMIT = 1000  # characters of a line read at all: nothing longer means anything here
+# Piped lines in a row that make no move before the game gives up on its input: a refused line piped without
+# end (`yes 1`) would otherwise be answered forever. No game asks for this many words between two moves.
+IDLE_LINES = 20
+EXIT_INPUT_REFUSED = 1  # the exit code when the game gives up on its piped input
 
 
 def _readline() -> Any:
@@ -38,6 +42,11 @@ class Console:
             self._readline.set_completer(self._complete)
             self._readline.set_completer_delims("")  # a whole move is one completion ("play 7h centre1")
             self._readline.parse_and_bind("tab: complete")
+
+    @property
+    def interactive(self) -> bool:
+        """Whether a person types at a terminal (else the lines are piped)."""
+        return self._interactive
 
     def write(self, text: str) -> None:
         self._out.write(text)

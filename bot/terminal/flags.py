@@ -88,26 +88,55 @@ def checked_options(
     for name in given:
         if name not in own:
             others = " or ".join(s.title for s in _games_with(name))
-            parser.error(f"--{name} is not a {spec.title} option (only {others} has it).")
+            parser.error(f"--{name} is not an option of {spec.title}: only {others} has it.")
     for name, value in given.items():
         if isinstance(value, int):
-            try:
-                limits.Limit(*option_range(spec.options, name)).check(value, f"--{name}")
-            except ValueError as exc:
-                parser.error(f"{exc}.")
+            _check_range(spec, name, value, f"--{name}", parser)
     for item in getattr(args, "option", None) or []:
         name, equals, value = (part.strip() for part in item.partition("="))
         if not equals or not name:
             parser.error(f"--option takes NAME=VALUE (like --option discard=required), not {item!r}.")
         if name not in own:
             parser.error(f"--option {name}: {spec.title} has no such option (it has {', '.join(own)}).")
-        try:
-            checked = spec.make_options({name: value})
-        except ValidationError as exc:
-            problem = exc.errors()[0]["msg"]
-            parser.error(f"--option {name}={value}: {problem[:1].lower()}{problem[1:]}.")
-        given[name] = getattr(checked, name)
+        given[name] = _option_value(spec, name, value, parser)
     return given
+
+
+def _check_range(spec: GameSpec, name: str, value: int, what: str, parser: argparse.ArgumentParser) -> None:
+    try:
+        limits.Limit(*option_range(spec.options, name)).check(value, what)
+    except ValueError as exc:
+        parser.error(f"{exc}.")
+
+
+def _has_range(spec: GameSpec, name: str) -> bool:
+    try:
+        option_range(spec.options, name)
+    except ValueError:
+        return False
+    return True
+
+
+def _option_value(spec: GameSpec, name: str, value: str, parser: argparse.ArgumentParser) -> object:
+    """`--option NAME=VALUE`'s value as the game's options model takes it, or a usage error in words a person
+    reads (the allowed range or words, not the model's own wording)."""
+    what = f"--option {name}"
+    words = option_choices(spec.options, name)
+    if words:
+        if value not in words:
+            parser.error(f"{what} must be {' or '.join(words)}, not {value!r}.")
+    elif _has_range(spec, name):
+        text = value.strip()
+        if not (text.lstrip("-").isascii() and text.lstrip("-").isdigit()):
+            low, high = option_range(spec.options, name)
+            parser.error(f"{what} must be a whole number from {low} to {high}, not {value!r}.")
+        _check_range(spec, name, int(text), what, parser)
+    try:
+        checked = spec.make_options({name: value})
+    except ValidationError as exc:  # a check of the model beyond its range or words
+        problem = exc.errors()[0]["msg"].removeprefix("Value error, ")
+        parser.error(f"{what}={value}: {problem[:1].lower()}{problem[1:]}.")
+    return getattr(checked, name)
 
 
 def checked_players(spec: GameSpec, players: int, parser: argparse.ArgumentParser) -> int:

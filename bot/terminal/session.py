@@ -11,6 +11,8 @@ the terminal's language (`locale`), refusals included: the engine's reason, word
 from __future__ import annotations
 
 import copy
+import dataclasses
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -19,17 +21,22 @@ from bot.games import ai
 from bot.games.base import GameAction, GameEvent, GameState
 from bot.games.refusal import Refusal
 from bot.games.registry import REGISTRY
-from bot.i18n import join, t
+from bot.i18n import join, resolve_locale, t
 from bot.render.common import LogGroup, TableInfo
 from bot.render.compose import compose, table_message
+from bot.render.options import SESSION_OPTIONS, option_lines
+from bot.render.registry import PRESENTATIONS
 from bot.render.wording import refusal_text
 from bot.terminal import moves
-from bot.terminal.console import Console
+from bot.terminal.console import EXIT_INPUT_REFUSED, IDLE_LINES, Console
 from bot.terminal.text import embed_text, message_text, plain, rules_text
 
 HUMAN = moves.PLAYER  # a decimal id like a Discord user's, so the renderers treat him as one
 WORDS = ("help", "hand", "table", "rules", "quit")
-ALIASES = {"?": "help", "h": "help", "exit": "quit", "q": "quit"}
+ALIASES = {"?": "help", "h": "help", "exit": "quit", "q": "quit"}  # leaving still asks for a yes
+# A `code` quote of the bot's Discord texts, quoted as the reader's language writes it.
+_CODE = re.compile(r"`([^`]*)`")
+_QUOTES = {"de": ("„", "“")}
 
 
 class TerminalGame:
@@ -61,6 +68,8 @@ class TerminalGame:
         self._step = 0
         # The words of this language, and the English ones, which work in every language.
         self.words = {t(locale, f"terminal.word.{w}"): w for w in WORDS} | {w: w for w in WORDS} | ALIASES
+        self.yes = {t(locale, "terminal.word.yes"), "yes"}
+        self.idle = 0  # piped lines in a row that made no move
         console.complete_with(self._completions)
 
     def word(self, which: str) -> str:
@@ -102,9 +111,19 @@ class TerminalGame:
         self.say(message_text(message, self.names))
 
     def _rules(self) -> None:
-        summary = render.rules_summary(self.kind, self.locale)
-        if summary is not None:
-            self.say(rules_text(summary))
+        """The game's rules as this game has them (`--turns 40`: rule 17 says 40 turns), its options and
+        house rules, and an ending that fits the terminal (where the Discord one names a slash command)."""
+        summary = render.rules_summary(self.kind, self.locale, self.info.options)
+        if summary is None:
+            return
+        layout = PRESENTATIONS[self.kind].rules
+        lines = option_lines(
+            REGISTRY[self.kind].options, layout, self.info.options, self.locale, skip=SESSION_OPTIONS
+        )
+        footer = t(self.locale, "terminal.rules_footer", command=f"cardtable-bot play {self.kind} --help")
+        title = t(self.locale, "terminal.rules_options")
+        summary = dataclasses.replace(summary, options_title=title, options=tuple(lines), footer=footer)
+        self.say(rules_text(summary))
 
     def _help(self) -> None:
         numbered = not moves.asks_amount(self.game)
@@ -117,12 +136,13 @@ class TerminalGame:
 
     def _completions(self) -> list[str]:
         legal = [] if self.game.is_over else moves.completions(self.game, self.locale)
-        return [*legal, *(self.word(w) for w in WORDS)]
+        return [*legal, *(self.word(w) for w in WORDS), *self.yes]
 
     # ---------------------------------------------------------------- the game
 
     def play(self) -> int:
-        """Play to the end (or until `quit` / end of input); the exit code is 0 either way."""
+        """Play to the end (or until `quit` / end of input): exit code 0; 1 when the piped input kept being
+        refused (`EXIT_INPUT_REFUSED`)."""
         game_name = render.game_name(self.kind, self.locale)
         self.say(t(self.locale, "terminal.start", game=game_name, name=self.names[HUMAN], seed=self.seed))
         opening = list(getattr(self.game, "opening_events", []))
@@ -144,7 +164,7 @@ class TerminalGame:
                 shown_at = self._step
             events = self._ask()
             if events is None:
-                return 0
+                return EXIT_INPUT_REFUSED if self.idle >= IDLE_LINES else 0
             self._step += 1
             self._log(events)
         self.say()
@@ -153,31 +173,66 @@ class TerminalGame:
         return 0
 
     def _ask(self) -> list[GameEvent] | None:
-        """The events of the person's next legal move; None when he quits or the input ends."""
+        """The events of the person's next legal move; None when he leaves, the input ends, or the piped input
+        keeps making no move."""
         prompt = t(self.locale, "terminal.prompt", help=self.word("help"), quit=self.word("quit"))
         while True:
-            line = self.console.ask(prompt)
+            line = self._line(prompt)
             if line is None:
-                self.say()
-                self.say(t(self.locale, "terminal.input_ended"))
                 return None
             typed = " ".join(line.lower().split())
             if not typed:
                 continue
             what = self.words.get(typed)
             if what == "quit":
-                self.say(self.left_line())
-                return None
+                if self._leave():
+                    return None
+                continue
             if what is not None:
                 {"help": self._help, "hand": self._hand, "table": self._table, "rules": self._rules}[what]()
                 continue
             try:
-                return self._move(moves.read(line, self.game, self.locale, help_word=self.word("help")))
+                events = self._move(moves.read(line, self.game, self.locale, help_word=self.word("help")))
             except Refusal as refusal:
-                # What the person typed, quoted in `code` on Discord, is quoted plainly here.
-                self.say(refusal_text(refusal, self.locale).replace("`", "'"))
+                self.say(self.quoted(refusal_text(refusal, self.locale)))
             except ValueError:  # options the game's action model rejects (a malformed action)
                 self.say(t(self.locale, "table.not_an_action"))
+            else:
+                self.idle = 0
+                return events
+
+    def _line(self, prompt: str) -> str | None:
+        """The next line, or None when the input ended or piped input made no move `IDLE_LINES` times in a
+        row (the reason said)."""
+        if not self.console.interactive and self.idle >= IDLE_LINES:
+            self.say()
+            self.say(t(self.locale, "terminal.input_refused", n=IDLE_LINES, code=EXIT_INPUT_REFUSED))
+            return None
+        line = self.console.ask(prompt)
+        if line is None:
+            self.say()
+            self.say(t(self.locale, "terminal.input_ended"))
+            return None
+        self.idle += 1  # until the line makes a move
+        return line
+
+    def _leave(self) -> bool:
+        """Whether the person confirms leaving: only the word yes does (`ja` in German), which no move and
+        no number is, so piped moves never leave a game by accident."""
+        self.say(t(self.locale, "terminal.leave_ask", yes=t(self.locale, "terminal.word.yes")))
+        answer = self._line(t(self.locale, "terminal.leave_prompt"))
+        if answer is None:
+            return True  # the input ended: there is no game to stay in
+        if " ".join(answer.lower().split()) in self.yes:
+            self.say(self.left_line())
+            return True
+        self.say(t(self.locale, "terminal.stay"))
+        return False
+
+    def quoted(self, text: str) -> str:
+        """What the person typed, quoted in `code` on Discord, in the quotes of his language here."""
+        opening, closing = _QUOTES.get(resolve_locale(self.locale), ("'", "'"))
+        return _CODE.sub(lambda m: f"{opening}{m.group(1)}{closing}", text)
 
     def _move(self, action: GameAction) -> list[GameEvent]:
         # Tried on a copy: a refusal leaves the game exactly as it was, as a stored table's does.

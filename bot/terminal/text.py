@@ -47,10 +47,13 @@ def message_text(message: Message, names: dict[str, str]) -> str:
 
 
 def rules_text(rules: Rules) -> str:
-    """A game's /rules summary as terminal text: its blocks, then its house decisions, each under a title."""
+    """A game's rules summary as terminal text: its blocks, its house decisions, then the game's options and
+    house rules, each under a title, and its footer (the caller's: the terminal's own, with no slash
+    command)."""
     parts = [rules.title, rules.intro]
     parts += [f"{block.title}\n{block.text}" for block in rules.blocks]
     if rules.house_decisions:
         parts.append(f"{rules.house_title}\n{rules.house_text()}")
-    # The footer keeps its slash command: it tells how to open a table on Discord.
+    if rules.options:
+        parts.append(f"{rules.options_title}\n{rules.options_text()}")
     return unmarked("\n\n".join([*(plain(part, {}) for part in parts if part), rules.footer]))

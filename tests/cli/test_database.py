@@ -123,3 +123,14 @@ def test_backup_of_a_missing_database_is_exit_4(tmp_path: Path) -> None:
     assert done.returncode == 4
     assert "there is no database at nothing-here.sqlite3" in one_line(done.stderr)
     assert not (tmp_path / "copy.sqlite3").exists()
+
+
+def test_migrate_db_reports_the_copy_in_whole_sentences(tmp_path: Path, pg_url: str) -> None:
+    """`migrate-db` into an empty PostgreSQL database: what was copied and checked, then the next step, each a
+    sentence of its own."""
+    path = tmp_path / "cardbot.sqlite3"
+    assert cli("check", cwd=tmp_path, DISCORD_TOKEN=TOKEN, DATABASE_PATH=str(path)).returncode == 0
+    done = cli("migrate-db", "--to", pg_url, cwd=tmp_path, DATABASE_PATH=str(path))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"cardtable-bot: copied {path} to ")
+    assert "against the source. Now set DATABASE_URL to that database and start the bot.\n" in done.stdout

@@ -33,7 +33,7 @@ def _restore_logging():
 def test_a_new_bot_says_nothing_about_voice_support(tmp_path) -> None:
     stream = io.StringIO()
     setup_logging("INFO", stream=stream)
-    CardBot(Settings(_env_file=None, discord_token="x", database_path=tmp_path / "db.sqlite3"))
+    CardBot(Settings(_env_file=None, discord_token="x", database_path=tmp_path / "db.sqlite3"), extensions=())
     assert "voice" not in stream.getvalue() and stream.getvalue() == ""
 
 

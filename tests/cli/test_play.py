@@ -62,7 +62,7 @@ def test_the_end_of_the_input_and_quit_end_the_game_cleanly(tmp_path: Path) -> N
     done = play("malice", "--seed", "5", cwd=tmp_path, input="")
     assert done.returncode == 0 and done.stderr == ""
     assert "Input ended: the game is left unfinished." in done.stdout
-    done = play("malice", "--seed", "5", cwd=tmp_path, input="quit\n")
+    done = play("malice", "--seed", "5", cwd=tmp_path, input="quit\nyes\n")
     assert done.returncode == 0 and done.stdout.rstrip().endswith("You left the game.")
 
 
@@ -103,7 +103,7 @@ def test_each_turn_shows_the_board_every_seat_and_the_hand(tmp_path: Path) -> No
 
 
 def test_no_hidden_card_of_a_computer_is_ever_shown(tmp_path: Path) -> None:
-    done = play("malice", "--seed", "5", cwd=tmp_path, input="hand\ntable\nquit\n")
+    done = play("malice", "--seed", "5", cwd=tmp_path, input="hand\ntable\nquit\nyes\n")
     assert done.returncode == 0, done.stderr
     # The only hand shown is the player's own ("Your hand"); the computer's appears only as a count.
     assert done.stdout.count("Your hand (Malice)") == 2
@@ -111,11 +111,11 @@ def test_no_hidden_card_of_a_computer_is_ever_shown(tmp_path: Path) -> None:
 
 
 def test_rules_shows_the_games_rules_in_the_terminals_language(tmp_path: Path) -> None:
-    done = play("insomnia", "--seed", "3", cwd=tmp_path, input="rules\nquit\n")
+    done = play("insomnia", "--seed", "3", cwd=tmp_path, input="rules\nquit\nyes\n")
     assert "Insomnia: dice, chips and tricks" in done.stdout
     assert "Stage 3: tricks for the pot" in done.stdout
     assert "Rule 23 (house decision)" in done.stdout  # the house decisions, flagged
-    german = play("malice", "--seed", "3", cwd=tmp_path, input="regeln\nende\n", LANG="de_DE.UTF-8")
+    german = play("malice", "--seed", "3", cwd=tmp_path, input="regeln\nverlassen\nja\n", LANG="de_DE.UTF-8")
     assert "Malice" in german.stdout and "Hausregel" in german.stdout
     assert "Du hast das Spiel verlassen." in german.stdout
 
@@ -186,7 +186,8 @@ def test_refusals_give_the_engines_reason(tmp_path: Path) -> None:
     game = Conversation("insomnia", "--players", "2", "--seed", "4", "--name", "Ann", cwd=tmp_path)
     try:
         assert "It is the exchange: exchange a card from your hand, or pass." in game.say("bid 8")
-        assert "'bogus' is not a card" in game.say("bogus")
+        shown = game.say("bogus")  # a word no move begins with: what may be typed now
+        assert "'bogus' is not a move here. You may type now: exchange <card> (like exchange" in shown
         assert "'zz' is not a card" in game.say("exchange zz")
         assert "You do not hold" in game.say("exchange 2h")
         game.say("pass")
@@ -197,7 +198,7 @@ def test_refusals_give_the_engines_reason(tmp_path: Path) -> None:
     malice = Conversation("malice", "--seed", "3", cwd=tmp_path)
     try:
         assert "You must first play your ace to the centre." in malice.say("end")
-        assert "Type it with what it needs: play card to." in malice.say("play")
+        assert "Type it with what it needs: play <card> <to>." in malice.say("play")
     finally:
         malice.close()
 
@@ -223,10 +224,10 @@ def test_a_card_that_does_not_follow_suit_is_refused_with_the_reason(tmp_path: P
 
 def test_a_long_line_is_cut_to_an_excerpt(tmp_path: Path) -> None:
     long = "x" * 5000
-    done = play("insomnia", "--seed", "3", cwd=tmp_path, input=long + "\nquit\n")
+    done = play("insomnia", "--seed", "3", cwd=tmp_path, input=long + "\nquit\nyes\n")
     assert long[:100] not in done.stdout
     assert max(len(line) for line in done.stdout.splitlines()) < 300
-    assert re.search(r"^'x{39}…' is not a card", done.stdout, re.MULTILINE)  # the refusal quotes 40
+    assert re.search(r"^'x{39}…' is not a move here", done.stdout, re.MULTILINE)  # the refusal quotes 40
     assert done.stdout.rstrip().endswith("You left the game.")  # the rest of the long line was no move
 
 
@@ -249,7 +250,7 @@ def test_every_card_spelling_and_centre_are_read(tmp_path: Path) -> None:
 
 def test_a_german_terminal_reads_german_cards_places_and_commands(tmp_path: Path) -> None:
     game = Conversation("malice", "--seed", "3", "--name", "Ann", cwd=tmp_path,
-                        prompt="dein Zug (hilfe, ende)> ", LANG="de_DE.UTF-8")
+                        prompt="dein Zug (hilfe, verlassen)> ", LANG="de_DE.UTF-8")
     try:
         assert "Malice im Terminal: du bist Ann" in game.opening
         assert "Deine Hand (Malice): 8♥ A♥ A♠ 9♣ D♥" in game.opening
@@ -264,9 +265,10 @@ def test_a_german_terminal_reads_german_cards_places_and_commands(tmp_path: Path
 
 
 def test_the_language_flag_wins_over_the_terminals(tmp_path: Path) -> None:
-    done = play("malice", "--seed", "3", "--language", "en", cwd=tmp_path, input="quit\n", LANG="de_DE.UTF-8")
+    done = play("malice", "--seed", "3", "--language", "en", cwd=tmp_path, input="quit\nyes\n",
+                LANG="de_DE.UTF-8")
     assert "Malice in the terminal" in done.stdout and "You left the game." in done.stdout
-    done = play("malice", "--seed", "3", "--language", "de", cwd=tmp_path, input="ende\n")
+    done = play("malice", "--seed", "3", "--language", "de", cwd=tmp_path, input="verlassen\nja\n")
     assert "Du hast das Spiel verlassen." in done.stdout
 
 
@@ -283,7 +285,7 @@ def test_a_bad_name_is_refused_in_one_line(tmp_path: Path, name: str) -> None:
 
 def test_a_name_of_32_characters_is_taken(tmp_path: Path) -> None:
     name = "Ä" * 32
-    done = play("malice", "--seed", "3", "--name", name, cwd=tmp_path, input="quit\n")
+    done = play("malice", "--seed", "3", "--name", name, cwd=tmp_path, input="quit\nyes\n")
     assert done.returncode == 0, done.stderr
     assert f"you are {name}, seat 1" in done.stdout
 
@@ -296,6 +298,7 @@ def test_a_real_terminal_has_line_editing_history_and_completion(tmp_path: Path)
             b"\x1b[A\r",  # the up arrow brings back "hand"
             b"tble\x01\x06a\r",  # a letter forgotten, put in with the cursor keys (Ctrl+A, Ctrl+F): table
             b"qu\t\r",  # tab completes "quit"
+            b"ye\t\r",  # and "yes" confirms
         ],
     )
     assert shown.count("Your hand (Malice)") == 3, shown  # the turn, then twice asked

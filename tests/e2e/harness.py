@@ -120,6 +120,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import cogs
 from bot.client import CardBot
 from bot.config import Settings
 from tests.e2e.fake_discord import FakeDiscord, FakeDiscordError, UserHandle
@@ -201,7 +202,10 @@ class Harness:
         # A short guild_ready_timeout: the fake sends its only GUILD_CREATE right after READY, so waiting the
         # default 2 s for more guilds would only slow every start.
         bot = context.run(
-            CardBot, self.settings, extra_extensions=self.extra_extensions, guild_ready_timeout=0.05
+            CardBot,
+            self.settings,
+            extensions=[*cogs.extensions(), *self.extra_extensions],
+            guild_ready_timeout=0.05,
         )
         self.bot = bot
         token = self.settings.token()

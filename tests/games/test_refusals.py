@@ -97,6 +97,18 @@ def malice_command(spec: str, command: str, **params: object) -> Callable[[], ob
     return lambda: commands.build_action(table(spec), command, dict(params), "a")
 
 
+def malice_command_applied(spec: str, command: str, **params: object) -> Callable[[], object]:
+    """The command's action, applied: where the builder leaves the refusal to the engine."""
+    commands = PRESENTATIONS["malice"].commands
+    assert commands is not None
+
+    def attempt() -> object:
+        game = table(spec)
+        return game.apply(commands.build_action(game, command, dict(params), "a"))
+
+    return attempt
+
+
 P3 = ["p0", "p1", "p2"]
 # p1 exchanges first, bids first and (holding a pair) leads the tricks with 9S: see test_insomnia_rules.py.
 DEAL3 = {"p1": "AH AS 9S 10C", "p2": "KH QS JD 9D", "p0": "QH JH 9H KC"}
@@ -137,6 +149,18 @@ def insomnia_command(command: str, **params: object) -> Callable[[], object]:
     commands = PRESENTATIONS["insomnia"].commands
     assert commands is not None
     return lambda: commands.build_action(insomnia(), command, dict(params), "p1")
+
+
+def insomnia_command_applied(command: str, **params: object) -> Callable[[], object]:
+    """The command's action at the auction, applied: where the builder leaves the refusal to the engine."""
+    commands = PRESENTATIONS["insomnia"].commands
+    assert commands is not None
+
+    def attempt() -> object:
+        game = insomnia(phase="auction")
+        return game.apply(commands.build_action(game, command, dict(params), "p1"))
+
+    return attempt
 
 
 SIDES_FULL = "centre: A | A | A | A\na hand: {card} 5\na side: {side}"
@@ -189,8 +213,16 @@ CASES = [
          "You cannot put 7♠ on side stack 1, which shows a 9 under a joker: play a 9 or an 8 there."),
     # Malice: /malice play's options
     Case("malice-command-unknown", malice_command("a hand: 5", "fold"), "Unknown Malice action fold."),
-    Case("malice-command-where", malice_command("a hand: 5", "play", card="5S", to="nowhere"),
+    Case("malice-command-where", malice_command("a hand: 5", "play", card="5S"),
          "Say where the card goes: centre, centre1-centre4 or side1-side4."),
+    Case("malice-command-not-a-place", malice_command("a hand: 5", "play", card="5S", to="nowhere"),
+         "'nowhere' is not a place: say centre, centre1-centre4 or side1-side4."),
+    # A card not held or an empty pile, to any centre stack: the engine's reason, not "no stack takes it".
+    Case("malice-command-empty-side-to-centre",
+         malice_command_applied("a hand: 5", "play", card="side1", to="centre"),
+         "Your side stack 1 is empty."),
+    Case("malice-command-centre-not-held",
+         malice_command_applied("a hand: 5", "play", card="QH", to="centre"), "You do not hold Q♥."),
     Case("malice-command-not-a-card", malice_command("a hand: 5", "play", card="ZZ", to="centre"),
          "'zz' is not a card: write it like AS, 10H, 9♦ or JK."),
     Case("malice-command-no-centre", malice_command("a hand: Q", "play", card="QS", to="centre"),
@@ -245,6 +277,13 @@ CASES = [
          "'ZZ' is not a card: write it like AS, 10H, 9♦ or JK."),
     Case("insomnia-command-not-a-bid", insomnia_command("bid", amount="lots"),
          "`lots` is not a bid: give a whole number."),
+    # A whole number is a number, however large or negative: the rules say what is allowed.
+    Case("insomnia-command-huge-bid", insomnia_command_applied("bid", amount="99999999999999"),
+         "You have only 15 chips: bid at most 15, or pass."),
+    Case("insomnia-command-negative-bid", insomnia_command_applied("bid", amount="-3"),
+         "Bid at least 1 chip, or pass."),
+    Case("insomnia-command-negative-die", insomnia_command("rethrow", die="-3"),
+         "There are four dice: name one from 1 to 4, left to right."),
     Case("insomnia-command-not-a-die", insomnia_command("rethrow", die="x"),
          "`x` is not a die number: give a whole number."),
     Case("insomnia-command-four-dice", insomnia_command("rethrow", die="7"),

@@ -3,6 +3,7 @@ the payload discord.py syncs, built with our translator."""
 
 from __future__ import annotations
 
+import argparse
 import re
 from pathlib import Path
 from typing import Any
@@ -11,10 +12,16 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.client import CardBot, cog_extensions
+import cogs
+from bot.cli import build_parser
+from bot.client import CardBot
 from bot.config import Settings
+from bot.games.registry import REGISTRY
+from bot.games.spec import option_choices, option_range
 from bot.i18n import catalogue, t
 from bot.i18n.commands import CommandTranslator, command_key, help_line, menu_key, option_key, usage
+from bot.render.registry import PRESENTATIONS
+from bot.terminal.flags import table_options
 from storage import Store
 
 # Discord's rule for a command or option name: lowercase, 1-32 letters, digits, "-" or "_" (any script).
@@ -24,9 +31,9 @@ NAME_RULE = re.compile(r"^[-_\w]{1,32}$")
 @pytest.fixture
 async def bot(tmp_path):
     settings = Settings(_env_file=None, discord_token="x.y.z", database_path=tmp_path / "db.sqlite3")
-    bot = CardBot(settings)
+    bot = CardBot(settings, extensions=cogs.extensions())
     bot.store = await Store.open(str(settings.database_path))  # what setup_hook does first
-    for extension in cog_extensions():
+    for extension in bot.extension_names:
         await bot.load_extension(extension)
     await bot.tree.set_translator(CommandTranslator())
     yield bot
@@ -187,3 +194,78 @@ async def test_the_german_readme_names_german_commands_and_options(bot):
     for text in typed:
         words = text.removesuffix(":").split()
         assert any(u.split()[: len(words)] == words or set(words) <= set(u.split()) for u in usages), text
+
+
+def _german_readme() -> str:
+    text = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    return text.split("\n## Auf Deutsch: so spielt man\n", 1)[1].split("\n## ", 1)[0]
+
+
+async def _open_commands_in_german(bot: CardBot) -> dict[str, dict[str, dict[str, Any]]]:
+    """`/insomnia neu` -> German option name -> its synced payload (with `game` added): what a German Discord
+    client shows of each command that opens a table."""
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for group in await synced(bot):
+        if group["name"] not in REGISTRY:
+            continue
+        commands = PRESENTATIONS[group["name"]].commands
+        assert commands is not None
+        opening = {c.name for c in commands.commands if c.role == "open"}
+        for sub in group.get("options", []):
+            if sub["name"] in opening:
+                path = f"/{group['name_localizations']['de']} {sub['name_localizations']['de']}"
+                options = sub["options"]
+                out[path] = {o["name_localizations"]["de"]: {**o, "game": group["name"]} for o in options}
+    return out
+
+
+async def test_the_german_readme_has_one_house_rules_section_with_the_names_discord_shows(bot):
+    """One section names the house rules (Tischregeln), as a German client shows their options and choices,
+    each rule with its number in docs/rules.md section 3, and every house rule of every game."""
+    readme = _german_readme()
+    assert readme.count("**Tischregeln.**") == 1 and "Wählbare Regeln" not in readme
+    section = readme.split("**Tischregeln.**", 1)[1].split("\n\n**", 1)[0]
+    commands = await _open_commands_in_german(bot)
+    rows = re.findall(r"^\| `(/[^`]+)` \| `([^`]+)` \(H(\d+)\) \| ([^|]+) \|", section, re.MULTILINE)
+    named = set()
+    for path, option, number, values in rows:
+        assert path in commands, f"{path} opens no table"
+        assert option in commands[path], f"{path} has no option {option!r} (it has {sorted(commands[path])})"
+        payload = commands[path][option]
+        game, name = payload["game"], payload["name"]
+        layout = PRESENTATIONS[game].rules
+        assert layout is not None and dict(layout.house_rules).get(name) == int(number), (option, number)
+        if payload.get("choices"):
+            shown = [c["name_localizations"]["de"] for c in payload["choices"]]  # the standard one first
+            assert re.findall(r"„([^“]+)“", values) == shown, option
+        else:
+            low, high = option_range(REGISTRY[game].options, name)
+            default = REGISTRY[game].options.model_fields[name].default
+            assert values.strip() == f"{default} ({low} bis {high})", option
+        named.add((game, name))
+    every = {(g, name) for g in REGISTRY.names() for name, _ in (PRESENTATIONS[g].rules.house_rules or ())}
+    assert named == every, f"house rules missing from the German README: {sorted(every - named)}"
+    # The options each game's paragraph lists ("Optionen: `chips` ..., `runden` ... und `bedenkzeit` ...").
+    for path, paragraph in (("/insomnia neu", "**Insomnia.**"), ("/malice herausfordern", "**Malice.**")):
+        text = readme.split(paragraph, 1)[1].split("\n\n", 1)[0]
+        listed = re.findall(r"`([^`/]+)`", text.split("Optionen: ", 1)[1].split(".", 1)[0])
+        assert listed and set(listed) <= set(commands[path]), (path, listed)
+
+
+def test_the_german_readme_names_only_command_line_options_that_exist():
+    """The terminal's and the simulator's flags and `--option NAME=VALUE`s in the German README are real:
+    read from `cardtable-bot play`'s own parser and the games' options models."""
+    commands = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    play = commands.choices["play"]
+    flags = re.findall(r"`--(\w+) ([\w=]+)`", _german_readme())
+    assert len(flags) >= 6
+    for flag, value in flags:
+        if flag == "option":
+            flag, value = value.split("=", 1)
+            games = [spec for spec in REGISTRY if flag in table_options(spec)]
+            words = {w for spec in games for w in option_choices(spec.options, flag)}
+            assert games and (value in words if words else value.isdigit()), (flag, value)
+            continue
+        action = play._option_string_actions.get(f"--{flag}")
+        assert action is not None, f"--{flag} is no option of cardtable-bot play"
+        assert value in action.choices if action.choices else action.type is int and value.isdigit(), flag

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from bot.render.pictures import CACHE, hand_picture, table_picture
+from bot.render.drawings import CACHE, hand_picture, table_picture
 from tests.render.states import STATES
 
 FOLDER = Path(__file__).parent / "golden"

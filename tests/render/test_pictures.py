@@ -14,7 +14,7 @@ from PIL import Image, ImageChops
 
 from bot import render
 from bot.games import engine
-from bot.render.pictures import CACHE, hand_picture, table_picture
+from bot.render.drawings import CACHE, hand_picture, table_picture
 from bot.render.pictures.labels import card_words
 from tests.render import golden
 from tests.render.states import INSOMNIA_SEATS, STATES, info

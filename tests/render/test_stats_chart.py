@@ -10,12 +10,15 @@ from __future__ import annotations
 import io
 import os
 from dataclasses import dataclass
+from itertools import takewhile
 
 import pytest
 from PIL import Image
 
 from bot.render.charts import panels, stats_chart
-from bot.render.pictures import CACHE, chart
+from bot.render.drawings import CACHE
+from bot.render.pictures import chart
+from bot.render.pictures import sprites as sp
 from bot.render.pictures.text import PHONE_WIDTH, recording
 from tests.render import golden
 from tests.render.test_pictures import differing_share
@@ -94,7 +97,40 @@ def test_every_text_is_readable_on_a_phone_and_inside_the_picture(locale):
     with recording() as marks:
         canvas = chart.draw([p for p, _ in panels(CHIPS, RATED, season="2026-12", locale=locale)])
     texts = [m for m in marks if m.kind == "text" and m.canvas == id(canvas)]
-    assert len(texts) == 3 + 3 * 2  # a heading and the highest and lowest value per panel
+    assert len(texts) == 3 + 3 * 2 + 3 + 8 + 8 + 3  # heading, highest and lowest value, the games' numbers
     for m in texts:
         assert m.size * PHONE_WIDTH / canvas.width >= 10, m
         assert m.box[0] >= 0 and m.box[2] <= canvas.width and m.box[3] <= canvas.height, m
+
+
+def feet(texts: list, axis: str) -> list[list[int]]:
+    """Each panel's game numbers along its foot, as drawn after the axis' name."""
+    words = [m.text for m in texts]
+    return [[int(w) for w in takewhile(str.isdigit, words[i + 1:])] for i, w in enumerate(words) if w == axis]
+
+
+@pytest.mark.parametrize(("locale", "axis"), [("en", "Game"), ("de", "Spiel")])
+def test_each_panel_counts_the_games_along_its_foot(locale, axis):
+    """The x axis: "Game 1 2 3 …" under each plot, each number under its game's point (the chips start from
+    0 before the first game, which has no number); a long season numbers every 5th or 10th game and the last,
+    none touching another."""
+    with recording() as marks:
+        canvas = chart.draw([p for p, _ in panels(CHIPS, RATED, season="2026-12", locale=locale)])
+    texts = [m for m in marks if m.kind == "text" and m.canvas == id(canvas)]
+    assert feet(texts, axis) == [list(range(1, 9)), list(range(1, 9)), [1, 2, 3]]
+
+    season = [Chips(i, (-1) ** i * i) for i in range(61)]
+    rated = [Rated(i, "malice", 1000 + 3 * i, i + 1) for i in range(137)]
+    with recording() as marks:
+        canvas = chart.draw([p for p, _ in panels(season, rated, season="2026-12", locale=locale)])
+    texts = [m for m in marks if m.kind == "text" and m.canvas == id(canvas)]
+    chips, ratings = feet(texts, axis)
+    assert chips[-1] == 61 and ratings[-1] == 137 and len(chips) >= 6 and len(ratings) >= 6
+    every = chips[1] - chips[0]
+    assert every > 1 and chips[:-1] == [every * (i + 1) for i in range(len(chips) - 1)]  # evenly, the last
+    numbers = [m for m in texts if m.text.isdigit() and m.size == sp.SMALL]
+    for i, a in enumerate(numbers):
+        assert a.box[0] >= 0 and a.box[2] <= canvas.width and a.size * PHONE_WIDTH / canvas.width >= 10
+        for b in numbers[i + 1:]:
+            beside = a.box[2] <= b.box[0] or b.box[2] <= a.box[0]
+            assert beside or a.box[3] <= b.box[1] or b.box[3] <= a.box[1], (a, b)

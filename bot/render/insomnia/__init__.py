@@ -1,2 +1,2 @@
-"""Insomnia as players meet it: its text, commands, terminal moves and simulator figures (the rules are in
-`bot/games/insomnia/`)."""
+"""Insomnia as players meet it: its text, pictures, commands, terminal moves and simulator figures (the rules
+are in `bot/games/insomnia/`)."""

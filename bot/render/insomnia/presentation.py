@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from bot.games.insomnia.game import InsomniaGame
 from bot.games.insomnia.models import Action, Event, PlayerView, PublicView
-from bot.render.insomnia import text
+from bot.render.insomnia import pictures, text
 from bot.render.insomnia.commands import COMMANDS
 from bot.render.insomnia.figures import FIGURES
 from bot.render.insomnia.moves import MOVES
 from bot.render.insomnia.rules import RULES
-from bot.render.pictures import insomnia as pictures
 from bot.render.presentation import GamePresentation
 
 PRESENTATION = GamePresentation[InsomniaGame, PublicView, PlayerView, Event, Action](

@@ -4,8 +4,10 @@ become Malice's action. The generic game cog builds the command group from `COMM
 from __future__ import annotations
 
 from bot.games.base import GameAction, GameState, Refusal
+from bot.games.cards import Card
 from bot.games.malice.game import MaliceGame
 from bot.games.malice.models import MaliceOptions, parse_action
+from bot.i18n import excerpt
 from bot.render.commands import (
     CommandOption,
     CommandSet,
@@ -30,8 +32,10 @@ def build_action(game: GameState, command: str, params: dict[str, object], playe
         raise TypeError(f"not a Malice game: {type(game).__name__}")
     raw = str(params.get("card") or "").strip().lower()
     to = str(params.get("to") or "").strip().lower().replace(" ", "").replace("center", "centre")
-    if to not in (*CENTRE, *SIDES, "centre"):
+    if not to:
         raise Refusal("malice.say_where")
+    if to not in (*CENTRE, *SIDES, "centre"):
+        raise Refusal("malice.not_a_place", text=excerpt(str(params.get("to"))))
     if raw in ("payoff", *SIDES):
         source, card = raw, None
     else:
@@ -45,12 +49,25 @@ def build_action(game: GameState, command: str, params: dict[str, object], playe
             continue
         if action.to == to or (to == "centre" and action.to in CENTRE):
             return action
-    if to == "centre":
+    if to == "centre" and _holds(game, player, source, card):
         if card is not None:
             raise Refusal("malice.card_no_centre", card=card)
         pile = said("malice.pile.payoff") if raw == "payoff" else said("malice.pile.side", number=raw[-1])
         raise Refusal("malice.top_no_centre", pile=pile)
-    return parse_action({"kind": "play", "source": source, "card": card, "to": to})
+    # A card not held, an empty pile: the engine says so (to any centre stack), not "no stack takes it".
+    where = CENTRE[0] if to == "centre" else to
+    return parse_action({"kind": "play", "source": source, "card": card, "to": where})
+
+
+def _holds(game: MaliceGame, player: str, source: str, card: Card | None) -> bool:
+    """Whether the player has what he names: the card in his hand, or a card on that pile."""
+    if card is not None:
+        return card in game.hands.get(player, [])
+    if source == "payoff":
+        return bool(game.payoff.get(player))
+    stacks = game.side.get(player, [])
+    index = int(source[-1]) - 1
+    return index < len(stacks) and bool(stacks[index])
 
 
 def opened(table_id: int, status: str, opponent: str | None) -> tuple[str, dict[str, object]]:

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from bot.games.malice.game import MaliceGame
 from bot.games.malice.models import Action, Event, MalicePublicView, MaliceView
-from bot.render.malice import text
+from bot.render.malice import pictures, text
 from bot.render.malice.commands import COMMANDS
 from bot.render.malice.figures import FIGURES
 from bot.render.malice.moves import MOVES
 from bot.render.malice.rules import RULES
-from bot.render.pictures import malice as pictures
 from bot.render.presentation import GamePresentation
 
 PRESENTATION = GamePresentation[MaliceGame, MalicePublicView, MaliceView, Event, Action](

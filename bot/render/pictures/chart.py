@@ -4,8 +4,9 @@ pictures (the felt, the bundled font, every text at least `SMALL`).
 One panel per series, stacked: first the chips (his running net, from 0 before his first game of the
 season, a dashed line at 0 when it crosses it), then his rating in each game he has rated games of. Each
 panel is headed by what it shows and where it ends (the text beside the chart says the same in words), its
-highest and lowest value at its left. Games are evenly spaced: the order matters, not the days between.
-The caller words the headings (`Panel`); this module draws.
+highest and lowest value at its left, and the games counted along its foot ("Game 1 2 3 …", every second
+or fifth number when they would crowd, the last always). Games are evenly spaced: the order matters, not
+the days between. The caller words the headings and the axis (`Panel`); this module draws.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from bot.render.pictures.canvas import MARGIN, WIDTH, new_canvas
 
 HEAD = 34  # a panel's heading line
 PLOT_H = 96
+AXIS_H = 26  # the game numbers under a plot
+TICK_ROOM = 14  # the least room between two game numbers
 GAP = 18
 AXIS_W = 70  # the values' column left of the plot
 DOT = 5
@@ -30,15 +33,19 @@ OVERSAMPLE = 4
 
 @dataclass(frozen=True)
 class Panel:
-    """One series: its heading (worded), its values game by game, and whether they are signed (chips)."""
+    """One series: its heading (worded), its values game by game, and whether they are signed (chips).
+    `axis` names the games along the foot ("Game"); `first` is the number of the first value's game (0: the
+    start, before the first game, which gets no number)."""
 
     heading: str
     values: tuple[int, ...]
     signed: bool = False
+    axis: str = ""
+    first: int = 1
 
 
 def chart_height(panels: int) -> int:
-    return MARGIN + panels * (HEAD + PLOT_H + GAP) - GAP + MARGIN + 6
+    return MARGIN + panels * (HEAD + PLOT_H + AXIS_H + GAP) - GAP + MARGIN + 6
 
 
 def draw(panels: Sequence[Panel], *, locale: object = "en") -> Image.Image:
@@ -47,14 +54,14 @@ def draw(panels: Sequence[Panel], *, locale: object = "en") -> Image.Image:
     for panel in panels:
         sp.draw_text(canvas, (MARGIN, y), sp.fit_text(panel.heading, 22, WIDTH - 2 * MARGIN), 22)
         _plot(canvas, panel, y + HEAD, locale)
-        y += HEAD + PLOT_H + GAP
+        y += HEAD + PLOT_H + AXIS_H + GAP
     return canvas
 
 
 def _plot(canvas: Image.Image, panel: Panel, top: int, locale: object) -> None:
     left, right = MARGIN + AXIS_W, WIDTH - MARGIN - 12
     bottom = top + PLOT_H - 8
-    sp.paste(canvas, sp.panel(WIDTH - 2 * MARGIN, PLOT_H), (MARGIN, top - 4))
+    sp.paste(canvas, sp.panel(WIDTH - 2 * MARGIN, PLOT_H + AXIS_H), (MARGIN, top - 4))
     values = list(panel.values)
     high, low = max(values), min(values)
     if high == low:  # a flat line sits in the middle
@@ -92,3 +99,27 @@ def _plot(canvas: Image.Image, panel: Panel, top: int, locale: object) -> None:
         pen.ellipse([px - r, py - r, px + r, py + r], fill=255)
     small = mask.resize((width, height), Image.Resampling.LANCZOS)
     canvas.paste(sp.WHITE, (left - DOT, top - DOT), small)
+    _games(canvas, panel, [at(i, 0)[0] for i in range(len(values))], bottom + 8)
+
+
+def ticks(first: int, xs: Sequence[float]) -> list[int]:
+    """Which points get their game's number: every one, or every 2nd, 5th, 10th… when the numbers would
+    crowd, and the last (in place of the one before it when they are too close). Indices into `xs`."""
+    numbered = [i for i in range(len(xs)) if first + i >= 1]
+    if not numbered:
+        return []
+    last = numbered[-1]
+    room = sp.text_size(str(first + last), sp.SMALL)[0] + TICK_ROOM
+    pitch = (xs[-1] - xs[0]) / (len(xs) - 1) if len(xs) > 1 else room
+    every = next(n for n in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 10**9) if n * pitch >= room)
+    chosen = [i for i in numbered if (first + i) % every == 0]
+    if chosen and chosen[-1] != last and xs[last] - xs[chosen[-1]] < room:
+        chosen.pop()
+    return [*chosen, last] if last not in chosen else chosen
+
+
+def _games(canvas: Image.Image, panel: Panel, xs: list[float], y: int) -> None:
+    """The games along the panel's foot: the axis' name left of the plot, each chosen game's number."""
+    sp.draw_text(canvas, (MARGIN + AXIS_W - 10, y), panel.axis, sp.SMALL, sp.MUTED, anchor="r")
+    for i in ticks(panel.first, xs):
+        sp.draw_text(canvas, (round(xs[i]), y), str(panel.first + i), sp.SMALL, sp.MUTED, anchor="m")

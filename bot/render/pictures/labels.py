@@ -3,18 +3,26 @@
 A picture cannot show a Discord mention (`<@id>` renders only in text), so a person is named by his display
 name (`TableInfo.names`, filled by the caller), a computer player as the text does ("Computer 2"), and a
 person whose name is not known by his seat ("Player 3"), never by an id. Drawn labels keep only what the
-bundled font can draw (`sprites.printable`) and are cut to their room with an ellipsis by the drawing code;
-the alt text keeps the name as it is, for screen readers.
+bundled font can draw (`sprites.printable`); the alt text keeps the name as it is, for screen readers.
+
+A drawn label names one seat only (`SeatNames`): two seats whose labels would read alike ("Anna 🎲" and
+"Anna 🌟" both draw as "Anna") get their seat's number, and a label cut to its room keeps what tells it from
+every other seat's ("Computer 1" and "Computer 2" cut as "Comp… 1" and "Comp… 2", never both "Compu…"),
+on two lines where the picture gives it two.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Mapping, Sequence
 
 from bot.games.cards import Card
 from bot.i18n import join, t, tn
 from bot.render.common import TableInfo, is_computer
-from bot.render.pictures.sprites import printable
+from bot.render.pictures.sprites import printable, text_size
+
+ELLIPSIS = "…"
+WORD_END = 12  # the longest end of whole words a cut label keeps to tell two names apart
 
 
 def player_name(
@@ -38,6 +46,117 @@ def seat_label(
     all emoji say, falls back to his seat)."""
     drawn = printable(player_name(info, player, names, locale))
     return drawn or printable(player_name(info, player, None, locale))
+
+
+def seat_labels(
+    info: TableInfo, names: Mapping[str, str] | None, locale: object = "en", *, you: str | None = None
+) -> dict[str, str]:
+    """Every seat's `seat_label`, `you` (a hand's owner) as the catalogue's "you", and labels that would
+    read alike made apart by the seat's number ("Anna (1)", "Anna (3)"; a computer keeps its own name)."""
+    labels = {
+        p: t(locale, "picture.you") if p == you else seat_label(info, p, names, locale) for p in info.players
+    }
+    alike = Counter(label.casefold() for label in labels.values())
+    return {
+        p: f"{label} ({info.players.index(p) + 1})"
+        if alike[label.casefold()] > 1 and not is_computer(p) and p != you else label
+        for p, label in labels.items()
+    }
+
+
+def _fits(text: str, size: int, width: int) -> bool:
+    return text_size(text, size)[0] <= width
+
+
+def wrap(text: str, size: int, width: int, lines: int = 1) -> list[str] | None:
+    """`text` on at most `lines` lines of `width` pixels, broken between words (a word longer than a line
+    between its letters); None when it needs more lines."""
+    out: list[str] = []
+    current = ""
+    for word in text.split(" "):
+        joined = f"{current} {word}" if current else word
+        if _fits(joined, size, width):
+            current = joined
+            continue
+        if current:
+            out.append(current)
+        while not _fits(word, size, width) and len(word) > 1:
+            cut = max((k for k in range(1, len(word)) if _fits(word[:k], size, width)), default=1)
+            out.append(word[:cut])
+            word = word[cut:]
+        current = word
+        if len(out) >= lines:
+            return None
+    out.append(current)
+    return out if len(out) <= lines else None
+
+
+def names_one(head: str, tail: str, name: str, others: Sequence[str]) -> bool:
+    """Whether a label cut to `head…tail` can be read as `name` only, none of `others`."""
+    def read_as(full: str) -> bool:
+        return full.startswith(head) and full.endswith(tail) and len(full) >= len(head) + len(tail)
+
+    return read_as(name) and not any(read_as(o) for o in others if o != name)
+
+
+def _ends(name: str) -> list[int]:
+    """Where the end a cut label keeps may start, in the order tried: no end, then whole last words up to
+    `WORD_END` letters ("…de la Cruz"), then letters, the fewest first ("WWW…M")."""
+    words = [i for i in range(len(name) - 1, 0, -1) if name[i - 1] == " " and name[i] != " "]
+    short_words = [i for i in words if len(name) - i <= WORD_END]
+    return [len(name), *short_words, *(i for i in range(len(name) - 1, 0, -1) if i not in short_words)]
+
+
+def shorten(name: str, others: Sequence[str], size: int, width: int, lines: int = 1) -> list[str]:
+    """`name` on at most `lines` lines of `width`: whole when it fits, else cut with an ellipsis so that it
+    still reads as `name` and as none of `others`: its start as far as there is room, then, where another
+    name starts alike, the shortest end that tells them apart ("Jose Mar… Cruz", "Comp… 2")."""
+    whole = wrap(name, size, width, lines)
+    if whole is not None:
+        return whole
+    first: list[str] | None = None
+    for start in _ends(name):
+        tail = name[start:].strip()
+        joint = ELLIPSIS + (" " if tail and name[start - 1] == " " else "")
+        low, high, best = 1, start - 1, None
+        while low <= high:  # the longest start that fits beside that end
+            mid = (low + high) // 2
+            drawn = wrap(name[:mid].rstrip() + joint + tail, size, width, lines)
+            if drawn is None:
+                high = mid - 1
+            else:
+                low, best = mid + 1, (name[:mid].rstrip(), drawn)
+        if best is None:
+            continue  # this end leaves no room for a start
+        first = first or best[1]
+        if names_one(best[0], tail, name, others):
+            return best[1]
+    return first or [ELLIPSIS]  # no end tells it apart (only a name written twice): as far as it fits
+
+
+class SeatNames:
+    """The seats' labels (`seat_labels`) and each one fitted to a room so that it still names its seat
+    alone. Called with a player, the whole label (for a sentence that `pieces.fit_names` fits)."""
+
+    def __init__(
+        self, info: TableInfo, names: Mapping[str, str] | None, locale: object = "en", *,
+        you: str | None = None,
+    ) -> None:
+        self.labels = seat_labels(info, names, locale, you=you)
+        self._others = list(self.labels.values())
+        self._info, self._names, self._locale = info, names, locale
+
+    def __call__(self, player: str) -> str:
+        known = self.labels.get(player)
+        return known if known is not None else seat_label(self._info, player, self._names, self._locale)
+
+    def lines(self, player: str, size: int, width: int, count: int = 2) -> list[str]:
+        """The player's label on at most `count` lines of `width` pixels."""
+        return shorten(self(player), self._others, size, width, count)
+
+    def line(self, player: str, size: int, width: int) -> str:
+        """The player's label on one line of `width` pixels."""
+        return self.lines(player, size, width, 1)[0]
 
 
 def seat_note(info: TableInfo, player: str, locale: object = "en") -> str:

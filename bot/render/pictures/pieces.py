@@ -10,6 +10,7 @@ from typing import Any
 from PIL import Image
 
 from bot.render.pictures import sprites as sp
+from bot.render.pictures.labels import SeatNames
 
 
 def chips(canvas: Image.Image, x: int, y: int, amount: int, size: int = 22, *, anchor: str = "l") -> int:
@@ -55,25 +56,23 @@ def card_row(canvas: Image.Image, cards: Sequence[Any], x: int, y: int, width: i
     return x + (len(cards) - 1) * step + width if cards else x
 
 
-def fit_names(make: Callable[[list[str]], str], names: Sequence[str], size: int, width: int) -> str:
-    """The sentence `make(names)` cut to `width` by shortening the names in it (the longest first, each with
-    an ellipsis), so that "Maximilian Alexander von H… wins with 12 chips" keeps its verb."""
-    names = list(names)
-    text = make(names)
+def fit_names(
+    make: Callable[[list[str]], str], players: Sequence[str], names: SeatNames, size: int, width: int
+) -> str:
+    """The sentence `make(labels)` naming `players` cut to `width` by shortening the names in it, each so
+    that it still names its seat alone (`SeatNames.line`), so that "Maximilian Alexander von H… wins with 12
+    chips" keeps its verb."""
+    text = make([names(p) for p in players])
     if sp.text_size(text, size)[0] <= width:
         return text
-    # First each name to its share of the room the sentence leaves, then letter by letter if kerning wants it.
-    share = (width - sp.text_size(make([""] * len(names)), size)[0]) // max(len(names), 1)
-    names = [sp.fit_text(n, size, share) if share > 0 else n for n in names]
-    text = make(names)
-    while sp.text_size(text, size)[0] > width:
-        i = max(range(len(names)), key=lambda k: len(names[k]))
-        base = names[i].removesuffix("…").rstrip()
-        if len(base) <= 1:
-            return sp.fit_text(text, size, width)
-        names[i] = base[:-1].rstrip() + "…"
-        text = make(names)
-    return text
+    # Each name gets its share of the room the sentence leaves, less and less if kerning wants it.
+    share = (width - sp.text_size(make([""] * len(players)), size)[0]) // max(len(players), 1)
+    while share > 0:
+        text = make([names.line(p, size, share) for p in players])
+        if sp.text_size(text, size)[0] <= width:
+            return text
+        share -= 6
+    return sp.fit_text(text, size, width)
 
 
 def fitted_size(text: str, width: int, sizes: Sequence[int] = (20, 18)) -> int:

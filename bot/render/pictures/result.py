@@ -5,7 +5,7 @@ end) and, when the game was rated, his rating after it and its change (a mark wh
 Drawn for a phone (600 px wide, shown about 360): the place, the chips and the rating change at 26 px, the
 smallest text `SMALL`. Only facts public once the game is over: the standings and the rating changes, which
 the caller reads from the store (`RatingChange`); players named as the table pictures name them
-(`labels.seat_label`).
+(`labels.SeatNames`), a long name on two lines (the row grows), cut only past them.
 """
 
 from __future__ import annotations
@@ -20,9 +20,12 @@ from bot.i18n import number, signed, t, tn
 from bot.render.common import TableInfo
 from bot.render.pictures import sprites as sp
 from bot.render.pictures.canvas import MARGIN, WIDTH, new_canvas
-from bot.render.pictures.labels import alt, player_name, seat_label
+from bot.render.pictures.labels import ELLIPSIS, SeatNames, alt, player_name
 
 ROW_H = 66
+NAME = 24  # a name's size; a name too long for two lines of it takes two lines of SMALL_NAME
+SMALL_NAME = 20
+NAME_LINE = 30  # a name's second line, below its first
 ROW_GAP = 8
 HEAD_H = 92
 BIG = 26
@@ -41,8 +44,19 @@ class RatingChange:
     provisional: bool = False
 
 
-def card_height(players: int, unrated_line: bool) -> int:
-    return HEAD_H + players * (ROW_H + ROW_GAP) + (28 if unrated_line else 0) + MARGIN
+def card_height(rows: Sequence[int], unrated_line: bool) -> int:
+    """The card's height, `rows` being the lines each row's name takes."""
+    return HEAD_H + sum(_row_height(lines) + ROW_GAP for lines in rows) + (28 if unrated_line else 0) + MARGIN
+
+
+def _row_height(lines: int) -> int:
+    return ROW_H + NAME_LINE * (lines - 1)
+
+
+def _name_room(rated: bool) -> int:
+    """The name column's width: from after the place to the chips (which take the right edge unrated)."""
+    right = CHIPS_RIGHT if rated else RATING_RIGHT
+    return right - CHIPS_W - 12 - (MARGIN + 14 + PLACE_W + 10)
 
 
 def draw(
@@ -61,7 +75,9 @@ def draw(
                                             if s.player in info.players else 0))
     rated = bool(ratings)
     unrated_line = ratings is not None and not ratings
-    canvas = new_canvas(card_height(len(rows), unrated_line))
+    labels = SeatNames(info, names, locale)
+    lines = [_name(labels, row.player, _name_room(rated)) for row in rows]
+    canvas = new_canvas(card_height([len(n) for _, n in lines], unrated_line))
     title = t(locale, "picture.result.title", game=game_title, table=info.id)
     sp.draw_text(canvas, (MARGIN, MARGIN), sp.fit_text(title, BIG, WIDTH - 2 * MARGIN), BIG)
     y = MARGIN + 44
@@ -72,21 +88,32 @@ def draw(
         sp.draw_text(canvas, (RATING_RIGHT, y), head, sp.SMALL, sp.MUTED, anchor="r")
     y = HEAD_H
     words = [t(locale, "picture.result.alt_title", game=game_title, table=info.id)]
-    for row in rows:
+    for row, (size, name) in zip(rows, lines, strict=True):
         change = (ratings or {}).get(row.player)
-        _row(canvas, info, row, change, names, (y, right), locale)
+        _row(canvas, row, name, size, change, (y, right), locale)
         words.append(_row_words(info, row, change, names, rated, locale))
-        y += ROW_H + ROW_GAP
+        y += _row_height(len(name)) + ROW_GAP
     if unrated_line:
         sp.draw_text(canvas, (MARGIN + 4, y + 2), t(locale, "picture.result.not_rated"), sp.SMALL, sp.MUTED)
         words.append(t(locale, "picture.result.not_rated"))
     return canvas, alt(words)
 
 
-def _row(canvas: Image.Image, info: TableInfo, row: Any, change: RatingChange | None,
-         names: Mapping[str, str] | None, at: tuple[int, int], locale: object) -> None:
+def _name(labels: SeatNames, player: str, room: int) -> tuple[int, list[str]]:
+    """A row's name: its size and lines, whole if two lines of either size hold it (cut only past that)."""
+    lines = labels.lines(player, NAME, room)
+    if ELLIPSIS in lines[-1]:
+        smaller = labels.lines(player, SMALL_NAME, room)
+        if ELLIPSIS not in smaller[-1]:
+            return SMALL_NAME, smaller
+    return NAME, lines
+
+
+def _row(canvas: Image.Image, row: Any, name: list[str], size: int, change: RatingChange | None,
+         at: tuple[int, int], locale: object) -> None:
+    """One player's row: `name`, his label's lines (one or two) of `size`."""
     y, right = at
-    sp.paste(canvas, sp.panel(WIDTH - 2 * MARGIN, ROW_H), (MARGIN, y))
+    sp.paste(canvas, sp.panel(WIDTH - 2 * MARGIN, _row_height(len(name))), (MARGIN, y))
     x = MARGIN + 14
     place = sp.draw_text(canvas, (x, y + 16), t(locale, "picture.result.place", place=row.placement), BIG)
     if row.won:
@@ -94,11 +121,13 @@ def _row(canvas: Image.Image, info: TableInfo, row: Any, change: RatingChange | 
     x += PLACE_W + 10
     room = right - CHIPS_W - 12 - x
     final = getattr(row, "final_chips", None)
-    label = sp.fit_text(seat_label(info, row.player, names, locale), 24, room)
-    sp.draw_text(canvas, (x, y + (8 if final is not None else 18)), label, 24)
+    top = y + (8 if final is not None else 18)
+    for n, line in enumerate(name):
+        sp.draw_text(canvas, (x, top + NAME_LINE * n), line, size)
     if final is not None:
         left = tn(locale, "picture.result.final_chips", final, chips=number(locale, final))
-        sp.draw_text(canvas, (x, y + 40), sp.fit_text(left, sp.SMALL, room), sp.SMALL, sp.MUTED)
+        below = y + 40 + NAME_LINE * (len(name) - 1)
+        sp.draw_text(canvas, (x, below), sp.fit_text(left, sp.SMALL, room), sp.SMALL, sp.MUTED)
     net = signed(locale, row.net)
     sp.draw_text(canvas, (right, y + 14), net, BIG, anchor="r")
     sp.paste(canvas, sp.chip(22), (right - CHIPS_W, y + 18))

@@ -117,8 +117,15 @@ def text_mask(text: str, size: int) -> Image.Image:
     return mask
 
 
+@lru_cache(maxsize=16384)  # fitting a name measures many of its shortenings: measured, never drawn
 def text_size(text: str, size: int) -> tuple[int, int]:
-    return text_mask(text, size).size
+    """The size of `text_mask(text, size)`, from the font's metrics alone (nothing is drawn)."""
+    f = font(size)
+    if not isinstance(f, ImageFont.FreeTypeFont):
+        return text_mask(text, size).size
+    left, _top, right, _bottom = (round(v) for v in f.getbbox(_drawable(text)))
+    ascent, descent = f.getmetrics()
+    return max(1, right - min(left, 0)), ascent + descent
 
 
 def fit_text(text: str, size: int, width: int) -> str:

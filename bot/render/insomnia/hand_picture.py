@@ -7,18 +7,20 @@ Drawn only from his own view and, on his turn, his legal actions.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
 
 from PIL import Image
 
+from bot.games.cards import Card, Suit
+from bot.games.insomnia import Action, Exchange, Play, PlayerView, PublicView
 from bot.i18n import resolve_locale as lang
 from bot.i18n import t, tn
 from bot.i18n.cards import format_rank
+from bot.render.common import TableInfo
 from bot.render.pictures import pieces
 from bot.render.pictures import sprites as sp
 from bot.render.pictures.canvas import MARGIN, WIDTH, new_canvas
-from bot.render.pictures.labels import alt, cards_words, seat_label
+from bot.render.pictures.labels import SeatNames, alt, cards_words
 
 HAND_CARD = 108
 WON_CARD = 64
@@ -26,15 +28,24 @@ HAND_DIE = 46
 LABEL_H = 24
 
 
+def shown_trump(view: PublicView) -> Suit | None:
+    """The trumps, while they count: in the tricks of stage 3 only (stage 4, after them, shows none)."""
+    return view.trump if view.stage != 4 else None
+
+
 def hand_height() -> int:
     return MARGIN + 40 + sp.card_height(HAND_CARD) + 34 + LABEL_H + HAND_DIE + 36 + 30 + MARGIN
 
 
 def hand(
-    info: Any, view: Any, legal: list[Any], names: Mapping[str, str] | None, *, locale: object = "en"
+    info: TableInfo,
+    view: PlayerView,
+    legal: list[Action],
+    names: Mapping[str, str] | None,
+    *,
+    locale: object = "en",
 ) -> tuple[Image.Image, str]:
-    def label(p: str) -> str:
-        return t(locale, "picture.you") if p == view.player else seat_label(info, p, names, locale)
+    labels = SeatNames(info, names, locale, you=view.player)
 
     canvas = new_canvas(hand_height())
     y = MARGIN
@@ -45,7 +56,7 @@ def hand(
         "play": t(locale, "picture.insomnia.play_tag"),
         "exchange": t(locale, "picture.insomnia.swap_tag"),
     }
-    marked = {a.card: verbs[a.kind] for a in legal if a.kind in verbs}
+    marked = {a.card: verbs[a.kind] for a in legal if isinstance(a, (Play, Exchange))}
     stage4 = view.stage == 4 and not view.hand and not view.is_over
     won = view.won_cards.get(view.player, []) if stage4 else []
     if view.hand:
@@ -59,10 +70,12 @@ def hand(
     y += sp.card_height(HAND_CARD) + 34
     _dice_line(canvas, view, legal, y, locale)
     y += LABEL_H + HAND_DIE + 36
-    hint = _hint(view, legal, label, locale)
+    hint = _hint(view, legal, labels, locale)
     colour = sp.LEGAL if legal else sp.MUTED
     size = pieces.fitted_size(hint, WIDTH - 2 * MARGIN)
-    sp.draw_text(canvas, (MARGIN, y), sp.fit_text(hint, size, WIDTH - 2 * MARGIN), size, colour)
+    drawn = pieces.fit_names(lambda ns: _hint(view, legal, lambda _p: ns[0], locale), _named(view, legal),
+                             labels, size, WIDTH - 2 * MARGIN)
+    sp.draw_text(canvas, (MARGIN, y), drawn, size, colour)
     words = [
         t(locale, "picture.insomnia.hand_alt", deal=view.deal, cards=cards_words(view.hand, locale)),
         t(locale, "picture.dice_alt", dice=" ".join(format_rank(d, locale) for d in view.dice)),
@@ -70,8 +83,9 @@ def hand(
     ]
     if won:
         words.append(t(locale, "picture.insomnia.your_won_alt", cards=cards_words(won, locale)))
-    if view.trump is not None:
-        words.append(t(locale, "picture.trumps_alt", suit=tn(locale, f"suit.{view.trump.value}", 2)))
+    trump = shown_trump(view)
+    if trump is not None:
+        words.append(t(locale, "picture.trumps_alt", suit=tn(locale, f"suit.{trump.value}", 2)))
     if marked:
         cards = cards_words([c for c in view.hand if c in marked], locale)
         words.append(t(locale, "picture.insomnia.marked_alt", verbs=verbs_word(legal, locale), cards=cards))
@@ -79,7 +93,7 @@ def hand(
     return canvas, alt(words)
 
 
-def _cards(canvas: Image.Image, view: Any, marked: dict[Any, str], y: int, locale: object) -> None:
+def _cards(canvas: Image.Image, view: PlayerView, marked: dict[Card, str], y: int, locale: object) -> None:
     step = HAND_CARD + 24
     x = (WIDTH - (len(view.hand) * step - 24)) // 2
     height = sp.card_height(HAND_CARD)
@@ -94,26 +108,32 @@ def _cards(canvas: Image.Image, view: Any, marked: dict[Any, str], y: int, local
         x += step
 
 
-def _dice_line(canvas: Image.Image, view: Any, legal: list[Any], y: int, locale: object) -> None:
+def _dice_line(canvas: Image.Image, view: PlayerView, legal: list[Action], y: int, locale: object) -> None:
     """The dice under their label (the ones he may re-throw marked), the trumps and the pot."""
     dice = {a.die for a in legal if a.kind == "rethrow"}
     sp.draw_text(canvas, (MARGIN, y), t(locale, "picture.dice"), sp.SMALL, sp.MUTED)
     x = pieces.dice_row(canvas, view.dice, MARGIN + 2, y + LABEL_H, HAND_DIE, 12, lang(locale), dice) + 12
-    if view.trump is not None:
+    trump = shown_trump(view)
+    if trump is not None:
         sp.draw_text(canvas, (x, y), t(locale, "picture.trumps"), sp.SMALL, sp.MUTED)
-        sp.paste(canvas, sp.suit_tile(view.trump, 40), (x, y + LABEL_H + 2))
+        sp.paste(canvas, sp.suit_tile(trump, 40), (x, y + LABEL_H + 2))
         x += max(sp.text_size(t(locale, "picture.trumps"), sp.SMALL)[0], 40) + 24
     sp.draw_text(canvas, (x, y), t(locale, "picture.pot"), sp.SMALL, sp.MUTED)
     pieces.chips(canvas, x, y + LABEL_H + 8, view.pot, 24)
 
 
-def verbs_word(legal: list[Any], locale: object = "en") -> str:
+def verbs_word(legal: list[Action], locale: object = "en") -> str:
     if any(a.kind == "exchange" for a in legal):
         return t(locale, "picture.insomnia.may_exchange")
     return t(locale, "picture.insomnia.may_play")
 
 
-def _hint(view: Any, legal: list[Any], label: Any, locale: object) -> str:
+def _named(view: PlayerView, legal: list[Action]) -> list[str]:
+    """Who the hint names: the player he waits for, if anyone."""
+    return [view.current_player] if view.current_player and not legal and not view.is_over else []
+
+
+def _hint(view: PlayerView, legal: list[Action], label: Callable[[str], str], locale: object) -> str:
     if view.is_over:
         return t(locale, "picture.game_is_over")
     if not legal:

@@ -7,17 +7,19 @@ Drawn only from his own view and, on his turn, his legal moves.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
 
 from PIL import Image
 
+from bot.games.cards import Card
+from bot.games.malice import Action, MaliceView, Play
 from bot.i18n import resolve_locale, t
 from bot.i18n.cards import format_rank
+from bot.render.common import TableInfo
 from bot.render.pictures import pieces
 from bot.render.pictures import sprites as sp
 from bot.render.pictures.canvas import MARGIN, WIDTH, new_canvas
-from bot.render.pictures.labels import alt, cards_words, seat_label
+from bot.render.pictures.labels import SeatNames, alt, cards_words
 
 HAND_CARD = 96
 PILE = 60
@@ -30,7 +32,7 @@ def needs(i: int, rank: str, locale: object) -> str:
     return t(locale, "picture.malice.needs", stack=stack, rank=rank)
 
 
-def _targets(moves: list[Any], locale: object) -> list[str]:
+def _targets(moves: list[Play], locale: object) -> list[str]:
     """Where a card may go, short, one line for the centre and one for the side: `["C2 C4", "side"]`."""
     stacks = sorted({m.to[-1] for m in moves if m.to.startswith("centre")})
     centre = " ".join(t(locale, "picture.malice.centre_tag", number=n) for n in stacks)
@@ -44,10 +46,14 @@ def hand_height() -> int:
 
 
 def hand(
-    info: Any, view: Any, legal: list[Any], names: Mapping[str, str] | None, *, locale: object = "en"
+    info: TableInfo,
+    view: MaliceView,
+    legal: list[Action],
+    names: Mapping[str, str] | None,
+    *,
+    locale: object = "en",
 ) -> tuple[Image.Image, str]:
-    def label(p: str) -> str:
-        return t(locale, "picture.you") if p == view.player else seat_label(info, p, names, locale)
+    labels = SeatNames(info, names, locale, you=view.player)
 
     plays = [a for a in legal if a.kind == "play"]
     canvas = new_canvas(hand_height())
@@ -68,9 +74,12 @@ def hand(
         below = (px + PILE // 2, y + sp.card_height(PILE) + 5)
         sp.draw_text(canvas, below, text, sp.SMALL, anchor="m")
     y += sp.card_height(PILE) + 38
-    hint = _hint(view, legal, label, locale)
+    hint = _hint(view, legal, labels, locale)
     size = pieces.fitted_size(hint, WIDTH - 2 * MARGIN)
-    sp.draw_text(canvas, (MARGIN, y), sp.fit_text(hint, size, WIDTH - 2 * MARGIN), size,
+    waiting = [view.current_player] if view.current_player and not legal and not view.is_over else []
+    drawn = pieces.fit_names(lambda ns: _hint(view, legal, lambda _p: ns[0], locale), waiting, labels, size,
+                             WIDTH - 2 * MARGIN)
+    sp.draw_text(canvas, (MARGIN, y), drawn, size,
                  sp.LEGAL if legal else sp.MUTED)
     words = [
         t(locale, "picture.malice.hand_alt", turn=view.turn, cards=cards_words(view.hand, locale)),
@@ -82,7 +91,7 @@ def hand(
     return canvas, alt(words)
 
 
-def _cards(canvas: Image.Image, view: Any, plays: list[Any], y: int, locale: object) -> list[Any]:
+def _cards(canvas: Image.Image, view: MaliceView, plays: list[Play], y: int, locale: object) -> list[Card]:
     """His hand, the cards he may move ringed with where they may go; returns those cards."""
     n = max(len(view.hand), 1)
     width = min(HAND_CARD, (WIDTH - 2 * MARGIN - 16 * (n - 1)) // n)
@@ -105,7 +114,7 @@ def _cards(canvas: Image.Image, view: Any, plays: list[Any], y: int, locale: obj
     return marked
 
 
-def _own_piles(canvas: Image.Image, view: Any, plays: list[Any], y: int, locale: object) -> int:
+def _own_piles(canvas: Image.Image, view: MaliceView, plays: list[Play], y: int, locale: object) -> int:
     """His payoff top and the top of each side stack, ringed when they may move now."""
     sp.draw_text(canvas, (MARGIN, y), t(locale, "picture.malice.your_piles"), sp.SMALL, sp.MUTED)
     y += LABEL_H
@@ -126,10 +135,12 @@ def _own_piles(canvas: Image.Image, view: Any, plays: list[Any], y: int, locale:
     return y + sp.card_height(PILE) + 48
 
 
-def _hint(view: Any, legal: list[Any], label: Any, locale: object) -> str:
+def _hint(view: MaliceView, legal: list[Action], label: Callable[[str], str], locale: object) -> str:
     if view.is_over:
         return t(locale, "picture.game_is_over")
     if not legal:
+        if view.current_player is None:
+            return ""
         return t(locale, "picture.waiting_for", player=label(view.current_player))
     if view.must_play_ace:
         return t(locale, "picture.malice.hint_ace")

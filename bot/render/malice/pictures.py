@@ -1,5 +1,5 @@
 """Malice pictures: the centre stacks and what each needs, both players' payoff piles and fanned side stacks,
-the stock; and one player's hand (`malice_hand`) with the cards he may move now.
+the stock; and one player's hand (`hand_picture`) with the cards he may move now.
 
 `table` reads only the public view; `hand` reads only the player's own view and, on his turn, his legal moves.
 Colours as `sprites` defines them: the player to move in `TURN`, the card played last ringed in `LAST` (with a
@@ -9,17 +9,19 @@ legend line saying so).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
 
 from PIL import Image
 
+from bot.games.cards import Card
+from bot.games.malice import MalicePublicView, MaliceResult
 from bot.i18n import resolve_locale, t, tn
 from bot.i18n.cards import format_rank
+from bot.render.common import TableInfo
+from bot.render.malice.hand_picture import hand, needs
 from bot.render.pictures import pieces
 from bot.render.pictures import sprites as sp
 from bot.render.pictures.canvas import MARGIN, WIDTH, new_canvas
-from bot.render.pictures.labels import alt, card_words, cards_words, player_name, seat_label
-from bot.render.pictures.malice_hand import hand, needs
+from bot.render.pictures.labels import SeatNames, alt, card_words, cards_words, player_name
 
 __all__ = ["hand", "table"]
 
@@ -44,7 +46,8 @@ def _fan_height(n: int) -> int:
     return sp.card_height(CARD) + (n - 1) * _fan_step(n) if n else sp.card_height(CARD)
 
 
-def _fan(canvas: Image.Image, stack: list[Any], x: int, y: int, lang: str, *, ring_top: bool = False) -> None:
+def _fan(canvas: Image.Image, stack: list[Card], x: int, y: int, lang: str, *,
+         ring_top: bool = False) -> None:
     """A side stack fanned downwards, bottom card first, so every card's corner shows."""
     if not stack:
         sp.paste(canvas, sp.slot(CARD), (x, y))
@@ -56,12 +59,12 @@ def _fan(canvas: Image.Image, stack: list[Any], x: int, y: int, lang: str, *, ri
         sp.paste(canvas, sp.card(c, CARD, lang), (x, y + i * step))
 
 
-def _just_played(view: Any, where: str, stack: list[Any]) -> bool:
+def _just_played(view: MalicePublicView, where: str, stack: list[Card]) -> bool:
     last = view.last_play
     return bool(last and last.to == where and stack and stack[-1] == last.card and not view.is_over)
 
 
-def _any_just_played(view: Any) -> bool:
+def _any_just_played(view: MalicePublicView) -> bool:
     places = [(f"centre{i + 1}", s) for i, s in enumerate(view.centre)]
     places += [(f"side{i + 1}", s) for p in view.players for i, s in enumerate(view.side[p])]
     return any(_just_played(view, where, stack) for where, stack in places)
@@ -72,12 +75,12 @@ def _payoff_column(locale: object) -> int:
     return max(CARD, sp.text_size(t(locale, "picture.payoff"), sp.SMALL)[0]) + 26
 
 
-def _player_height(view: Any, player: str) -> int:
+def _player_height(view: MalicePublicView, player: str) -> int:
     longest = max((len(s) for s in view.side[player]), default=0)
     return 34 + LABEL_H + _fan_height(max(longest, 1)) + 14
 
 
-def table_height(view: Any) -> int:
+def table_height(view: MalicePublicView) -> int:
     centre = LABEL_H + sp.card_height(CARD) + 30
     over = 26 if view.is_over else 0
     legend = LEGEND_H if _any_just_played(view) else 0
@@ -86,10 +89,9 @@ def table_height(view: Any) -> int:
 
 
 def table(
-    info: Any, view: Any, names: Mapping[str, str] | None, *, locale: object = "en"
+    info: TableInfo, view: MalicePublicView, names: Mapping[str, str] | None, *, locale: object = "en"
 ) -> tuple[Image.Image, str]:
-    def label(p: str) -> str:
-        return seat_label(info, p, names, locale)
+    labels = SeatNames(info, names, locale)
 
     def said(p: str) -> str:  # the alt text's name: as the player wrote it
         return player_name(info, p, names, locale)
@@ -101,31 +103,31 @@ def table(
     sp.draw_text(canvas, (WIDTH - MARGIN, y + 4), stake, 20, sp.MUTED, anchor="r")
     y += 36
     words = [t(locale, "picture.malice.alt_title", turn=view.turn)]
-    if view.is_over and view.result is not None:
-        _, why = _result(view, label, locale)
-        status = pieces.fit_names(lambda ns: _result(view, lambda _p: ns[0], locale)[0],
-                                  [label(view.result.winner or "")], 24, WIDTH - 2 * MARGIN)
+    result = view.result
+    if view.is_over and result is not None:
+        _, why = _result(result, labels, locale)
+        status = pieces.fit_names(lambda ns: _result(result, lambda _p: ns[0], locale)[0],
+                                  [result.winner] if result.winner else [], labels, 24, WIDTH - 2 * MARGIN)
         sp.draw_text(canvas, (MARGIN, y - 2), status, 24)
         sp.draw_text(canvas, (MARGIN, y + 28), t(locale, "picture.game_over_why", why=why), 18, sp.MUTED)
         y += 26
-        words.append(t(locale, "picture.game_over_alt", what=_result(view, said, locale)[0], why=why))
-    else:
+        words.append(t(locale, "picture.game_over_alt", what=_result(result, said, locale)[0], why=why))
+    elif view.current_player is not None:
         who = pieces.fit_names(lambda ns: t(locale, "picture.to_play", player=ns[0]),
-                               [label(view.current_player)], 20, WIDTH - 2 * MARGIN)
+                               [view.current_player], labels, 20, WIDTH - 2 * MARGIN)
         pieces.status(canvas, MARGIN, y, "", who, 20, WIDTH - 2 * MARGIN)
         words.append(t(locale, "picture.to_play", player=said(view.current_player)) + ".")
     y += 30
     y = _centre(canvas, view, y, words, locale)
     for p in view.players:
-        y = _player(canvas, info, view, p, y, label, said, words, locale) + 10
+        y = _player(canvas, info, view, p, y, labels, said, words, locale) + 10
     if _any_just_played(view):
         swatch = pieces.ringed_card(20, sp.LAST)
         pieces.legend(canvas, MARGIN + 4, y + 2, [(swatch, t(locale, "picture.malice.legend_last"))])
     return canvas, alt(words)
 
 
-def _result(view: Any, label: Label, locale: object) -> tuple[str, str]:
-    r = view.result
+def _result(r: MaliceResult, label: Label, locale: object) -> tuple[str, str]:
     why = t(locale, f"picture.malice.over.{r.reason}") if r.reason in REASONS else r.reason
     if r.winner is None:
         return t(locale, "picture.malice.draw"), why
@@ -133,7 +135,7 @@ def _result(view: Any, label: Label, locale: object) -> tuple[str, str]:
     return tn(locale, "picture.malice.wins", r.score, player=label(r.winner), chips=chips), why
 
 
-def _centre(canvas: Image.Image, view: Any, y: int, words: list[str], locale: object) -> int:
+def _centre(canvas: Image.Image, view: MalicePublicView, y: int, words: list[str], locale: object) -> int:
     sp.draw_text(canvas, (MARGIN, y), t(locale, "picture.centre"), sp.SMALL, sp.MUTED)
     stock = t(locale, "picture.stock")
     sp.draw_text(canvas, (WIDTH - MARGIN, y), stock, sp.SMALL, sp.MUTED, anchor="r")
@@ -168,8 +170,8 @@ def _centre(canvas: Image.Image, view: Any, y: int, words: list[str], locale: ob
     return y + sp.card_height(CARD) + 30
 
 
-def _player(canvas: Image.Image, info: Any, view: Any, player: str, y: int, label: Label, said: Label,
-            words: list[str], locale: object) -> int:
+def _player(canvas: Image.Image, info: TableInfo, view: MalicePublicView, player: str, y: int,
+            names: SeatNames, said: Label, words: list[str], locale: object) -> int:
     height = _player_height(view, player)
     current = player == view.current_player and not view.is_over
     sp.paste(canvas, sp.panel(WIDTH - 2 * MARGIN, height, current), (MARGIN, y))
@@ -181,7 +183,7 @@ def _player(canvas: Image.Image, info: Any, view: Any, player: str, y: int, labe
     bx = right - sp.text_size(hand_text, 18)[0] - 10 - (max(hand, 1) - 1) * 12 - 20
     for i in range(hand):
         sp.paste(canvas, sp.back(20), (bx + i * 12, y + 4))
-    name = sp.fit_text(label(player), 22, bx - x0 - 12)
+    name = names.line(player, 22, bx - x0 - 12)
     sp.draw_text(canvas, (x0, y + 6), name, 22, sp.TURN if current else sp.WHITE)
     y += 34
     count = view.payoff_counts.get(player, 0)
