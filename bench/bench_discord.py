@@ -275,6 +275,12 @@ def shows(fake: FakeDiscord, seen: Seen) -> bool:
     return message is not None and bool(message.versions) and message.versions[-1].at >= seen.stored_at
 
 
+def offers_move(fake: FakeDiscord, seen: Seen) -> bool:
+    """Whether the table message shows the running game (its Move button): a person clicks what he sees."""
+    message = fake.messages.get(seen.message_id or 0)
+    return message is not None and "Move" in message.button_labels
+
+
 # The slash command a person types for a move: the same mapping the e2e fuzz and fault tests drive games with.
 command_for = RealGames.command_for
 
@@ -306,6 +312,9 @@ async def drive(
             continue
         if seen.seq != answered_at_seq and not shows(bench.fake, seen):
             await asyncio.sleep(0.1)  # the turn came from someone else's move: not shown yet
+            continue
+        if figures.clicks and not offers_move(bench.fake, seen):
+            await asyncio.sleep(0.1)  # the table message still shows the lobby: the start is not shown yet
             continue
         await asyncio.sleep(rng.uniform(1.0, 3.0))
         if time.monotonic() >= until:

@@ -10,15 +10,15 @@ import contextlib
 import logging
 from typing import Any, Protocol
 
-from bot import render
 from bot.games.registry import REGISTRY
 from bot.i18n import t
 from bot.render.common import Message, name
+from bot.render.compose import hand_message
 from bot.sessions.drawing import Drawing, Job
 from bot.sessions.errors import DMClosed
 from bot.sessions.pacing import Slot
 from bot.sessions.records import NoteFact, TableRecord, note, player
-from bot.sessions.view import table_info
+from bot.sessions.view import view_of
 
 
 class Host(Protocol):
@@ -39,17 +39,16 @@ log = logging.getLogger(__name__)
 
 
 async def drawn_hand_message(record: TableRecord, who: str, *, pictures_off: bool) -> Message:
-    """A player's hand for his DM, its picture drawn in a worker thread from the stored game."""
-    info, locale = table_info(record, pictures_off=pictures_off), record.locale_of(who)
+    """A player's hand for his DM (his private view, `bot.render.compose`), its picture drawn in a worker
+    thread from the stored game."""
+    locale = record.locale_of(who)
     snapshot = record.snapshot
-    if snapshot is None or not info.pictures:
-        return render.hand_message(info, record.playing, who, dm=True, locale=locale)
-    message = render.hand_message(info, record.playing, who, dm=True, locale=locale, picture=False)
+    if snapshot is None or pictures_off or not record.options.get("pictures", True):
+        return hand_message(view_of(record, reader=who, locale=locale, pictures_off=True))
     spec = REGISTRY[record.kind]
-    picture = await asyncio.to_thread(
-        lambda: render.hand_picture(info, spec.load(snapshot), who, locale=locale)
-    )
-    return render.attach_picture(message, picture)
+    copy = record.evolve(game=spec.load(snapshot))  # the thread's own game (the record's is shared)
+    view = await asyncio.to_thread(lambda: view_of(copy, reader=who, locale=locale, picture=True))
+    return hand_message(view)
 
 
 class Pings:
