@@ -17,7 +17,7 @@ import asyncpg
 import pytest
 
 from storage import is_postgres_url, open_store
-from tests import pg
+from tests import parallel, pg
 from tests.recording import RecordingAnnouncer
 
 BACKENDS = ["sqlite", "postgres"]
@@ -98,7 +98,28 @@ def announcer():
     return RecordingAnnouncer()
 
 
+def pytest_configure(config):
+    parallel.configure(config)
+
+
+def pytest_unconfigure(config):
+    parallel.unconfigure(config)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    # pytest-xdist's controller, before each worker starts: the run's folder of locks (tests/parallel.py).
+    parallel.configure_node(node)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    with parallel.turn(item):
+        return (yield)
+
+
 def pytest_collection_modifyitems(config, items):
+    parallel.order(items)
     # This one session test damages the snapshot by writing the SQLite file behind the store's back; on
     # PostgreSQL there is no file to write. Skipped there, visibly, until it uses `behind_the_store`.
     for item in items:
