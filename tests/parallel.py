@@ -1,4 +1,4 @@
-"""The suite in parallel (pytest-xdist, `python -m pytest -n 4`): who runs first, and who runs alone.
+"""The suite in parallel (pytest-xdist, `python -m pytest -n 6`): who runs first, and who runs alone.
 
 Each xdist worker is a process of its own, so what the fixtures make per test is already its own: `tmp_path`,
 the fake Discord (port 0), the bot's metrics and health ports (`tests.pg.free_port()`), the PostgreSQL
