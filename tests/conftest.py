@@ -18,6 +18,12 @@ import pytest
 
 from storage import is_postgres_url, open_store
 from tests import parallel, pg
+from tests.parallel import (  # noqa: F401 (hooks: parallel runs, see tests/parallel.py)
+    pytest_configure,
+    pytest_configure_node,
+    pytest_runtest_protocol,
+    pytest_unconfigure,
+)
 from tests.recording import RecordingAnnouncer
 
 BACKENDS = ["sqlite", "postgres"]
@@ -96,26 +102,6 @@ def behind_the_store(database):
 @pytest.fixture
 def announcer():
     return RecordingAnnouncer()
-
-
-def pytest_configure(config):
-    parallel.configure(config)
-
-
-def pytest_unconfigure(config):
-    parallel.unconfigure(config)
-
-
-@pytest.hookimpl(optionalhook=True)
-def pytest_configure_node(node):
-    # pytest-xdist's controller, before each worker starts: the run's folder of locks (tests/parallel.py).
-    parallel.configure_node(node)
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_protocol(item, nextitem):
-    with parallel.turn(item):
-        return (yield)
 
 
 def pytest_collection_modifyitems(config, items):

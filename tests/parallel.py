@@ -13,6 +13,9 @@ databases (`tests.pg.create_database` names them after the worker's pid). What t
   A lock pair in a folder of the run (a gate and a room, `flock`): a test takes the gate shared, the room
   shared, and lets go of the gate; an alone test holds the gate (so no test enters after it) and then the
   room alone (once the tests inside have left). Without xdist (or with `-p no:xdist`) neither lock is taken.
+
+The hooks are tests/conftest.py's (it imports them from here); `order` is called from its
+`pytest_collection_modifyitems`.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from __future__ import annotations
 import fcntl
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
@@ -60,7 +63,7 @@ class Turns:
         self.room.close()
 
 
-def configure(config: pytest.Config) -> None:
+def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "slow: a long test (half a minute or more), handed out first in a parallel run"
     )
@@ -79,13 +82,15 @@ def configure(config: pytest.Config) -> None:
             config.option.maxschedchunk = 1
 
 
-def configure_node(node) -> None:  # type: ignore[no-untyped-def]  (xdist's WorkerController)
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node) -> None:  # type: ignore[no-untyped-def]  (xdist's WorkerController)
+    """pytest-xdist's controller, before each worker starts: the run's folder of locks."""
     folder = node.config.stash.get(_folder, None)
     if folder is not None:
         node.workerinput[FOLDER_KEY] = str(folder)
 
 
-def unconfigure(config: pytest.Config) -> None:
+def pytest_unconfigure(config: pytest.Config) -> None:
     turns = config.stash.get(_turns, None)
     if turns is not None:
         turns.close()
@@ -106,11 +111,12 @@ def order(items: list[pytest.Item]) -> None:
     items.sort(key=rank)
 
 
-@contextmanager
-def turn(item: pytest.Item) -> Iterator[None]:
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(
+    item: pytest.Item, nextitem: pytest.Item | None
+) -> Generator[None, object, object]:
     turns = item.config.stash.get(_turns, None)
     if turns is None:
-        yield
-        return
+        return (yield)
     with turns.turn(alone=item.get_closest_marker("alone") is not None):
-        yield
+        return (yield)
