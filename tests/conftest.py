@@ -17,7 +17,13 @@ import asyncpg
 import pytest
 
 from storage import is_postgres_url, open_store
-from tests import pg
+from tests import parallel, pg
+from tests.parallel import (  # noqa: F401 (hooks: parallel runs, see tests/parallel.py)
+    pytest_configure,
+    pytest_configure_node,
+    pytest_runtest_protocol,
+    pytest_unconfigure,
+)
 from tests.recording import RecordingAnnouncer
 
 BACKENDS = ["sqlite", "postgres"]
@@ -99,6 +105,7 @@ def announcer():
 
 
 def pytest_collection_modifyitems(config, items):
+    parallel.order(items)
     # This one session test damages the snapshot by writing the SQLite file behind the store's back; on
     # PostgreSQL there is no file to write. Skipped there, visibly, until it uses `behind_the_store`.
     for item in items:

@@ -173,11 +173,16 @@ async def test_restart_resumes_the_game_and_a_new_manager_finishes_it(store, ann
     await sessions.close()
 
     later = RecordingAnnouncer(messages=dict(announcer.messages), _next_id=announcer._next_id)
-    resumed = await manager(store, later)
+    # As the bot does: resume first, present once the gateway is ready (else the presenter's refresh could
+    # come while resume_all still awaits the store, and the check below would race it).
+    resumed = TestSessions(
+        store, later, default_timeout=300.0, bot_user_id=BOT, coalesce=0.0, pacing=False, present_now=False
+    )
     assert await resumed.resume_all() == 1
     table2 = resumed.table_in(CHANNEL)
     assert table2.seq == seq and table2.game.model_dump_json() == table.game.model_dump_json()
     assert later.log == [], "resuming reads the store only: Discord is written by the presenter afterwards"
+    resumed.start_presenting()
     await resumed.idle()
     edits = [s for s in later.log if s.kind == "edit" and s.message_id == table2.message_id]
     assert any("resumed" in t for s in edits for t in s.message.texts())

@@ -46,6 +46,7 @@ BROKEN = {
 }
 
 
+@pytest.mark.alone  # "within 5 seconds" of a process's start: not beside tests that load both cores
 @pytest.mark.parametrize("case", BROKEN)
 @pytest.mark.parametrize("command", ["check", "run"])
 def test_a_broken_database_is_one_sentence_and_exit_4_within_5_seconds(
@@ -68,6 +69,7 @@ def test_a_broken_database_is_one_sentence_and_exit_4_within_5_seconds(
             assert conn.execute("PRAGMA user_version").fetchone() == (99,)  # not migrated "down"
 
 
+@pytest.mark.alone  # within 5 seconds, as above
 def test_a_read_only_database_is_one_sentence_and_exit_4(tmp_path: Path) -> None:
     path = tmp_path / "cardbot.sqlite3"
     done = cli("check", cwd=tmp_path, DISCORD_TOKEN=TOKEN, DATABASE_PATH=str(path))

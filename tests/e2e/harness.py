@@ -58,6 +58,12 @@ Waiting (never sleep): `await fake.wait_for_message(channel="games", contains="S
 `mark = fake.mark()` taken before the action; `await fake.wait_for(lambda: <truthy when done>)`.
 Time-outs are generous (`fake.default_timeout`, 10 s) and only reached when something is broken.
 
+Parallel runs (`python -m pytest -n 6`, tests/parallel.py): each test has its own fake Discord (port 0), its
+own `tmp_path` and its own PostgreSQL database, so a new test is safe beside others as long as it binds port 0
+(or takes `tests.pg.free_port()` for a child process) and writes only under `tmp_path`. Mark a test of half a
+minute or more `@pytest.mark.slow`, and one that counts requests per second or races a real deadline
+between processes `@pytest.mark.alone`.
+
 Failures: `fake.close_dms(alice)` (DMs to her answer 403 / 50007),
 `fake.fail_next("POST /channels/{channel_id}/messages", 429, retry_after=0.05)` or `(..., 500)`;
 `fake.calls(route)` lists the recorded REST calls of a route template. `await fake.drop_gateway()` closes

@@ -249,6 +249,10 @@ class Scenario:
                 *(self.person(i, until, random.Random(self.rng.random())) for i in range(self.tables)),
             )
             self.figures.seconds = time.monotonic() - began
+            # The people are done: the poller lets go of the connection before the figures' queries use it
+            # (one asyncpg connection runs one statement at a time).
+            poller.cancel()
+            await asyncio.gather(poller, return_exceptions=True)
             await asyncio.sleep(2.0)  # the last writes leave
             stats = fake.rest_stats(since=since)
             f = self.figures

@@ -41,6 +41,7 @@ async def check_budget(harness: Harness, players: list[Player]) -> None:
     assert opened <= 2 * people, f"{opened} DM channels opened for {people} people in two processes"
 
 
+@pytest.mark.slow
 @pytest.mark.both_backends  # the rating (or none) is made in the finishing transaction of each store
 async def test_malice_against_the_computer_with_a_kill_at_discords_limits(
     harness: Harness, monkeypatch
@@ -58,6 +59,7 @@ async def test_malice_against_the_computer_with_a_kill_at_discords_limits(
     assert await harness.store.rating_changes(players[0].table_id) == [], "against the computer: not rated"
 
 
+@pytest.mark.slow
 @pytest.mark.both_backends  # the rating (or none) is made in the finishing transaction of each store
 async def test_four_seat_insomnia_with_a_computer_and_a_kill_at_discords_limits(
     harness: Harness, monkeypatch

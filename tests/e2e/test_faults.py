@@ -170,6 +170,7 @@ ROUNDS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.bot(turn_timeout_seconds=30.0)
 async def test_whole_games_end_and_every_move_is_announced_under_faults_and_restarts(
     harness: Harness, monkeypatch: pytest.MonkeyPatch

@@ -409,6 +409,7 @@ class _WarningsOf(logging.Handler):
             self.texts.append(record.getMessage())
 
 
+@pytest.mark.slow
 @pytest.mark.bot(turn_timeout_seconds=30.0)
 async def test_hostile_input_from_every_side_gets_an_answer(harness: Harness) -> None:
     fuzzer = Fuzzer(harness)

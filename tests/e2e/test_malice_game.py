@@ -38,6 +38,7 @@ def source_value(action) -> str:
     return str(action.card) if action.source == "hand" else action.source
 
 
+@pytest.mark.slow
 async def test_a_malice_game_between_two_people_to_its_end_by_the_rules(
     harness: Harness, monkeypatch
 ) -> None:

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import aiohttp
+import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.cli.helpers import clean_env
@@ -51,6 +52,7 @@ def value(page: dict, name: str, **labels: str) -> float:
     return page.get((name, frozenset(labels.items())), 0.0)
 
 
+@pytest.mark.slow
 async def test_metrics_count_a_move_and_health_follows_the_gateway(tmp_path: Path) -> None:
     fake = FakeDiscord()
     await fake.start()

@@ -129,6 +129,7 @@ async def test_the_seasons_setting_turns_the_months_off_and_on(harness: Harness)
 # ---- a kill -9 right after a game's last move
 
 
+@pytest.mark.slow
 async def test_a_kill_right_after_the_last_move_leaves_the_game_rated_once(
     database: str, tmp_path: Path
 ) -> None:

@@ -11,12 +11,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bot.sessions.share import LIVE, RENEW_EVERY
 from tests.e2e.shared_budget import Scenario, dumps
 
 LIMIT = 50  # Discord's, per second per token
 
 
+@pytest.mark.slow
+@pytest.mark.alone  # counts the token's requests per second: a neighbour's load would skew it
 async def test_two_processes_of_one_token_never_pass_its_global_limit_even_across_a_kill(
     pg_url: str, tmp_path: Path
 ) -> None:

@@ -18,6 +18,8 @@ import signal
 import sys
 from pathlib import Path
 
+import pytest
+
 from bot.config import Settings
 from storage import Store, open_store
 from tests.e2e.bot_process import API_ENV, GATEWAY_ENV
@@ -229,6 +231,7 @@ async def check_the_books(store: Store, fake: FakeDiscord, channel: str, player:
     assert all(v == 0 for a, v in net.items() if a not in results), f"chips left outside the players: {net}"
 
 
+@pytest.mark.slow
 async def test_two_shard_processes_share_one_database_and_survive_a_kill(pg_url: str, tmp_path: Path) -> None:
     fake = FakeDiscord(shard_count=2)
     den = fake.add_guild("Dice Den", ["den-games"])

@@ -81,6 +81,7 @@ async def test_the_synced_tree_says_where_each_command_runs(harness: Harness) ->
     assert [c.status for c in fake.calls("PUT /applications/{application_id}/commands")] == [200]
 
 
+@pytest.mark.slow
 @pytest.mark.both_backends
 @pytest.mark.bot(rate_limits=True)
 async def test_a_whole_malice_game_in_a_group_dm_without_one_channel_call(
@@ -259,6 +260,7 @@ async def test_the_computer_in_the_bots_dm_answers_through_the_live_token(harnes
     assert calls_in(fake, dm) == []
 
 
+@pytest.mark.slow
 @pytest.mark.bot(rate_limits=True, turn_timeout_seconds=1.0)
 async def test_timeouts_show_through_the_live_token_then_at_the_next_click(harness: Harness) -> None:
     fake = harness.fake

@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 import time
 
+import pytest
+
 from bot.sessions.pacing import GLOBAL_REQUESTS
 from bot.sessions.share import LIVE, RENEW_EVERY, SETTLE, LeasedShare
 from storage import open_store
@@ -30,6 +32,7 @@ async def until(condition, timeout: float, what: str) -> float:
     return time.monotonic() - started
 
 
+@pytest.mark.slow
 async def test_processes_of_one_token_share_its_budget_through_the_database(pg_url: str) -> None:
     await (await open_store(pg_url)).close()  # migrated: the lease table is there
     first = await share_of(pg_url, "token-a", "first")
