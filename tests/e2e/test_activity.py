@@ -145,6 +145,7 @@ def malice_turn(player: Player) -> str:
     return token
 
 
+@pytest.mark.slow
 async def test_a_whole_malice_game_by_taps_against_the_computer(
     harness: Harness,
     chromium: Browser,  # noqa: F811  (web's session browser, imported)
@@ -210,6 +211,7 @@ async def test_a_whole_malice_game_by_taps_against_the_computer(
     keep_shots(folder)
 
 
+@pytest.mark.slow
 async def test_malice_between_the_activity_and_discords_buttons(
     harness: Harness,
     chromium: Browser,  # noqa: F811  (web's session browser, imported)
@@ -291,6 +293,7 @@ def insomnia_turn(player: Player) -> str:
     return token
 
 
+@pytest.mark.slow
 async def test_an_insomnia_deal_with_two_players_in_the_activity(
     harness: Harness,
     chromium: Browser,  # noqa: F811  (web's session browser, imported)

@@ -127,6 +127,7 @@ def expected_standings(players: list[str], matches: list[Any]) -> list[tuple[str
 
 
 @pytest.mark.both_backends
+@pytest.mark.slow
 async def test_an_eight_person_swiss_survives_a_kill_a_drop_and_a_no_show(harness: Harness) -> None:
     event, users = await setup_event(harness, 8, game="malice", format="swiss", rounds=3, deadline=30)
     players = list(users)
@@ -225,6 +226,7 @@ class Clock:
         self.shift += (minutes + 1) * 60
 
 
+@pytest.mark.slow
 async def test_a_five_person_knockout_gives_its_byes_to_the_top_seeds(harness: Harness) -> None:
     event, users = await setup_event(harness, 5, game="malice", format="knockout", deadline=30)
     players = list(users)
@@ -264,6 +266,7 @@ async def test_a_five_person_knockout_gives_its_byes_to_the_top_seeds(harness: H
     assert shown.ephemeral and "Finished after 3 rounds" in shown.text
 
 
+@pytest.mark.slow
 async def test_a_seven_person_insomnia_event_of_two_table_rounds_and_a_final(harness: Harness) -> None:
     event, users = await setup_event(harness, 7, game="insomnia", format="tables", rounds=2, deadline=20,
                                      options="chips=5 deals=1")  # fmt: skip

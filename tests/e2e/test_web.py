@@ -110,6 +110,7 @@ async def play(harness: Harness, alice: Any) -> None:
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.slow
 async def test_a_browser_watches_a_malice_game_live_then_steps_through_its_replay(
     harness: Harness, chromium: Browser, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

@@ -33,6 +33,7 @@ def served(page: str) -> float:
     return REGISTRY.get_sample_value("cardtable_web_pages_total", {"page": page}) or 0.0
 
 
+@pytest.mark.alone
 async def test_hostile_requests_are_clear_4xx_and_the_game_goes_on(harness: Harness) -> None:
     fake, bot = harness.fake, harness.bot
     assert bot is not None and bot.web is not None

@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import aiohttp
+import pytest
 
 from storage import open_store
 from tests.e2e.fake_discord import FakeDiscord, shard_of
@@ -33,6 +34,7 @@ def web_base(process: BotProcess) -> str:
     raise AssertionError(f"shard {process.shard_id} did not say where its pages are")
 
 
+@pytest.mark.slow
 async def test_the_page_served_by_the_process_not_holding_the_table_follows_it_live(
     pg_url: str, tmp_path: Path
 ) -> None:
