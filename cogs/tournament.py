@@ -29,6 +29,10 @@ from bot.render.common import Message
 if TYPE_CHECKING:
     from bot.client import CardBot
 
+# A tournament's or a table's number: what the store can hold; a bigger one is refused by the input check
+# with the range, before any lookup.
+Number = app_commands.Range[int, 1, 2**31 - 1]
+
 FORMATS = [
     app_commands.Choice(name="Swiss (Malice)", value="swiss"),
     app_commands.Choice(name="knockout (Malice)", value="knockout"),
@@ -126,25 +130,25 @@ class TournamentCommands(commands.GroupCog, group_name="tournament"):
 
     @app_commands.command(name="join")
     @app_commands.describe(event="the tournament's number (default: this channel's newest)")
-    async def join(self, interaction: discord.Interaction, event: int | None = None) -> None:
+    async def join(self, interaction: discord.Interaction, event: Number | None = None) -> None:
         """Join a tournament before it starts."""
         await respond(interaction, lambda: self.events.join(*_where(interaction), event))
 
     @app_commands.command(name="leave")
     @app_commands.describe(event="the tournament's number (default: this channel's newest)")
-    async def leave(self, interaction: discord.Interaction, event: int | None = None) -> None:
+    async def leave(self, interaction: discord.Interaction, event: Number | None = None) -> None:
         """Leave a tournament before it starts."""
         await respond(interaction, lambda: self.events.leave(*_where(interaction), event))
 
     @app_commands.command(name="checkin")
     @app_commands.describe(event="the tournament's number (default: this channel's newest)")
-    async def checkin(self, interaction: discord.Interaction, event: int | None = None) -> None:
+    async def checkin(self, interaction: discord.Interaction, event: Number | None = None) -> None:
         """Check in: you will be there when it starts."""
         await respond(interaction, lambda: self.events.check_in(*_where(interaction), event))
 
     @app_commands.command(name="start")
     @app_commands.describe(event="the tournament's number (default: this channel's newest)")
-    async def start(self, interaction: discord.Interaction, event: int | None = None) -> None:
+    async def start(self, interaction: discord.Interaction, event: Number | None = None) -> None:
         """Start a tournament: round one is paired (the host or a server manager)."""
         await respond(
             interaction,
@@ -159,7 +163,7 @@ class TournamentCommands(commands.GroupCog, group_name="tournament"):
 
     @app_commands.command(name="show")
     @app_commands.describe(event="the tournament's number (default: this channel's newest)")
-    async def show(self, interaction: discord.Interaction, event: int | None = None) -> None:
+    async def show(self, interaction: discord.Interaction, event: Number | None = None) -> None:
         """Standings, pairings and the bracket of a tournament (only you see it)."""
 
         async def shown() -> Message:
@@ -170,13 +174,13 @@ class TournamentCommands(commands.GroupCog, group_name="tournament"):
 
     @app_commands.command(name="drop")
     @app_commands.describe(event="the tournament's number (default: this channel's newest)")
-    async def drop(self, interaction: discord.Interaction, event: int | None = None) -> None:
+    async def drop(self, interaction: discord.Interaction, event: Number | None = None) -> None:
         """Drop out of a tournament: you are not paired in its later rounds."""
         await respond(interaction, lambda: self.events.drop(*_where(interaction), event))
 
     @app_commands.command(name="cancel")
     @app_commands.describe(event="the tournament's number (default: this channel's newest)")
-    async def cancel(self, interaction: discord.Interaction, event: int | None = None) -> None:
+    async def cancel(self, interaction: discord.Interaction, event: Number | None = None) -> None:
         """Cancel a tournament (the host or a server manager); games already playing go on."""
         await respond(
             interaction,
@@ -208,7 +212,7 @@ class ModerationCommands(commands.GroupCog, group_name="moderation"):
     @app_commands.command(name="void")
     @app_commands.describe(table="the finished game's table number", reason="why (kept on the record)")
     @app_commands.checks.has_permissions(manage_guild=True)
-    async def void(self, interaction: discord.Interaction, table: int, reason: str = "") -> None:
+    async def void(self, interaction: discord.Interaction, table: Number, reason: str = "") -> None:
         """Void a finished game: its chips given back, its ratings taken out."""
         await respond(
             interaction,

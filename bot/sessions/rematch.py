@@ -301,24 +301,37 @@ class Rematches:
             # Everyone is in. The channel's rematch is no longer pending: its own new table must not lapse it.
             self._pending.pop(home(record), None)
             try:
-                table = await self._start(record, room)
+                table = await self._open(record)
             except NotAllowed:
                 await self._store(record, state.model_copy(update={"outcome": LAPSED_GAME}))
                 raise NotAllowed("rematch.refused.lapsed") from None
             await self._store(record, state.model_copy(update={"outcome": STARTED, "table": table.id}))
+            if interaction_only(record):
+                # The new table's message is this click's answer: noted before the answer is sent.
+                if self.here is not None:
+                    await self.here(table)
+                await self.lobbies.start_now(table, room)
+            else:
+                # Posting the lobby waits for the channel's write budget (and a thread opens on it): the
+                # click is answered first, within Discord's 3 s, and the table is shown and dealt after.
+                self._spawn(self._show_and_deal(table, room))
         return Text("rematch.starting", table=table.id)  # STARTING
 
-    async def _start(self, record: TableRecord, room: Room) -> TableRecord:
-        """The new table: the same game and options, the seats moved one on, dealt at once (in a thread of
-        its own where the server plays so and `room`, the clicked channel, allows it)."""
+    async def _open(self, record: TableRecord) -> TableRecord:
+        """The new table: the same game and options, the seats moved one on."""
         players = rotated(record.players)
         host = next(int(p) for p in players if not is_computer(p))
-        table = await self.lobbies.open(
+        return await self.lobbies.open(
             kind=record.kind, guild_id=record.guild_id, channel_id=home(record), host_id=host,
             options=dict(record.options), players=list(players), language=record.language,
         )
-        show = self.here if interaction_only(record) else self.post
-        if show is not None:
-            await show(table)
-        await self.lobbies.start_now(table, room)
-        return table
+
+    async def _show_and_deal(self, table: TableRecord, room: Room) -> None:
+        """The new table posted in its channel, then dealt at once (in a thread of its own where the server
+        plays so and `room`, the clicked channel, allows it)."""
+        try:
+            if self.post is not None:
+                await self.post(table)
+            await self.lobbies.start_now(table, room)
+        except Exception:
+            log.exception("rematch table %s could not be shown and dealt", table.id)

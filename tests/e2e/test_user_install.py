@@ -73,6 +73,8 @@ async def test_the_synced_tree_says_where_each_command_runs(harness: Harness) ->
         "leaderboard": SERVERS,
         "settings": SERVERS,
         "activity": SERVERS,  # the Activity runs in a server's channel (cogs/activity.py)
+        "tournament": SERVERS,  # an event is a server's, played in its channels
+        "moderation": SERVERS,  # fair play on a server's leaderboards
     }
     menu = synced["Challenge to Malice"]
     assert menu["type"] == 2 and not menu.get("description") and not menu.get("options")

@@ -88,11 +88,11 @@ async def test_hostile_requests_are_clear_4xx_and_the_game_goes_on(harness: Harn
         assert served("table") == pages_before + 1  # refusals are not pages
 
         # A burst from one address while Alice plays: 429s for it, pages for another address.
-        async def burst() -> list[int]:
-            async def one() -> int:
+        async def burst() -> list[tuple[int, str | None]]:
+            async def one() -> tuple[int, str | None]:
                 async with http.get(base + good) as r:
                     await r.read()
-                    return r.status
+                    return r.status, r.headers.get("Retry-After")
 
             return list(await asyncio.gather(*(one() for _ in range(1000))))
 
@@ -105,10 +105,12 @@ async def test_hostile_requests_are_clear_4xx_and_the_game_goes_on(harness: Harn
                 moves += 1
             else:
                 await asyncio.sleep(0.01)
-        statuses = await flood
+        answers = await flood
+        statuses = [status for status, _ in answers]
         assert statuses.count(429) > 500 and set(statuses) <= {200, 429}, set(statuses)
-        async with http.get(base + good) as r:
-            assert r.status == 429 and int(r.headers["Retry-After"]) >= 1
+        # Every refusal says when to come back (checked on the burst's own answers: a request sent after it
+        # may find the address's budget refilled on a slow machine).
+        assert all(after is not None and int(after) >= 1 for status, after in answers if status == 429)
         async with http.get(base + good, headers={"X-Forwarded-For": "203.0.113.9"}) as r:
             assert r.status == 200  # another address behind the proxy: served
 
