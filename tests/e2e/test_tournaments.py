@@ -226,6 +226,7 @@ class Clock:
         self.shift += (minutes + 1) * 60
 
 
+@pytest.mark.both_backends
 @pytest.mark.slow
 async def test_a_five_person_knockout_gives_its_byes_to_the_top_seeds(harness: Harness) -> None:
     event, users = await setup_event(harness, 5, game="malice", format="knockout", deadline=30)
@@ -266,6 +267,7 @@ async def test_a_five_person_knockout_gives_its_byes_to_the_top_seeds(harness: H
     assert shown.ephemeral and "Finished after 3 rounds" in shown.text
 
 
+@pytest.mark.both_backends
 @pytest.mark.slow
 async def test_a_seven_person_insomnia_event_of_two_table_rounds_and_a_final(harness: Harness) -> None:
     event, users = await setup_event(harness, 7, game="insomnia", format="tables", rounds=2, deadline=20,
