@@ -191,9 +191,6 @@ async def test_clicks_survive_a_restart_and_the_button_still_parses(harness: Har
     await fake.wait_for(lambda: f"table #{second}" in message.text, what="the started line")
 
 
-# Alone: the last Rematch click's session call (post and deal the new table) takes over 2 s even on an idle
-# machine, so the bot defers at 2.0 s (ANSWER_WITHIN), and under a parallel run's load that came after 3 s.
-@pytest.mark.alone
 async def test_insomnia_seats_rotate_with_each_rematch(harness: Harness) -> None:
     fake = harness.fake
     alice, bob, carol = harness.user("alice"), harness.user("bob"), harness.user("carol")
