@@ -106,7 +106,7 @@ async def game_command(
     params = engine_notation(params, interaction.locale)
     await respond(
         interaction,
-        lambda: sessions.command(*where(interaction), kind, command, params, locale=interaction.locale),
+        lambda: sessions.moves.command(*where(interaction), kind, command, params, locale=interaction.locale),
     )
 
 

@@ -143,7 +143,7 @@ STARTING = ("start", "accept")
 
 def _lobby_step(step: str) -> Callback:
     async def callback(interaction: discord.Interaction) -> None:
-        method = getattr(sessions_of(interaction), LOBBY_STEPS[step])
+        method = getattr(sessions_of(interaction).lobbies, LOBBY_STEPS[step])
         if step in STARTING:
             await respond(interaction, lambda: method(*where(interaction), room_of(interaction)))
         else:

@@ -124,7 +124,7 @@ async def hand_here(interaction: discord.Interaction, table_id: int) -> bool:
     in_place = InPlace(interaction)
     try:
         hand = await sessions.click(table_id, interaction.user.id, "hand", None, locale=interaction.locale)
-        async with sessions.table_update(table_id, message.id, interaction.token) as update:
+        async with sessions.presenter.answers.update(table_id, message.id, interaction.token) as update:
             if update is not None:
                 await in_place.update(update)
     finally:
@@ -153,7 +153,7 @@ async def rematch_here(interaction: discord.Interaction, table_id: int) -> bool:
     result = await task
     new = result.params.get("table") if isinstance(result, Text) and result.key == STARTING else None
     if new is None:
-        async with sessions.table_update(table_id, message.id, interaction.token) as update:
+        async with sessions.presenter.answers.update(table_id, message.id, interaction.token) as update:
             if update is not None and not interaction.response.is_done():
                 await interaction.response.edit_message(**discord_kwargs(update, edit=True))
         if update is None or interaction.response.is_done():
@@ -208,7 +208,7 @@ async def submitted(interaction: discord.Interaction, table_id: int, seq: int) -
         message = interaction.message
         update = None
         if message is not None:
-            async with sessions.table_update(table_id, message.id, interaction.token) as update:
+            async with sessions.presenter.answers.update(table_id, message.id, interaction.token) as update:
                 if update is not None:
                     await in_place.update(update)
     finally:
