@@ -139,7 +139,7 @@ class Bench:
         return self.harness.bot.sessions
 
     def table(self, channel: str) -> Any:
-        return self.sessions.table_in(self.fake.channel(channel).id)
+        return self.sessions.tables.in_channel(self.fake.channel(channel).id)
 
     def people(self, channel: str) -> list[Any]:
         """The three people of a table's channel."""

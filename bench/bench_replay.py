@@ -85,7 +85,7 @@ async def malice(sessions: SessionManager) -> int:
         if record is None or record.status != "running":
             return table.id
         game = record.playing
-        await sessions.act(CHANNEL, ALICE, choose_action(game, str(ALICE), f"bench/{n}"))
+        await sessions.moves.act(CHANNEL, ALICE, choose_action(game, str(ALICE), f"bench/{n}"))
     raise RuntimeError("the Malice game did not end")
 
 
@@ -94,9 +94,9 @@ async def insomnia(sessions: SessionManager) -> int:
     options = {"deals": 3, "timeout": 300}
     table = await sessions.open_table("insomnia", GUILD, CHANNEL + 1, ALICE, options=options)
     for _ in range(3):
-        await sessions.add_computer(CHANNEL + 1, ALICE)
-    await sessions.start(CHANNEL + 1, ALICE)
-    await sessions.resign(CHANNEL + 1, ALICE)
+        await sessions.lobbies.add_computer(CHANNEL + 1, ALICE)
+    await sessions.lobbies.start(CHANNEL + 1, ALICE)
+    await sessions.life.resign(CHANNEL + 1, ALICE)
     await sessions.idle()
     return table.id
 

@@ -253,7 +253,7 @@ async def person(
     long each of her moves took to be answered (applied and stored: what her answer waits for)."""
     n = 0
     while not stop.is_set():
-        record = sessions.table_in(channel)
+        record = sessions.tables.in_channel(channel)
         if record is None or record.status != "running":
             await sessions.open_table("malice", GUILD, channel, user, opponent=BOT, options={"timeout": 3600})
             continue
@@ -264,7 +264,7 @@ async def person(
             # The table may have moved on meanwhile (its end): the next round sees it.
             started = time.perf_counter()
             with contextlib.suppress(Exception):
-                await sessions.act(channel, user, move)
+                await sessions.moves.act(channel, user, move)
             if answers is not None:
                 answers.append(time.perf_counter() - started)
         await asyncio.sleep(pace)

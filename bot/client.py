@@ -171,7 +171,7 @@ class CardBot(commands.AutoShardedBot):
 
     async def on_ready(self) -> None:
         # No public write before the gateway is ready: resumed tables are refreshed from here, paced.
-        self.sessions.start_presenting()
+        self.sessions.presenter.start()
         log.info(
             "logged in as %s (id %s) in %d guilds",
             self.user,

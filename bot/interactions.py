@@ -1,7 +1,8 @@
 """What every cog needs to answer an interaction: the session manager of the bot, who and where, the user's
 rights as Discord tells them, the place of a table (a server channel the bot writes in, or an interaction-only
-place), and the one way to answer privately or run a session call within Discord's 3 seconds. Not a cog: the
-cogs share it instead of importing each other."""
+place), the one way to answer privately or run a session call within Discord's 3 seconds, and the one way to
+open a table (a game's command, the challenge menu). Not a cog: the cogs share it instead of importing each
+other (tests/test_layers.py checks that no cog imports another)."""
 
 from __future__ import annotations
 
@@ -13,9 +14,13 @@ import discord
 from discord import app_commands
 
 from bot.discord_out import discord_kwargs
+from bot.games.refusal import Refusal
+from bot.games.spec import GameSpec
+from bot.i18n import resolve_locale
 from bot.i18n.cards import card_aliases, parse_card
 from bot.reading import engine_notation
 from bot.render.common import Message
+from bot.render.registry import PRESENTATIONS
 from bot.sessions import SessionManager
 from bot.sessions.errors import Text
 from bot.sessions.places import CHANNEL, INTERACTION
@@ -106,7 +111,7 @@ async def game_command(
     params = engine_notation(params, interaction.locale)
     await respond(
         interaction,
-        lambda: sessions.command(*where(interaction), kind, command, params, locale=interaction.locale),
+        lambda: sessions.moves.command(*where(interaction), kind, command, params, locale=interaction.locale),
     )
 
 
@@ -121,6 +126,106 @@ def place_of(interaction: discord.Interaction) -> str:
 def ledger_guild(interaction: discord.Interaction) -> int:
     """The guild a game here is stored under: the server's where the bot is in it, else 0 (its players')."""
     return interaction.guild_id or 0 if place_of(interaction) == CHANNEL else 0
+
+
+# ------------------------------------------------------------------ opening a table
+# Shared by the games' opening commands (cogs/games.py) and the challenge menu (cogs/challenge_menu.py),
+# and, in an interaction-only place, by the Rematch there (cogs/private_play.py).
+
+
+def check_opponent(interaction: discord.Interaction, opponent: discord.abc.User | None) -> None:
+    """In a DM or group DM only someone in it can be challenged (or the bot: the computer). Discord names a
+    private channel's members only sometimes: when it does not, nobody is refused here."""
+    if opponent is None or interaction.guild_id is not None or opponent.id == interaction.user.id:
+        return
+    client_user = interaction.client.user
+    if client_user is not None and opponent.id == client_user.id:
+        return
+    members = getattr(interaction.channel, "recipients", None) or []
+    if members and opponent.id not in {m.id for m in members}:
+        raise Refusal("dm.not_here", player=opponent.mention)
+
+
+async def open_here(
+    interaction: discord.Interaction, kind: str, options: dict[str, Any], opponent: discord.abc.User | None
+) -> None:
+    """A table in an interaction-only place: its message is this interaction's answer (public)."""
+    check_opponent(interaction, opponent)
+    sessions = sessions_of(interaction)
+    channel_id, user_id = where(interaction)
+    task = asyncio.ensure_future(
+        sessions.open_table(
+            kind, ledger_guild(interaction), channel_id, user_id, options=options,
+            opponent=opponent.id if opponent is not None else None,
+            opponent_is_bot=bool(opponent is not None and opponent.bot),
+            place=INTERACTION, language=resolve_locale(interaction.locale),
+        )
+    )  # fmt: skip
+    done, _ = await asyncio.wait({task}, timeout=ANSWER_WITHIN)
+    if not done:
+        await interaction.response.defer(thinking=True)  # public: the table message completes it
+    record = await task
+    await answer_with_table(interaction, record.id, None)
+
+
+async def answer_with_table(
+    interaction: discord.Interaction, table_id: int, otherwise: Message | Text | None
+) -> None:
+    """The interaction's answer (or the follow-up completing its public deferral) is the new table's message,
+    its id and the interaction's token recorded; `otherwise` when the table has no such message (closed
+    meanwhile). If the answer fails, the table is closed: nobody saw it, it must not hold the place."""
+    sessions = sessions_of(interaction)
+    try:
+        async with sessions.places.first_answer(table_id) as first:
+            if first is None:
+                await answer(interaction, otherwise)
+                return
+            kwargs = discord_kwargs(first.message)
+            if interaction.response.is_done():
+                sent = await interaction.followup.send(wait=True, **kwargs)
+                first.sent(sent.id, interaction.token)
+            else:
+                callback = await interaction.response.send_message(**kwargs)
+                first.sent(callback.message_id, interaction.token)
+    except BaseException:
+        await sessions.places.abandon(table_id)
+        raise
+
+
+async def open_game(
+    interaction: discord.Interaction,
+    spec: GameSpec,
+    params: dict[str, Any],
+    opponent: discord.abc.User | None,
+) -> None:
+    """Open a table of `spec` here (its opening command, or the challenge menu): in a server channel the
+    table message follows, paced; in an interaction-only place (a DM or group DM of a user install) it is
+    this interaction's answer."""
+    if place_of(interaction) == INTERACTION:
+        await open_here(interaction, spec.name, params, opponent)
+        return
+    commands = PRESENTATIONS[spec.name].commands
+    if commands is None:
+        raise LookupError(spec.name)  # only games with commands are opened by one
+    opened = commands.opened
+
+    async def open_table() -> Text:
+        table = await sessions_of(interaction).open_table(
+            spec.name,
+            interaction.guild_id or 0,
+            *where(interaction),
+            options=params,
+            opponent=opponent.id if opponent is not None else None,
+            opponent_is_bot=bool(opponent is not None and opponent.bot),
+            can_manage=can_manage(interaction),
+            roles=roles_of(interaction),
+            parent_id=parent_of(interaction),
+            room=room_of(interaction),
+        )
+        key, said = opened(table.id, table.status, opponent.mention if opponent is not None else None)
+        return Text(key, **said)
+
+    await respond(interaction, open_table)
 
 
 def choices_for(

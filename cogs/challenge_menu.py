@@ -1,8 +1,8 @@
 """"Challenge to Malice" on a user's menu (Apps): a user command (type 2) that opens a Malice challenge to
 that user where it is used, by the same rules as `/malice challenge opponent:` with the table's default
 options: in a server channel (the bot in the server), and for a user install in DMs and group DMs too, where
-the challenge is the menu's answer (cogs/private_play.py). German clients read "Zu Malice herausfordern"
-(the translator's `cmd.menu.challenge.name`)."""
+the challenge is the menu's answer (`open_game` in bot/interactions.py, shared with `/malice challenge`).
+German clients read "Zu Malice herausfordern" (the translator's `cmd.menu.challenge.name`)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games.registry import REGISTRY
-from cogs.games import open_game
+from bot.interactions import open_game
 
 if TYPE_CHECKING:
     from bot.client import CardBot

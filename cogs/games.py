@@ -19,23 +19,9 @@ from discord.ext import commands
 
 from bot.games.registry import REGISTRY
 from bot.games.spec import GameSpec
-from bot.interactions import (
-    can_manage,
-    choices_for,
-    game_command,
-    parent_of,
-    place_of,
-    respond,
-    roles_of,
-    room_of,
-    sessions_of,
-    where,
-)
+from bot.interactions import choices_for, game_command, open_game, respond, room_of, sessions_of, where
 from bot.render.commands import CommandOption, CommandSet, GameCommand
 from bot.render.registry import PRESENTATIONS
-from bot.sessions.errors import Text
-from bot.sessions.places import INTERACTION
-from cogs.private_play import open_here
 
 if TYPE_CHECKING:
     from bot.client import CardBot
@@ -94,39 +80,6 @@ def _open(spec: GameSpec, command: GameCommand) -> Callback:
     return callback
 
 
-async def open_game(
-    interaction: discord.Interaction,
-    spec: GameSpec,
-    params: dict[str, Any],
-    opponent: discord.abc.User | None,
-) -> None:
-    """Open a table of `spec` here (its opening command, or the challenge menu): in a server channel the
-    table message follows, paced; in an interaction-only place (a DM or group DM of a user install) it is
-    this interaction's answer."""
-    if place_of(interaction) == INTERACTION:
-        await open_here(interaction, spec.name, params, opponent)
-        return
-    opened = _commands(spec).opened
-
-    async def open_table() -> Text:
-        table = await sessions_of(interaction).open_table(
-            spec.name,
-            interaction.guild_id or 0,
-            *where(interaction),
-            options=params,
-            opponent=opponent.id if opponent is not None else None,
-            opponent_is_bot=bool(opponent is not None and opponent.bot),
-            can_manage=can_manage(interaction),
-            roles=roles_of(interaction),
-            parent_id=parent_of(interaction),
-            room=room_of(interaction),
-        )
-        key, said = opened(table.id, table.status, opponent.mention if opponent is not None else None)
-        return Text(key, **said)
-
-    await respond(interaction, open_table)
-
-
 LOBBY_STEPS = {
     "join": "join",
     "leave": "leave",
@@ -143,7 +96,7 @@ STARTING = ("start", "accept")
 
 def _lobby_step(step: str) -> Callback:
     async def callback(interaction: discord.Interaction) -> None:
-        method = getattr(sessions_of(interaction), LOBBY_STEPS[step])
+        method = getattr(sessions_of(interaction).lobbies, LOBBY_STEPS[step])
         if step in STARTING:
             await respond(interaction, lambda: method(*where(interaction), room_of(interaction)))
         else:

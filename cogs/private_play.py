@@ -2,7 +2,8 @@
 and no bot is a member (interaction contexts 1 and 2), or a server where only a user install authorises it.
 
 There Discord refuses every channel call (403, code 50001), so (bot/sessions/places.py has the whole design):
-- the table message is the answer to `/malice challenge` or to the "Challenge to Malice" menu;
+- the table message is the answer to `/malice challenge` or to the "Challenge to Malice" menu
+  (`open_here` in bot/interactions.py, which both share);
 - it carries the buttons: Accept/Decline, then Move and My hand; every click on it is answered by updating it
   (type 7), which shows whatever happened meanwhile (the other player's moves, a timeout);
 - Move opens a dialog only the mover sees (a modal: his hand and the board as text, his legal moves as
@@ -25,9 +26,7 @@ from discord.ext import commands
 from bot.discord_out import discord_kwargs, note_languages
 from bot.errors import report_error
 from bot.games.refusal import Refusal
-from bot.i18n import resolve_locale
-from bot.interactions import ANSWER_WITHIN, InPlace, answer, ledger_guild, place_of, sessions_of, where
-from bot.render.common import Message
+from bot.interactions import ANSWER_WITHIN, InPlace, answer, answer_with_table, place_of, sessions_of
 from bot.render.compose import MOVE
 from bot.sessions.errors import Text
 from bot.sessions.places import INTERACTION, PICK, MoveDialog
@@ -38,65 +37,6 @@ if TYPE_CHECKING:
     from bot.client import CardBot
 
 PICKED = re.compile(rf"cardtable:(?P<table>[0-9]{{1,20}}):{PICK}:(?P<seq>[0-9]{{1,20}})")
-
-
-def check_opponent(interaction: discord.Interaction, opponent: discord.abc.User | None) -> None:
-    """In a DM or group DM only someone in it can be challenged (or the bot: the computer). Discord names a
-    private channel's members only sometimes: when it does not, nobody is refused here."""
-    if opponent is None or interaction.guild_id is not None or opponent.id == interaction.user.id:
-        return
-    client_user = interaction.client.user
-    if client_user is not None and opponent.id == client_user.id:
-        return
-    members = getattr(interaction.channel, "recipients", None) or []
-    if members and opponent.id not in {m.id for m in members}:
-        raise Refusal("dm.not_here", player=opponent.mention)
-
-
-async def open_here(
-    interaction: discord.Interaction, kind: str, options: dict[str, Any], opponent: discord.abc.User | None
-) -> None:
-    """A table in an interaction-only place: its message is this interaction's answer (public)."""
-    check_opponent(interaction, opponent)
-    sessions = sessions_of(interaction)
-    channel_id, user_id = where(interaction)
-    task = asyncio.ensure_future(
-        sessions.open_table(
-            kind, ledger_guild(interaction), channel_id, user_id, options=options,
-            opponent=opponent.id if opponent is not None else None,
-            opponent_is_bot=bool(opponent is not None and opponent.bot),
-            place=INTERACTION, language=resolve_locale(interaction.locale),
-        )
-    )  # fmt: skip
-    done, _ = await asyncio.wait({task}, timeout=ANSWER_WITHIN)
-    if not done:
-        await interaction.response.defer(thinking=True)  # public: the table message completes it
-    record = await task
-    await answer_with_table(interaction, record.id, None)
-
-
-async def answer_with_table(
-    interaction: discord.Interaction, table_id: int, otherwise: Message | Text | None
-) -> None:
-    """The interaction's answer (or the follow-up completing its public deferral) is the new table's message,
-    its id and the interaction's token recorded; `otherwise` when the table has no such message (closed
-    meanwhile). If the answer fails, the table is closed: nobody saw it, it must not hold the place."""
-    sessions = sessions_of(interaction)
-    try:
-        async with sessions.places.first_answer(table_id) as first:
-            if first is None:
-                await answer(interaction, otherwise)
-                return
-            kwargs = discord_kwargs(first.message)
-            if interaction.response.is_done():
-                sent = await interaction.followup.send(wait=True, **kwargs)
-                first.sent(sent.id, interaction.token)
-            else:
-                callback = await interaction.response.send_message(**kwargs)
-                first.sent(callback.message_id, interaction.token)
-    except BaseException:
-        await sessions.places.abandon(table_id)
-        raise
 
 
 async def open_move_dialog(interaction: discord.Interaction, table_id: int) -> bool:
@@ -124,7 +64,7 @@ async def hand_here(interaction: discord.Interaction, table_id: int) -> bool:
     in_place = InPlace(interaction)
     try:
         hand = await sessions.click(table_id, interaction.user.id, "hand", None, locale=interaction.locale)
-        async with sessions.table_update(table_id, message.id, interaction.token) as update:
+        async with sessions.presenter.answers.update(table_id, message.id, interaction.token) as update:
             if update is not None:
                 await in_place.update(update)
     finally:
@@ -153,7 +93,7 @@ async def rematch_here(interaction: discord.Interaction, table_id: int) -> bool:
     result = await task
     new = result.params.get("table") if isinstance(result, Text) and result.key == STARTING else None
     if new is None:
-        async with sessions.table_update(table_id, message.id, interaction.token) as update:
+        async with sessions.presenter.answers.update(table_id, message.id, interaction.token) as update:
             if update is not None and not interaction.response.is_done():
                 await interaction.response.edit_message(**discord_kwargs(update, edit=True))
         if update is None or interaction.response.is_done():
@@ -208,7 +148,7 @@ async def submitted(interaction: discord.Interaction, table_id: int, seq: int) -
         message = interaction.message
         update = None
         if message is not None:
-            async with sessions.table_update(table_id, message.id, interaction.token) as update:
+            async with sessions.presenter.answers.update(table_id, message.id, interaction.token) as update:
                 if update is not None:
                     await in_place.update(update)
     finally:

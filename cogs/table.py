@@ -90,7 +90,8 @@ class TableButton(
                 # A click on the table message itself: its own answer updates it (type 7), which costs no
                 # channel write; the clicker's private answer follows as a followup.
                 message_id = interaction.message.id
-                async with sessions.table_update(self.table_id, message_id, interaction.token) as update:
+                answers = sessions.presenter.answers
+                async with answers.update(self.table_id, message_id, interaction.token) as update:
                     if update is not None:
                         await in_place.update(update)
         finally:
@@ -196,7 +197,7 @@ class TableCommands(commands.Cog):
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def resign(self, interaction: discord.Interaction) -> None:
         """Give up: in Insomnia a computer plays your seat (the result still counts); in Malice you lose."""
-        await respond(interaction, lambda: self.bot.sessions.resign(*where(interaction)))
+        await respond(interaction, lambda: self.bot.sessions.life.resign(*where(interaction)))
 
     @app_commands.command(name="cancel")
     @app_commands.allowed_installs(guilds=True, users=True)

@@ -56,6 +56,7 @@ class TestSessions(SessionManager):
     async def open_table(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         return Live(self, await super().open_table(*args, **kwargs))
 
-    def table_in(self, channel_id: int) -> Any:  # type: ignore[override]
-        record = super().table_in(channel_id)
+    def table_in(self, channel_id: int) -> Any:
+        """The channel's table as a live handle (the tests' shorthand for `tables.in_channel`)."""
+        record = self.tables.in_channel(channel_id)
         return None if record is None else Live(self, record)

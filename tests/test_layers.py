@@ -220,3 +220,14 @@ def test_the_checker_sees_local_and_type_checking_imports(tmp_path):
              "pkg.c": package / "c.py"}
     assert sorted(t for t, _ in imports("pkg.a", package / "a.py", names)) == ["pkg.b", "pkg.c"]
     assert cycles({"x": {"y": 1}, "y": {"z": 1}, "z": {"x": 1}}) == [["x", "y", "z", "x"]]
+
+
+def test_no_cog_imports_another_cog():
+    """Each cog stands alone (loaded, reloaded or left out by itself); what several cogs share lives in
+    bot/interactions.py, never in one cog another imports."""
+    found = [
+        f"{module}:{line} -> {target}"
+        for module, targets in sorted(graph().items()) if _within(module, ("cogs",)) and module != "cogs"
+        for target, line in sorted(targets.items()) if _within(target, ("cogs",))
+    ]
+    assert not found, "a cog imports another cog (share it through bot/interactions.py):\n" + "\n".join(found)

@@ -33,10 +33,10 @@ async def manager(store: Store, announcer: RecordingAnnouncer, timeout: float = 
 async def started_insomnia(sessions: SessionManager, *, computer: bool = False, **options):
     """Alice's Insomnia table with Bob seated (and a computer seat if asked), started; computer moves done."""
     table = await sessions.open_table("insomnia", GUILD, CHANNEL, ALICE, options=options)
-    await sessions.join(CHANNEL, BOB)
+    await sessions.lobbies.join(CHANNEL, BOB)
     if computer:
-        await sessions.add_computer(CHANNEL, ALICE)
-    await sessions.start(CHANNEL, ALICE)
+        await sessions.lobbies.add_computer(CHANNEL, ALICE)
+    await sessions.lobbies.start(CHANNEL, ALICE)
     await sessions.idle()
     return table
 
@@ -73,9 +73,9 @@ async def play_malice_human(sessions, table, user: int, turns_guard: int = 400) 
         assert game.current_player == str(user)
         centre = [a for a in game.legal_actions() if a.kind == "play" and a.to.startswith("centre")]
         if centre:
-            await sessions.act(CHANNEL, user, centre[0])
+            await sessions.moves.act(CHANNEL, user, centre[0])
         else:
-            await sessions.act(CHANNEL, user, {"kind": "end_turn"})
+            await sessions.moves.act(CHANNEL, user, {"kind": "end_turn"})
     raise AssertionError("the game did not end")
 
 
@@ -120,20 +120,20 @@ async def test_who_may_act_gets_one_sentence_each(store, announcer):
     sessions = await manager(store, announcer)
     table = await sessions.open_table("malice", GUILD, CHANNEL, ALICE, opponent=BOB, options={"timeout": 300})
     with refused("not started"):
-        await sessions.act(CHANNEL, ALICE, {"kind": "end_turn"})
+        await sessions.moves.act(CHANNEL, ALICE, {"kind": "end_turn"})
     with refused("Only the challenged player"):
-        await sessions.accept(CHANNEL, ALICE)
-    await sessions.accept(CHANNEL, BOB)
+        await sessions.lobbies.accept(CHANNEL, ALICE)
+    await sessions.lobbies.accept(CHANNEL, BOB)
     current = int(table.game.current_player)
     other = ALICE if current == BOB else BOB
     with refused("not playing"):
-        await sessions.act(CHANNEL, CAROL, {"kind": "end_turn"})
+        await sessions.moves.act(CHANNEL, CAROL, {"kind": "end_turn"})
     with refused("not your turn"):
-        await sessions.act(CHANNEL, other, {"kind": "end_turn"})
+        await sessions.moves.act(CHANNEL, other, {"kind": "end_turn"})
     seq = table.seq
     # An ace can never go on a side stack: the engine's sentence comes back, nothing is stored.
     with pytest.raises(NotAllowed):
-        await sessions.act(CHANNEL, current, {"kind": "play", "source": "payoff", "to": "side1"})
+        await sessions.moves.act(CHANNEL, current, {"kind": "play", "source": "payoff", "to": "side1"})
     assert table.seq == seq and (await store.get_table(table.id)).next_seq == seq
     with refused("already has a game"):
         await sessions.open_table("insomnia", GUILD, CHANNEL, CAROL)
@@ -166,9 +166,9 @@ async def test_restart_resumes_the_game_and_a_new_manager_finishes_it(store, ann
     table = await sessions.open_table(
         "malice", GUILD, CHANNEL, ALICE, opponent=BOB, options={"stake": 1, "timeout": 300, "turns": 30}
     )
-    await sessions.accept(CHANNEL, BOB)
+    await sessions.lobbies.accept(CHANNEL, BOB)
     for _ in range(3):
-        await sessions.act(CHANNEL, int(table.game.current_player), best_malice_move(table.game))
+        await sessions.moves.act(CHANNEL, int(table.game.current_player), best_malice_move(table.game))
     seq = table.seq
     await sessions.close()
 
@@ -182,14 +182,14 @@ async def test_restart_resumes_the_game_and_a_new_manager_finishes_it(store, ann
     table2 = resumed.table_in(CHANNEL)
     assert table2.seq == seq and table2.game.model_dump_json() == table.game.model_dump_json()
     assert later.log == [], "resuming reads the store only: Discord is written by the presenter afterwards"
-    resumed.start_presenting()
+    resumed.presenter.start()
     await resumed.idle()
     edits = [s for s in later.log if s.kind == "edit" and s.message_id == table2.message_id]
     assert any("resumed" in t for s in edits for t in s.message.texts())
     for _ in range(2000):
         if table2.status != "running":
             break
-        await resumed.act(CHANNEL, int(table2.game.current_player), best_malice_move(table2.game))
+        await resumed.moves.act(CHANNEL, int(table2.game.current_player), best_malice_move(table2.game))
     assert (await store.get_table(table.id)).status == "finished"
     await resumed.close()
 
@@ -205,10 +205,10 @@ async def test_closed_dms_are_told_once_and_remembered(store, announcer):
     announcer.closed_dms.add(BOB)
     sessions = await manager(store, announcer)
     table = await sessions.open_table("malice", GUILD, CHANNEL, ALICE, opponent=BOB, options={"timeout": 300})
-    await sessions.accept(CHANNEL, BOB)
+    await sessions.lobbies.accept(CHANNEL, BOB)
     for _ in range(4):
         player = int(table.game.current_player)
-        await sessions.act(CHANNEL, player, best_malice_move(table.game))
+        await sessions.moves.act(CHANNEL, player, best_malice_move(table.game))
     await sessions.idle()
     # Told on the table message (no message of its own), naming Bob.
     told = [s for s in announcer.public() if any("use /hand" in t for t in s.message.texts())]
@@ -224,7 +224,7 @@ async def test_closed_dms_are_told_once_and_remembered(store, announcer):
 async def test_timeouts_apply_the_default_and_three_in_a_row_forfeit_malice(store, announcer):
     sessions = await manager(store, announcer, timeout=0.5)
     table = await sessions.open_table("malice", GUILD, CHANNEL, ALICE, opponent=BOB)
-    await sessions.accept(CHANNEL, BOB)
+    await sessions.lobbies.accept(CHANNEL, BOB)
     # Bob moves at once on each of his turns; Alice never does, so her timer runs out each time.
     for _ in range(50):
         if table.status != "running":
@@ -234,7 +234,7 @@ async def test_timeouts_apply_the_default_and_three_in_a_row_forfeit_malice(stor
             moves = [a for a in game.legal_actions() if a.kind == "play"]
             side = [a for a in moves if a.to.startswith("side")]
             try:
-                await sessions.act(CHANNEL, BOB, (side or moves or [{"kind": "end_turn"}])[0])
+                await sessions.moves.act(CHANNEL, BOB, (side or moves or [{"kind": "end_turn"}])[0])
             except NotAllowed:  # Alice's third timeout ended the game while Bob's move waited for the table
                 assert table.status == "finished"
         else:
@@ -258,7 +258,7 @@ async def test_timeouts_apply_the_default_and_three_in_a_row_forfeit_malice(stor
 async def test_cancel_needs_the_host_and_settles_as_a_stalemate(store, announcer):
     sessions = await manager(store, announcer)
     table = await sessions.open_table("malice", GUILD, CHANNEL, ALICE, opponent=BOB, options={"timeout": 300})
-    await sessions.accept(CHANNEL, BOB)
+    await sessions.lobbies.accept(CHANNEL, BOB)
     with refused("Only the host"):
         await sessions.cancel(CHANNEL, BOB, can_manage=False)
     await sessions.cancel(CHANNEL, CAROL, can_manage=True)

@@ -40,7 +40,7 @@ async def play_out(sessions, table) -> None:
             return
         player = int(table.game.current_player)
         if step % 2:
-            await sessions.command(CHANNEL, player, "highcard", "keep", {})
+            await sessions.moves.command(CHANNEL, player, "highcard", "keep", {})
         else:
             await sessions.click(table.id, player, "keep", table.seq)
     raise AssertionError("the game did not end")
@@ -55,16 +55,16 @@ async def test_a_registered_test_game_is_challenged_played_settled_and_logged(st
     await sessions.idle()
     assert any("challenges" in t and "High card" in t for t in announcer.public_texts())
     with refused("Only the challenged player"):
-        await sessions.accept(CHANNEL, ALICE)
+        await sessions.lobbies.accept(CHANNEL, ALICE)
     with refused("not started"):
-        await sessions.command(CHANNEL, ALICE, "highcard", "keep", {})
-    await sessions.accept(CHANNEL, BOB)
+        await sessions.moves.command(CHANNEL, ALICE, "highcard", "keep", {})
+    await sessions.lobbies.accept(CHANNEL, BOB)
     assert table.status == "running" and table.game.rounds == 4 and table.game.chips[str(ALICE)] == 3
     await sessions.idle()
     assert announcer.dms_to(ALICE) and announcer.dms_to(BOB), "each gets his card by DM"
     waiting = str(BOB) if table.game.current_player == str(ALICE) else str(ALICE)
     with refused("not your turn"):
-        await sessions.command(CHANNEL, int(waiting), "highcard", "swap", {})
+        await sessions.moves.command(CHANNEL, int(waiting), "highcard", "swap", {})
 
     await play_out(sessions, table)
     await sessions.idle()
@@ -99,7 +99,7 @@ async def test_a_test_game_against_the_computer_resumes_after_a_restart(store, a
     await sessions.idle()
     assert table.status == "running" and "ai:1" in table.players
     if table.game.current_player == str(ALICE):
-        await sessions.command(CHANNEL, ALICE, "highcard", "swap", {})
+        await sessions.moves.command(CHANNEL, ALICE, "highcard", "swap", {})
         await sessions.idle()
     seq = table.seq
     await sessions.close()
@@ -124,11 +124,11 @@ async def test_the_spec_decides_how_a_table_fills(store, announcer, highcard):
             table = await sessions.open_table("highcard", GUILD, CHANNEL, ALICE, options={"rounds": 2})
             assert list(table.players) == [str(ALICE)]
             with pytest.raises(NotAllowed):
-                await sessions.accept(CHANNEL, BOB)
-            assert (await sessions.join(CHANNEL, BOB)).word("en") == "You joined the table."
+                await sessions.lobbies.accept(CHANNEL, BOB)
+            assert (await sessions.lobbies.join(CHANNEL, BOB)).word("en") == "You joined the table."
             with refused("full"):
-                await sessions.add_computer(CHANNEL, ALICE)
-            await sessions.start(CHANNEL, ALICE)
+                await sessions.lobbies.add_computer(CHANNEL, ALICE)
+            await sessions.lobbies.start(CHANNEL, ALICE)
             assert table.status == "running" and list(table.players) == [str(ALICE), str(BOB)]
             await play_out(sessions, table)
             assert (await store.get_table(table.id)).status == "finished"
@@ -142,20 +142,20 @@ async def play_vs_computer(sessions, table) -> None:
         await sessions.idle()
         if table.status != "running":
             return
-        await sessions.command(CHANNEL, ALICE, "highcard", "keep", {})
+        await sessions.moves.command(CHANNEL, ALICE, "highcard", "keep", {})
     raise AssertionError("the game did not end")
 
 
 async def test_timeouts_and_a_resignation_hand_the_seat_to_the_computer(store, announcer):
     sessions = await manager(store, announcer)
     table = await sessions.open_table("highcard", GUILD, CHANNEL, ALICE, opponent=BOB, options={"rounds": 3})
-    await sessions.accept(CHANNEL, BOB)
+    await sessions.lobbies.accept(CHANNEL, BOB)
     seq = table.seq
     player = table.game.current_player
     await sessions.life.time_out(table.id, seq)
     assert table.seq == seq + 1, "the timeout played the safe default (keep)"
     assert any("ran out of time: the card was kept for them" in line.text for line in table.log_lines())
-    assert (await sessions.resign(CHANNEL, int(player))).word("en") == "You resigned."
+    assert (await sessions.life.resign(CHANNEL, int(player))).word("en") == "You resigned."
     assert player in table.session.computer_seats
     await sessions.close()
 

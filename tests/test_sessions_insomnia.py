@@ -30,14 +30,14 @@ async def open_three(sessions):
         "insomnia", GUILD, CHANNEL, ALICE, options={"chips": 5, "deals": 1, "timeout": 300}
     )
     with refused("Only the host"):
-        await sessions.add_computer(CHANNEL, BOB)
-    await sessions.join(CHANNEL, BOB)
+        await sessions.lobbies.add_computer(CHANNEL, BOB)
+    await sessions.lobbies.join(CHANNEL, BOB)
     with refused("already seated"):
-        await sessions.join(CHANNEL, BOB)
-    await sessions.add_computer(CHANNEL, ALICE)
+        await sessions.lobbies.join(CHANNEL, BOB)
+    await sessions.lobbies.add_computer(CHANNEL, ALICE)
     with refused("Only the host"):
-        await sessions.start(CHANNEL, BOB)
-    await sessions.start(CHANNEL, ALICE)
+        await sessions.lobbies.start(CHANNEL, BOB)
+    await sessions.lobbies.start(CHANNEL, ALICE)
     await sessions.idle()
     return table
 
@@ -61,7 +61,7 @@ async def test_a_whole_insomnia_game_keeps_hands_private_and_settles_the_ledger(
         legal = table.game.legal_actions()
         # Exchange once, bid 1 when possible, otherwise the first legal action: exercises every kind.
         choice = next((a for a in legal if a.kind == "bid" and a.amount == 1), legal[0])
-        await sessions.act(CHANNEL, int(player), choice)
+        await sessions.moves.act(CHANNEL, int(player), choice)
         await sessions.idle()
     row = await store.get_table(table.id)
     assert row.status == "finished"
@@ -81,16 +81,16 @@ async def test_a_whole_insomnia_game_keeps_hands_private_and_settles_the_ledger(
 async def test_resign_hands_the_seat_to_a_computer_and_the_result_still_counts(store, announcer):
     sessions = await manager(store, announcer)
     table = await open_three(sessions)
-    await sessions.resign(CHANNEL, BOB)
+    await sessions.life.resign(CHANNEL, BOB)
     assert str(BOB) in table.session.computer_seats
     with refused("computer player has taken over"):
-        await sessions.act(CHANNEL, BOB, {"kind": "pass"})
+        await sessions.moves.act(CHANNEL, BOB, {"kind": "pass"})
     for _ in range(300):
         await sessions.idle()
         if table.status != "running":
             break
         assert table.game.current_player == str(ALICE)
-        await sessions.act(CHANNEL, ALICE, table.game.default_action())
+        await sessions.moves.act(CHANNEL, ALICE, table.game.default_action())
     await sessions.idle()
     results = {r.player for r in await store.results(table.id)}
     assert str(BOB) in results
@@ -116,7 +116,7 @@ async def test_cancel_ends_with_chips_as_they_are_and_history_hides_exchanges(st
     table = await open_three(sessions)
     player = table.game.current_player
     card = table.game.view(player).hand[0]
-    await sessions.act(CHANNEL, int(player), {"kind": "exchange", "card": str(card)})
+    await sessions.moves.act(CHANNEL, int(player), {"kind": "exchange", "card": str(card)})
     row, entries = await sessions.history(CHANNEL)
     pages = render.history_pages(row.kind, row.id, row.status, entries)
     assert "exchanges a card" in pages[0].description and card.pretty not in pages[0].description
@@ -128,9 +128,9 @@ async def test_cancel_ends_with_chips_as_they_are_and_history_hides_exchanges(st
 async def test_lobby_cancel_closes_the_table(store, announcer):
     sessions = await manager(store, announcer)
     table = await sessions.open_table("insomnia", GUILD, CHANNEL, ALICE, options={"timeout": 300})
-    await sessions.join(CHANNEL, CAROL)
+    await sessions.lobbies.join(CHANNEL, CAROL)
     with refused("host"):
-        await sessions.leave(CHANNEL, ALICE)
+        await sessions.lobbies.leave(CHANNEL, ALICE)
     await sessions.cancel(CHANNEL, ALICE, can_manage=False)
     assert (await store.get_table(table.id)).status == "cancelled"
     assert sessions.table_in(CHANNEL) is None
@@ -142,14 +142,14 @@ async def test_lobby_cancel_closes_the_table(store, announcer):
 async def test_three_timeouts_in_a_row_give_the_seat_to_a_computer(store, announcer):
     sessions = await manager(store, announcer, timeout=0.5)
     table = await sessions.open_table("insomnia", GUILD, CHANNEL, ALICE, options={"chips": 5, "deals": 1})
-    await sessions.join(CHANNEL, BOB)
-    await sessions.start(CHANNEL, ALICE)
+    await sessions.lobbies.join(CHANNEL, BOB)
+    await sessions.lobbies.start(CHANNEL, ALICE)
     # Bob acts at once whenever it is his turn; Alice never does, so each of her decisions times out.
     for _ in range(200):
         if str(ALICE) in table.session.computer_seats or table.status != "running":
             break
         if table.game.current_player == str(BOB):
-            await sessions.act(CHANNEL, BOB, table.game.default_action())
+            await sessions.moves.act(CHANNEL, BOB, table.game.default_action())
         else:
             before = len(announcer.log)
             await announcer.wait_for(
@@ -166,7 +166,7 @@ async def test_three_timeouts_in_a_row_give_the_seat_to_a_computer(store, announ
         if table.status != "running":
             break
         if table.game.current_player == str(BOB):
-            await sessions.act(CHANNEL, BOB, table.game.default_action())
+            await sessions.moves.act(CHANNEL, BOB, table.game.default_action())
     await sessions.idle()
     assert {r.player for r in await store.results(table.id)} == {str(ALICE), str(BOB)}
     assert (await store.get_table(table.id)).meta["computer_seats"] == [str(ALICE)]

@@ -17,8 +17,8 @@ async def test_dms_and_public_lines_keep_their_languages_across_a_restart(store,
     sessions.saw(ALICE, "de", GUILD, "de")  # alice and her server speak German; bob's client is English
     sessions.saw(BOB, "en-US")
     await sessions.open_table("insomnia", GUILD, CHANNEL, ALICE)
-    await sessions.join(CHANNEL, BOB)
-    await sessions.start(CHANNEL, ALICE)
+    await sessions.lobbies.join(CHANNEL, BOB)
+    await sessions.lobbies.start(CHANNEL, ALICE)
     await sessions.idle()
     assert "**Deine Hand**" in announcer.dms_to(ALICE)[0].content
     assert "**Your hand**" in announcer.dms_to(BOB)[0].content
@@ -41,7 +41,7 @@ async def test_a_refusal_is_worded_in_each_readers_language(store, announcer):
     sessions = await manager(store, announcer)
     await sessions.open_table("insomnia", GUILD, CHANNEL, ALICE)
     with pytest.raises(NotAllowed) as refused:
-        await sessions.start(CHANNEL, BOB)
+        await sessions.lobbies.start(CHANNEL, BOB)
     assert refusal_text(refused.value, "de") == f"Nur der Gastgeber, <@{ALICE}>, kann das Spiel starten."
     assert refusal_text(refused.value, "en-GB") == f"Only the host, <@{ALICE}>, can start the game."
     await sessions.close()

@@ -58,14 +58,14 @@ async def test_a_table_waiting_for_its_turn_shows_the_moves_made_meanwhile_in_on
     table = await sessions.open_table(
         "malice", GUILD, CHANNEL, ALICE, opponent=BOB, options={"stake": 1, "timeout": 300, "turns": 40}
     )
-    await sessions.accept(CHANNEL, BOB)
+    await sessions.lobbies.accept(CHANNEL, BOB)
     await sessions.idle()
     await asyncio.sleep(1.05)  # the game's first write has left the window
     before = len(announcer.log)
-    await sessions.act(CHANNEL, int(table.game.current_player), best_malice_move(table.game))
+    await sessions.moves.act(CHANNEL, int(table.game.current_player), best_malice_move(table.game))
     await asyncio.sleep(0.05)  # its write goes at once (the window had room)...
     for _ in range(3):  # ...and these three come while the channel has none
-        await sessions.act(CHANNEL, int(table.game.current_player), best_malice_move(table.game))
+        await sessions.moves.act(CHANNEL, int(table.game.current_player), best_malice_move(table.game))
     await sessions.idle()
     writes = [w for w in announcer.log[before:] if w.kind == "edit"]
     assert len(writes) == 2, "the three moves made while the table waited became one write"
@@ -80,12 +80,12 @@ async def test_the_table_picture_drawn_in_a_thread_is_the_one_drawn_in_place(sto
         store, RecordingAnnouncer(), default_timeout=300.0, bot_user_id=BOT, coalesce=0.0, pacing=False
     )
     table = await sessions.open_table("malice", GUILD, CHANNEL, ALICE, opponent=BOB, options={"timeout": 300})
-    await sessions.accept(CHANNEL, BOB)
+    await sessions.lobbies.accept(CHANNEL, BOB)
     for _ in range(3):
         table = sessions.table_in(CHANNEL)
-        await sessions.act(CHANNEL, int(table.game.current_player), best_malice_move(table.game))
+        await sessions.moves.act(CHANNEL, int(table.game.current_player), best_malice_move(table.game))
     message_id = sessions.presenter.message_id(table.id)
-    async with sessions.table_update(table.id, message_id) as in_place:
+    async with sessions.presenter.answers.update(table.id, message_id) as in_place:
         threaded = await sessions.presenter.drawn(table.id)
     # A click's answer is text first: it keeps the picture already on the message (no upload in the 3 s), and
     # the new picture follows through the click's token; the thread's message carries it at once.
@@ -109,8 +109,8 @@ async def test_a_new_deal_is_dmed_to_everyone_but_the_person_whose_move_dealt_it
         store, announcer, default_timeout=300.0, bot_user_id=BOT, coalesce=0.0, pacing=False
     )
     table = await sessions.open_table("insomnia", GUILD, CHANNEL, ALICE, options={"deals": 4})
-    await sessions.join(CHANNEL, BOB)
-    await sessions.start(CHANNEL, ALICE)
+    await sessions.lobbies.join(CHANNEL, BOB)
+    await sessions.lobbies.start(CHANNEL, ALICE)
     await sessions.idle()
     checked = 0
     for step in range(400):
@@ -119,7 +119,7 @@ async def test_a_new_deal_is_dmed_to_everyone_but_the_person_whose_move_dealt_it
         mover = table.game.current_player
         deal = table.game.deal
         dms_before = {p: len(announcer.dms_to(p)) for p in (ALICE, BOB)}
-        answer = await sessions.act(CHANNEL, int(mover), choose_action(table.game, mover, f"t{step}"))
+        answer = await sessions.moves.act(CHANNEL, int(mover), choose_action(table.game, mover, f"t{step}"))
         await sessions.idle()
         if table.status == "running" and table.game.deal != deal:
             other = BOB if int(mover) == ALICE else ALICE

@@ -54,31 +54,31 @@ async def test_a_dm_table_is_never_written_in_its_channel_and_shows_through_the_
     record = await open_in_dm(sessions, announcer)
     row = await store.get_table(record.id)
     assert row is not None and row.guild_id == 0 and row.display["place"] == INTERACTION
-    await sessions.accept(CHANNEL, BOB)  # a slash command: no click on the table message
+    await sessions.lobbies.accept(CHANNEL, BOB)  # a slash command: no click on the table message
     await sessions.idle()
     assert [t for t, _ in announcer.by_token] == ["open-token"]
     assert "Malice · table" in "\n".join(announcer.by_token[-1][1].texts())
     # Moves by command: each shown through that token, at most TOKEN_USES times in all.
     for _ in range(8):
         table = sessions.table_in(CHANNEL)
-        await sessions.act(CHANNEL, int(table.game.current_player), best_malice_move(table.game))
+        await sessions.moves.act(CHANNEL, int(table.game.current_player), best_malice_move(table.game))
         await sessions.idle()
     assert len(announcer.by_token) == TOKEN_USES
     # A click on the table message answers with the newest state and its token takes over.
-    async with sessions.table_update(record.id, 7001, "click-token") as update:
+    async with sessions.presenter.answers.update(record.id, 7001, "click-token") as update:
         assert update is not None and any(b.label == "Move" for row in update.rows for b in row)
     table = sessions.table_in(CHANNEL)
-    await sessions.act(CHANNEL, int(table.game.current_player), best_malice_move(table.game))
+    await sessions.moves.act(CHANNEL, int(table.game.current_player), best_malice_move(table.game))
     await sessions.idle()
     assert announcer.by_token[-1][0] == "click-token"
     # Fifteen minutes on, the token is not used any more: the change waits for the next click.
     clock.now += 15 * 60
     shown = len(announcer.by_token)
     table = sessions.table_in(CHANNEL)
-    await sessions.act(CHANNEL, int(table.game.current_player), best_malice_move(table.game))
+    await sessions.moves.act(CHANNEL, int(table.game.current_player), best_malice_move(table.game))
     await sessions.idle()
     assert len(announcer.by_token) == shown and sessions.places.behind(record.id)
-    async with sessions.table_update(record.id, 7001, "late-click") as update:
+    async with sessions.presenter.answers.update(record.id, 7001, "late-click") as update:
         assert update is not None
     await sessions.idle()  # the click showed the text at once; its own token brings the picture
     assert not sessions.places.behind(record.id) and announcer.by_token[-1][0] == "late-click"
@@ -90,7 +90,7 @@ async def test_a_token_discord_refuses_is_dropped_and_the_dialog_is_the_movers_a
     announcer = AnsweringAnnouncer(dead={"open-token"})
     sessions = manager(store, announcer)
     record = await open_in_dm(sessions, announcer)
-    await sessions.accept(CHANNEL, BOB)
+    await sessions.lobbies.accept(CHANNEL, BOB)
     await sessions.idle()
     assert announcer.by_token == [] and sessions.places.behind(record.id)
     table = sessions.table_in(CHANNEL)

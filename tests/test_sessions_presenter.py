@@ -26,7 +26,7 @@ async def malice_between_people(sessions):
     table = await sessions.open_table(
         "malice", GUILD, CHANNEL, ALICE, opponent=BOB, options={"stake": 1, "timeout": 300, "turns": 40}
     )
-    await sessions.accept(CHANNEL, BOB)
+    await sessions.lobbies.accept(CHANNEL, BOB)
     return table
 
 
@@ -41,7 +41,8 @@ async def test_a_move_is_answered_before_anything_is_written_and_quick_moves_bec
     await sessions.idle()
     before = len(announcer.log)
     for _ in range(3):
-        answer = await sessions.act(CHANNEL, int(table.game.current_player), best_malice_move(table.game))
+        mover = int(table.game.current_player)
+        answer = await sessions.moves.act(CHANNEL, mover, best_malice_move(table.game))
         assert isinstance(answer, Message)
         assert len(announcer.log) == before, "the answer came first: nothing was written yet"
     await sessions.idle()
@@ -68,7 +69,7 @@ async def test_the_presenter_paces_itself_under_the_channel_bucket(store, monkey
     for _ in range(12):
         if table.status != "running":
             break
-        await sessions.act(CHANNEL, int(table.game.current_player), best_malice_move(table.game))
+        await sessions.moves.act(CHANNEL, int(table.game.current_player), best_malice_move(table.game))
         await asyncio.sleep(0.05)
     await sessions.idle()
     assert len(times) >= 3
@@ -110,7 +111,7 @@ async def test_failed_writes_are_retried_and_the_channel_catches_up_without_losi
     await sessions.idle()
     announcer.failures = 4
     for _ in range(3):
-        await sessions.act(CHANNEL, int(table.game.current_player), best_malice_move(table.game))
+        await sessions.moves.act(CHANNEL, int(table.game.current_player), best_malice_move(table.game))
     await sessions.idle()
     assert announcer.failed == 4
     shown = table_text(announcer, table)
@@ -124,11 +125,11 @@ async def test_a_resign_is_stored_whatever_discord_does_and_survives_a_restart(s
     announcer = Failing()
     sessions = manager(store, announcer)
     table = await sessions.open_table("insomnia", GUILD, CHANNEL, ALICE, options={"chips": 10})
-    await sessions.join(CHANNEL, BOB)
-    await sessions.start(CHANNEL, ALICE)
+    await sessions.lobbies.join(CHANNEL, BOB)
+    await sessions.lobbies.start(CHANNEL, ALICE)
     await sessions.idle()
     announcer.failures = 10_000  # from now on every send and edit fails
-    assert (await sessions.resign(CHANNEL, ALICE)).word("en") == "You resigned."
+    assert (await sessions.life.resign(CHANNEL, ALICE)).word("en") == "You resigned."
     await sessions.close()
     assert (await store.get_table(table.id)).meta["computer_seats"] == [str(ALICE)]
     later = manager(store, RecordingAnnouncer(messages=dict(announcer.messages), _next_id=announcer._next_id))
@@ -146,7 +147,7 @@ async def test_moves_stored_but_never_shown_are_shown_after_a_restart(store):
     await sessions.idle()
     sessions.presenter._started.clear()  # from here on nothing reaches Discord: the "crash" loses it all
     for _ in range(3):
-        await sessions.act(CHANNEL, int(table.game.current_player), best_malice_move(table.game))
+        await sessions.moves.act(CHANNEL, int(table.game.current_player), best_malice_move(table.game))
     unseen = [line.text for line in table.log_lines()[-3:]]
     assert not any(line in table_text(announcer, table) for line in unseen[-1:])
     await sessions.close()
@@ -176,7 +177,7 @@ async def test_an_old_table_message_that_can_no_longer_be_edited_is_replaced(sto
     await sessions.idle()
     old = table.message_id
     announcer.expired.add(old)
-    await sessions.act(CHANNEL, int(table.game.current_player), best_malice_move(table.game))
+    await sessions.moves.act(CHANNEL, int(table.game.current_player), best_malice_move(table.game))
     await sessions.idle()
     new = table.message_id
     assert new != old and old not in announcer.messages, "a fresh table message, the old one deleted"
@@ -200,7 +201,7 @@ async def test_a_deleted_channel_ends_the_game_and_settles_it(store):
     table = await malice_between_people(sessions)
     await sessions.idle()
     announcer.gone = True
-    await sessions.act(CHANNEL, int(table.game.current_player), best_malice_move(table.game))
+    await sessions.moves.act(CHANNEL, int(table.game.current_player), best_malice_move(table.game))
     await sessions.idle()
     row = await store.get_table(table.id)
     assert row.status == "finished" and table.game.public_view().result.reason == "cancelled"
@@ -252,7 +253,7 @@ async def test_the_turn_ping_comes_after_a_quiet_while_and_goes_when_the_turn_pa
         for _ in range(30):
             if table.game.current_player != mover:
                 return
-            await sessions.act(CHANNEL, int(mover), best_malice_move(table.game))
+            await sessions.moves.act(CHANNEL, int(mover), best_malice_move(table.game))
 
     await asyncio.sleep(0.3)
     await sessions.idle()
@@ -281,7 +282,7 @@ async def test_a_finished_game_leaves_only_its_table_message(store):
         await sessions.idle()
         if table.status != "running":
             break
-        await sessions.act(CHANNEL, ALICE, best_malice_move(table.game))
+        await sessions.moves.act(CHANNEL, ALICE, best_malice_move(table.game))
     await sessions.idle()
     assert table.status == "finished"
     assert list(announcer.messages) == [table.message_id]
@@ -307,7 +308,7 @@ async def test_without_attach_files_the_table_goes_on_in_text_and_says_so_once(s
     table = await malice_between_people(sessions)
     await sessions.idle()
     for _ in range(3):
-        await sessions.act(CHANNEL, int(table.game.current_player), best_malice_move(table.game))
+        await sessions.moves.act(CHANNEL, int(table.game.current_player), best_malice_move(table.game))
     await sessions.idle()
     assert announcer.refused == 1, "refused once, then text only"
     assert (await store.get_table(table.id)).display["pictures_off"] is True
@@ -329,7 +330,7 @@ async def test_a_restart_on_the_computers_turn_still_says_so_on_the_table(store)
             break
     # Alice ends her turn; the process stops before the computer could move.
     while table.playing.current_player == str(ALICE):
-        await sessions.act(CHANNEL, ALICE, best_malice_move(table.playing))
+        await sessions.moves.act(CHANNEL, ALICE, best_malice_move(table.playing))
     await sessions.close(flush=0)
     later_announcer = RecordingAnnouncer(messages=dict(announcer.messages), _next_id=announcer._next_id)
     later = manager(store, later_announcer)

@@ -30,7 +30,7 @@ async def play_out(sessions, table, guard: int = 3000) -> None:
             return
         legal = table.game.legal_actions()
         choice = next((a for a in legal if a.kind == "bid" and a.amount == 1), legal[0])
-        await sessions.act(CHANNEL, int(table.game.current_player), choice)
+        await sessions.moves.act(CHANNEL, int(table.game.current_player), choice)
     raise AssertionError("the game did not end")
 
 
@@ -39,10 +39,10 @@ async def insomnia_of(sessions, people, *, computer: bool = True):
         "insomnia", GUILD, CHANNEL, people[0], options={"chips": 4, "deals": 2, "timeout": 300}
     )
     for person in people[1:]:
-        await sessions.join(CHANNEL, person)
+        await sessions.lobbies.join(CHANNEL, person)
     if computer:
-        await sessions.add_computer(CHANNEL, people[0])
-    await sessions.start(CHANNEL, people[0])
+        await sessions.lobbies.add_computer(CHANNEL, people[0])
+    await sessions.lobbies.start(CHANNEL, people[0])
     await sessions.idle()
     return table
 
@@ -84,9 +84,9 @@ async def test_malice_against_the_computer_is_not_rated(store, announcer):
 async def test_a_cancelled_game_is_not_rated(store, announcer):
     sessions = await manager(store, announcer)
     table = await sessions.open_table("malice", GUILD, CHANNEL, ALICE, opponent=BOB, options={"timeout": 300})
-    await sessions.accept(CHANNEL, BOB)
+    await sessions.lobbies.accept(CHANNEL, BOB)
     await sessions.idle()
-    await sessions.act(CHANNEL, int(table.game.current_player), {"kind": "end_turn"})
+    await sessions.moves.act(CHANNEL, int(table.game.current_player), {"kind": "end_turn"})
     await sessions.cancel(CHANNEL, ALICE, can_manage=False)
     assert (await store.get_table(table.id)).status == "finished"
     assert await store.rating_changes(table.id) == []
@@ -95,14 +95,14 @@ async def test_a_cancelled_game_is_not_rated(store, announcer):
 async def test_a_resigned_malice_game_is_rated_and_a_seat_the_computer_took_is_left_out(store, announcer):
     sessions = await manager(store, announcer)
     duel = await sessions.open_table("malice", GUILD, CHANNEL, ALICE, opponent=BOB, options={"timeout": 300})
-    await sessions.accept(CHANNEL, BOB)
-    await sessions.resign(CHANNEL, BOB)
+    await sessions.lobbies.accept(CHANNEL, BOB)
+    await sessions.life.resign(CHANNEL, BOB)
     changes = {c.player: c for c in await store.rating_changes(duel.id)}
     assert changes[str(ALICE)].rank == 1 and changes[str(BOB)].rank == 2
     assert changes[str(ALICE)].change > 0 > changes[str(BOB)].change
 
     table = await insomnia_of(sessions, [ALICE, BOB, CAROL], computer=False)
-    await sessions.resign(CHANNEL, CAROL)  # a computer plays Carol's seat to the end
+    await sessions.life.resign(CHANNEL, CAROL)  # a computer plays Carol's seat to the end
     await play_out(sessions, table)
     rated = sorted(c.player for c in await store.rating_changes(table.id))
     assert rated == sorted([str(ALICE), str(BOB)])

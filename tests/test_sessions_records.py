@@ -20,9 +20,9 @@ def table_text(announcer: RecordingAnnouncer, message_id: int) -> str:
 async def test_switching_the_language_rewords_the_older_log_lines_of_a_running_table(store, announcer):
     sessions = await manager(store, announcer)
     table = await sessions.open_table("malice", GUILD, CHANNEL, ALICE, opponent=BOB, options={"timeout": 300})
-    await sessions.accept(CHANNEL, BOB)
+    await sessions.lobbies.accept(CHANNEL, BOB)
     for _ in range(4):
-        await sessions.act(CHANNEL, int(table.game.current_player), best_malice_move(table.game))
+        await sessions.moves.act(CHANNEL, int(table.game.current_player), best_malice_move(table.game))
     await sessions.idle()
     english = table_text(announcer, table.message_id)
     assert " plays " in english and "**Turn 2**" in english, english
@@ -78,7 +78,7 @@ async def test_a_move_that_fails_to_store_rolls_back_nothing_the_presenter_wrote
     announcer = LosingMessages(wrote)
     sessions = await manager(failing, announcer)
     table = await sessions.open_table("malice", GUILD, CHANNEL, ALICE, opponent=BOB, options={"timeout": 300})
-    await sessions.accept(CHANNEL, BOB)
+    await sessions.lobbies.accept(CHANNEL, BOB)
     await sessions.idle()
     first = table.message_id
     seq = table.seq
@@ -91,7 +91,7 @@ async def test_a_move_that_fails_to_store_rolls_back_nothing_the_presenter_wrote
     failing.fail_next = True
     sessions.presenter.changed(table.record.evolve())  # the channel is looked at again: a write is due
     with pytest.raises(ConnectionError):
-        await sessions.act(CHANNEL, mover, best_malice_move(table.game))
+        await sessions.moves.act(CHANNEL, mover, best_malice_move(table.game))
     await sessions.idle()
 
     second = sessions.presenter.message_id(table.id)
@@ -103,7 +103,7 @@ async def test_a_move_that_fails_to_store_rolls_back_nothing_the_presenter_wrote
         "the channel never showed the move that was not stored"
     )
     # The game goes on from what was stored.
-    await sessions.act(CHANNEL, mover, best_malice_move(table.game))
+    await sessions.moves.act(CHANNEL, mover, best_malice_move(table.game))
     assert table.seq == seq + 1
     await sessions.close()
 
@@ -128,14 +128,14 @@ async def test_every_move_stored_during_an_outage_and_a_restart_is_shown_after_i
     announcer = Outage()
     sessions = await manager(store, announcer)
     table = await sessions.open_table("malice", GUILD, CHANNEL, ALICE, opponent=BOB, options={"timeout": 300})
-    await sessions.accept(CHANNEL, BOB)
+    await sessions.lobbies.accept(CHANNEL, BOB)
     await sessions.idle()
     announcer.down = True
     # Far more moves than one table message holds, and than the records keep in memory.
     for _ in range(60):
         if table.status != "running":
             break
-        await sessions.act(CHANNEL, int(table.game.current_player), best_malice_move(table.game))
+        await sessions.moves.act(CHANNEL, int(table.game.current_player), best_malice_move(table.game))
     stored = table.seq
     await sessions.close(flush=0)
 
@@ -164,10 +164,10 @@ async def test_every_move_stored_during_an_outage_and_a_restart_is_shown_after_i
 async def test_a_refused_move_publishes_nothing(store, announcer):
     sessions = await manager(store, announcer)
     table = await sessions.open_table("malice", GUILD, CHANNEL, ALICE, opponent=BOB, options={"timeout": 300})
-    await sessions.accept(CHANNEL, BOB)
+    await sessions.lobbies.accept(CHANNEL, BOB)
     before = table.record
     mover = int(table.game.current_player)
     with pytest.raises(NotAllowed):
-        await sessions.act(CHANNEL, mover, {"kind": "play", "source": "payoff", "to": "side1"})
+        await sessions.moves.act(CHANNEL, mover, {"kind": "play", "source": "payoff", "to": "side1"})
     assert table.record is before, "a refusal leaves the published record as it was"
     await sessions.close()

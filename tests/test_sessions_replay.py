@@ -33,15 +33,15 @@ async def finished_malice(sessions, channel: int = CHANNEL):
     if channel == CHANNEL:
         await play_malice_human(sessions, table, ALICE)
     else:
-        await sessions.resign(channel, ALICE)
+        await sessions.life.resign(channel, ALICE)
     await sessions.idle()
     return table
 
 
 async def finished_insomnia(sessions):
     table = await started_insomnia(sessions, computer=True, chips=5, deals=1)
-    await sessions.resign(CHANNEL, ALICE)
-    await sessions.resign(CHANNEL, BOB)  # three computers play the deal out
+    await sessions.life.resign(CHANNEL, ALICE)
+    await sessions.life.resign(CHANNEL, BOB)  # three computers play the deal out
     await sessions.idle()
     return table
 

@@ -14,7 +14,7 @@ from tests.test_sessions import CHANNEL, fixed_seeds, manager, started_insomnia 
 async def play_a_few(sessions, table, moves: int) -> None:
     for _ in range(moves):
         game = table.game
-        await sessions.act(CHANNEL, int(game.current_player), game.default_action())
+        await sessions.moves.act(CHANNEL, int(game.current_player), game.default_action())
 
 
 async def test_a_damaged_snapshot_is_rebuilt_from_the_log_on_resume(store, announcer, tmp_path):

@@ -35,7 +35,7 @@ async def test_server_defaults_fill_what_the_command_left_out(store, announcer):
     # The command's own choice wins; what it leaves out comes from the server; the game sees the rest.
     table = await sessions.open_table("malice", GUILD, CHANNEL, ALICE, opponent=BOB, options={"stake": 1})
     assert table.options == {"stake": 1, "turns": 40, "timeout": 300.0}
-    await sessions.accept(CHANNEL, BOB)
+    await sessions.lobbies.accept(CHANNEL, BOB)
     assert table.game.public_view().max_turns == 40 and table.game.public_view().stake == 1
     insomnia = await sessions.open_table("insomnia", GUILD, OTHER, CAROL, options={"chips": None})
     assert insomnia.options == {"bust": "out", "pictures": False, "timeout": 300.0}

@@ -88,7 +88,7 @@ class Tables(RuleBasedStateMachine):
 
     @rule(who=user, what=st.sampled_from(["join", "leave", "add_computer", "start", "accept", "decline"]))
     def lobby(self, who, what):
-        self.attempt(getattr(self.sessions, what)(CHANNEL, who))
+        self.attempt(getattr(self.sessions.lobbies, what)(CHANNEL, who))
 
     # ---- play
 
@@ -107,7 +107,7 @@ class Tables(RuleBasedStateMachine):
 
         async def all_at_once():
             results = await asyncio.gather(
-                *(self.sessions.act(CHANNEL, who, action, seq=seq) for _ in range(copies)),
+                *(self.sessions.moves.act(CHANNEL, who, action, seq=seq) for _ in range(copies)),
                 return_exceptions=True,
             )
             for result in results:
@@ -131,11 +131,11 @@ class Tables(RuleBasedStateMachine):
         text = data.draw(st.sampled_from(typed))
         params = {"card": text, "to": data.draw(st.sampled_from(["centre", "side2", "nowhere"])),
                   "amount": text, "die": text}
-        self.attempt(self.sessions.command(CHANNEL, data.draw(user), kind, command, params))
+        self.attempt(self.sessions.moves.command(CHANNEL, data.draw(user), kind, command, params))
 
     @rule(who=user)
     def resign(self, who):
-        self.attempt(self.sessions.resign(CHANNEL, who))
+        self.attempt(self.sessions.life.resign(CHANNEL, who))
 
     @rule(who=user, manager=st.booleans())
     def cancel(self, who, manager):

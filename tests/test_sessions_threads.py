@@ -24,23 +24,23 @@ async def test_games_move_into_their_threads_and_leave_one_message_each_in_the_c
     first = await sessions.open_table("malice", GUILD, CHANNEL, ALICE, opponent=BOB)
     await sessions.idle()
     lobby = sessions.presenter.message_id(first.id)
-    await sessions.accept(CHANNEL, BOB, THREADS)
+    await sessions.lobbies.accept(CHANNEL, BOB, THREADS)
     moved = sessions.tables.by_id(first.id)
     assert (moved.channel_id, moved.home_channel_id) == (lobby, CHANNEL)  # a message's thread has its id
     assert sessions.table_in(CHANNEL) is None
     second = await sessions.open_table("malice", GUILD, CHANNEL, CAROL, opponent=DAVE)
     await sessions.idle()
-    await sessions.accept(CHANNEL, DAVE, THREADS)
+    await sessions.lobbies.accept(CHANNEL, DAVE, THREADS)
     two = sessions.tables.by_id(second.id).channel_id
     assert sessions.tables.threads_of(CHANNEL) == sorted([lobby, two])
     with refused("play in their threads", key="table.in_threads"):
-        await sessions.resign(CHANNEL, ALICE)
+        await sessions.life.resign(CHANNEL, ALICE)
     await sessions.idle()
     home = announcer.messages[lobby]
     assert f"the game is on in <#{lobby}>" in texts(home) and not home.rows
 
-    await sessions.resign(lobby, ALICE)
-    await sessions.resign(two, CAROL)
+    await sessions.life.resign(lobby, ALICE)
+    await sessions.life.resign(two, CAROL)
     await sessions.idle()
     assert sorted(s.target for s in announcer.log if s.kind == "archive") == sorted([lobby, two])
     for thread in (lobby, two):
@@ -62,15 +62,15 @@ async def test_games_move_into_their_threads_and_leave_one_message_each_in_the_c
 async def test_without_the_permissions_or_the_setting_a_game_plays_in_its_channel(store, announcer):
     sessions = await manager(store, announcer)
     await sessions.open_table("malice", GUILD, CHANNEL, ALICE, opponent=BOB)
-    await sessions.accept(CHANNEL, BOB, THREADS)  # the setting is off: no thread, no note
+    await sessions.lobbies.accept(CHANNEL, BOB, THREADS)  # the setting is off: no thread, no note
     table = sessions.table_in(CHANNEL)
     assert table is not None and table.status == "running" and not table.session.notes
-    await sessions.resign(CHANNEL, ALICE)
+    await sessions.life.resign(CHANNEL, ALICE)
 
     answer = await sessions.servers.set_threads(GUILD, True)
     assert "Send Messages in Threads" in word(answer.key, answer.params, "en")
     await sessions.open_table("malice", GUILD, CHANNEL, ALICE, opponent=BOB)
-    await sessions.accept(CHANNEL, BOB, Room(can_thread=True, permitted=False))
+    await sessions.lobbies.accept(CHANNEL, BOB, Room(can_thread=True, permitted=False))
     table = sessions.table_in(CHANNEL)
     assert table is not None and table.home_channel_id is None
     assert [n.key for n in table.session.notes] == ["table.threads_missing"]

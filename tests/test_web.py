@@ -77,7 +77,7 @@ async def test_a_lobby_page_follows_the_lobby_live(site) -> None:
             seen.append(json.loads(raw[6:]))
             if len(seen) == 1:
                 assert "Computer 1" not in seen[0]["html"]
-                await sessions.add_computer(CHANNEL, ALICE)
+                await sessions.lobbies.add_computer(CHANNEL, ALICE)
             elif "Computer 1" in seen[-1]["html"]:
                 break
     assert seen[-1]["status"] == "lobby" and len(seen) >= 2
@@ -122,7 +122,7 @@ async def test_a_running_game_has_no_replay_and_a_finished_one_links_it(site) ->
     await sessions.idle()
     async with http.get(web.replay_url(table.id)) as page:
         assert page.status == 409 and "Only a finished game can be replayed." in await page.text()
-    await sessions.resign(CHANNEL, ALICE)
+    await sessions.life.resign(CHANNEL, ALICE)
     await sessions.idle()
     async with http.get(web.table_url(table.id)) as page:
         text = await page.text()

@@ -9,6 +9,10 @@ signal ("table N stored a change": `Tables.stored`):
 
 A command is answered from what was stored; the presenter writes the channel afterwards, so no answer waits
 for a public message. No discord.py here: the Discord side is the presenter's `Announcer`.
+
+The parts are public attributes, and a caller that needs one part only calls it directly
+(`sessions.lobbies.join(...)`, `sessions.moves.act(...)`, `sessions.life.resign(...)`,
+`sessions.tables.in_channel(...)`, `sessions.presenter.answers.update(...)`); the manager forwards nothing.
 """
 
 from __future__ import annotations
@@ -21,7 +25,6 @@ from collections.abc import Callable, Collection
 from typing import Any
 
 from bot import render
-from bot.games.base import ActionInput
 from bot.games.registry import REGISTRY
 from bot.i18n import DEFAULT, resolve_locale
 from bot.render.common import Message
@@ -52,6 +55,21 @@ log = logging.getLogger(__name__)
 
 
 class SessionManager:
+    """The parts, wired; and what joins several of them (why each method stays here):
+
+    - `idle`, `close`: the scheduler, the rematches and the presenter, stopped or awaited in their order;
+    - `open_table`: the server's settings (`Servers`), the challenge's seats, the lobby (`Lobbies`), its first
+      message (`post_lobby` or `Answers.here` in an interaction-only place) and a computer game's start;
+    - `post_lobby`: the presenter's first write, the lobby abandoned when Discord refuses it;
+    - `cancel`: the server's rule of who may cancel (`Servers`) applied by `Life`;
+    - `click`: one persistent button routed to the part its token names (lobby, life, moves, rematches);
+    - `hand`, `table_view`, `choices`: a record (`Tables`) read with the presenter's and scheduler's facts;
+    - `saw`, `public_language`, `set_public_language`: the readers, the servers' locales and the store's
+      choice, the open tables told (`Moves.speak`);
+    - `resume_all`: the tables (`Resume`) and then the rematches back after a restart;
+    - `history`: a past game of the channel, its number checked against the channel.
+    """
+
     def __init__(
         self,
         store: Store,
@@ -99,13 +117,6 @@ class SessionManager:
         self.guild_locales: dict[int, str] = {}  # guild id -> its locale, as its last interaction told it
         if present_now:
             self.presenter.start()
-
-    def start_presenting(self) -> None:
-        """The gateway is ready: the presenter may write (resumed tables are refreshed at its pace)."""
-        self.presenter.start()
-
-    def table_in(self, channel_id: int) -> TableRecord | None:
-        return self.tables.in_channel(channel_id)
 
     async def idle(self) -> None:
         """Wait until no computer turn is in flight and the channel shows everything (tests, shutdown)."""
@@ -178,41 +189,7 @@ class SessionManager:
             log.warning("table %s: posting the lobby failed (%s); the presenter retries", record.id, exc)
             self.presenter.changed(record)
 
-    async def join(self, channel_id: int, user_id: int) -> Text:
-        return await self.lobbies.join(channel_id, user_id)
-
-    async def leave(self, channel_id: int, user_id: int) -> Text:
-        return await self.lobbies.leave(channel_id, user_id)
-
-    async def add_computer(self, channel_id: int, user_id: int) -> Text:
-        return await self.lobbies.add_computer(channel_id, user_id)
-
-    async def start(self, channel_id: int, user_id: int, room: Room = NO_THREADS) -> Text:
-        return await self.lobbies.start(channel_id, user_id, room)
-
-    async def accept(self, channel_id: int, user_id: int, room: Room = NO_THREADS) -> Text:
-        return await self.lobbies.accept(channel_id, user_id, room)
-
-    async def decline(self, channel_id: int, user_id: int) -> Text:
-        return await self.lobbies.decline(channel_id, user_id)
-
-    # ------------------------------------------------------------------ moves
-
-    async def act(
-        self, channel_id: int, user_id: int, action: ActionInput, *, seq: int | None = None,
-        locale: object = "en",
-    ) -> Message:
-        return await self.moves.act(channel_id, user_id, action, seq=seq, locale=locale)
-
-    async def command(
-        self, channel_id: int, user_id: int, kind: str, command: str, params: dict[str, Any], *,
-        locale: object = "en",
-    ) -> Message:
-        """A move command, its options in the engine's notation (`bot.input_checks.engine_notation`)."""
-        return await self.moves.command(channel_id, user_id, kind, command, params, locale=locale)
-
-    async def resign(self, channel_id: int, user_id: int) -> Text:
-        return await self.life.resign(channel_id, user_id)
+    # ------------------------------------------------------------------ life and clicks
 
     async def cancel(
         self, channel_id: int, user_id: int, *, can_manage: bool, roles: Collection[int] = ()
@@ -238,8 +215,10 @@ class SessionManager:
             raise NotAllowed("table.closed")
         channel_id = record.channel_id
         if token in ("start", "accept"):
-            return await (self.start if token == "start" else self.accept)(channel_id, user_id, room)
-        lobby = {"join": self.join, "leave": self.leave, "addbot": self.add_computer, "decline": self.decline}
+            lobbies = self.lobbies
+            return await (lobbies.start if token == "start" else lobbies.accept)(channel_id, user_id, room)
+        lobby = {"join": self.lobbies.join, "leave": self.lobbies.leave, "addbot": self.lobbies.add_computer,
+                 "decline": self.lobbies.decline}
         if token in lobby:
             return await lobby[token](channel_id, user_id)
         if token == "cancel":
@@ -253,15 +232,7 @@ class SessionManager:
         action = render.parse_token(record.kind, token)
         if action is None:
             raise NotAllowed("table.stale_button")
-        return await self.act(channel_id, user_id, action, seq=seq, locale=locale)
-
-    def table_update(
-        self, table_id: int, message_id: int, token: str | None = None
-    ) -> contextlib.AbstractAsyncContextManager[Message | None]:
-        """For a click on a table's own message: its newest version, to send as the click's response (no
-        channel write). Yields None when the message is not (or no longer) the table message. `token`: the
-        click's, which may edit an interaction-only place's table message for a while."""
-        return self.presenter.answers.update(table_id, message_id, token)
+        return await self.moves.act(channel_id, user_id, action, seq=seq, locale=locale)
 
     # ------------------------------------------------------------------ reading
 

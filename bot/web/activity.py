@@ -143,7 +143,7 @@ class Activity:
         return player, instance.channel_id, locale
 
     async def _current(self, channel_id: int) -> Watched | None:
-        record = self.sessions.table_in(channel_id)
+        record = self.sessions.tables.in_channel(channel_id)
         if record is None:
             row = await self.feed.store.last_table(channel_id)
             if row is None:

@@ -78,7 +78,7 @@ class Table:
         self.message_id: int | None = None
 
     async def opened(self) -> Any:
-        record = await poll(lambda: self.bot.sessions.table_in(self.channel.id), what="the table")
+        record = await poll(lambda: self.bot.sessions.tables.in_channel(self.channel.id), what="the table")
         self.id = record.id
         return record
 

@@ -47,7 +47,7 @@ class Player:
 
     def table(self) -> Any:
         assert self.harness.bot is not None
-        return self.harness.bot.sessions.table_in(self.fake.channel(self.channel).id)
+        return self.harness.bot.sessions.tables.in_channel(self.fake.channel(self.channel).id)
 
     async def step(self) -> bool:
         """One decision of a person; False once the game is over."""

@@ -314,7 +314,7 @@ class RealGames:
 
     def table(self, channel: str) -> Any:
         assert self.harness.bot is not None
-        return self.harness.bot.sessions.table_in(self.fake.channel(channel).id)
+        return self.harness.bot.sessions.tables.in_channel(self.fake.channel(channel).id)
 
     async def step(self, channel: str, kind: str, people: list[str]) -> None:
         send = self.fuzzer.send
@@ -489,4 +489,5 @@ async def test_what_the_fuzz_found_gets_a_sentence(harness: Harness) -> None:
         assert stats.ephemeral and "cannot find that" in stats.text, stats.text
         challenge = await carol.slash("malice challenge", channel="lounge", unchecked=True, opponent=value)
         assert challenge.ephemeral and "cannot find that" in challenge.text, challenge.text
-    assert harness.bot is not None and harness.bot.sessions.table_in(fake.channel("lounge").id) is None
+    assert harness.bot is not None
+    assert harness.bot.sessions.tables.in_channel(fake.channel("lounge").id) is None

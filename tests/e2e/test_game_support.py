@@ -19,7 +19,7 @@ from tests.e2e.harness import Harness
 def live_game(harness: Harness, channel: str = "games") -> Any:
     """The bot's game in the channel (read only, to know which cards are hidden right now)."""
     assert harness.bot is not None
-    table = harness.bot.sessions.table_in(harness.fake.channel(channel).id)
+    table = harness.bot.sessions.tables.in_channel(harness.fake.channel(channel).id)
     return table.game if table is not None else None
 
 
@@ -95,7 +95,7 @@ class PublicScanner:
         """The log lines the bot stored since the last scan (what the table message will show)."""
         if self.harness is None or self.harness.bot is None:
             return
-        table = self.harness.bot.sessions.table_in(self.fake.channel(self.channel).id)
+        table = self.harness.bot.sessions.tables.in_channel(self.fake.channel(self.channel).id)
         if table is None:
             return
         for line in log_of(table, table.moves, locale=table.language):

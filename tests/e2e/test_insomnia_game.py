@@ -98,7 +98,7 @@ async def test_a_three_seat_insomnia_game_from_lobby_to_leaderboard(harness: Har
             # before it has a Pass button too: wait for the one of the position now (its id carries the seq).
             def with_pass():
                 message = table_message(fake, "Insomnia · table")
-                now = harness.bot.sessions.table_in(fake.channel("games").id)
+                now = harness.bot.sessions.tables.in_channel(fake.channel("games").id)
                 ids = [c.custom_id or "" for c in message.buttons if c.label and "Pass" in c.label]
                 return message if now is not None and any(i.endswith(f":{now.seq}") for i in ids) else None
 
@@ -219,7 +219,7 @@ async def test_three_timeouts_in_a_row_give_the_seat_to_a_computer_and_the_resul
         return "bob" if game.current_player == str(bob.id) else None
 
     def taken_over() -> bool:
-        table = harness.bot.sessions.table_in(fake.channel("games").id)
+        table = harness.bot.sessions.tables.in_channel(fake.channel("games").id)
         return table is not None and str(alice.id) in table.session.computer_seats
 
     bob_moves = 0

@@ -67,7 +67,7 @@ async def test_a_german_and_an_english_player_at_one_table_in_a_german_server(
     hand = game.view(str(alice.id)).hand
     choices = await alice.autocomplete("insomnia exchange", "card", "")
     assert {c.name for c in choices} == {format_card(c, "de") for c in hand}
-    seq = harness.bot.sessions.table_in(fake.channel("games").id).seq
+    seq = harness.bot.sessions.tables.in_channel(fake.channel("games").id).seq
     assert {c.value for c in choices} == {f"{c}@{seq}" for c in hand}
     # A face card shows the difference: typed as a German player writes it.
     card = next((c for c in hand if c.rank is not None and c.rank.value in (11, 12)), hand[0])
@@ -95,7 +95,7 @@ async def test_a_german_and_an_english_player_at_one_table_in_a_german_server(
 
 
 def game_id(harness: Harness) -> int:
-    table = harness.bot.sessions.table_in(harness.fake.channel("games").id)
+    table = harness.bot.sessions.tables.in_channel(harness.fake.channel("games").id)
     return table.id
 
 

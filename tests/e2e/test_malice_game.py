@@ -87,7 +87,7 @@ async def test_a_malice_game_between_two_people_to_its_end_by_the_rules(
         # move it was offered at: `7H@12`), or typed (every other move: typed values work as well).
         action = choose_action(game, player, f"{SEED}/{moves}")
         plays = [a for a in game.legal_actions() if a.kind == "play"]
-        seq = harness.bot.sessions.table_in(fake.channel("games").id).seq
+        seq = harness.bot.sessions.tables.in_channel(fake.channel("games").id).seq
         cards = await user.autocomplete("malice play", "card", "")
         scanner.scan_choices(cards, own_cards(game, user), hidden_cards(game))
         offered = {c.value.split("@")[0]: c.value for c in cards}
@@ -107,7 +107,7 @@ async def test_a_malice_game_between_two_people_to_its_end_by_the_rules(
         else:  # the button of a fresh /hand (it carries the sequence number it was drawn for)
             hand = await user.slash("hand")
             reply = await user.click(hand.message, "End turn")
-        table = harness.bot.sessions.table_in(fake.channel("games").id)
+        table = harness.bot.sessions.tables.in_channel(fake.channel("games").id)
         assert table is None or table.seq == seq + 1, reply.text
         if moves % 15 == 14:
             # Now and then the players look at the table (a people's pace would let it catch up every move).
@@ -217,7 +217,7 @@ async def test_a_move_sent_twice_at_once_from_autocomplete_is_stored_once(
         lambda: (g := live_game(harness)) is not None and g.current_player == str(alice.id) and g,
         what="Alice's turn against the computer",
     )
-    seq = harness.bot.sessions.table_in(fake.channel("games").id).seq
+    seq = harness.bot.sessions.tables.in_channel(fake.channel("games").id).seq
     plays = [a for a in game.legal_actions() if a.kind == "play"]
     # A centre play keeps the turn (the copies could still be legal); else a side play, which ends it.
     play = sorted(plays, key=lambda a: not a.to.startswith("centre"))[0]

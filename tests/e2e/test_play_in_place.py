@@ -141,7 +141,7 @@ async def test_malice_against_the_computer_by_clicks(harness: Harness, monkeypat
     monkeypatch.setattr("bot.sessions.lobbies.new_seed", lambda: "in-place-malice-1")
     alice = harness.user("alice")
     await alice.slash("malice challenge", opponent=harness.fake.bot_user, stake=1, turns=20)
-    record = harness.bot.sessions.table_in(harness.fake.channel("games").id) if harness.bot else None
+    record = harness.bot.sessions.tables.in_channel(harness.fake.channel("games").id) if harness.bot else None
     assert record is not None
     table = Table(harness, "games", [alice], seed=30)
     table.table_id = record.id
@@ -159,7 +159,7 @@ async def test_insomnia_of_three_people_and_a_computer_by_clicks(harness: Harnes
     await dave.slash("insomnia join")
     await bob.slash("insomnia addbot")
     await bob.slash("insomnia start")
-    record = harness.bot.sessions.table_in(harness.fake.channel("games").id) if harness.bot else None
+    record = harness.bot.sessions.tables.in_channel(harness.fake.channel("games").id) if harness.bot else None
     assert record is not None
     table = Table(harness, "games", [bob, carol, dave], seed=31)
     table.table_id = record.id
@@ -176,7 +176,7 @@ async def opened_malice(harness: Harness, monkeypatch, seed: str) -> tuple[Table
     alice = harness.user("alice")
     await alice.slash("malice challenge", opponent=harness.fake.bot_user, stake=1, turns=20)
     assert harness.bot is not None
-    record = harness.bot.sessions.table_in(harness.fake.channel("games").id)
+    record = harness.bot.sessions.tables.in_channel(harness.fake.channel("games").id)
     table = Table(harness, "games", [alice], seed=32)
     table.table_id = record.id
     assert await table.person_to_move() is not None

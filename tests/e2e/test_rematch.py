@@ -33,7 +33,7 @@ async def malice_game(harness: Harness, host, opponent, **options) -> int:
     fake = harness.fake
     await host.slash("malice challenge", opponent=opponent, **options)
     channel = fake.channel("games").id
-    table = await poll(lambda: harness.bot.sessions.table_in(channel), what="the challenge")
+    table = await poll(lambda: harness.bot.sessions.tables.in_channel(channel), what="the challenge")
     if opponent is not fake.bot_user:
         await opponent.click(await message_of(harness, table.id), "Accept")
     await poll(lambda: live_game(harness) is not None, what="the game to start")
@@ -43,7 +43,8 @@ async def malice_game(harness: Harness, host, opponent, **options) -> int:
 async def finished(harness: Harness, table_id: int) -> FakeMessage:
     """Wait for the table to be finished and its message to offer the rematch."""
     fake = harness.fake
-    await poll(lambda: harness.bot.sessions.table_in(fake.channel("games").id) is None, what="the game's end")
+    tables = harness.bot.sessions.tables
+    await poll(lambda: tables.in_channel(fake.channel("games").id) is None, what="the game's end")
     message = await message_of(harness, table_id)
     await fake.wait_for(lambda: "Rematch" in message.button_labels, what="the Rematch button")
     return message
@@ -196,7 +197,7 @@ async def test_insomnia_seats_rotate_with_each_rematch(harness: Harness) -> None
     alice, bob, carol = harness.user("alice"), harness.user("bob"), harness.user("carol")
     await alice.slash("insomnia new", chips=3, deals=1)
     channel = fake.channel("games").id
-    table = await poll(lambda: harness.bot.sessions.table_in(channel), what="the lobby")
+    table = await poll(lambda: harness.bot.sessions.tables.in_channel(channel), what="the lobby")
     lobby = await message_of(harness, table.id)
     await bob.click(lobby, "Join")
     await carol.click(lobby, "Join")
@@ -212,7 +213,7 @@ async def test_insomnia_seats_rotate_with_each_rematch(harness: Harness) -> None
         message = await finished(harness, table_id)
         for user in people.values():
             await user.click(message, "Rematch")
-        await poll(lambda: harness.bot.sessions.table_in(channel) is not None, what="the rematch")
+        await poll(lambda: harness.bot.sessions.tables.in_channel(channel) is not None, what="the rematch")
         table_id = await newest_table(harness)
         seats = seats[1:] + seats[:1]
     assert await players_of(harness, table_id) == seats

@@ -86,13 +86,13 @@ async def test_a_malice_game_plays_in_its_thread_and_leaves_one_message_in_the_c
     await bob.click(challenge, "Accept")
     thread = await thread_on(fake, challenge)
     assert thread.parent_id == fake.channel("games").id and thread.id == challenge.id
-    table_id = harness.bot.sessions.table_in(thread.id).id
+    table_id = harness.bot.sessions.tables.in_channel(thread.id).id
     assert thread.name == f"Malice · table #{table_id}"
     # The table message lives in the thread; the challenge says where the game is, with no buttons left.
     table = await fake.wait_for_message(channel=thread.id, contains="Malice · table")
     await fake.wait_for(lambda: f"<#{thread.id}>" in challenge.text, what="the lobby naming the thread")
     assert "the game is on" in challenge.text and not challenge.buttons
-    assert harness.bot.sessions.table_in(fake.channel("games").id) is None, "the channel is free"
+    assert harness.bot.sessions.tables.in_channel(fake.channel("games").id) is None, "the channel is free"
 
     people = {str(alice.id): alice, str(bob.id): bob}
     await malice_moves(harness, thread.id, people, 12)
@@ -134,7 +134,7 @@ async def test_an_insomnia_game_plays_in_its_thread_in_german(harness: Harness) 
     await alice.click(lobby, "Computer dazu")
     await alice.click(lobby, "Starten")
     thread = await thread_on(fake, lobby)
-    table_id = harness.bot.sessions.table_in(thread.id).id
+    table_id = harness.bot.sessions.tables.in_channel(thread.id).id
     assert thread.name == f"Insomnia · Tisch #{table_id}"
     await fake.wait_for_message(channel=thread.id, contains="Insomnia")
     await fake.wait_for(lambda: "das Spiel läuft in" in lobby.text, what="the lobby naming the thread")
@@ -210,7 +210,7 @@ async def test_without_the_permissions_the_game_plays_in_the_channel_and_its_tab
     await dave.click(lounge, "Annehmen")
     await fake.wait_for(lambda: "aber ich darf hier keinen eröffnen" in lounge.text, what="the German note")
     assert fake.threads == {} and len(fake.calls(THREAD_ROUTE)) == 1
-    assert harness.bot.sessions.table_in(fake.channel("lounge").id) is not None
+    assert harness.bot.sessions.tables.in_channel(fake.channel("lounge").id) is not None
     assert fake.rest_stats().sent_429 == 0
 
 
@@ -233,7 +233,7 @@ async def test_a_restart_mid_game_resumes_in_the_thread_and_an_archived_thread_i
     await harness.restart_bot()
     table = await fake.wait_for_message(channel=thread.id, contains="Malice · table")
     await fake.wait_for(lambda: any("resumed" in h for h in table.history), what="resumed in the thread")
-    assert harness.bot.sessions.table_in(thread.id) is not None
+    assert harness.bot.sessions.tables.in_channel(thread.id) is not None
     await malice_moves(harness, thread.id, people, 6, start=6)
 
     # Idle for a day, Discord archives the thread on its own: the next move's edit unarchives it first.
@@ -284,7 +284,7 @@ async def test_the_thread_setting_and_game_channels_that_take_their_threads(harn
     await bob.click(challenge, "Accept")
     await fake.wait_for(lambda: "Malice · table" in challenge.text, what="the game on the challenge")
     assert fake.thread_of(challenge) is None and not fake.calls(THREAD_ROUTE)
-    assert harness.bot.sessions.table_in(talk.id) is not None
+    assert harness.bot.sessions.tables.in_channel(talk.id) is not None
 
 
 async def test_a_rematch_of_a_game_in_its_thread_opens_in_the_channel_and_plays_in_a_new_thread(
@@ -297,7 +297,7 @@ async def test_a_rematch_of_a_game_in_its_thread_opens_in_the_channel_and_plays_
     challenge = table_message(fake, "challenges")
     await bob.click(challenge, "Accept")
     thread = await thread_on(fake, challenge)
-    first = harness.bot.sessions.table_in(thread.id).id
+    first = harness.bot.sessions.tables.in_channel(thread.id).id
     assert (await alice.slash("resign", channel=thread.id)).ephemeral
     await fake.wait_for(lambda: "Game over" in challenge.text, what="the result on the lobby message")
     await fake.wait_for(lambda: "Rematch" in challenge.button_labels, what="Rematch on the channel's message")

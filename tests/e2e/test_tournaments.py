@@ -340,7 +340,7 @@ async def test_a_moderator_voids_a_game_and_takes_a_player_off_the_leaderboard(h
 
     async def finished(harness: Harness, table: int) -> None:
         games = harness.fake.channel("games").id
-        await poll(lambda: harness.bot.sessions.table_in(games) is None, what=f"table {table} over")
+        await poll(lambda: harness.bot.sessions.tables.in_channel(games) is None, what=f"table {table} over")
 
     alice, bob, erin = harness.user("alice"), harness.user("bob"), harness.user("erin")
     farmed = await malice_game(harness, alice, bob, stake=3)

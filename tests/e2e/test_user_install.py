@@ -22,7 +22,7 @@ SERVERS = {"integration_types": [0], "contexts": [0]}
 
 def game_in(harness: Harness, channel: FakeChannel) -> Any:
     assert harness.bot is not None
-    table = harness.bot.sessions.table_in(channel.id)
+    table = harness.bot.sessions.tables.in_channel(channel.id)
     return table.game if table is not None else None
 
 
@@ -223,13 +223,13 @@ async def test_a_restart_in_the_middle_of_a_group_dm_game(harness: Harness, monk
     mover = people[game.current_player]
     opened = await mover.click(table, "Move")  # a dialog open across the restart
     token = render.token("malice", choose_action(game, game.current_player, f"{SEED}/6"))
-    seq = harness.bot.sessions.table_in(friends.id).seq
+    seq = harness.bot.sessions.tables.in_channel(friends.id).seq
 
     await harness.restart_bot()
-    assert harness.bot.sessions.table_in(friends.id).seq == seq
+    assert harness.bot.sessions.tables.in_channel(friends.id).seq == seq
     done = await mover.submit(opened, {select_of(opened, token): [token]})
     assert done.kind == "update", done.text
-    assert harness.bot.sessions.table_in(friends.id).seq == seq + 1
+    assert harness.bot.sessions.tables.in_channel(friends.id).seq == seq + 1
     for n in range(7, 12):  # the table message's buttons work on the new process
         game = game_in(harness, friends)
         await move(people[game.current_player], table, game, f"{SEED}/{n}")
@@ -277,7 +277,8 @@ async def test_timeouts_show_through_the_live_token_then_at_the_next_click(harne
     # Fifteen minutes later (Discord's clock) that token is dead. The second timeout in a row without a move
     # ends the game as a stalemate (rule 16): the table message cannot show it until someone clicks on it.
     fake.advance(16 * 60)
-    await fake.wait_for(lambda: harness.bot.sessions.table_in(friends.id) is None, what="the game's end")
+    tables = harness.bot.sessions.tables
+    await fake.wait_for(lambda: tables.in_channel(friends.id) is None, what="the game's end")
     await fake.wait_for(lambda: fake.rest_stats().error_codes[50027] >= 1, what="the dead token refused")
     await harness.bot.sessions.idle()
     assert "stalemate" not in table.text and "Move" in table.button_labels

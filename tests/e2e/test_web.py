@@ -121,7 +121,7 @@ async def test_a_browser_watches_a_malice_game_live_then_steps_through_its_repla
     bot.sessions.tables.stored.listen(lambda record: stored.setdefault(record.seq, time.time()))
     alice = harness.user("alice")
     await alice.slash("malice challenge", opponent=fake.bot_user, turns=6)
-    table = await poll(lambda: bot.sessions.table_in(fake.channel("games").id), what="the table")
+    table = await poll(lambda: bot.sessions.tables.in_channel(fake.channel("games").id), what="the table")
     url = bot.web.table_url(table.id)
     shots = shots_folder(tmp_path)
 

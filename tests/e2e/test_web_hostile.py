@@ -40,7 +40,7 @@ async def test_hostile_requests_are_clear_4xx_and_the_game_goes_on(harness: Harn
     web = bot.web
     alice = harness.user("alice")
     await alice.slash("malice challenge", opponent=fake.bot_user, turns=6)
-    record = await poll(lambda: bot.sessions.table_in(fake.channel("games").id), what="the table")
+    record = await poll(lambda: bot.sessions.tables.in_channel(fake.channel("games").id), what="the table")
     await bot.sessions.idle()
     table = table_message(fake, "Malice · table")
     watch = [b for b in table.buttons if b.label == "Watch"]
@@ -128,7 +128,7 @@ async def test_history_and_leaderboard_link_their_pages(harness: Harness) -> Non
     assert bot is not None and bot.web is not None
     alice = harness.user("alice")
     await alice.slash("malice challenge", opponent=fake.bot_user, turns=6)
-    record = await poll(lambda: bot.sessions.table_in(fake.channel("games").id), what="the table")
+    record = await poll(lambda: bot.sessions.tables.in_channel(fake.channel("games").id), what="the table")
     await alice.slash("resign")
     await poll(lambda: live_game(harness) is None, what="the end")
     await bot.sessions.idle()

@@ -86,7 +86,7 @@ async def test_a_swiss_without_threads_plays_one_match_at_a_time_and_survives_a_
             assert row.round == round_no
             # One match at a time: the other waits for the channel.
             assert sum(m.table_id is not None and not m.settled for m in row.current()) == 1
-            await sessions.resign(CHANNEL, int(table.players[1]))
+            await sessions.life.resign(CHANNEL, int(table.players[1]))
             await wait_for(lambda t=table: sessions.tables.by_id(t.id) is None)
             if round_no == 1 and _match == 0:  # the runner restarts between the round's two matches
                 await events.runner.close()
