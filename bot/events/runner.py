@@ -38,6 +38,7 @@ from storage.contract import Store
 log = logging.getLogger(__name__)
 
 WATCH_EVERY = 1.0  # how often the deadlines are looked at (tests move the clock)
+POST_GRACE = 10.0  # seconds a closing runner gives an announcement on its way (the channel's pace)
 
 
 def room_of(row: CompetitionRow) -> Room:
@@ -66,6 +67,7 @@ class Runner:
         self._deadlines: dict[int, float] = {}  # event -> its round's deadline
         self._finished: set[int] = set()  # tables whose end was looked at
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._posting: set[asyncio.Task[Any]] = set()  # announcements claimed and on their way
         self._watcher: asyncio.Task[Any] | None = None
         self._closed = False
 
@@ -76,6 +78,10 @@ class Runner:
     async def close(self) -> None:
         self._closed = True
         self.sessions.tables.stored.forget(self.after)
+        # An announcement is claimed before it is sent (never twice, whichever process sends it): one on its
+        # way is let through before the steps stop, or a graceful restart would lose it.
+        if self._posting:
+            await asyncio.wait(list(self._posting), timeout=POST_GRACE)
         tasks = [t for t in (self._watcher, *self._tasks) if t is not None]
         for task in tasks:
             task.cancel()
@@ -212,6 +218,12 @@ class Runner:
         return True
 
     async def _post(self, row: CompetitionRow, message: Any) -> None:
+        posting = asyncio.ensure_future(self._send(row, message))
+        self._posting.add(posting)
+        posting.add_done_callback(self._posting.discard)
+        await asyncio.shield(posting)  # a step cancelled by close() leaves the post to finish
+
+    async def _send(self, row: CompetitionRow, message: Any) -> None:
         try:
             await self.matches.post(row.channel_id, message)
         except Exception as exc:  # Discord unwell or the channel gone: the event goes on
