@@ -35,6 +35,9 @@ ENV PATH=/opt/venv/bin:$PATH \
 USER cardtable
 WORKDIR /data
 VOLUME /data
+# The web pages (README "The table on the web") listen on WEB_PORT when it is set, off otherwise; in a container
+# also set WEB_HOST=0.0.0.0 and publish the port (docker run -p 127.0.0.1:8080:8080, compose.yaml's ports).
+# EXPOSE 8080
 # `docker stop` sends SIGTERM: the bot finishes running moves and checkpoints the database, then exits 0.
 STOPSIGNAL SIGTERM
 HEALTHCHECK --interval=60s --timeout=20s --start-period=30s --retries=3 CMD ["cardtable-bot", "health"]

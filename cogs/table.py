@@ -37,6 +37,7 @@ from bot.reading import history_ref
 from bot.render.common import Message
 from bot.render.replay import finished_rows
 from bot.sessions.errors import Text
+from bot.sessions.fairplay import excluded_at
 from bot.sessions.links import with_links
 
 if TYPE_CHECKING:
@@ -230,8 +231,10 @@ class TableCommands(commands.Cog):
         row, entries = await self.bot.sessions.history(
             interaction.channel_id or 0, table_id=table_id, kind=kind
         )
+        excluded = await excluded_at(self.bot.sessions.store, row)
         pages = render.history_pages(
-            row.kind, row.id, row.status, entries, locale=interaction.locale, options=row.options
+            row.kind, row.id, row.status, entries, locale=interaction.locale, options=row.options,
+            excluded=excluded,
         )
         chosen = pages[min(page, len(pages)) - 1]
         replay = finished_rows([], row.id, row.status, locale=interaction.locale)  # a finished game: Replay

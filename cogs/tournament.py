@@ -25,6 +25,7 @@ from bot.events.service import Tournaments
 from bot.interactions import can_manage, parent_of, respond, roles_of, room_of
 from bot.render import tournament as words
 from bot.render.common import Message
+from bot.sessions.links import with_links
 
 if TYPE_CHECKING:
     from bot.client import CardBot
@@ -168,7 +169,12 @@ class TournamentCommands(commands.GroupCog, group_name="tournament"):
 
         async def shown() -> Message:
             board = await self.events.show(interaction.channel_id or 0, event)
-            return words.show_message(board, interaction.locale)
+            message = words.show_message(board, interaction.locale)
+            if self.bot.web is not None:  # its page on the web (standings, pairings, bracket)
+                guild = interaction.guild_id or 0
+                link = await self.bot.web.link_to("event", board.event, guild, interaction.locale)
+                message = with_links(message, [link] if link else [])
+            return message
 
         await respond(interaction, shown)
 

@@ -342,6 +342,19 @@ async def cancel(tx: Transaction, now: float, competition_id: int) -> None:
     )  # fmt: skip
 
 
+async def void_match(tx: Transaction, table_id: int) -> bool:
+    """A moderator voided the match's finished table (`storage.fairplay.void`, in its transaction): the match
+    stays settled and paired as it was (rounds already paired are not paired again) but counts as if none of
+    its players had shown up: every one of them a forfeit, so nobody scores from it. False: no match."""
+    match = await tx.one("SELECT id, players FROM competition_matches WHERE table_id = ?", table_id)
+    if match is None:
+        return False
+    players = sorted(json.loads(match["players"]))
+    sql = "UPDATE competition_matches SET forfeits = ? WHERE id = ?"
+    await tx.execute(sql, json.dumps(players), match["id"])
+    return True
+
+
 async def link_table(tx: Transaction, match_id: int, table_id: int) -> None:
     """A match's table, linked in the transaction that creates it: never two tables for one match (the second
     opener's link finds the first's and its transaction is rolled back: CompetitionError `taken`)."""

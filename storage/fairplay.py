@@ -5,7 +5,8 @@ last) and under it one compensating entry for each of the game's entries, the sa
 every kept total (balances, the season's leaderboard, biggest wins) is corrected in the same transaction, and
 the game's ratings are taken out: its `rating_changes` rows deleted and every later rated game of that server
 and kind rated again in order from the history without it (the rater is the caller's, as when a game
-finishes). The moderation record (append-only) keeps who did what and why.
+finishes). A game that was a tournament's match counts in its standings as if none of its players had
+shown up (`competitions.void_match`). The moderation record (append-only) keeps who did what and why.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from storage import competitions
 from storage.common import ALL_KINDS, is_person, season_of
 from storage.database import Transaction
 from storage.errors import StoreError, TableNotFound
@@ -103,6 +105,7 @@ async def void(tx: Transaction, now: float, table_id: int, moderator: int, reaso
     if await tx.value("SELECT 1 FROM rating_changes WHERE table_id = ? LIMIT 1", table_id) is not None:
         await tx.execute("DELETE FROM rating_changes WHERE table_id = ?", table_id)
         await rerate(tx, guild, kind, rate)
+    await competitions.void_match(tx, table_id)  # a tournament's match: out of its standings too
     await tx.execute(_RECORD, guild, "void", table_id, None, moderator, reason, now)
     return guild
 

@@ -129,3 +129,19 @@ def test_env_example_lists_every_setting_with_a_safe_value(clean_env: Path) -> N
     # The example's values are valid settings.
     (clean_env / ".env").write_text((ROOT / ".env.example").read_text())
     Settings()
+
+
+def test_the_container_files_say_how_to_reach_the_web_pages_as_the_readme_does() -> None:
+    """The image and compose.yaml keep the pages off (no WEB_PORT of their own) and say, in comments, what the
+    README's Docker passage says: WEB_HOST=0.0.0.0 in a container, the port published to this machine only."""
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    for name in ("Dockerfile", "compose.yaml"):
+        text = (root / name).read_text(encoding="utf-8")
+        comments = [line for line in text.splitlines() if line.lstrip().startswith("#")]
+        code = [line for line in text.splitlines() if not line.lstrip().startswith("#")]
+        assert not any("WEB_PORT" in line or "EXPOSE" in line for line in code), name  # off unless set
+        said = " ".join(comments)
+        assert "WEB_PORT" in said and "WEB_HOST=0.0.0.0" in said and "127.0.0.1:8080:8080" in said, name
+    assert "WEB_HOST=0.0.0.0" in readme and "127.0.0.1:8080:8080" in readme
+    assert Settings.model_fields["web_host"].default == "127.0.0.1"  # why a container must say 0.0.0.0

@@ -5,7 +5,8 @@ a browser (tests/e2e/test_web.py has the browser): what a reader of the pages wo
 - a lobby's page follows it live (a computer added shows up in the next frame);
 - the page speaks the reader's language: `?lang=`, else the browser's, else the server's;
 - a link is for one page kind and one id: a table's signature opens neither another table nor a board;
-- a finished table's page links its replay; a running table has no replay (409).
+- a finished table's page links its replay; a running table has no replay (409);
+- a tournament's page shows its pairings and bracket in the reader's language, behind its own link only.
 """
 
 from __future__ import annotations
@@ -129,3 +130,43 @@ async def test_a_running_game_has_no_replay_and_a_finished_one_links_it(site) ->
     assert web.replay_url(table.id) in text
     async with http.get(web.replay_url(table.id) + "?step=99999") as page:
         assert page.status == 200  # a step past the end shows the end
+
+
+async def test_a_tournament_has_a_page_with_its_pairings_and_bracket_in_the_readers_language(
+    site, store
+) -> None:
+    from bot.web.links import EVENT
+    from tests.storage.test_competitions import finish, match_table
+
+    _, web, http = site
+    players = ["11", "12", "13", "14"]
+    event = await store.create_competition(GUILD, CHANNEL, "malice", "knockout", 0, {}, host_id=9)
+    for i, p in enumerate(players):
+        await store.join_competition(event, p, rating=float(10 - i))
+    await store.start_competition(event, players, [("11", "14"), ("12", "13")], deadline=None)
+    first = (await store.competition(event)).current()[0]
+    await finish(store, await match_table(store, first.id, first.players), "14", "11")
+    url = web.event_url(event)
+    async with http.get(url, params={"lang": "de"}) as page:
+        assert page.status == 200
+        text = await page.text()
+    assert f"Turnier #{event}: Malice, K.-o.-System" in text and "Runde 1 von 2" in text
+    who = '<span class="who">Spieler …{}</span>'
+    assert f"Tisch 1: {who.format(11)} gegen {who.format(14)}" in text  # the round's pairings
+    assert f"Tisch 2: {who.format(12)} gegen {who.format(13)}" in text and "Table" not in text
+    assert 'alt="Der Turnierbaum von' in text
+    async with http.get(url + "/picture.png", params={"lang": "de"}) as picture:
+        assert picture.status == 200 and picture.headers["Content-Type"] == "image/png"
+        assert (await picture.read())[:8] == b"\x89PNG\r\n\x1a\n"  # the bracket
+    async with http.get(url, params={"lang": "en"}) as page:
+        assert f"Tournament #{event}" in await page.text()
+    # The link opens this event's page only: not another event's, not the server's board with its number.
+    forged = web.signer.link(EVENT, event + 1).path.split("/")
+    async with http.get(web.base + "/".join([*forged[:-1], url.rsplit("/", 1)[1]])) as page:
+        assert page.status == 404
+    board = web.signer.link(BOARD, event).path.replace("/board/", "/event/")
+    async with http.get(web.base + board) as page:
+        assert page.status == 404
+    await store.set_web(GUILD, False)  # the server turned its pages off
+    async with http.get(url) as page:
+        assert page.status == 403

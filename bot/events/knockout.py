@@ -3,6 +3,7 @@ with byes, which go to the top seeds; each winner meets the winner of the neighb
 
 Seed 1 and 2 can only meet in the final (the standard bracket order: 1 v 8, 4 v 5, 2 v 7, 3 v 6 for eight). A
 match's winner is who placed better; a tie, or both players absent, sends the higher seed on; a no-show loses.
+A voided match (every player a forfeit) counts as both absent, but the bracket already paired from it stands.
 """
 
 from __future__ import annotations
@@ -64,13 +65,15 @@ def standings(entrants: Sequence[Entrant], matches: Sequence[Match]) -> list[Sta
     reached: dict[str, int] = {p: 0 for p in seed}
     wins: dict[str, float] = {p: 0.0 for p in seed}
     out: set[str] = set()
-    for r, ms in by_round(matches).items():
+    rounds = by_round(matches)
+    for r, ms in rounds.items():
+        on = {p for m in rounds.get(r + 1, []) for p in m.players}  # who the next round, once paired, took
         for m in ms:
             for p in m.players:
                 reached[p] = max(reached[p], r)
             if m.done:
-                w = m.winner(seed)
-                wins[w] += 1.0
+                w = next((p for p in m.players if p in on), m.winner(seed))
+                wins[w] += 0.0 if m.void else 1.0  # a voided match is won by nobody, whoever went on
                 out.update(p for p in m.players if p != w)
     top = champion(entrants, matches)
     order = sorted(seed, key=lambda p: (p != top, p in out, -reached[p], seed.index(p)))

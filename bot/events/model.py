@@ -43,6 +43,12 @@ class Match:
     def done(self) -> bool:
         return self.bye or self.places is not None
 
+    @property
+    def void(self) -> bool:
+        """Finished with nobody's result counting: every player a forfeit (a moderator voided its game, or
+        nobody showed up)."""
+        return not self.bye and self.places is not None and set(self.forfeits) >= set(self.players)
+
     def effective_places(self) -> dict[str, int]:
         """Each player's place counting no-shows last (behind everyone who showed, level among themselves)."""
         if self.places is None:

@@ -13,6 +13,11 @@ The deadline: a match still unfinished when the round's time is up ends by its r
 player who has not made a move although the turn was his (it is his turn now, or his turn timed out). A
 match whose table never opened (the channel had no room: a server without threads plays one match at a time)
 is a draw.
+
+The start time: an event created with one (`starts_at`, kept in the store) is started by the runner when it
+comes, as `/tournament start` would (only the checked-in entrants play when it has a check-in window); a
+restart finds it again in the store (`resume`). If it cannot start then (too few entrants), the channel is
+told and the event stays open for the host.
 """
 
 from __future__ import annotations
@@ -24,8 +29,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bot.events import plan
-from bot.events.model import KNOCKOUT
+from bot.events import formats, plan
+from bot.events.model import KNOCKOUT, SWISS, Entrant
 from bot.render import tournament as words
 from bot.sessions import SessionManager
 from bot.sessions.errors import NotAllowed
@@ -65,6 +70,7 @@ class Runner:
         self.owns_guild = owns_guild
         self._locks: dict[int, asyncio.Lock] = {}
         self._deadlines: dict[int, float] = {}  # event -> its round's deadline
+        self._starts: dict[int, float] = {}  # event -> the start time its host gave
         self._finished: set[int] = set()  # tables whose end was looked at
         self._tasks: set[asyncio.Task[Any]] = set()
         self._posting: set[asyncio.Task[Any]] = set()  # announcements claimed and on their way
@@ -120,10 +126,56 @@ class Runner:
         found = 0
         for event in await self.store.competitions():
             row = await self.store.competition(event)
-            if row is not None and row.status == "running" and self.owns_guild(row.guild_id):
+            if row is None or not self.owns_guild(row.guild_id):
+                continue
+            if row.status == "running":
                 found += 1
                 self._spawn(self.advance(event))
+            elif row.status == "open":
+                self.expect(event, row.starts_at)
         return found
+
+    # ------------------------------------------------------------------ the start
+
+    def expect(self, event: int, starts_at: float | None) -> None:
+        """Start the event at `starts_at` (the watcher looks every WATCH_EVERY seconds)."""
+        if starts_at is not None:
+            self._starts[event] = starts_at
+
+    async def begin(self, row: CompetitionRow, room: Room | None = None) -> int:
+        """Start an open event now: round one paired from the entrants (only the checked-in ones when it has a
+        check-in window) and stored. Returns how many play; NotAllowed if it cannot start."""
+        if row.status != "open":
+            raise NotAllowed("tournament.refused.started")
+        playing = [e for e in row.entrants if not row.options.get("checkin") or e.checked_in is not None]
+        people = [Entrant(e.player, e.rating, i) for i, e in enumerate(playing)]
+        if len(people) < formats.min_entrants(row.format):
+            raise NotAllowed("tournament.refused.too_few", least=formats.min_entrants(row.format))
+        if row.format == SWISS and row.rounds > formats.max_swiss_rounds(len(people)):
+            raise NotAllowed("tournament.refused.swiss_rounds", most=formats.max_swiss_rounds(len(people)))
+        tables = plan.first_tables(row.format, row.rounds, people)
+        if room is not None:  # its channel, as the start sees it: threads
+            await self.store.set_competition_room(row.id, [room.can_thread, room.permitted])
+        try:
+            players = [e.player for e in people]
+            await self.store.start_competition(row.id, players, tables, self._deadline(row))
+        except CompetitionError:
+            raise NotAllowed("tournament.refused.started") from None
+        self._starts.pop(row.id, None)
+        self.poke(row.id)
+        return len(people)
+
+    async def start_on_time(self, event: int) -> None:
+        """The host's start time has come: start the event unless it started, or was cancelled, already."""
+        row = await self.store.competition(event)
+        if row is None or row.status != "open":
+            return
+        try:
+            await self.begin(row)
+        except NotAllowed as refusal:
+            if refusal.key != "tournament.refused.started":  # another process started it first: nothing
+                await self._post(row, words.not_started(self.board(row), refusal.key, refusal.params,
+                                                        self.language(row)))  # fmt: skip
 
     # ------------------------------------------------------------------ rounds
 
@@ -235,6 +287,9 @@ class Runner:
         while not self._closed:
             await asyncio.sleep(WATCH_EVERY)
             now = self.clock()
+            for event in [e for e, at in self._starts.items() if now >= at]:
+                self._starts.pop(event, None)
+                self._spawn(self.start_on_time(event))
             for event in [e for e, at in self._deadlines.items() if now >= at]:
                 self._deadlines.pop(event, None)
                 self._spawn(self.settle(event))

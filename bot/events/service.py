@@ -14,8 +14,7 @@ import time
 from collections.abc import Callable, Collection
 from typing import Any
 
-from bot.events import formats, plan
-from bot.events.model import KNOCKOUT, SWISS, TABLES, Entrant
+from bot.events.model import KNOCKOUT, SWISS, TABLES
 from bot.events.runner import Runner
 from bot.games.registry import REGISTRY
 from bot.render.tournament import Board
@@ -99,6 +98,7 @@ class Tournaments:
         event = await self.store.create_competition(
             guild_id, channel_id, kind, fmt, rounds, stored, user_id, starts_at
         )
+        self.runner.expect(event, starts_at)
         return Text("tournament.created", event=event)
 
     def _may_run(self, row: CompetitionRow, user_id: int, can_manage: bool, roles: Collection[int],
@@ -113,25 +113,8 @@ class Tournaments:
         row = await self.event(channel_id, event)
         settings = await self.sessions.servers.of(row.guild_id)
         self._may_run(row, user_id, can_manage, roles, settings.host_role)
-        if row.status != "open":
-            raise NotAllowed("tournament.refused.started")
-        playing = [e for e in row.entrants if not row.options.get("checkin") or e.checked_in is not None]
-        people = [Entrant(e.player, e.rating, i) for i, e in enumerate(playing)]
-        if len(people) < formats.min_entrants(row.format):
-            raise NotAllowed("tournament.refused.too_few", least=formats.min_entrants(row.format))
-        if row.format == SWISS and row.rounds > formats.max_swiss_rounds(len(people)):
-            raise NotAllowed("tournament.refused.swiss_rounds", most=formats.max_swiss_rounds(len(people)))
-        tables = plan.first_tables(row.format, row.rounds, people)
-        minutes = row.options.get("deadline")
-        deadline = self.clock() + float(minutes) * 60 if minutes else None
-        if room is not None and channel_id == row.channel_id:  # its channel, as the start sees it: threads
-            await self.store.set_competition_room(row.id, [room.can_thread, room.permitted])
-        try:
-            await self.store.start_competition(row.id, [e.player for e in people], tables, deadline)
-        except CompetitionError:
-            raise NotAllowed("tournament.refused.started") from None
-        self.runner.poke(row.id)
-        return Text("tournament.started", event=row.id, count=len(people))
+        count = await self.runner.begin(row, room if channel_id == row.channel_id else None)
+        return Text("tournament.started", event=row.id, count=count)
 
     async def cancel(
         self, channel_id: int, user_id: int, event: int | None, *, can_manage: bool, roles: Collection[int]

@@ -425,9 +425,11 @@ def history_pages(
     *,
     locale: object = "en",
     options: Mapping[str, Any] | None = None,
+    excluded: Sequence[str] = (),
 ) -> list[Embed]:
     """The action log with its chip movements, paged into embeds; a running game never shows a discard.
-    The first page opens with the table's options and house rules (`options`, as stored with the table)."""
+    The first page opens with the table's options and house rules (`options`, as stored with the table),
+    after a note naming its players a moderator took off the server's leaderboards (`excluded`)."""
     lines = [history_line(kind, status, entry, locale=locale) for entry in entries]
     if not lines:
         lines = [t(locale, "history.no_actions")]
@@ -436,6 +438,9 @@ def history_pages(
         layout = PRESENTATIONS[kind].rules if kind in PRESENTATIONS else None
         shown = option_lines(REGISTRY[kind].options, layout, options, locale)
         pages[0] = [t(locale, "history.options"), *shown, "", *pages[0]]
+    if excluded:  # first: why the game's results are on no leaderboard for them
+        who = join(locale, [name(p, locale) for p in excluded])
+        pages[0] = [t(locale, "history.excluded", players=who), "", *pages[0]]
     return [
         Embed(
             title=t(

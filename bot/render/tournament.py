@@ -87,6 +87,12 @@ def round_message(board: Board, locale: object) -> Message:
     return Message(content="\n".join(lines), mentions=people, picture=picture)
 
 
+def not_started(board: Board, key: str, params: Mapping[str, object], locale: object) -> Message:
+    """The start time came but the event could not start (why, as the host's /tournament start would hear)."""
+    why = t(locale, key, **params)
+    return Message(content=f"**{title(board, locale)}** · {t(locale, 'tournament.not_started', why=why)}")
+
+
 def final_message(board: Board, locale: object) -> Message:
     winner = board.lines[0].player if board.lines else None
     lines = [f"**{title(board, locale)}**"]

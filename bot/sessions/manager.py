@@ -322,4 +322,3 @@ class SessionManager:
             if row is None:
                 raise NotAllowed("history.none")
         return row, await self.store.history(row.id)
-

@@ -1,5 +1,5 @@
-"""The pages' links: unguessable and signed, one per table (its live page, its replay) and one per server (its
-leaderboard), each good until a day it names.
+"""The pages' links: unguessable and signed, one per table (its live page, its replay), one per server (its
+leaderboard) and one per tournament (its standings), each good until a day it names.
 
 A link is `/<kind>/<id>/<until>/<signature>`: `until` the day (days since 1970, UTC) after which it no longer
 opens, `signature` the first 128 bits of HMAC-SHA256 over `<kind>:<id>:<until>` with WEB_SECRET, in base64url.
@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 from bot.web.guard import Refusal
 
-TABLE, REPLAY, BOARD = "table", "replay", "board"
-KINDS = (TABLE, REPLAY, BOARD)
+TABLE, REPLAY, BOARD, EVENT = "table", "replay", "board", "event"
+KINDS = (TABLE, REPLAY, BOARD, EVENT)
 LINK_DAYS = 30  # how long a posted link opens its page
 DAY = 86_400
 SIGNATURE = re.compile(r"[A-Za-z0-9_-]{22}")

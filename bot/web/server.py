@@ -7,6 +7,7 @@ Pages (each behind its signed link, `bot.web.links`):
 - `/replay/<id>/<until>/<sig>?step=n`: a finished table, step by step; `.../step/<n>` one step's part (JSON),
   `.../picture/<n>.png` its picture;
 - `/board/<guild>/<until>/<sig>`: a server's leaderboard;
+- `/event/<id>/<until>/<sig>`: a tournament's standings, pairings and bracket; `.../picture.png` its picture;
 - `/static/...`: the page's style and script. Nothing else: no index, no listing.
 """
 
@@ -27,8 +28,9 @@ from bot.render.common import Button
 from bot.sessions.records import TableRecord
 from bot.web import html, metrics
 from bot.web.board import BoardPage
+from bot.web.event import EventPage
 from bot.web.guard import API, MAX_BODY, Refusal, guard
-from bot.web.links import REPLAY, TABLE
+from bot.web.links import EVENT, REPLAY, TABLE
 from bot.web.live import LivePages
 from bot.web.replaying import ReplayPages
 
@@ -52,9 +54,9 @@ async def _protected(request: web.Request, response: web.StreamResponse) -> None
     response.headers.update(HEADERS)
 
 
-class WebServer(LivePages, ReplayPages, BoardPage):
-    """The pages (each role its own part: `live`, `replaying`, `board`), the links Discord posts to them,
-    and the server's life."""
+class WebServer(LivePages, ReplayPages, BoardPage, EventPage):
+    """The pages (each role its own part: `live`, `replaying`, `board`, `event`), the links Discord posts to
+    them, and the server's life."""
 
     async def buttons(self, record: TableRecord, locale: object) -> list[Button]:
         """The table message's link (`bot.sessions.links`): Watch while it plays, the replay once finished;
@@ -71,12 +73,15 @@ class WebServer(LivePages, ReplayPages, BoardPage):
         return [*play, Button(label=label, url=url, style="link")]
 
     async def link_to(self, kind: str, ident: int, guild_id: int, locale: object) -> Button | None:
-        """A link button to the replay (`REPLAY`, of table `ident`) or the leaderboard (`BOARD`, of server
-        `ident`) for /history and /leaderboard; None outside a server or with the server's pages off."""
+        """A link button to the replay (`REPLAY`, of table `ident`), the leaderboard (`BOARD`, of server
+        `ident`) or a tournament's page (`EVENT`) for /history, /leaderboard and /tournament show; None
+        outside a server or with the server's pages off."""
         if guild_id == 0 or not await self.web_on(guild_id):
             return None
         if kind == REPLAY:
             return Button(label=t(locale, "web.button.replay"), url=self.replay_url(ident), style="link")
+        if kind == EVENT:
+            return Button(label=t(locale, "web.button.event"), url=self.event_url(ident), style="link")
         return Button(label=t(locale, "web.button.board"), url=self.board_url(ident), style="link")
 
     async def web_on(self, guild_id: int) -> bool:
@@ -103,6 +108,8 @@ class WebServer(LivePages, ReplayPages, BoardPage):
         app.router.add_get("/replay" + link + "/step/{step}", self.replay_part)
         app.router.add_get("/replay" + link + "/picture/{step}.png", self.replay_png)
         app.router.add_get("/board" + link, self.board_page)
+        app.router.add_get("/event" + link, self.event_page)
+        app.router.add_get("/event" + link + "/picture.png", self.event_png)
         app.router.add_get("/static/{name}", self.static)
         if self.activity is not None:  # the game as a Discord Activity (bot/web/activity.py)
             self.activity.install(app)

@@ -147,3 +147,22 @@ def test_seven_at_tables_of_four_and_three() -> None:
     assert table_rounds.table_sizes(13) == [5, 4, 4]
     assert formats.total_rounds(TABLES, 2, 7) == 3 and formats.total_rounds(KNOCKOUT, 0, 5) == 3
     assert formats.total_rounds(SWISS, 3, 8) == 3
+
+
+def test_a_voided_knockout_match_gives_nobody_its_win_and_the_bracket_stands():
+    people = [Entrant(f"p{i}", rating=float(10 - i), order=i) for i in range(4)]  # p0 the first seed
+    assert knockout.pair(people, [], 1) == [("p0", "p3"), ("p1", "p2")]
+    semis = [Match(1, 1, ("p0", "p3"), (2, 1)), Match(1, 2, ("p1", "p2"), (1, 2))]
+    final = [("p3", "p1")]
+    assert knockout.pair(people, semis, 2) == final
+    voided = [Match(1, 1, ("p0", "p3"), (2, 1), forfeits=("p0", "p3")), semis[1]]
+    assert voided[0].void and not semis[0].void
+    # Paired already: p3 stays in the final (no re-pairing) but his voided semi-final wins him nothing.
+    played = [*voided, Match(2, 1, ("p3", "p1"), (2, 1))]
+    table = {s.player: s for s in knockout.standings(people, played)}
+    assert [s.player for s in knockout.standings(people, played)][:2] == ["p1", "p3"]
+    assert table["p3"].points == 0.0 and table["p1"].points == 2.0
+    # Not paired yet: as if both were absent, the higher seed goes on.
+    assert knockout.pair(people, voided, 2) == [("p0", "p1")]
+    # Swiss and table rounds: nobody scores from a voided match.
+    assert voided[0].points("p0") == voided[0].points("p3") == 0.0

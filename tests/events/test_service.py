@@ -142,3 +142,44 @@ async def test_a_match_table_left_in_its_lobby_by_a_crash_is_dealt_when_the_runn
     table = await wait_for(lambda: (t := sessions.tables.by_id(lobby.id)) and t.status == "running" and t)
     assert table.players == match.players
     assert (await store.competition(event)).current()[0].table_id == lobby.id, "no second table for the match"
+
+
+async def test_the_start_time_starts_the_event_with_the_checked_in_after_a_restart(
+    store, announcer, monkeypatch
+):
+    from bot.events import runner as running
+
+    monkeypatch.setattr(running, "WATCH_EVERY", 0.01)  # the watcher looks often; the clock is moved by hand
+    now = [1_800_000_000.0]
+    sessions = await manager(store, announcer)
+    first = Runner(store, sessions, clock=lambda: now[0])
+    first.start()
+    events = Tournaments(store, sessions, first, clock=lambda: now[0])
+    event = await create(events, rounds=1, checkin=15, starts_at=now[0] + 600)
+    short = await create(events, rounds=1, starts_at=now[0] + 600)  # nobody joins it but Alice
+    for who in (ALICE, BOB, CAROL):
+        await events.join(CHANNEL, who, event)
+    await events.join(CHANNEL, ALICE, short)
+    for who in (ALICE, CAROL):  # Bob never checks in
+        await events.check_in(CHANNEL, who, event)
+    await first.close()  # a restart before the start time: the next runner finds it in the store
+    second = Runner(store, sessions, clock=lambda: now[0])
+    second.start()
+    try:
+        assert await second.resume() == 0  # nothing running yet
+        await asyncio.sleep(0.1)  # several looks of the watcher: not yet time
+        assert (await store.competition(event)).status == "open"
+        now[0] += 601
+        row = await wait_for_status(store, event, "running")
+        await second.idle()
+        assert [e.player for e in row.entrants] == [str(ALICE), str(CAROL)]  # the checked-in alone
+        assert [set(m.players) for m in row.current()] == [{str(ALICE), str(CAROL)}]
+        await wait_for(lambda: (t := sessions.table_in(CHANNEL)) and t.status == "running")
+        posts = [s.message.content or "" for s in announcer.log if s.kind == "send" and s.target == CHANNEL]
+        assert any(f"Tournament #{event}" in p and "Round 1 of 1" in p for p in posts)
+        told = [p for p in posts if f"Tournament #{short}" in p]
+        assert len(told) == 1 and "could not start: At least 2 entrants" in told[0]
+        assert (await store.competition(short)).status == "open"  # left to its host
+    finally:
+        await second.close()
+        await sessions.close(flush=0)

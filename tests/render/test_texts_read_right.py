@@ -156,3 +156,13 @@ def test_stage_4_shows_the_cards_each_player_won_in_the_pictures(locale):
     assert cards_words(view.won_cards[player], locale) in hand.alt
     no_cards = {"en": "No cards", "de": "Keine Karten"}[locale]
     assert no_cards not in hand.alt
+
+
+@pytest.mark.parametrize("locale", ["en", "de"])
+def test_the_text_names_the_trumps_in_the_tricks_only_as_the_picture_does(locale):
+    trumps = {"en": "Trumps", "de": "Trumpf"}[locale]
+    for state, shown in (("insomnia-tricks", True), ("insomnia-stage4", False)):
+        table_info, game, _ = STATES[state]()
+        assert game.public_view().trump is not None, state  # chosen in both: stage 4 comes after the tricks
+        fields = render.table_message(table_info, game, None, locale=locale, picture=False).embeds[0].fields
+        assert any(f.name == trumps for f in fields) is shown, (state, [f.name for f in fields])

@@ -188,3 +188,34 @@ async def test_a_seat_the_computer_played_scores_nothing(store):
     await store.append_action(table, 0, None, '{"kind":"x"}', [], "{}", results, taken_over=["11"])
     (settled,) = (await store.competition(event)).current()
     assert settled.places == (1, 2) and settled.forfeits == ("11",)
+
+
+async def test_a_voided_match_leaves_the_standings_and_the_rounds_stand(store):
+    from bot.events import plan
+    from bot.sessions.rating import rate
+
+    event = await started(store, ["11", "12", "13", "14"], [("11", "13"), ("12", "14")])
+    row = await store.competition(event)
+    assert row is not None
+    first, second = row.current()
+    t1 = await match_table(store, first.id, first.players)
+    t2 = await match_table(store, second.id, second.players)
+    await finish(store, t1, "13", "11")
+    await finish(store, t2, "12", "14")
+    row = await store.competition(event)
+    assert row is not None
+    assert {s.player: s.points for s in plan.standings(row)} == {"11": 0.0, "12": 1.0, "13": 1.0, "14": 0.0}
+    assert await store.advance_competition(event, 1, [("13", "12"), ("11", "14")], None)
+    await store.void_table(t1, moderator=77, reason="farmed", rate=rate)  # 13 beat 11 by arrangement
+    row = await store.competition(event)
+    assert row is not None
+    voided = next(m for m in row.matches if m.table_id == t1)
+    assert voided.forfeits == ("11", "13") and voided.places == (2, 1) and voided.settled
+    # Out of the standings: 13 has no point from it (12's win still counts), and nobody scores from it.
+    got = plan.standings(row)
+    assert {s.player: s.points for s in got} == {"11": 0.0, "12": 1.0, "13": 0.0, "14": 0.0}
+    assert got[0].player == "12"
+    # The rounds already paired stand: round two as it was, nothing paired again.
+    assert row.round == 2 and [m.players for m in row.current()] == [("13", "12"), ("11", "14")]
+    other = next(m for m in row.matches if m.table_id == t2)
+    assert other.forfeits == ()  # the other match untouched

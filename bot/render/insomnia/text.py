@@ -249,7 +249,7 @@ def table(info: TableInfo, game: InsomniaGame, note: str | None, *, locale: obje
                 value=f"{name(view.stage2_winner, locale)}: {described}",
             )
         )
-    if view.trump is not None:
+    if view.trump is not None and view.stage != 4:  # they count in the tricks only (as the picture shows)
         fields.append(EmbedField(name=t(locale, "insomnia.field.trumps"), value=view.trump.symbol))
     title, plays = ("this_trick", view.trick) if view.trick else ("last_trick", view.last_trick)
     if plays:
