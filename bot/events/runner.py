@@ -23,7 +23,6 @@ told and the event stays open for the host.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Callable
@@ -36,6 +35,7 @@ from bot.sessions import SessionManager
 from bot.sessions.errors import NotAllowed
 from bot.sessions.matches import Matches
 from bot.sessions.records import TableRecord, note
+from bot.sessions.stopping import cancel_and_wait
 from bot.sessions.threads import Room
 from storage.competitions import CompetitionError, CompetitionRow, MatchRow
 from storage.contract import Store
@@ -88,12 +88,7 @@ class Runner:
         # way is let through before the steps stop, or a graceful restart would lose it.
         if self._posting:
             await asyncio.wait(list(self._posting), timeout=POST_GRACE)
-        tasks = [t for t in (self._watcher, *self._tasks) if t is not None]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(BaseException):
-                await task
+        await cancel_and_wait([self._watcher, *self._tasks])
 
     async def idle(self) -> None:
         """Wait until no step of an event is in flight (tests)."""

@@ -33,6 +33,7 @@ from bot.sessions.pacing import Budget, Pacer, Slot
 from bot.sessions.pings import Pings
 from bot.sessions.places import interaction_only
 from bot.sessions.records import MoveFacts, NoteFact, TableRecord, note
+from bot.sessions.stopping import cancel_and_wait
 from storage.contract import Store
 
 log = logging.getLogger(__name__)
@@ -172,12 +173,7 @@ class Presenter:
 
     async def close(self) -> None:
         self._closed = True
-        tasks = [j.task for j in self.jobs.values() if j.task]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(BaseException):
-                await task
+        await cancel_and_wait([j.task for j in self.jobs.values()])
         self.jobs.clear()
 
     async def drawn(self, table_id: int) -> Message | None:

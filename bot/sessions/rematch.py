@@ -18,7 +18,6 @@ lapses as "another game opened".
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -31,6 +30,7 @@ from bot.sessions.errors import NotAllowed, Text
 from bot.sessions.lobbies import Lobbies
 from bot.sessions.records import RematchState, TableRecord
 from bot.sessions.rows import record_from_row
+from bot.sessions.stopping import cancel_and_wait
 from bot.sessions.tables import Tables
 from bot.sessions.threads import NO_THREADS, Room
 from storage.contract import Store
@@ -221,12 +221,7 @@ class Rematches:
 
     async def close(self) -> None:
         self._closed = True
-        tasks = [t for t in (self._watcher, *self._tasks) if t is not None]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(BaseException):
-                await task
+        await cancel_and_wait([self._watcher, *self._tasks])
 
     # ------------------------------------------------------------------ clicks
 

@@ -5,13 +5,13 @@ The scheduler owns the timers and their deadlines (the table message shows `dead
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.sessions.records import TableRecord
+from bot.sessions.stopping import cancel_and_wait
 
 log = logging.getLogger(__name__)
 
@@ -111,12 +111,7 @@ class Scheduler:
     async def close(self) -> None:
         """Stop every timer and computer turn; the stored state is already complete."""
         self._closed = True
-        tasks = list(self._timers.values()) + list(self._tasks)
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(BaseException):
-                await task
+        await cancel_and_wait([*self._timers.values(), *self._tasks])
         self._timers.clear()
         self._tasks.clear()
         self._deadlines.clear()
