@@ -21,6 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.events.runner import Runner
+from bot.games.refusal import Refusal
 from bot.events.service import Tournaments
 from bot.interactions import can_manage, parent_of, respond, roles_of, room_of
 from bot.render import tournament as words
@@ -52,7 +53,7 @@ def timestamp(text: str | None) -> float | None:
         return None
     found = _TIMESTAMP.search(text)
     if found is None:
-        raise app_commands.TransformerError(text, discord.AppCommandOptionType.string, None)  # type: ignore[arg-type]
+        raise Refusal("tournament.refused.bad_start")
     return float(found.group(1) or found.group(2))
 
 

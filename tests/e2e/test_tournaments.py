@@ -369,3 +369,17 @@ async def test_a_moderator_voids_a_game_and_takes_a_player_off_the_leaderboard(h
     record = await erin.slash("moderation log")
     assert record.ephemeral and f"voided the game at table #{farmed}" in record.text
     assert f"took <@{bob.id}> off the leaderboards · cheating" in record.text
+
+
+async def test_a_start_time_that_is_no_time_is_refused_in_the_readers_language(harness: Harness) -> None:
+    """Found by the fuzz test: a start time that is not a timestamp ended in an error id; it is a refusal
+    that says what a start time looks like, and no event is made."""
+    alice = harness.user("alice")
+    said = await alice.slash("tournament create", game="malice", format="swiss", starts="**bold** tomorrow")
+    assert said.ephemeral and "must be a Discord timestamp" in said.text, said.text
+    alice.user.locale = "de"
+    said = await alice.slash("tournament create", game="malice", format="swiss", starts="morgen")
+    assert said.ephemeral and "muss ein Discord-Zeitstempel sein" in said.text, said.text
+    assert "is open" not in (await alice.slash("tournament show")).text
+    made = await alice.slash("tournament create", game="malice", format="swiss", starts="<t:4102444800:F>")
+    assert not made.ephemeral and "is open" in made.text, made.text
