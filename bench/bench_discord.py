@@ -98,6 +98,8 @@ class Figures:
     in_answer: int = 0  # of those, answered by updating the table message with the move (type 7)
     opens: list[float] = field(default_factory=list)  # Move pressed until the dialog opened
     refused: int = 0  # interactions Discord refused (an answer past its 3 s) or a Move refused
+    bot_cpu: float = 0.0  # CPU seconds the bot's process spent in the play
+    bench_cpu: float = 0.0  # CPU seconds the bench's process (the fake Discord and the people) spent in it
 
 
 class Bench:
@@ -192,6 +194,12 @@ class BotProcess:
                 raise RuntimeError("the bot process did not start:\n" + "\n".join(self.lines[-20:]))
             await asyncio.sleep(0.05)
 
+    def cpu_seconds(self) -> float:
+        """CPU time the bot's process has used (all its threads), from /proc."""
+        assert self.proc is not None
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     async def _read(self) -> None:
         assert self.proc is not None and self.proc.stdout is not None
         async for raw in self.proc.stdout:
@@ -220,18 +228,40 @@ class Seen:
 
 
 class Tables:
-    """Reads the bot's SQLite file from the bench's process (WAL: readers never block the bot)."""
+    """Reads the bot's SQLite file from the bench's process (WAL: readers never block the bot). A thousand
+    people each looking at their table every 0.1 s would be ten thousand queries a second, the bench's own
+    load rather than the bot's: the tables are read in one query at most every 50 ms, and one table alone
+    only when its person needs it now (right after his own move)."""
+
+    BATCH_AGE = 0.05
 
     def __init__(self, database: Path) -> None:
         self.conn = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
         self._seen: dict[int, Seen] = {}  # channel id -> the newest table there, as last read
+        self._rows: dict[int, tuple[int, str, str, int | None]] = {}  # channel id -> its newest table's row
+        self._read_at = float("-inf")
 
-    def seen(self, channel_id: int) -> Seen | None:
-        row = self.conn.execute(
-            "SELECT id, kind, status, (SELECT MAX(seq) FROM actions WHERE table_id = t.id) "
-            "FROM game_tables t WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
-            (channel_id,),
-        ).fetchone()
+    def _newest(self, channel_id: int, fresh: bool) -> tuple[int, str, str, int | None] | None:
+        if fresh:
+            return self.conn.execute(
+                "SELECT id, kind, status, (SELECT MAX(seq) FROM actions WHERE table_id = t.id) "
+                "FROM game_tables t WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
+                (channel_id,),
+            ).fetchone()
+        if time.monotonic() - self._read_at >= self.BATCH_AGE:
+            self._read_at = time.monotonic()
+            self._rows = {
+                row[0]: row[1:]
+                for row in self.conn.execute(
+                    "SELECT channel_id, id, kind, status, "
+                    "(SELECT MAX(seq) FROM actions WHERE table_id = t.id) FROM game_tables t "
+                    "WHERE id IN (SELECT MAX(id) FROM game_tables GROUP BY channel_id)"
+                )
+            }
+        return self._rows.get(channel_id)
+
+    def seen(self, channel_id: int, *, fresh: bool = False) -> Seen | None:
+        row = self._newest(channel_id, fresh)
         if row is None:
             return None
         table_id, kind, status, last = row
@@ -240,6 +270,8 @@ class Tables:
         same = known is not None and (known.table_id, known.seq, known.status) == (table_id, seq, status)
         if same and known is not None and known.message_id is not None:
             return known
+        if known is not None and (known.table_id, known.seq) > (table_id, seq):
+            return known  # the batch is older than this table's own fresh read
         # Something changed: read the game, the table message and when the newest action was stored.
         snapshot, display = self.conn.execute(
             "SELECT snapshot, display FROM game_tables WHERE id = ?", (table_id,)
@@ -295,8 +327,10 @@ async def drive(
     users = {str(u.id): u for u in bench.people(channel)}
     channel_id = bench.fake.channel(channel).id
     answered_at_seq: int | None = None  # the table's action count right after this table's last answer
+    fresh = False  # right after his own move he looks at once (the batched read may be older)
     while time.monotonic() < until:
-        seen = tables.seen(channel_id)
+        seen = tables.seen(channel_id, fresh=fresh)
+        fresh = False
         if seen is None or seen.status not in ("running", "lobby"):
             await asyncio.sleep(rng.uniform(1.0, 3.0))
             if time.monotonic() < until:
@@ -331,6 +365,7 @@ async def drive(
             continue
         figures.people_moves += 1
         answered_at_seq = seen.seq + 1
+        fresh = True
         figures_pending.setdefault(channel, []).append((bench.fake.now(), seen.message_id))
 
 
@@ -410,12 +445,15 @@ async def scenario(kind: str, tables: int, seconds: float, seed: int, *, clicks:
             rng = random.Random(seed)
             until = time.monotonic() + seconds
             started = time.monotonic()
+            cpu = bot.cpu_seconds(), time.process_time()
             await asyncio.gather(
                 *(drive(bench, reader, kind, n, until, figures, random.Random(rng.random()))
                   for n in bench.names)
             )
-            await everything_shown(bench, reader)
+            await everything_shown(bench, reader, hands=not clicks)
             figures.seconds = time.monotonic() - started
+            figures.bot_cpu = bot.cpu_seconds() - cpu[0]
+            figures.bench_cpu = time.process_time() - cpu[1]
             stats = bench.fake.rest_stats(since=since)
             figures.calls = stats.total
             figures.peak = stats.peak(window=1.0)
@@ -433,24 +471,32 @@ async def scenario(kind: str, tables: int, seconds: float, seed: int, *, clicks:
     return figures
 
 
-async def everything_shown(bench: Bench, tables: Tables, timeout: float | None = None) -> None:
-    """Until every table message shows its table's newest move, its hands are DMed and no computer is still
-    to move."""
+async def everything_shown(
+    bench: Bench, tables: Tables, timeout: float | None = None, *, hands: bool = True
+) -> None:
+    """Until every table message shows its table's newest move, its hands are DMed (`hands`: after the
+    play, a table played by clicks may owe nobody a hand, and the presenter then stores that only with its
+    next write) and no computer is still to move."""
     # The opening's writes (a table message and the hands' DMs per table) pass the token's 48 per second.
     deadline = time.monotonic() + (timeout or max(30.0, len(bench.names) * 0.15))
     people = {str(u.id) for name in bench.names for u in bench.people(name)}
+    why: Counter[str] = Counter()
     while time.monotonic() < deadline:
-        pending = 0
+        why.clear()
         for name in bench.names:
             seen = tables.seen(bench.fake.channel(name).id)
             if seen is None or seen.game is None:
-                pending += 1
-                continue
-            waiting_computer = seen.status == "running" and seen.game.current_player not in people
-            pending += waiting_computer or not shows(bench.fake, seen) or tables.hands_pending(seen.table_id)
-        if not pending:
+                why["no game yet"] += 1
+            elif seen.status == "running" and seen.game.current_player not in people:
+                why["a computer to move"] += 1
+            elif not shows(bench.fake, seen):
+                why["the table message behind"] += 1
+            elif hands and seen.status == "running" and tables.hands_pending(seen.table_id):
+                why["hands to DM"] += 1  # (a finished game has none to send)
+        if not why:
             return
         await asyncio.sleep(0.1)
+    print(f"not everything shown after the wait: {dict(why)}", file=sys.stderr, flush=True)
 
 
 def computer_turn_delays(bench: Bench, database: Path, since: float) -> list[float]:
@@ -626,6 +672,16 @@ def click_row(f: Figures) -> str:
     )
 
 
+def cpu_line(f: Figures) -> str:
+    people = max(1, f.people_moves)
+    return (
+        f"- {f.kind}, {f.tables} tables: {f.people_moves / f.seconds:.0f} moves of people a second; CPU per "
+        f"move of a person: the bot {f.bot_cpu / people * 1000:.1f} ms, the fake Discord and the people "
+        f"{f.bench_cpu / people * 1000:.1f} ms; the cores busy {(f.bot_cpu + f.bench_cpu) / f.seconds:.2f} "
+        f"of {os.cpu_count()}"
+    )
+
+
 def routes_line(f: Figures) -> str:
     parts = [f"{route} {count / f.moves:.2f}" for route, count in f.routes.most_common()]
     return f"- {f.kind}, {f.tables} tables: " + "; ".join(parts)
@@ -663,6 +719,11 @@ def report(
             "Where the rate-limited calls went (calls per move, by route):",
             "",
             *(routes_line(f) for f in clicked),
+            "",
+            "Where the machine's time went (the bot's process, and the bench's: the fake Discord with its "
+            "schema checks and the simulated people, on the same cores):",
+            "",
+            *(cpu_line(f) for f in clicked),
         ]
     if rows:
         lines += [
@@ -732,6 +793,7 @@ async def main() -> None:
             clicked.append(figures)
             print(click_row(figures), flush=True)
             print(routes_line(figures), flush=True)
+            print(cpu_line(figures), flush=True)
     rows = []
     print("\n".join(HEADER), flush=True)
     for n in [int(x) for x in args.tables.split(",") if x]:

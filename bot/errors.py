@@ -62,12 +62,35 @@ def user_message(error: BaseException, locale: object = "en") -> str | None:
     return None
 
 
+# Discord's "Unknown interaction" (the answer came after its 3 s: the bot was too busy) and "Unknown Webhook"
+# (the token's 15 minutes are over): nothing reaches the user any more (his client says the interaction
+# failed), and the code is not at fault.
+EXPIRED_CODES = frozenset({10062, 10015})
+
+
+def expired(error: BaseException) -> bool:
+    """Whether `error` is Discord refusing an answer because the interaction is over."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    return isinstance(error, discord.NotFound) and error.code in EXPIRED_CODES
+
+
 def new_error_id() -> str:
     return secrets.token_hex(3)
 
 
 async def report_error(interaction: discord.Interaction, error: BaseException, where: str = "") -> None:
     """Answer the interaction with the right sentence (ephemeral); log bugs with an id. Never raises."""
+    if expired(error):
+        # Whatever was stored still shows: the presenter writes what no answer carried.
+        log.warning(
+            "an answer came too late for Discord in %s (user %s, channel %s): %s",
+            where or "an interaction",
+            interaction.user.id if interaction.user else None,
+            interaction.channel_id,
+            " ".join(str(error).split()),
+        )
+        return
     message = user_message(error, interaction.locale)
     if message is None:
         error_id = new_error_id()

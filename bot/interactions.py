@@ -7,6 +7,7 @@ other (tests/test_layers.py checks that no cog imports another)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -276,7 +277,8 @@ class InPlace:
         await asyncio.sleep(delay)
         async with self._lock:
             if not self.interaction.response.is_done():
-                await self.interaction.response.defer()
+                with contextlib.suppress(discord.NotFound):  # too late already: update() meets it again
+                    await self.interaction.response.defer()
 
     async def update(self, message: Message) -> None:
         """Show `message` on the clicked message: the answer itself, or the edit after a deferral."""

@@ -1036,6 +1036,8 @@ class FakeDiscord(ActivityFake):
         self.private_channels: dict[int, FakeChannel] = {}  # DMs and group DMs without the bot (user install)
         self.refused_private_calls: list[str] = []  # channel REST calls tried there (each refused 50001)
         self.threads: dict[int, FakeChannel] = {}  # thread id -> thread, in creation order
+        self._channel_index: dict[int | str, FakeChannel] = {}  # see channel()
+        self._user_index: dict[int, FakeUser] = {}  # see user_by_id()
         self.messages: dict[int, FakeMessage] = {}
         self.global_commands: list[dict[str, Any]] = []
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
@@ -1130,17 +1132,34 @@ class FakeDiscord(ActivityFake):
     def user_by_id(self, user_id: int) -> FakeUser:
         if user_id == self.bot_user.id:
             return self.bot_user
+        known = self._user_index.get(user_id)  # remembered while the guild still has him (see channel())
+        if known is not None and self.members.get(known.name) is known:
+            return known
         for u in self.members.values():
             if u.id == user_id:
+                self._user_index[user_id] = u
                 return u
         raise FakeDiscordError(f"no user with id {user_id}")
 
     def knows(self, user_id: int) -> bool:
-        return user_id == self.bot_user.id or any(u.id == user_id for u in self.members.values())
+        try:
+            return self.user_by_id(user_id) is not None
+        except FakeDiscordError:
+            return False
 
     def channel(self, name_or_id: str | int | FakeChannel) -> FakeChannel:
         if isinstance(name_or_id, FakeChannel):
             return name_or_id
+        # Every request looks its channel up: a scan of thousands (a bench's tables and their people's DMs)
+        # per request made the fake, not the bot, the slow side. Found ones are remembered by id (unique),
+        # and trusted only while their collection still holds them.
+        known = self._channel_index.get(name_or_id)
+        if known is not None and known.id == name_or_id and self._holds(known):
+            return known
+        if isinstance(name_or_id, str):
+            named = self.channels.get(name_or_id)
+            if named is not None and named.name == name_or_id:
+                return named
         for c in [
             *self.channels.values(),
             *self.threads.values(),
@@ -1148,8 +1167,18 @@ class FakeDiscord(ActivityFake):
             *self.private_channels.values(),
         ]:
             if name_or_id in (c.name, c.id):
+                if c.id == name_or_id:
+                    self._channel_index[c.id] = c
                 return c
         raise FakeDiscordError(f"no channel {name_or_id!r}; the guild has {sorted(self.channels)}")
+
+    def _holds(self, channel: FakeChannel) -> bool:
+        return (
+            self.channels.get(channel.name) is channel
+            or self.threads.get(channel.id) is channel
+            or self.private_channels.get(channel.id) is channel
+            or self.dm_channels.get(channel.recipient_id or 0) is channel
+        )
 
     def close_dms(self, user: FakeUser | UserHandle | str) -> None:
         """From now on, messages to this user's DM channel fail with 403 / 50007 (as when DMs are closed)."""

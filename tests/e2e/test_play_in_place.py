@@ -19,7 +19,7 @@ from bot.games.ai import choose_action
 from bot.sessions.resume import replay_facts
 from bot.sessions.rows import record_from_row
 from bot.sessions.view import log_of
-from tests.e2e.fake_discord import FakeMessage, Reply, UserHandle
+from tests.e2e.fake_discord import FakeDiscordError, FakeMessage, Reply, UserHandle
 from tests.e2e.harness import Harness
 from tests.e2e.test_faults import check_announced_and_settled
 from tests.e2e.test_user_install import select_of
@@ -228,3 +228,34 @@ async def test_clicks_by_people_not_seated_and_on_an_old_message_are_refused_pri
     assert turn is not None
     done = await table.move(*turn)
     assert done.message is not None and done.message.id == table.message().id
+
+
+@pytest.mark.both_backends
+async def test_a_submit_answered_too_late_still_shows_the_move_and_play_goes_on(
+    harness: Harness, monkeypatch
+) -> None:
+    """A bot too busy to answer within Discord's 3 s: Discord drops the answer (10062), the person's client
+    says the interaction failed. His move was stored, so the presenter shows it on the table message through
+    the channel; the late answer is a warning in the log, not an error id; his next click plays on."""
+    table, alice = await opened_malice(harness, monkeypatch, "in-place-late-1")
+    message, record = table.message(), table.record()
+    opened = await alice.click(message, "Move")
+    action = choose_action(record.game, str(alice.id), "late")
+    token = render.token(record.kind, action)
+    harness.fake.interaction_deadline = 0.0  # every answer from now on comes too late
+    try:
+        with pytest.raises(FakeDiscordError, match="10062"):
+            await alice.submit(opened, {select_of(opened, token): [token]})
+    finally:
+        harness.fake.interaction_deadline = 3.0
+    stored = [a for a in await harness.store.actions(record.id) if a.actor == str(alice.id)]
+    assert len(stored) == 1, "her move was stored once"
+    assert harness.bot is not None
+    await harness.bot.sessions.idle()
+    after = table.record()
+    said = [line.text for line in log_of(after, after.moves, locale="en") if line.count == record.seq + 1]
+    assert said and said[-1] in table.message().text, "the table message shows her move"
+    assert harness.take_logged_errors() == [], "a late answer is no bug"
+    turn = await table.person_to_move()
+    assert turn is not None
+    await table.move(*turn)
