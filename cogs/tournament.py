@@ -21,8 +21,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.events.runner import Runner
-from bot.games.refusal import Refusal
 from bot.events.service import Tournaments
+from bot.games.refusal import Refusal
 from bot.interactions import can_manage, parent_of, respond, roles_of, room_of
 from bot.render import tournament as words
 from bot.render.common import Message
