@@ -81,11 +81,13 @@ def new_error_id() -> str:
 
 async def report_error(interaction: discord.Interaction, error: BaseException, where: str = "") -> None:
     """Answer the interaction with the right sentence (ephemeral); log bugs with an id. Never raises."""
+    command = interaction.command.qualified_name if interaction.command else None
+    where = where or (f"/{command}" if command else "an interaction")
     if expired(error):
         # Whatever was stored still shows: the presenter writes what no answer carried.
         log.warning(
             "an answer came too late for Discord in %s (user %s, channel %s): %s",
-            where or "an interaction",
+            where,
             interaction.user.id if interaction.user else None,
             interaction.channel_id,
             " ".join(str(error).split()),
@@ -94,12 +96,11 @@ async def report_error(interaction: discord.Interaction, error: BaseException, w
     message = user_message(error, interaction.locale)
     if message is None:
         error_id = new_error_id()
-        command = interaction.command.qualified_name if interaction.command else None
         log.error(
             "error id %s: unexpected %s in %s (user %s, channel %s)",
             error_id,
             type(error).__name__,
-            where or (f"/{command}" if command else "an interaction"),
+            where,
             interaction.user.id if interaction.user else None,
             interaction.channel_id,
             exc_info=error,

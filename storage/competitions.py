@@ -312,11 +312,21 @@ async def advance(
     return True
 
 
-async def announce(tx: Transaction, competition_id: int, round_no: int) -> bool:
+async def announce(tx: Transaction, now: float, competition_id: int, round_no: int, lease: float) -> bool:
     """Claim the round's announcement (the round after the last: the final standings): True once (the caller
-    then sends it), False ever after; a later round's claim also closes every earlier one."""
-    sql = "UPDATE competitions SET announced = ? WHERE id = ? AND announced < ?"
-    return await tx.execute(sql, round_no, competition_id, round_no) == 1
+    then sends it and marks it `posted`), False ever after; a later round's claim also closes every earlier
+    one. A claim `lease` seconds old and not posted may be taken again (its sender is gone)."""
+    sql = (
+        "UPDATE competitions SET announced = ?, announce_at = ? WHERE id = ? AND (announced < ?"
+        " OR (announced = ? AND posted < announced AND (announce_at IS NULL OR announce_at < ?)))"
+    )
+    return await tx.execute(sql, round_no, now, competition_id, round_no, round_no, now - lease) == 1
+
+
+async def posted(tx: Transaction, competition_id: int, round_no: int) -> None:
+    """The round's announcement reached the channel."""
+    sql = "UPDATE competitions SET posted = ? WHERE id = ? AND posted < ?"
+    await tx.execute(sql, round_no, competition_id, round_no)
 
 
 async def drop(tx: Transaction, competition_id: int, player: str) -> int:

@@ -46,7 +46,7 @@ TABLES: dict[str, tuple[str, ...]] = {
     "dm_channels": ("user_id", "channel_id"),
     "competitions": ("id", "guild_id", "channel_id", "kind", "format", "rounds", "options", "host_id",
                      "status", "round", "round_done", "announced", "deadline", "starts_at", "created_at",
-                     "finished_at"),
+                     "finished_at", "posted", "announce_at"),
     "competition_entrants": ("competition_id", "player", "rating", "joined_at", "checked_in", "dropped"),
     "competition_matches": ("id", "competition_id", "round", "table_no", "players", "table_id", "places",
                             "forfeits", "settled_at"),

@@ -110,8 +110,25 @@ class Competitions:
             lambda tx: sql.advance(tx, now, competition_id, done_round, tables, deadline)
         )
 
-    async def claim_announcement(self, competition_id: int, round_no: int) -> bool:
-        return await self._db.write(lambda tx: sql.announce(tx, competition_id, round_no))
+    async def claim_announcement(self, competition_id: int, round_no: int, lease: float = 120.0) -> bool:
+        """True once for a round's announcement (the caller sends it, then `announcement_posted`); again
+        only if `lease` seconds later it was not posted (see `unposted_announcements`)."""
+        now = self._clock()
+        return await self._db.write(lambda tx: sql.announce(tx, now, competition_id, round_no, lease))
+
+    async def announcement_posted(self, competition_id: int, round_no: int) -> None:
+        await self._db.write(lambda tx: sql.posted(tx, competition_id, round_no))
+
+    async def unposted_announcements(self, lease: float) -> list[int]:
+        """Events (not cancelled) with an announcement owed: claimed over `lease` seconds ago and not posted
+        (its sender died, or Discord refused it), or never claimed (a crash before the claim)."""
+        where = (
+            "(status IN ('running', 'finished') AND posted < announced"
+            " AND (announce_at IS NULL OR announce_at < ?))"
+            " OR (status = 'running' AND announced < round) OR (status = 'finished' AND announced <= round)"
+        )
+        cutoff = self._clock() - lease
+        return await self._db.read(lambda tx: sql.ids(tx, where, (cutoff,)))
 
     async def drop_out(self, competition_id: int, player: str) -> int:
         return await self._db.write(lambda tx: sql.drop(tx, competition_id, player))

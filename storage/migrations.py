@@ -425,6 +425,15 @@ MIGRATIONS: list[list[Statement]] = [
             EXECUTE FUNCTION cardtable_table_stored()
         """),
     ],
+    # 12: a tournament's announcement reaches its channel across a kill: `posted`, the last round whose
+    # announcement was sent (every one before this version was); `announce_at`, when round `announced`'s
+    # claim was taken. A claim not marked posted long after it was taken is taken again (its sender died
+    # between the claim and the send, or Discord refused the send).
+    [
+        "ALTER TABLE competitions ADD COLUMN posted INTEGER NOT NULL DEFAULT 0",
+        "UPDATE competitions SET posted = announced",
+        "ALTER TABLE competitions ADD COLUMN announce_at {real}",
+    ],
 ]
 
 LATEST = len(MIGRATIONS)

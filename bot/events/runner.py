@@ -44,6 +44,11 @@ log = logging.getLogger(__name__)
 
 WATCH_EVERY = 1.0  # how often the deadlines are looked at (tests move the clock)
 POST_GRACE = 10.0  # seconds a closing runner gives an announcement on its way (the channel's pace)
+# An announcement claimed and not marked sent this long after is taken again: its sender died between the
+# claim and the send (a kill -9), or Discord refused it. Long beside the channel's pace, so a slow sender
+# is never doubled.
+ANNOUNCE_LEASE = 120.0
+REPOST_EVERY = 30.0  # how often the store is asked for such announcements
 
 
 def room_of(row: CompetitionRow) -> Room:
@@ -116,8 +121,15 @@ class Runner:
         if event is not None:
             await self.advance(event)
 
+    async def _guarded_repost(self) -> None:
+        try:
+            await self.repost()
+        except Exception as exc:  # the database away a moment: the next look tries again
+            log.warning("tournaments: looking for unsent announcements failed (%s)", exc)
+
     async def resume(self) -> int:
-        """After a restart: every running event of this process's servers taken up where the store has it."""
+        """After a restart: every running event of this process's servers taken up where the store has it
+        (a finished one whose last announcement never went out, once its claim is old, by the watcher)."""
         found = 0
         for event in await self.store.competitions():
             row = await self.store.competition(event)
@@ -201,15 +213,18 @@ class Runner:
             return
         if row.status != "running":
             self._deadlines.pop(event, None)
-            if row.status == "finished" and await self.store.claim_announcement(event, row.round + 1):
-                await self._post(row, words.final_message(self.board(row), self.language(row)))
+            final = row.round + 1
+            if row.status == "finished" and await self.store.claim_announcement(event, final, ANNOUNCE_LEASE):
+                message = words.final_message(self.board(row), self.language(row))
+                await self._post(row, message, announced=final)
             return
         if row.deadline is not None:
             self._deadlines[event] = row.deadline
         await self._open(row)  # without threads the round's later matches open as the channel frees up
-        if await self.store.claim_announcement(event, row.round):
+        if await self.store.claim_announcement(event, row.round, ANNOUNCE_LEASE):
             row = await self.store.competition(event) or row
-            await self._post(row, words.round_message(self.board(row), self.language(row)))
+            message = words.round_message(self.board(row), self.language(row))
+            await self._post(row, message, announced=row.round)
 
     def _deadline(self, row: CompetitionRow) -> float | None:
         minutes = row.options.get("deadline")
@@ -264,24 +279,44 @@ class Runner:
             return True  # another opener got there first
         return True
 
-    async def _post(self, row: CompetitionRow, message: Any) -> None:
-        posting = asyncio.ensure_future(self._send(row, message))
+    async def _post(self, row: CompetitionRow, message: Any, *, announced: int | None = None) -> None:
+        """Send `message` in the event's channel; `announced`: the round whose claimed announcement it is
+        (marked posted once sent)."""
+        posting = asyncio.ensure_future(self._send(row, message, announced))
         self._posting.add(posting)
         posting.add_done_callback(self._posting.discard)
         await asyncio.shield(posting)  # a step cancelled by close() leaves the post to finish
 
-    async def _send(self, row: CompetitionRow, message: Any) -> None:
+    async def _send(self, row: CompetitionRow, message: Any, announced: int | None) -> None:
         try:
             await self.matches.post(row.channel_id, message)
         except Exception as exc:  # Discord unwell or the channel gone: the event goes on
             log.warning("competition %s: its announcement failed (%s)", row.id, exc)
+            return  # a claimed one is taken again once its lease is over (`repost`)
+        if announced is not None:
+            await self.store.announcement_posted(row.id, announced)
+
+    async def repost(self) -> int:
+        """Announcements claimed long ago and never marked sent (their sender died, or Discord refused
+        them): each event's next step is taken again, which claims and sends it. Returns how many."""
+        found = 0
+        for event in await self.store.unposted_announcements(ANNOUNCE_LEASE):
+            row = await self.store.competition(event)
+            if row is not None and self.owns_guild(row.guild_id):
+                found += 1
+                self._spawn(self.advance(event))
+        return found
 
     # ------------------------------------------------------------------ deadlines
 
     async def _watch(self) -> None:
+        looked = self.clock()
         while not self._closed:
             await asyncio.sleep(WATCH_EVERY)
             now = self.clock()
+            if now - looked >= REPOST_EVERY:
+                looked = now
+                self._spawn(self._guarded_repost())
             for event in [e for e, at in self._starts.items() if now >= at]:
                 self._starts.pop(event, None)
                 self._spawn(self.start_on_time(event))

@@ -183,3 +183,43 @@ async def test_the_start_time_starts_the_event_with_the_checked_in_after_a_resta
     finally:
         await second.close()
         await sessions.close(flush=0)
+
+
+async def test_a_round_claimed_by_a_process_killed_before_sending_it_is_announced_once_after_the_lease(
+    store, announcer, monkeypatch
+):
+    """A kill -9 between claiming a round's announcement and sending it: the claim stays in the store,
+    unsent. The next runner leaves it alone while its sender might still be on its way, then claims and
+    sends it, once."""
+    from bot.events import runner as running
+
+    monkeypatch.setattr(running, "WATCH_EVERY", 0.01)
+    monkeypatch.setattr(running, "ANNOUNCE_LEASE", 0.5)
+    monkeypatch.setattr(running, "REPOST_EVERY", 0.05)
+    sessions = await manager(store, announcer)
+    dead = Runner(store, sessions)
+    events = Tournaments(store, sessions, dead)
+    event = await create(events, rounds=1)
+    for who in (ALICE, BOB):
+        await events.join(CHANNEL, who, event)
+    await events.start(CHANNEL, ALICE, event, can_manage=False, roles=())  # its runner never started
+    assert await store.claim_announcement(event, 1, lease=0.5), "the killed process's claim"
+
+    def rounds_posted() -> list[str]:
+        posts = [s.message.content or "" for s in announcer.log if s.kind == "send" and s.target == CHANNEL]
+        return [p for p in posts if f"Tournament #{event}" in p and "Round 1 of 1" in p]
+
+    second = Runner(store, sessions)
+    second.start()
+    try:
+        assert await second.resume() == 1
+        await second.idle()
+        assert rounds_posted() == [], "claimed a moment ago: its sender may still send it"
+        await wait_for(lambda: rounds_posted(), timeout=10)
+        await asyncio.sleep(0.7)  # more than a lease later: nothing sent twice
+        await second.idle()
+        assert len(rounds_posted()) == 1
+        assert await store.unposted_announcements(0.0) == []
+    finally:
+        await second.close()
+        await sessions.close(flush=0)

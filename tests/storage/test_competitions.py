@@ -219,3 +219,29 @@ async def test_a_voided_match_leaves_the_standings_and_the_rounds_stand(store):
     assert row.round == 2 and [m.players for m in row.current()] == [("13", "12"), ("11", "14")]
     other = next(m for m in row.matches if m.table_id == t2)
     assert other.forfeits == ()  # the other match untouched
+
+
+async def test_an_announcement_claimed_by_a_sender_that_died_is_owed_again_after_its_lease(database):
+    """Claimed before it is sent, so no two processes send it; marked posted once sent. A claim never
+    marked posted (a kill -9 between the claim and the send, or Discord refusing it) is owed again once
+    the lease is over, and only then; a posted one never."""
+    now = [1_800_000_000.0]
+    store = await open_store(database, clock=lambda: now[0])
+    try:
+        event = await started(store, ["11", "12"], [("11", "12")])
+        assert await store.unposted_announcements(60) == [event], "round 1 paired and never claimed"
+        assert await store.claim_announcement(event, 1, lease=60)
+        assert not await store.claim_announcement(event, 1, lease=60), "claimed: nobody else sends it"
+        assert await store.unposted_announcements(60) == [], "its sender may still be on its way"
+        now[0] += 59
+        assert not await store.claim_announcement(event, 1, lease=60)
+        now[0] += 2  # the sender died: the claim is taken again, once
+        assert await store.unposted_announcements(60) == [event]
+        assert await store.claim_announcement(event, 1, lease=60)
+        assert not await store.claim_announcement(event, 1, lease=60)
+        await store.announcement_posted(event, 1)
+        now[0] += 3600
+        assert await store.unposted_announcements(60) == []
+        assert not await store.claim_announcement(event, 1, lease=60), "posted: never again"
+    finally:
+        await store.close()
