@@ -82,12 +82,11 @@ def new_error_id() -> str:
 async def report_error(interaction: discord.Interaction, error: BaseException, where: str = "") -> None:
     """Answer the interaction with the right sentence (ephemeral); log bugs with an id. Never raises."""
     command = interaction.command.qualified_name if interaction.command else None
-    where = where or (f"/{command}" if command else "an interaction")
     if expired(error):
         # Whatever was stored still shows: the presenter writes what no answer carried.
         log.warning(
             "an answer came too late for Discord in %s (user %s, channel %s): %s",
-            where,
+            where or (f"/{command}" if command else "an interaction"),
             interaction.user.id if interaction.user else None,
             interaction.channel_id,
             " ".join(str(error).split()),
@@ -100,7 +99,7 @@ async def report_error(interaction: discord.Interaction, error: BaseException, w
             "error id %s: unexpected %s in %s (user %s, channel %s)",
             error_id,
             type(error).__name__,
-            where,
+            where or (f"/{command}" if command else "an interaction"),
             interaction.user.id if interaction.user else None,
             interaction.channel_id,
             exc_info=error,

@@ -144,7 +144,11 @@ def _number(value: float) -> str:
 
 
 def standings_picture(board: Board, locale: object) -> Picture:
-    head = t(locale, "tournament.picture.standings", round=board.round, rounds=board.rounds)
+    # While a round plays, the standings hold its results so far: it is "in play", not over.
+    if board.status == "running":
+        head = t(locale, "tournament.picture.standings_live", round=board.round, rounds=board.rounds)
+    else:
+        head = t(locale, "tournament.picture.standings", round=board.round, rounds=board.rounds)
     columns = [
         draw.Column("#", 36),
         draw.Column(t(locale, "tournament.picture.player"), 250, right=False),

@@ -101,3 +101,15 @@ def test_a_rounds_pairings_ping_each_player_once_and_say_where_they_play():
     assert "<t:1767225600:R>" in text and message.picture is not None  # round 2: the standings so far
     german = words.round_message(SWISS, "de").content or ""
     assert "Tisch 1: <@1> gegen <@5> → <#900>" in german and "Freilos: <@3>" in german
+
+
+@pytest.mark.parametrize("locale", ["en", "de"])
+def test_the_standings_say_a_round_in_play_is_in_play_and_a_finished_event_is_over(locale, monkeypatch):
+    drawn = watch(monkeypatch, "standings")
+    words.standings_picture(SWISS, locale)
+    live = "round 2 of 3 in play" if locale == "en" else "Runde 2 von 3 läuft"
+    assert live in {m.text for m in drawn["marks"]}
+    done = Board(**{**SWISS.__dict__, "status": "finished", "round": 3})
+    words.standings_picture(done, locale)
+    over = "after round 3 of 3" if locale == "en" else "nach Runde 3 von 3"
+    assert over in {m.text for m in drawn["marks"]}
