@@ -17,8 +17,8 @@ import pytest
 
 from bot.games import engine
 from bot.games.base import POT, ChipTransfer, seed_commitment
-from bot.games.replay import replay
 from storage import LedgerIn, ResultIn, SeatIn, Store, open_store
+from tests.games.replaying import replay
 
 from .conftest import GUILD, Doc, ticking_clock
 
