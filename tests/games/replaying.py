@@ -10,7 +10,7 @@ import inspect
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from bot.games import engine
+from tests.engines import engine
 
 
 def game_options(kind: str, options: Mapping[str, Any]) -> dict[str, Any]:
