@@ -7,6 +7,9 @@
    rating history and a head-to-head record) through the Store with 100,000 and 1,000,000 ledger entries
    in one guild, seeded with bulk inserts straight into the tables (with the balances, season rows and
    ratings they add up to; the games' ends spread over twelve months).
+With `--baseline REV` (say `--baseline main`), the store's writes are also measured at git revision REV, in a
+process of its own running that revision's `storage` package, alternating with the others: the figures before
+and after a change to the store, from one run.
 PostgreSQL: the server of TEST_DATABASE_URL, else a throwaway one (tests/pg.py: fsync off, as SQLite's
 `synchronous=NORMAL` in WAL mode does not sync a commit either). Figures are printed; nothing is asserted;
 `--write` puts them in the "storage" section of docs/benchmarks.md.
@@ -21,13 +24,15 @@ import os
 import random
 import sqlite3
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# A baseline's process (`--baseline`) imports the store from that revision's files (BENCH_CODE).
+sys.path.insert(0, os.environ.get("BENCH_CODE") or str(Path(__file__).resolve().parent.parent))
 
 import asyncpg
 from pydantic import BaseModel
@@ -38,6 +43,7 @@ from storage.common import balance_changes, season_of
 from storage.writes import BALANCES, RATING_CHANGES, SEASON_BALANCES
 from tests import pg
 
+ROOT = Path(__file__).resolve().parent.parent
 GUILD = 1
 PLAYERS = [str(10**17 + i) for i in range(4)]
 SNAPSHOT = json.dumps({"seed": "x" * 32, "hands": {p: ["AS", "KH", "QD", "JC", "TS"] * 8 for p in PLAYERS}})
@@ -153,9 +159,40 @@ async def pg_bare_appends(url: str, ids: list[int], n: int, first_seq: int) -> f
         await conn.close()
 
 
-async def measure_writes(target: str, actions: int, tables: int, rounds: int) -> tuple[float, float]:
-    """Median store and bare rates over `rounds` alternating rounds on one database."""
-    store_rates, bare_rates = [], []
+def checkout(revision: str, into: str) -> str:
+    """The files of `revision` (committed, as git has them) in a new folder under `into`."""
+    folder = os.path.join(into, "baseline")
+    os.mkdir(folder)
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", revision], check=True, capture_output=True)
+    subprocess.run(["tar", "-x", "-C", folder], input=archive.stdout, check=True)
+    return folder
+
+
+async def baseline_appends(code: str, target: str, tables: int, n: int, first_channel: int) -> float:
+    """Actions per second through the Store of the revision in `code`, in a process of its own: fresh running
+    tables on `target`, `n` actions from sequence 0."""
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, __file__, "--baseline-round", target, str(tables), str(n), str(first_channel),
+        env={**os.environ, "BENCH_CODE": code}, stdout=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    out, _err = await proc.communicate()
+    if proc.returncode:
+        raise SystemExit(f"the baseline's round failed ({proc.returncode})")
+    return float(out.decode().split()[-1])
+
+
+async def baseline_round(target: str, tables: int, n: int, first_channel: int) -> None:
+    async with await open_store(target) as store:
+        ids = await running_tables(store, tables, first_channel)
+        print(await store_appends(store, ids, n, 0))
+
+
+async def measure_writes(
+    target: str, actions: int, tables: int, rounds: int, baseline: str | None
+) -> tuple[float, float, float | None]:
+    """Median store and bare rates over `rounds` alternating rounds on one database (and the store's at the
+    baseline's revision, if given, on the same database)."""
+    store_rates, bare_rates, baseline_rates = [], [], []
     async with await open_store(target) as store:
         ours = await running_tables(store, tables, 0)
         theirs = await running_tables(store, tables, 10_000)
@@ -171,7 +208,13 @@ async def measure_writes(target: str, actions: int, tables: int, rounds: int) ->
                     await asyncio.to_thread(sqlite_bare_appends, target, theirs, per_round, first_seq)
                 )
             store_rates.append(await store_appends(store, ours, per_round, first_seq))
-    return statistics.median(store_rates), statistics.median(bare_rates)
+            if baseline is not None:
+                first_channel = 20_000 + r * tables
+                baseline_rates.append(
+                    await baseline_appends(baseline, target, tables, per_round, first_channel)
+                )
+    before = statistics.median(baseline_rates) if baseline_rates else None
+    return statistics.median(store_rates), statistics.median(bare_rates), before
 
 
 # ---- reads ------------------------------------------------------------------------------------------------
@@ -415,18 +458,18 @@ class Postgres:
         return f"PostgreSQL {version.split()[0]} ({where}, fsync {fsync}), asyncpg {asyncpg.__version__}"
 
 
-async def run_backend(name: str, args, tmp: str, postgres: Postgres | None) -> dict:
+async def run_backend(name: str, args, tmp: str, postgres: Postgres | None, baseline: str | None) -> dict:
     async def target(label: str) -> str:
         return await postgres.database() if postgres else os.path.join(tmp, f"{label}.sqlite3")
 
     server = (
         await postgres.describe() if postgres else f"SQLite {sqlite3.sqlite_version}, WAL, synchronous=NORMAL"
     )
-    store_rate, bare_rate = await measure_writes(
-        await target("writes"), args.actions, args.tables, args.rounds
+    store_rate, bare_rate, before = await measure_writes(
+        await target("writes"), args.actions, args.tables, args.rounds, baseline
     )
     reads = await measure_reads(await target("reads"), args.sizes, args.players, args.repeats)
-    return {"store": store_rate, "bare": bare_rate, "reads": reads, "server": server}
+    return {"store": store_rate, "bare": bare_rate, "before": before, "reads": reads, "server": server}
 
 
 def markdown(results: dict, args) -> str:
@@ -436,14 +479,30 @@ def markdown(results: dict, args) -> str:
         f"and all kinds) and a ~{len(SNAPSHOT)} B snapshot update; `Store.append_action` (sequence and "
         "status checks, the table row locked on PostgreSQL) against bare driver inserts of the same rows (no "
         "checks: sqlite3 called directly, asyncpg statement by statement), alternating "
-        f"{args.rounds} rounds in the same run, medians:",
+        f"{args.rounds} rounds in the same run"
+        + (
+            f" (and the store of revision `{args.baseline}` ({args.baseline_commit}) in a process of its own)"
+            if args.baseline
+            else ""
+        )
+        + ", medians:",
         "",
-        "| backend | `Store.append_action` actions/s | bare driver actions/s | ratio store / bare |",
-        "|---|---|---|---|",
     ]
+    if args.baseline:
+        lines += [
+            f"| backend | `Store.append_action` actions/s | at `{args.baseline}` actions/s | ratio now / then"
+            " | bare driver actions/s | ratio store / bare |",
+            "|---|---|---|---|---|---|",
+        ]
+    else:
+        lines += [
+            "| backend | `Store.append_action` actions/s | bare driver actions/s | ratio store / bare |",
+            "|---|---|---|---|",
+        ]
     for backend, r in results.items():
+        then = f" {r['before']:,.0f} | **{r['store'] / r['before']:.2f}** |" if args.baseline else ""
         lines.append(
-            f"| {backend} | {r['store']:,.0f} | {r['bare']:,.0f} | **{r['store'] / r['bare']:.2f}** |"
+            f"| {backend} | {r['store']:,.0f} |{then} {r['bare']:,.0f} | **{r['store'] / r['bare']:.2f}** |"
         )
     lines += [
         "",
@@ -465,18 +524,20 @@ def markdown(results: dict, args) -> str:
     return "\n".join(lines)
 
 
-NOTES = """Where the write time went: through aiosqlite every statement of a move was a round trip between the
-event loop and the connection's thread (BEGIN, the check, the inserts, the update, COMMIT: about 8),
-which made `append_action` 0.14 - 0.41 of bare sqlite3. The one store (its SQL written once for both
-databases) runs each SQLite transaction whole on its writer connection's own thread, plain sqlite3
-(one hop per move). On PostgreSQL a move is four round trips (BEGIN, the row lock, one statement that
-checks the sequence and writes the action, ledger, balances, results and table row, COMMIT) where the
-bare inserts take six. The leaderboard and stats read the balance rows kept in each move's
-transaction (an index in leaderboard order), so their cost does not grow with the ledger; before, the
-leaderboard summed the ledger on every call (60 - 66 ms at 100,000 entries on SQLite). A season's
+NOTES = """Where the write time goes: on SQLite the store talks through aiosqlite, where every statement is a
+round trip between the event loop and the connection's thread (tens of microseconds, more on a loaded
+machine). A move sends seven: BEGIN IMMEDIATE, the table's status, the action with the sequence check in its
+own INSERT (`INSERT ... SELECT ... WHERE (check) IS ? RETURNING`), the ledger rows and the balance rows each
+as one multi-row INSERT, the table row, COMMIT. (The first store on aiosqlite sent a statement per row and
+ran at 0.14 - 0.41 of bare sqlite3; the one before this, a hand-made thread running each transaction whole in
+one hop, is what `--baseline` measures when given its revision.) On PostgreSQL a move is four round trips
+(BEGIN, the row lock, one statement that checks the sequence and writes the action, ledger, balances, results
+and table row, COMMIT) where the bare inserts take six. The leaderboard and stats read the balance rows kept
+in each move's transaction (an index in leaderboard order), so their cost does not grow with the ledger;
+before, the leaderboard summed the ledger on every call (60 - 66 ms at 100,000 entries on SQLite). A season's
 leaderboards and the ratings read rows kept the same way, in the transaction that finishes a game
-(`season_balances`, `season_ratings`, `ratings`, each with an index in its leaderboard's order): a
-season by chips or by rating costs what the all-time board costs, whatever the ledger's size."""
+(`season_balances`, `season_ratings`, `ratings`, each with an index in its leaderboard's order): a season by
+chips or by rating costs what the all-time board costs, whatever the ledger's size."""
 
 
 async def main() -> None:
@@ -488,17 +549,29 @@ async def main() -> None:
     parser.add_argument("--sizes", default="100000,1000000", help="ledger sizes for the reads")
     parser.add_argument("--players", type=int, default=500, help="people in the guild for the leaderboard")
     parser.add_argument("--repeats", type=int, default=15, help="timed runs per query (median printed)")
+    parser.add_argument("--baseline", metavar="REV", help="also the store's writes at git revision REV")
     parser.add_argument("--write", action="store_true", help="write the figures to docs/benchmarks.md")
+    if sys.argv[1:2] == ["--baseline-round"]:  # a baseline's process (see baseline_appends)
+        target, tables, n, first_channel = sys.argv[2:]
+        await baseline_round(target, int(tables), int(n), int(first_channel))
+        return
     args = parser.parse_args()
     args.sizes = [int(s) for s in args.sizes.split(",")]
     backends = args.backends.split(",")
     results = {}
     with tempfile.TemporaryDirectory() as tmp:
+        baseline = None
+        if args.baseline:
+            args.baseline_commit = subprocess.run(
+                ["git", "-C", str(ROOT), "rev-parse", "--short", args.baseline],
+                check=True, capture_output=True, text=True,
+            ).stdout.strip()  # fmt: skip
+            baseline = checkout(args.baseline, tmp)
         if "sqlite" in backends:
-            results["SQLite"] = await run_backend("sqlite", args, tmp, None)
+            results["SQLite"] = await run_backend("sqlite", args, tmp, None, baseline)
         if "postgres" in backends:
             with Postgres() as postgres:
-                results["PostgreSQL"] = await run_backend("postgres", args, tmp, postgres)
+                results["PostgreSQL"] = await run_backend("postgres", args, tmp, postgres, baseline)
     text = markdown(results, args)
     print(text)
     if args.write:

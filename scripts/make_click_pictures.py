@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw, ImageFont
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bot.games import engine  # noqa: E402
+from bot.games import malice  # noqa: E402
 from bot.i18n import t  # noqa: E402
 from bot.render.compose import compose, table_message  # noqa: E402
 from tests.render.states import MALICE_SEATS, NAMES, info  # noqa: E402
@@ -106,7 +106,7 @@ class Canvas:
 
 
 def malice_game() -> tuple[Any, Any, list[Step]]:
-    game = engine("malice").new_game(list(MALICE_SEATS), "readme-clicks")
+    game = malice.new_game(list(MALICE_SEATS), "readme-clicks")
     steps = [Step(0, tuple(game.opening_events), game.model_copy(deep=True))]
     rng = random.Random(3)
     for count in range(1, 14):

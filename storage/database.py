@@ -4,15 +4,15 @@ differs.
 The store's SQL is written once, with `?` placeholders, in `storage.writes`, `storage.reads` and
 `storage.migrations`. Each backend (`storage/sqlite/`, `storage/postgres/`) supplies three things:
 
-- a `Database`, which runs one transaction (`write`, `read`) as an async function of a `Transaction`. SQLite
-  runs the whole function on its writer's (or reader's) own thread in one hop from the event loop: a
-  transaction's function awaits nothing but its own statements, and on SQLite those never suspend, so the
-  thread drives the coroutine to its end itself (`storage.sqlite.database`). PostgreSQL awaits each statement
-  on the event loop, inside `asyncpg`'s transaction;
+- a `Database`, which runs one transaction (`write`, `read`) as an async function of a `Transaction`, each
+  statement awaited on the event loop: SQLite's through aiosqlite, on its writer's (or reader's) connection,
+  lent to one transaction at a time (`storage.sqlite`); PostgreSQL's inside `asyncpg`'s transaction. A
+  transaction's function awaits nothing but its own statements: on SQLite it holds the one writer meanwhile;
 - a `Transaction`, which runs statements: `fetch` and `execute` (and `execute_many`), `write(Batch)` for
   everything a move writes with its sequence check (one statement on PostgreSQL, where a move's rows go as
-  arrays through data-modifying CTEs; statement after statement on SQLite, where each costs no round trip),
-  and the schema version (`PRAGMA user_version` on SQLite, the `schema_version` table on PostgreSQL);
+  arrays through data-modifying CTEs; on SQLite the check inside the first row's INSERT, then a multi-row
+  INSERT per table: every statement is a hop to aiosqlite's thread and back), and the schema version
+  (`PRAGMA user_version` on SQLite, the `schema_version` table on PostgreSQL);
 - a `Dialect`: its column types for the shared migrations (`{bigint}` and the like), its row-lock clause
   (`FOR UPDATE`; nothing on SQLite, whose write transactions hold the file's write lock from their BEGIN),
   and its append-only triggers.
@@ -130,7 +130,7 @@ class Dialect(ABC):
 
 class Transaction(ABC):
     """One open transaction. Every call is awaited in order; a function given to `Database.write` or `read`
-    awaits nothing else (on SQLite it runs on the database's thread, where nothing may suspend)."""
+    awaits nothing else (on SQLite it holds the file's one writer, or the one reader, until it ends)."""
 
     dialect: Dialect
 

@@ -1,7 +1,7 @@
 """The store's write transactions, written once for both databases (see `storage.database`).
 
-Each is an async function of a `Transaction` that awaits nothing but its statements, so SQLite runs it whole
-on its writer's thread and PostgreSQL statement by statement. A move is: the table's row (locked on
+Each is an async function of a `Transaction` that awaits nothing but its statements (on SQLite it holds the
+one writer connection until it ends). A move is: the table's row (locked on
 PostgreSQL: two processes appending to one table queue up there) and its status check, then one `Batch`
 with the action, its ledger entries, the balances they change, the results and the table row, guarded by the
 sequence check: one statement on PostgreSQL, whose snapshot (taken after the lock) sees what the writer we

@@ -8,8 +8,8 @@ import random
 import pytest
 
 from bot import render
-from bot.games import engine
 from bot.render.common import TableInfo
+from tests.engines import engine
 
 
 def walk(kind: str, players: list[str], seed: str, steps: int, **options):

@@ -11,9 +11,9 @@ import json
 
 import pytest
 
-from bot.games import engine
 from bot.sessions import NotAllowed, SessionManager
 from storage import Store
+from tests.engines import engine
 from tests.live import TestSessions
 from tests.recording import RecordingAnnouncer
 from tests.refusals import english, refused

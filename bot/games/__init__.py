@@ -1,21 +1,9 @@
 """The pure rules engines. Nothing here imports Discord, SQL, a clock or global randomness.
 
-What games there are is in `bot.games.registry.REGISTRY`; `engine(kind)` and `GAME_KINDS` read it.
+What games there are is in `bot.games.registry.REGISTRY`; `GAME_KINDS` reads it.
 """
 
 from __future__ import annotations
-
-import importlib
-from types import ModuleType
-
-
-def engine(kind: str) -> ModuleType:
-    """The engine module of a game kind (`bot.games.<kind>`, as its spec names it)."""
-    from bot.games.registry import REGISTRY  # here, not above: importing bot.games.cards stays light
-
-    if kind not in REGISTRY:
-        raise ValueError(f"unknown game {kind!r}")
-    return importlib.import_module(REGISTRY[kind].module)
 
 
 def __getattr__(name: str) -> tuple[str, ...]:

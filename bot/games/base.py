@@ -54,7 +54,7 @@ class Standing(BaseModel):
     player: str
     placement: int  # 1 = winner; equal results share a placement
     net: int  # chips won (+) or lost (-) in this game
-    final_chips: int | None = None  # Insomnia only
+    final_chips: int | None = None  # the stack held at the end, in a game where each player has one
     won: bool
 
 

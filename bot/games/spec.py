@@ -107,7 +107,6 @@ class GameSpec:
     start: Start
     parse_action: Callable[[ActionInput], GameAction]  # raises pydantic's ValidationError when malformed
     computer: Computer
-    module: str  # the engine module with the contract names (`bot.games.engine(name)` returns it)
     session: SessionRules = field(default_factory=SessionRules)  # DMs, timeouts, a seat given up
 
     def __post_init__(self) -> None:

@@ -315,7 +315,6 @@ SPEC = GameSpec(
     start=_start,
     parse_action=parse_action,
     computer=_computer,
-    module="tests.games.highcard",
     # No resign action in this game: a seat given up is played on by the computer.
     session=SessionRules(takeover="computer"),
 )

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.games import engine
-from bot.games.replay import replay
+from tests.engines import engine
+from tests.games.replaying import replay
 
 STORED = json.loads((Path(__file__).parent / "data" / "stored_games.json").read_text())
 

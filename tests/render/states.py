@@ -10,9 +10,9 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from bot.games import engine
 from bot.games.cards import parse_cards
 from bot.render.common import TableInfo
+from tests.engines import engine
 
 INSOMNIA_SEATS = ["101", "202", "ai:1", "303"]
 SIX_SEATS = ["101", "202", "ai:1", "303", "404", "ai:2"]

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 
 import pytest
 
-from bot.games import engine
 from bot.games.base import GameEvent, GameState
 from bot.i18n.cards import format_card
 from bot.render.compose import compose, hand_message, table_message
+from tests.engines import engine
 from tests.render.states import INSOMNIA_SEATS, MALICE_SEATS, info
 
 

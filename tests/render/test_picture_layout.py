@@ -10,7 +10,6 @@ import re
 import pytest
 from PIL import Image
 
-from bot.games import engine
 from bot.render.drawings import CACHE, table_picture
 from bot.render.insomnia.hand_picture import HAND_DIE
 from bot.render.insomnia.pictures import DIE
@@ -19,6 +18,7 @@ from bot.render.pictures import text as text_module
 from bot.render.pictures.canvas import WIDTH
 from bot.render.pictures.text import PHONE_WIDTH, Mark, recording
 from bot.render.registry import PRESENTATIONS
+from tests.engines import engine
 from tests.render.states import NAMES, STATES, info
 
 LANGUAGES = ["en", "de"]

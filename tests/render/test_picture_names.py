@@ -9,12 +9,12 @@ import random
 
 import pytest
 
-from bot.games import engine
 from bot.render.insomnia.pictures import NAME_LINE, TRICK_CARD
 from bot.render.pictures import result
 from bot.render.pictures import sprites as sp
 from bot.render.pictures.text import Mark, recording
 from bot.render.ratings import result_ratings
+from tests.engines import engine
 from tests.render.states import STATES, info
 from tests.render.test_picture_layout import drawn, on_picture, overlaps
 from tests.render.test_result_card import RATED

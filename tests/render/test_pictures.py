@@ -13,9 +13,9 @@ import pytest
 from PIL import Image, ImageChops
 
 from bot import render
-from bot.games import engine
 from bot.render.drawings import CACHE, hand_picture, table_picture
 from bot.render.pictures.labels import card_words
+from tests.engines import engine
 from tests.render import golden
 from tests.render.states import INSOMNIA_SEATS, STATES, info
 

@@ -10,11 +10,11 @@ import pytest
 from pydantic import TypeAdapter
 
 from bot import render
-from bot.games import engine
 from bot.games.registry import REGISTRY
 from bot.render.common import LogGroup, TableInfo
 from bot.render.presentation import members
 from bot.render.registry import PRESENTATIONS, registered
+from tests.engines import engine
 from tests.games.highcard import SPEC as HIGHCARD
 from tests.games.highcard_render import PRESENTATION as HIGHCARD_PRESENTATION
 

@@ -10,12 +10,12 @@ import re
 import pytest
 
 from bot import render
-from bot.games import engine
 from bot.games.insomnia.models import PlayersOut, PotSplit, Stage4Eligible
 from bot.i18n.cards import format_cards
 from bot.render.common import Message
 from bot.render.drawings import hand_picture, table_picture
 from bot.render.pictures.labels import cards_words
+from tests.engines import engine
 from tests.render.states import INSOMNIA_SEATS, MALICE_SEATS, STATES, info
 
 

@@ -54,11 +54,12 @@ async def test_a_new_database_is_migrated_to_the_latest_version(database):
 async def test_an_sqlite_file_is_in_wal_mode_and_every_connection_has_the_settings(db_path):
     store = await open_store(db_path)
     try:
-        for conn in (store._db._writer, store._db._reader):
-            settings = await conn.run(
-                lambda c: [c.execute(f"PRAGMA {p}").fetchone()[0] for p in ("foreign_keys", "synchronous",
-                                                                              "busy_timeout", "journal_mode")]
-            )  # fmt: skip
+        for connection in (store._db._writer, store._db._reader):
+            async with connection.alone() as conn:
+                settings = [
+                    (await conn.execute_fetchall(f"PRAGMA {p}"))[0][0]
+                    for p in ("foreign_keys", "synchronous", "busy_timeout", "journal_mode")
+                ]
             assert settings[:2] == [1, 1] and settings[2] >= 1000 and settings[3] == "wal"  # 1: NORMAL
     finally:
         await store.close()

@@ -53,6 +53,5 @@ SPEC = GameSpec(
     start=_start,
     parse_action=parse_action,
     computer=_computer,
-    module="bot.games.insomnia",
     session=SessionRules(takeover="computer", hands_to_send=_hands, timeout_actions=default_once),
 )

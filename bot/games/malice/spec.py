@@ -55,7 +55,6 @@ SPEC = GameSpec(
     start=_start,
     parse_action=parse_action,
     computer=_computer,
-    module="bot.games.malice",
     session=SessionRules(
         takeover="forfeit", hands_to_send=every_hand_at_start, timeout_actions=_timeout_actions
     ),

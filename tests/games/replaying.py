@@ -1,8 +1,7 @@
-"""Rebuild a game from its seed and its action log: the log is the truth, the stored snapshot only a cache.
-
-Pure (no storage import). This takes the engine's keyword options (`max_deals`, `max_turns`), as the games
-recorded in `tests/games/data` store them; the session layer rebuilds a table's game with `GameSpec.replay`
-from the table's own options (`deals`, `turns`), checked against the game's options model.
+"""Rebuild a game from its seed and its action log with the engine's keyword options (`max_deals`,
+`max_turns`), as the games recorded in `tests/games/data` and the storage invariants keep them. The bot
+rebuilds a table's game with `GameSpec.replay` from the table's own options (`deals`, `turns`), checked
+against the game's options model; this is the tests' way to the same game from an engine's options.
 """
 
 from __future__ import annotations
@@ -11,7 +10,7 @@ import inspect
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from bot.games import engine
+from tests.engines import engine
 
 
 def game_options(kind: str, options: Mapping[str, Any]) -> dict[str, Any]:
