@@ -26,7 +26,7 @@ from bot.i18n import t  # noqa: E402
 from bot.render.compose import compose, table_message  # noqa: E402
 from tests.render.states import MALICE_SEATS, NAMES, info  # noqa: E402
 
-OUT = ROOT / "docs" / "pictures"
+OUT = ROOT / "docs" / "pictures" / "built"  # made for the site at build time, not in git
 WIDTH = 760
 BG, CARD, TEXT, MUTED = (49, 51, 56), (43, 45, 49), (219, 222, 225), (148, 155, 164)
 STYLES = {
@@ -173,6 +173,7 @@ def dialog_picture(table: Any, game: Any) -> None:
 
 
 def main() -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
     table, game, steps = malice_game()
     table_picture(table, game, steps)
     dialog_picture(table, game)
