@@ -6,8 +6,9 @@
   by the browser tests that play real games on them: tests/e2e/test_web.py writes its screenshots where
   WEB_SCREENSHOTS says, tests/e2e/test_activity.py where ACTIVITY_SCREENSHOTS says.
 
-The pictures the bot itself draws (tables, hands, result cards, the chart) are in git instead, in docs/pictures/,
-made by scripts/make_pictures.py and checked by tests/render/test_doc_pictures.py: the README shows one of them.
+The pictures the bot itself draws (tables, hands, result cards, the chart) are in git instead, in
+docs/pictures/, made by scripts/make_pictures.py and checked by tests/render/test_doc_pictures.py: the README
+shows one of them.
 
     python scripts/make_site_pictures.py                # everything (needs Chromium and the built Activity)
     python scripts/make_site_pictures.py --no-browser   # the click pictures only (CI: its test run already
@@ -27,10 +28,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 BUILT = ROOT / "docs" / "pictures" / "built"
 # The browser tests whose screenshots the site shows, and the variable each reads.
+WEB_TEST = "tests/e2e/test_web.py::test_a_browser_watches_a_malice_game_live_then_steps_through_its_replay"
 BROWSER_TESTS = {
-    "WEB_SCREENSHOTS": ("web", "tests/e2e/test_web.py::test_a_browser_watches_a_malice_game_live_then_steps_through_its_replay"),
+    "WEB_SCREENSHOTS": ("web", WEB_TEST),
     "ACTIVITY_SCREENSHOTS": ("activity", "tests/e2e/test_activity.py"),
-}  # fmt: skip
+}
 
 
 def screenshots() -> None:

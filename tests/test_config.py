@@ -80,11 +80,11 @@ def test_invalid_values_refused(clean_env: Path, field: str, value: object) -> N
         Settings(_env_file=None, **{field: value})
 
 
-def _run_bot(cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+def _run_bot(cwd: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
     clean = {k: v for k, v in os.environ.items() if k not in SETTING_NAMES}
     clean["PYTHONPATH"] = str(ROOT)
     return subprocess.run(
-        [sys.executable, "-m", "bot"],
+        [sys.executable, "-m", "bot", *args],
         cwd=cwd,
         env={**clean, **env},
         capture_output=True,
@@ -116,6 +116,20 @@ def test_invalid_setting_exits_with_one_sentence(tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "DEV_GUILD_ID" in lines[0]
+
+
+def test_a_web_secret_too_short_is_called_too_short_and_a_missing_one_missing(tmp_path: Path) -> None:
+    """`WEB_PORT=8080 WEB_SECRET=x check`: the secret is set, so the sentence says it is too short (and how
+    long it is), not that WEB_PORT needs one."""
+    token = "MTA1MjM0NTY3ODkwMTIzNDU2Nzg.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789AB"
+    short = _run_bot(tmp_path, "check", DISCORD_TOKEN=token, WEB_PORT="8080", WEB_SECRET="x")
+    assert short.returncode == 2 and "Traceback" not in short.stderr
+    (line,) = short.stderr.strip().splitlines()
+    assert "WEB_SECRET is too short: it needs at least 16 characters, not 1" in line, line
+    assert "needs WEB_SECRET" not in line and "'x'" not in line  # a secret is never printed, even a bad one
+    missing = _run_bot(tmp_path, "check", DISCORD_TOKEN=token, WEB_PORT="8080")
+    assert missing.returncode == 2
+    assert "WEB_PORT needs WEB_SECRET, at least 16 characters" in missing.stderr
 
 
 def test_env_example_lists_every_setting_with_a_safe_value(clean_env: Path) -> None:
