@@ -1,6 +1,7 @@
-"""Draw the sample pictures of the README (docs/pictures/) or, with --golden, the golden pictures the picture
-tests compare against (tests/render/golden/, as a phone shows them: see tests/render/golden.py). Run from the
-repository root after changing how pictures look, LOOK at the result, and commit it.
+"""Draw the bot's own pictures on the documentation site and in the README (docs/pictures/, in git; checked
+against the renderers by tests/render/test_doc_pictures.py) or, with --golden, the golden pictures the
+picture tests compare against (tests/render/golden/, as a phone shows them: see tests/render/golden.py). Run
+from the repository root after changing how pictures look, LOOK at the result, and commit it.
 
     python scripts/make_pictures.py            # docs/pictures/*.png
     python scripts/make_pictures.py --golden   # tests/render/golden/*.png (as UPDATE_GOLDEN=1 pytest does)
@@ -24,7 +25,7 @@ from tests.render.test_result_card import RATED  # noqa: E402
 from tests.render.test_stats_chart import CHIPS  # noqa: E402
 from tests.render.test_stats_chart import RATED as SEASON  # noqa: E402
 
-# The README shows a few, full size; the golden set is tests/render/golden.py's.
+# The site shows these (the README one of them), full size; the golden set is tests/render/golden.py's.
 SAMPLES = {
     "insomnia-table": ("insomnia-tricks", "table"),
     "insomnia-hand": ("insomnia-tricks", "hand"),
