@@ -145,11 +145,12 @@ def test_env_example_lists_every_setting_with_a_safe_value(clean_env: Path) -> N
     Settings()
 
 
-def test_the_container_files_say_how_to_reach_the_web_pages_as_the_readme_does() -> None:
+def test_the_container_files_say_how_to_reach_the_web_pages_as_the_docs_do() -> None:
     """The image and compose.yaml keep the pages off (no WEB_PORT of their own) and say, in comments, what the
-    README's Docker passage says: WEB_HOST=0.0.0.0 in a container, the port published to this machine only."""
+    operators' container passage (docs/operators/service.md) says: WEB_HOST=0.0.0.0 in a container, the port
+    published to this machine only."""
     root = Path(__file__).resolve().parent.parent
-    readme = (root / "README.md").read_text(encoding="utf-8")
+    readme = (root / "docs" / "operators" / "service.md").read_text(encoding="utf-8")
     for name in ("Dockerfile", "compose.yaml"):
         text = (root / name).read_text(encoding="utf-8")
         comments = [line for line in text.splitlines() if line.lstrip().startswith("#")]
