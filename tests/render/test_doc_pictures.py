@@ -31,8 +31,8 @@ MAKE = _script()
 def test_each_picture_on_the_site_is_what_the_renderer_draws_now(name: str) -> None:
     committed = ROOT / "docs" / "pictures" / f"{name}.png"
     assert committed.is_file(), f"{committed} is missing: python scripts/make_pictures.py"
-    state, what = MAKE.SAMPLES[name]
-    drawn = Image.open(io.BytesIO(MAKE.draw(state, what))).convert("RGBA")
+    state, what, locale = MAKE.SAMPLES[name]
+    drawn = Image.open(io.BytesIO(MAKE.draw(state, what, locale))).convert("RGBA")
     shown = Image.open(committed).convert("RGBA")
     assert drawn.size == shown.size, f"{name}: redraw it with python scripts/make_pictures.py"
     assert ImageChops.difference(drawn, shown).getbbox() is None, (
