@@ -1,6 +1,6 @@
-"""Draw the site's pictures of play by clicks (docs/pictures/built/click-table.png, click-dialog.png): the table
-message of a Malice game in a server channel and the Move dialog its mover opens from it, both composed by
-the bot's own code (`bot.render.compose`) and laid out roughly as Discord's client shows them. Run from the
+"""Draw the site's pictures of play by clicks (docs/pictures/built/click-table.png, click-dialog.png): the
+table message of a Malice game in a server channel and the Move dialog its mover opens from it, both composed
+by the bot's own code (`bot.render.compose`) and laid out roughly as Discord's client shows them. Run from the
 repository root (scripts/make_site_pictures.py does, and CI before `mkdocs build`) and LOOK at the result.
 
     python scripts/make_click_pictures.py

@@ -191,7 +191,7 @@ async def test_the_german_pages_name_german_commands_and_options(bot):
     typed = re.findall(r"`(/[^`]+)`", readme)
     assert len(typed) > 10
     for text in typed:
-        words = text.removesuffix(":").split()
+        words = text.removesuffix(":").replace("[", "").replace("]", "").split()  # optional ones bracketed
         assert any(u.split()[: len(words)] == words or set(words) <= set(u.split()) for u in usages), text
 
 
