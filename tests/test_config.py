@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -143,6 +144,14 @@ def test_env_example_lists_every_setting_with_a_safe_value(clean_env: Path) -> N
     # The example's values are valid settings.
     (clean_env / ".env").write_text((ROOT / ".env.example").read_text())
     Settings()
+
+
+def test_the_operators_settings_page_has_a_row_for_every_setting() -> None:
+    """docs/operators/settings.md is where an operator looks a setting up: every field of `Settings` has its
+    row there, by its variable's name, and the page names no variable the bot does not read."""
+    page = (ROOT / "docs" / "operators" / "settings.md").read_text(encoding="utf-8")
+    rows = set(re.findall(r"^\| `([A-Z_]+)` \|", page, re.MULTILINE))
+    assert rows == {name.upper() for name in Settings.model_fields}
 
 
 def test_the_container_files_say_how_to_reach_the_web_pages_as_the_docs_do() -> None:
