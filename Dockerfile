@@ -3,7 +3,7 @@
 # opens the database the way the bot does); both are `cardtable-bot health`.
 #   docker build -t cardtable-bot .
 #   docker run -d --name cardtable --env-file .env -v cardtable-data:/data cardtable-bot
-# The Activity's page (client/, README "Playing inside Discord"), built from its lock file.
+# The Activity's page (client/, docs/operators/web.md), built from its lock file.
 FROM node:20-slim AS client
 WORKDIR /src/client
 COPY client/package.json client/package-lock.json ./
@@ -35,7 +35,7 @@ ENV PATH=/opt/venv/bin:$PATH \
 USER cardtable
 WORKDIR /data
 VOLUME /data
-# The web pages (README "The table on the web") listen on WEB_PORT when it is set, off otherwise; in a container
+# The web pages (docs/operators/web.md) listen on WEB_PORT when it is set, off otherwise; in a container
 # also set WEB_HOST=0.0.0.0 and publish the port (docker run -p 127.0.0.1:8080:8080, compose.yaml's ports).
 # EXPOSE 8080
 # `docker stop` sends SIGTERM: the bot finishes running moves and checkpoints the database, then exits 0.

@@ -188,9 +188,14 @@ class Settings(BaseSettings):
     def _web_signed(self) -> Settings:
         if self.web_port is not None:
             secret = self.web_secret.get_secret_value().strip() if self.web_secret is not None else ""
-            if len(secret) < 16:
+            if not secret:
                 raise ValueError(
                     "WEB_PORT needs WEB_SECRET, at least 16 characters (the pages' links are signed with it)"
+                )
+            if len(secret) < 16:  # set, but a short secret is guessed: say so, not that it is missing
+                raise ValueError(
+                    f"WEB_SECRET is too short: it needs at least 16 characters, not {len(secret)} (the "
+                    "pages' links are signed with it; make one with openssl rand -hex 24)"
                 )
         return self
 

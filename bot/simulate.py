@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import argparse
 import math
+import signal
 import statistics
 import sys
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -25,10 +27,9 @@ from bot import limits
 from bot.games import ai
 from bot.games.base import ChipTransfer, GameAction, GameEvent, GameState
 from bot.games.registry import REGISTRY
-from bot.games.spec import GameSpec
 from bot.render.figures import Figures, shares
 from bot.render.registry import PRESENTATIONS
-from bot.terminal.flags import add_option_flags, checked_options, checked_players, players_help
+from bot.terminal.flags import add_option_flags, checked_options, checked_players, default_seats, players_help
 
 GAMES = limits.Limit(1, 10_000_000)  # games of one run: beyond that a run takes days, and a count overflows
 
@@ -60,7 +61,8 @@ class SimulationReport(BaseModel):
     game: str  # a registered game
     options: dict[str, object] = {}  # the table options and house rules given (the rest are the defaults)
     players: int
-    games: int
+    games: int  # games played to their end (fewer than asked when the run was stopped)
+    asked: int = 0  # games asked for (0: as many as played)
     seed: str
     seconds: float
     lengths: list[int]  # each game's length in the game's unit (its figures': deals, turns)
@@ -73,14 +75,20 @@ class SimulationReport(BaseModel):
     scores: list[int] = []  # the score of each decided game, where the game has one
 
     @property
+    def stopped(self) -> bool:
+        """Whether the run was stopped (Ctrl+C) before it played every game asked for."""
+        return self.games < self.asked
+
+    @property
     def games_per_second(self) -> float:
         return self.games / self.seconds if self.seconds > 0 else math.inf
 
 
 def simulate(game: str, players: int, games: int, seed: str, *, options: Mapping[str, object] | None = None,
-             progress: bool = True) -> SimulationReport:
+             progress: bool = True, stop: Callable[[], bool] = lambda: False) -> SimulationReport:
     """Play `games` computer-vs-computer games of a registered game and gather the figures. `options` are
-    table options (`{"chips": 20, "deals": 3}`)."""
+    table options (`{"chips": 20, "deals": 3}`). `stop()` is asked before each game: once it says so, the
+    figures are those of the games played so far."""
     spec = REGISTRY[game]
     figures_of = _figures(game)
     ids = [f"ai:{i + 1}" for i in range(players)]
@@ -93,7 +101,12 @@ def simulate(game: str, players: int, games: int, seed: str, *, options: Mapping
     scores: list[int] = []
     start = time.perf_counter()
     bar = tqdm(range(games), desc=f"{game} x{players}", unit="game", file=sys.stderr, disable=not progress)
+    played = 0
     for i in bar:
+        if stop():
+            bar.close()
+            break
+        played += 1
         game_seed = f"{seed}/{i}"
         state = spec.new_game(ids, game_seed, options)
         events = play_game(state, lambda _p: ai.choose_action, game_seed)
@@ -119,7 +132,7 @@ def simulate(game: str, players: int, games: int, seed: str, *, options: Mapping
         if figures.score is not None:
             scores.append(figures.score)
     return SimulationReport(
-        game=game, options=dict(options or {}), players=players, games=games, seed=seed,
+        game=game, options=dict(options or {}), players=players, games=played, asked=games, seed=seed,
         seconds=time.perf_counter() - start,
         lengths=lengths, wins_by_seat=wins, draws=draws, end_reasons=dict(reasons), deals=deals,
         tallies={name: dict(counts) for name, counts in tallies.items()}, chips_by_reason=dict(moved),
@@ -136,8 +149,12 @@ def format_report(r: SimulationReport) -> str:
     figures = _figures(r.game)
     unit, per, draws = (figures.unit, figures.per, figures.draws) if figures else ("rounds", "game", "draws")
     rules = ", ".join(f"{name}={value}" for name, value in r.options.items())
-    lines = [
-        f"{r.game}: {r.games} games, {r.players} players, seed {r.seed}",
+    lines = [f"{r.game}: {r.games} games, {r.players} players, seed {r.seed}"]
+    if r.stopped:
+        lines.append(f"stopped (Ctrl+C) after {r.games} of {r.asked} games: the figures are those games'")
+    if r.games == 0:
+        return "\n".join(lines)
+    lines += [
         f"options: {rules or 'none (the standard rules)'}",
         f"games per second: {r.games_per_second:.1f}",
         f"{unit} per game: {_spread(r.lengths)}",
@@ -157,7 +174,7 @@ def format_report(r: SimulationReport) -> str:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", choices=REGISTRY.names(), required=True)
-    defaults = {s.name: _default_players(s) for s in REGISTRY}
+    defaults = {s.name: default_seats(s) for s in REGISTRY}
     parser.add_argument("--players", type=int, default=None, help=players_help(defaults))
     parser.add_argument(
         "--games", type=int, default=100, help=f"how many games, {GAMES.min} to {GAMES.max:,} (default 100)"
@@ -166,21 +183,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_option_flags(parser)
 
 
-def _default_players(spec: GameSpec) -> int:
-    figures = _figures(spec.name)
-    return figures.default_players if figures else spec.min_players
-
-
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Check the arguments against the game's seats and option limits (a usage error otherwise) and print
     the figures."""
     spec = REGISTRY[args.game]
-    players = checked_players(spec, _default_players(spec) if args.players is None else args.players, parser)
+    players = checked_players(spec, default_seats(spec) if args.players is None else args.players, parser)
     options = checked_options(spec, args, parser)
     try:
         GAMES.check(args.games, "--games")
     except ValueError as exc:
         parser.error(f"{exc}.")
-    report = simulate(args.game, players, args.games, args.seed, options=options)
+    asked = threading.Event()
+    # Ctrl+C stops the run after the game in play, and the figures of the games played so far are printed
+    # (exit 130, as for any command Ctrl+C stops): a long run's first hour is not lost.
+    previous = signal.signal(signal.SIGINT, lambda _signum, _frame: asked.set())
+    try:
+        report = simulate(args.game, players, args.games, args.seed, options=options, stop=asked.is_set)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     print(format_report(report))
-    return 0
+    return 130 if report.stopped else 0

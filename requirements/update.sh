@@ -13,3 +13,6 @@ export CUSTOM_COMPILE_COMMAND="bash requirements/update.sh"
 common=(--quiet --strip-extras --no-emit-index-url --no-emit-find-links --upgrade)
 "$tools/bin/pip-compile" "${common[@]}" -o requirements/lock.txt pyproject.toml
 "$tools/bin/pip-compile" "${common[@]}" --extra test -c requirements/lock.txt -o requirements/test.txt pyproject.toml
+# docs.txt: the documentation site's tools (the `docs` extra) with everything above at the same versions
+# (CI installs it beside test.txt, for `mkdocs build --strict`).
+"$tools/bin/pip-compile" "${common[@]}" --extra docs -c requirements/test.txt -o requirements/docs.txt pyproject.toml

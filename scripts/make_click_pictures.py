@@ -1,7 +1,7 @@
-"""Draw the README's pictures of play by clicks (docs/pictures/click-table.png, click-dialog.png): the table
-message of a Malice game in a server channel and the Move dialog its mover opens from it, both composed by
-the bot's own code (`bot.render.compose`) and laid out roughly as Discord's client shows them. Run from the
-repository root after changing what the table message or the dialog says, LOOK at the result, and commit it.
+"""Draw the site's pictures of play by clicks (docs/pictures/built/click-table.png, click-dialog.png): the
+table message of a Malice game in a server channel and the Move dialog its mover opens from it, both composed
+by the bot's own code (`bot.render.compose`) and laid out roughly as Discord's client shows them. Run from the
+repository root (scripts/make_site_pictures.py does, and CI before `mkdocs build`) and LOOK at the result.
 
     python scripts/make_click_pictures.py
 """
@@ -26,7 +26,7 @@ from bot.i18n import t  # noqa: E402
 from bot.render.compose import compose, table_message  # noqa: E402
 from tests.render.states import MALICE_SEATS, NAMES, info  # noqa: E402
 
-OUT = ROOT / "docs" / "pictures"
+OUT = ROOT / "docs" / "pictures" / "built"  # made for the site at build time, not in git
 WIDTH = 760
 BG, CARD, TEXT, MUTED = (49, 51, 56), (43, 45, 49), (219, 222, 225), (148, 155, 164)
 STYLES = {
@@ -173,6 +173,7 @@ def dialog_picture(table: Any, game: Any) -> None:
 
 
 def main() -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
     table, game, steps = malice_game()
     table_picture(table, game, steps)
     dialog_picture(table, game)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -80,11 +81,11 @@ def test_invalid_values_refused(clean_env: Path, field: str, value: object) -> N
         Settings(_env_file=None, **{field: value})
 
 
-def _run_bot(cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+def _run_bot(cwd: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
     clean = {k: v for k, v in os.environ.items() if k not in SETTING_NAMES}
     clean["PYTHONPATH"] = str(ROOT)
     return subprocess.run(
-        [sys.executable, "-m", "bot"],
+        [sys.executable, "-m", "bot", *args],
         cwd=cwd,
         env={**clean, **env},
         capture_output=True,
@@ -118,6 +119,20 @@ def test_invalid_setting_exits_with_one_sentence(tmp_path: Path) -> None:
     assert len(lines) == 1 and "DEV_GUILD_ID" in lines[0]
 
 
+def test_a_web_secret_too_short_is_called_too_short_and_a_missing_one_missing(tmp_path: Path) -> None:
+    """`WEB_PORT=8080 WEB_SECRET=x check`: the secret is set, so the sentence says it is too short (and how
+    long it is), not that WEB_PORT needs one."""
+    token = "MTA1MjM0NTY3ODkwMTIzNDU2Nzg.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789AB"
+    short = _run_bot(tmp_path, "check", DISCORD_TOKEN=token, WEB_PORT="8080", WEB_SECRET="x")
+    assert short.returncode == 2 and "Traceback" not in short.stderr
+    (line,) = short.stderr.strip().splitlines()
+    assert "WEB_SECRET is too short: it needs at least 16 characters, not 1" in line, line
+    assert "needs WEB_SECRET" not in line and "'x'" not in line  # a secret is never printed, even a bad one
+    missing = _run_bot(tmp_path, "check", DISCORD_TOKEN=token, WEB_PORT="8080")
+    assert missing.returncode == 2
+    assert "WEB_PORT needs WEB_SECRET, at least 16 characters" in missing.stderr
+
+
 def test_env_example_lists_every_setting_with_a_safe_value(clean_env: Path) -> None:
     lines = (ROOT / ".env.example").read_text().splitlines()
     assigned = dict(line.split("=", 1) for line in lines if line and not line.startswith("#"))
@@ -131,11 +146,20 @@ def test_env_example_lists_every_setting_with_a_safe_value(clean_env: Path) -> N
     Settings()
 
 
-def test_the_container_files_say_how_to_reach_the_web_pages_as_the_readme_does() -> None:
+def test_the_operators_settings_page_has_a_row_for_every_setting() -> None:
+    """docs/operators/settings.md is where an operator looks a setting up: every field of `Settings` has its
+    row there, by its variable's name, and the page names no variable the bot does not read."""
+    page = (ROOT / "docs" / "operators" / "settings.md").read_text(encoding="utf-8")
+    rows = set(re.findall(r"^\| `([A-Z_]+)` \|", page, re.MULTILINE))
+    assert rows == {name.upper() for name in Settings.model_fields}
+
+
+def test_the_container_files_say_how_to_reach_the_web_pages_as_the_docs_do() -> None:
     """The image and compose.yaml keep the pages off (no WEB_PORT of their own) and say, in comments, what the
-    README's Docker passage says: WEB_HOST=0.0.0.0 in a container, the port published to this machine only."""
+    operators' container passage (docs/operators/service.md) says: WEB_HOST=0.0.0.0 in a container, the port
+    published to this machine only."""
     root = Path(__file__).resolve().parent.parent
-    readme = (root / "README.md").read_text(encoding="utf-8")
+    readme = (root / "docs" / "operators" / "service.md").read_text(encoding="utf-8")
     for name in ("Dockerfile", "compose.yaml"):
         text = (root / name).read_text(encoding="utf-8")
         comments = [line for line in text.splitlines() if line.lstrip().startswith("#")]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -90,3 +91,45 @@ def test_the_same_seed_gives_the_same_figures():
     second = simulate("insomnia", 4, 3, "same", progress=False)
     assert first.model_dump(exclude={"seconds"}) == second.model_dump(exclude={"seconds"})
     assert sum(first.chips_by_reason.values()) > 0
+
+
+def test_ctrl_c_in_a_long_run_prints_the_figures_of_the_games_played_so_far_and_exits_130():
+    """A run of a million games, stopped with Ctrl+C (SIGINT) once the progress bar shows games played: the
+    figures of those games on stdout, saying it was stopped, and exit 130 (no traceback)."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot", "simulate", "--game", "malice", "--games", "1000000", "--seed", "7"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert process.stderr is not None
+    seen = ""
+    try:
+        while not re.search(r"\| *[1-9]\d*/1000000", seen):  # tqdm: "| 12/1000000"
+            chunk = process.stderr.read(64)
+            assert chunk, f"the run ended before it played a game: {seen}"
+            seen += chunk
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=120)
+    finally:
+        process.kill()
+    assert process.returncode == 130, err
+    assert "Traceback" not in seen + err
+    played = int(re.search(r"^malice: (\d+) games, 2 players, seed 7$", out, re.M).group(1))  # type: ignore[union-attr]
+    assert 1 <= played < 1000000
+    assert f"stopped (Ctrl+C) after {played} of 1000000 games: the figures are those games'" in out
+    wins = _counts(_figure(out, "wins by seat"))
+    assert sum(wins.values()) + int(_figure(out, "draws")) >= played  # the figures count exactly those games
+
+
+def test_play_and_simulate_take_the_same_seats_when_players_is_left_out():
+    """`play insomnia` seats you and two computer players; `simulate --game insomnia` plays as many seats."""
+    simulated = _run("--game", "insomnia", "--games", "1", "--seed", "1")
+    assert simulated.returncode == 0, simulated.stderr
+    assert simulated.stdout.startswith("insomnia: 1 games, 3 players, seed 1")
+    played = subprocess.run([sys.executable, "-m", "bot", "play", "insomnia", "--seed", "1"],
+                            input="quit\nyes\n", capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert played.returncode == 0, played.stderr
+    assert "Computer 2" in played.stdout and "Computer 3" not in played.stdout
+    for command in (["play", "insomnia"], ["simulate", "--game", "insomnia"]):
+        helped = subprocess.run([sys.executable, "-m", "bot", *command, "--help"], capture_output=True,
+                                text=True, cwd=ROOT, timeout=120)
+        assert "Insomnia: 2-8 (default 3)" in " ".join(helped.stdout.split()), command

@@ -183,7 +183,7 @@ def _check(args: argparse.Namespace, parser: Parser) -> int:
 
 
 def activity_check(settings: Settings, application: int) -> str:
-    """What `check` says of the Activity (README, "Playing inside Discord"): "" when it is off, a sentence
+    """What `check` says of the Activity (docs/operators/web.md): "" when it is off, a sentence
     when it is ready, "!" and the problem when it cannot work as set."""
     if settings.discord_client_id is None:
         return ""
@@ -204,7 +204,7 @@ def activity_check(settings: Settings, application: int) -> str:
     if not url.startswith("https://"):
         return (
             f" The Activity is on, but PUBLIC_URL ({url}) is not https: Discord's proxy reaches only https "
-            "targets; set the URL mapping / to your https address + /activity (README)."
+            "targets; set the URL mapping / to your https address + /activity (docs/operators/web.md)."
         )
     mapping = url.split("://", 1)[1] + "/activity"
     return f" The Activity is ready: in the developer portal map the root / to {mapping} (URL Mappings)."
@@ -248,7 +248,7 @@ def _backup(args: argparse.Namespace, parser: Parser) -> int:
         # The SQLite file is not the bot's database then: a copy of it would be a backup of nothing.
         return fail(
             "DATABASE_URL is set, so the database is PostgreSQL: back it up with pg_dump "
-            "(see Backups in the README).",
+            "(see docs/operators/backups.md).",
             EXIT_CONFIG,
         )
 

@@ -35,7 +35,6 @@ class Figures(Generic[G, E]):
     draws: str  # what a game without an outright winner is called ("draws", "shared first places")
     count: Callable[[G, Sequence[E]], GameFigures]  # (finished game, all its events)
     lines: ReportLines
-    default_players: int = 2
 
 
 def shares(counts: Mapping[str, int], total: int) -> str:

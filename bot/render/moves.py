@@ -23,6 +23,10 @@ def no_amount(action: Any) -> int | None:
     return None
 
 
+def no_synonyms(game: Any, locale: object) -> dict[str, str]:
+    return {}
+
+
 @dataclass(frozen=True)
 class TypedMoves(Generic[G, A]):
     command: Callable[[A, object], str]  # `(action, locale)`: what to type for the action (lower case)
@@ -30,6 +34,9 @@ class TypedMoves(Generic[G, A]):
     # The amount an action names (a bid): where a decision asks one, a number typed alone is that amount
     # and the `help` list folds the amounts into one line ("bid 6 to 15").
     amount: Callable[[A], int | None] = no_amount
+    # `(game, locale)`: words that mean a move command now, as its English name (Insomnia's exchange: `keep`
+    # is `pass`), for the words the game's own prompts use.
+    synonyms: Callable[[G, object], dict[str, str]] = no_synonyms
 
 
 def command_name(game: str, command: str, locale: object) -> str:

@@ -98,6 +98,7 @@ class GamePresentation(Generic[G, V, P, E, A]):
                     self.action(action), self.own(game), locale
                 ),
                 amount=lambda action: moves.amount(self.action(action)),
+                synonyms=lambda game, locale: moves.synonyms(self.own(game), locale),
             ),
             figures=None if figures is None else Figures(
                 unit=figures.unit,
@@ -105,7 +106,6 @@ class GamePresentation(Generic[G, V, P, E, A]):
                 draws=figures.draws,
                 count=lambda game, events: figures.count(self.own(game), self.events_of(events)),
                 lines=figures.lines,
-                default_players=figures.default_players,
             ),
             rules=self.rules,
         )

@@ -15,9 +15,15 @@ from bot.games.registry import REGISTRY
 from bot.i18n import t
 from bot.i18n.locale import LANGUAGES, resolve_locale
 from bot.terminal.console import EXIT_INPUT_REFUSED, IDLE_LINES, Console
-from bot.terminal.flags import add_option_flags, checked_options, checked_players, option_names, players_help
+from bot.terminal.flags import (
+    add_option_flags,
+    checked_options,
+    checked_players,
+    default_seats,
+    option_names,
+    players_help,
+)
 
-DEFAULT_SEATS = 3  # you and two computer players, where the game seats that many
 NAME_LENGTH = 32  # as a Discord display name
 # Where a terminal says its language, in the order POSIX (and gettext) read them.
 LANGUAGE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
@@ -35,17 +41,13 @@ def description() -> str:
         "Discord ('play 7h centre', 'bid 8', or a number: an amount where one is asked, else the move of "
         "that number in the list); 'help' lists your legal moves, 'hand', 'table' and 'rules' show the game "
         f"and its rules, 'quit' leaves the game (after a 'yes'). Piped input that makes no move {IDLE_LINES} "
-        f"lines in a row ends the game with exit code {EXIT_INPUT_REFUSED}."
+        f"lines in a row ends the game with exit code {EXIT_INPUT_REFUSED} and says why on standard error."
     )
-
-
-def _default_seats(spec_min: int, spec_max: int) -> int:
-    return max(spec_min, min(DEFAULT_SEATS, spec_max))
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", choices=REGISTRY.names(), help="which game")
-    defaults = {s.name: _default_seats(s.min_players, s.max_players) for s in REGISTRY}
+    defaults = {s.name: default_seats(s) for s in REGISTRY}
     seats = players_help(defaults)
     parser.add_argument("--players", type=int, default=None, help=f"seats, you included: {seats}")
     add_option_flags(parser)
@@ -101,7 +103,7 @@ def again(args: argparse.Namespace) -> str:
 def options(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[int, dict[str, Any]]:
     """The number of seats and the table options, or a usage error naming the first bad argument."""
     spec = REGISTRY[args.game]
-    seats = _default_seats(spec.min_players, spec.max_players) if args.players is None else args.players
+    seats = default_seats(spec) if args.players is None else args.players
     checked_players(spec, seats, parser)
     return seats, dict(checked_options(spec, args, parser))
 
@@ -116,7 +118,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         if hasattr(stream, "reconfigure"):
             # A terminal without UTF-8 shows ? for a suit instead of a traceback.
             stream.reconfigure(errors="replace")
-    console = Console(sys.stdin, sys.stdout)
+    console = Console(sys.stdin, sys.stdout, sys.stderr)
     game = TerminalGame(
         args.game, seats, args.seed or secrets.token_hex(8), table_options, name=name, console=console,
         locale=locale, again=again(args),

@@ -32,9 +32,10 @@ def _readline() -> Any:
 
 
 class Console:
-    def __init__(self, stdin: IO[str], stdout: IO[str]) -> None:
+    def __init__(self, stdin: IO[str], stdout: IO[str], stderr: IO[str] | None = None) -> None:
         self._in = stdin
         self._out = stdout
+        self._err = stderr if stderr is not None else stdout
         self._interactive = stdin.isatty() and stdout.isatty()
         self._readline = _readline() if self._interactive else None
         self._words: Callable[[], list[str]] = list
@@ -50,6 +51,14 @@ class Console:
 
     def write(self, text: str) -> None:
         self._out.write(text)
+
+    def complain(self, text: str) -> None:
+        """Why the game stops on its own (its piped input refused): on standard error, as every command
+        says why it failed, so a script reading the game's output sees the reason apart from the game."""
+        self.flush()
+        self._err.write(text)
+        with contextlib.suppress(OSError, ValueError):
+            self._err.flush()
 
     def complete_with(self, words: Callable[[], list[str]]) -> None:
         """What tab offers: the moves and words that mean something now."""

@@ -63,6 +63,14 @@ def add_option_flags(parser: argparse.ArgumentParser) -> None:
     )
 
 
+DEFAULT_SEATS = 3  # `play` and `simulate` without --players: three seats, where the game seats that many
+
+
+def default_seats(spec: GameSpec) -> int:
+    """The seats `play` (you and two computer players) and `simulate` take when --players is left out."""
+    return max(spec.min_players, min(DEFAULT_SEATS, spec.max_players))
+
+
 def players_help(default: Mapping[str, int]) -> str:
     """The help of `--players`: each game's seats and the number taken when the flag is left out."""
     parts = []

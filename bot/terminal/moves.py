@@ -221,6 +221,9 @@ def read(text: str, game: GameState, locale: object, *, help_word: str = "help")
     if commands is None or not typed:
         raise unknown(text, game, locale, help_word)
     words = typed.split(" ")
+    presented = _presentation(game).moves
+    if presented is not None and words[0] in (said := presented.synonyms(game, locale)):
+        words[0] = said[words[0]]  # `keep` in Insomnia's exchange: the prompt said "keep your hand"
     now = {command(a, game, "en").split()[0] for a in game.legal_actions()}  # the commands legal now
     cmd = _named(commands, kind, words[0], locale)
     if cmd is None and (other := _other_game(words[0], kind, locale)) is not None:

@@ -205,8 +205,8 @@ class TerminalGame:
         """The next line, or None when the input ended or piped input made no move `IDLE_LINES` times in a
         row (the reason said)."""
         if not self.console.interactive and self.idle >= IDLE_LINES:
-            self.say()
-            self.say(t(self.locale, "terminal.input_refused", n=IDLE_LINES, code=EXIT_INPUT_REFUSED))
+            refused = t(self.locale, "terminal.input_refused", n=IDLE_LINES, code=EXIT_INPUT_REFUSED)
+            self.console.complain(plain(refused, self.names) + "\n")
             return None
         line = self.console.ask(prompt)
         if line is None:

@@ -88,16 +88,46 @@ def test_each_refusal_names_its_real_reason(tmp_path: Path) -> None:
         insomnia.close()
 
 
+def test_the_words_of_the_insomnia_prompts_are_moves_and_pass_says_what_it_does(tmp_path: Path) -> None:
+    """The exchange's prompt says "exchange a card or keep your hand": `keep` keeps it. In the auction `help`
+    says what `pass` does there (not "pass  pass"), and `rethrow 5` gets the auction's reason, as `rethrow 2`
+    does, not the dice's range. In German alike (`behalten`, `passen`)."""
+    insomnia = Conversation("insomnia", "--players", "2", "--seed", "4", cwd=tmp_path)
+    try:
+        kept = insomnia.say("keep")
+        assert "Player keeps the hand." in kept and "not a move" not in kept
+        moves = insomnia.say("help")  # the auction: Player bids first
+        described = r"^ +pass +bid nothing this time \(you may bid again on a later turn\)$"
+        assert re.search(described, moves, re.M)
+        auction = "It is the auction for re-throws: bid more chips than the highest bid, or pass."
+        assert auction in insomnia.say("rethrow 2")
+        assert auction in insomnia.say("rethrow 5")
+    finally:
+        insomnia.close()
+    german = Conversation("insomnia", "--players", "2", "--seed", "4", cwd=tmp_path, prompt=GERMAN_PROMPT,
+                          **GERMAN)  # fmt: skip
+    try:
+        assert "Spieler behält die Hand." in german.say("behalten")
+        moves = german.say("hilfe")
+        assert re.search(r"^ +passen +diesmal nichts bieten \(später darfst du wieder bieten\)$", moves, re.M)
+        answer = german.say("nachwerfen 2").split("\n", 1)[1]  # past the echoed line
+        assert "Versteigerung" in answer and german.say("nachwerfen 5").split("\n", 1)[1] == answer
+    finally:
+        german.close()
+
+
 def test_piped_input_that_keeps_being_refused_ends_the_game_with_exit_1(tmp_path: Path) -> None:
     """The issue's command: `1` bids 1, refused once someone bid more, forever."""
     command = f"yes 1 | {sys.executable} -m bot play insomnia --seed 5 --players 4"
     done = subprocess.run(["sh", "-c", command], cwd=tmp_path, env=play_env(), capture_output=True, text=True,
                           timeout=60)
     assert done.returncode == 1
-    assert done.stderr == ""
-    assert done.stdout.rstrip().endswith(
-        "20 lines in a row made no move: the game stops here (exit code 1). Piped moves must be legal moves."
+    # Why it stopped is said on standard error, once, apart from the game's transcript on standard output.
+    assert done.stderr == (
+        "20 lines in a row made no move: the game stops here (exit code 1). Piped moves must be legal "
+        "moves.\n"
     )
+    assert "20 lines in a row" not in done.stdout
     assert len(done.stdout.splitlines()) < 500
 
 
@@ -219,5 +249,5 @@ def test_a_german_terminal_answers_every_command_and_refusal_in_german(tmp_path:
     assert done.returncode == 1
     said = _answers(done.stdout)
     stopped = "20 Zeilen hintereinander waren kein Zug: das Spiel endet hier (Exit-Code 1)."
-    assert said.rstrip().endswith(f"{stopped} Über eine Pipe eingegebene Züge müssen erlaubt sein.")
+    assert done.stderr == f"{stopped} Über eine Pipe eingegebene Züge müssen erlaubt sein.\n"
     assert not [phrase for phrase in phrases if phrase in said] and not ENGLISH_WORDS.search(said)

@@ -191,10 +191,21 @@ def announced_log(message: FakeMessage) -> list[str]:
     return log
 
 
-README = Path(__file__).parents[2] / "README.md"
-# Spans of the README that start with a slash but are no command: the container's volume, a placeholder, the
-# metrics server's HTTP paths.
-NOT_COMMANDS = {"/data", "/<game>", "/metrics", "/healthz"}
+ROOT = Path(__file__).parents[2]
+COMMANDS_PAGE = ROOT / "docs" / "players" / "commands.md"
+# Spans of the README and the documentation site that start with a slash but are no command: the container's
+# volume, a placeholder, the metrics server's HTTP paths, Discord's API paths and the web pages' paths.
+NOT_COMMANDS = {"/data", "/<game>", "/<name>", "/metrics", "/healthz", "/", "/activity"}
+
+
+def documentation() -> dict[str, str]:
+    """The README and every page of the site (the drafts in docs/incoming/ are not pages), by path."""
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    return {
+        str(page.relative_to(ROOT)): page.read_text(encoding="utf-8")
+        for page in pages
+        if "incoming" not in page.relative_to(ROOT).parts
+    }
 
 
 def _synced_commands(harness: Harness) -> dict[str, set[str]]:
@@ -223,21 +234,24 @@ def _named_command(span: str, known: dict[str, set[str]]) -> bool:
     return False
 
 
-async def test_the_readme_commands_table_lists_every_command_with_all_its_options(harness: Harness) -> None:
+async def test_the_commands_page_lists_every_command_with_all_its_options(harness: Harness) -> None:
     """From the running bot's command tree, both ways: each command with every option (required ones bare,
-    optional ones in brackets) is in the README's command table, each command the table names is in the tree
-    exactly so, and every command the README names anywhere (in English or German) exists with its options."""
-    readme = README.read_text(encoding="utf-8")
-    section = readme.split("\n## Commands\n", 1)[1].split("\n## ", 1)[0]
-    documented = set(re.findall(r"`(/[^`]+)`", section))
+    optional ones in brackets) is in the command table of the players' Commands page, each command the table
+    names is in the tree exactly so, and every command the README or any page of the site names anywhere (in
+    English or German) exists with its options."""
+    table = COMMANDS_PAGE.read_text(encoding="utf-8").split("\n| command | what it does |\n", 1)[1]
+    documented = set(re.findall(r"`(/[^`]+)`", table))
     assert harness.bot is not None
     usages = [line.split("`")[1] for line in help_lines(harness.bot.tree)]
     assert len(usages) > 20
-    assert [u for u in usages if u not in documented] == [], "commands missing from the README's table"
-    assert sorted(documented - set(usages)) == [], "the README's table names commands the bot does not have"
+    assert [u for u in usages if u not in documented] == [], "commands missing from the Commands page's table"
+    assert sorted(documented - set(usages)) == [], "the Commands page names commands the bot does not have"
     known = _synced_commands(harness)
-    named = {span for span in re.findall(r"`(/[^`/ ]+(?: [^`]*)?)`", readme) if span not in NOT_COMMANDS}
-    assert len(named) > 40
-    assert sorted(span for span in named if not _named_command(span, known)) == [], (
-        "the README names commands or options the bot does not have"
-    )
+    wrong = {}
+    for page, text in documentation().items():
+        named = {span for span in re.findall(r"`(/[^`/ ]+(?: [^`]*)?)`", text) if span not in NOT_COMMANDS}
+        if bad := sorted(span for span in named if not _named_command(span, known)):
+            wrong[page] = bad
+    assert wrong == {}, "the documentation names commands or options the bot does not have"
+    everywhere = "\n".join(documentation().values())
+    assert len(set(re.findall(r"`(/[^`/ ]+(?: [^`]*)?)`", everywhere))) > 40

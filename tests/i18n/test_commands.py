@@ -182,23 +182,24 @@ async def test_help_in_german_names_every_command_as_a_german_client_types_it(bo
     assert t("de", "help.title") == "Cardtable-Befehle"
 
 
-async def test_the_german_readme_names_german_commands_and_options(bot):
-    """README.md's German section teaches German players what to type: every `/command option` in it must
-    exist."""
-    text = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    readme = text.split("\n## Auf Deutsch: so spielt man\n", 1)[1].split("\n## ", 1)[0]
+async def test_the_german_pages_name_german_commands_and_options(bot):
+    """The German players' pages (docs/de/) teach German players what to type: every `/command option` in
+    them must exist."""
+    readme = _german_readme()
     usages = {usage(c, "de").replace("[", "").replace("]", "") for c in bot.tree.walk_commands()
               if isinstance(c, app_commands.Command)}  # fmt: skip
     typed = re.findall(r"`(/[^`]+)`", readme)
     assert len(typed) > 10
     for text in typed:
-        words = text.removesuffix(":").split()
+        words = text.removesuffix(":").replace("[", "").replace("]", "").split()  # optional ones bracketed
         assert any(u.split()[: len(words)] == words or set(words) <= set(u.split()) for u in usages), text
 
 
 def _german_readme() -> str:
-    text = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    return text.split("\n## Auf Deutsch: so spielt man\n", 1)[1].split("\n## ", 1)[0]
+    """Every German players' page of the documentation site, one after the other."""
+    pages = sorted((Path(__file__).resolve().parents[2] / "docs" / "de").glob("*.md"))
+    assert len(pages) >= 10
+    return "\n\n".join(page.read_text(encoding="utf-8") for page in pages)
 
 
 async def _open_commands_in_german(bot: CardBot) -> dict[str, dict[str, dict[str, Any]]]:
@@ -219,7 +220,7 @@ async def _open_commands_in_german(bot: CardBot) -> dict[str, dict[str, dict[str
     return out
 
 
-async def test_the_german_readme_has_one_house_rules_section_with_the_names_discord_shows(bot):
+async def test_the_german_pages_have_one_house_rules_section_with_the_names_discord_shows(bot):
     """One section names the house rules (Tischregeln), as a German client shows their options and choices,
     each rule with its number in docs/rules.md section 3, and every house rule of every game."""
     readme = _german_readme()
@@ -244,7 +245,7 @@ async def test_the_german_readme_has_one_house_rules_section_with_the_names_disc
             assert values.strip() == f"{default} ({low} bis {high})", option
         named.add((game, name))
     every = {(g, name) for g in REGISTRY.names() for name, _ in (PRESENTATIONS[g].rules.house_rules or ())}
-    assert named == every, f"house rules missing from the German README: {sorted(every - named)}"
+    assert named == every, f"house rules missing from the German pages: {sorted(every - named)}"
     # The options each game's paragraph lists ("Optionen: `chips` ..., `runden` ... und `bedenkzeit` ...").
     for path, paragraph in (("/insomnia neu", "**Insomnia.**"), ("/malice herausfordern", "**Malice.**")):
         text = readme.split(paragraph, 1)[1].split("\n\n", 1)[0]
@@ -252,8 +253,8 @@ async def test_the_german_readme_has_one_house_rules_section_with_the_names_disc
         assert listed and set(listed) <= set(commands[path]), (path, listed)
 
 
-def test_the_german_readme_names_only_command_line_options_that_exist():
-    """The terminal's and the simulator's flags and `--option NAME=VALUE`s in the German README are real:
+def test_the_german_pages_name_only_command_line_options_that_exist():
+    """The terminal's and the simulator's flags and `--option NAME=VALUE`s on the German pages are real:
     read from `cardtable-bot play`'s own parser and the games' options models."""
     commands = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
     play = commands.choices["play"]

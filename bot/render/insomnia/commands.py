@@ -28,7 +28,14 @@ def build_action(game: GameState, command: str, params: dict[str, object], playe
     if command == "rethrow":
         die = number_input("insomnia.not_a_die", params["die"])
         if not 1 <= die <= 4:
-            raise Refusal("insomnia.four_dice")
+            rethrowing = game.current_player == player and any(
+                action.kind == "rethrow" for action in game.legal_actions()
+            )
+            if rethrowing:
+                raise Refusal("insomnia.four_dice")
+            # No die may be thrown now: the engine's reason (the auction, someone else's turn) says more than
+            # the die's range, as for a die in range.
+            die = 1
         return parse_action({"kind": "rethrow", "die": die})
     if command == "pass":
         return parse_action({"kind": "pass"})

@@ -47,5 +47,5 @@ def lines(tallies: Mapping[str, Mapping[str, int]], rounds: int, scores: Sequenc
 
 
 FIGURES = Figures[InsomniaGame, Event](
-    unit="deals", per="deal", draws="shared first places", count=count, lines=lines, default_players=4
+    unit="deals", per="deal", draws="shared first places", count=count, lines=lines
 )

@@ -38,7 +38,7 @@ def command(action: Action, locale: object) -> str:
 def describe(action: Action, game: InsomniaGame, locale: object) -> str:
     match action:
         case Pass():
-            what = {"exchange": "keep", "rethrow": "stop"}.get(game.phase, "pass")
+            what = {"exchange": "keep", "rethrow": "stop", "auction": "no_bid"}.get(game.phase, "pass")
             return t(locale, f"terminal.insomnia.{what}")
         case Bid():
             return tn(locale, "terminal.insomnia.bid", action.amount)
@@ -59,4 +59,14 @@ def amount(action: Action) -> int | None:
     return action.amount if isinstance(action, Bid) else None
 
 
-MOVES = TypedMoves[InsomniaGame, Action](command=command, describe=describe, amount=amount)
+def synonyms(game: InsomniaGame, locale: object) -> dict[str, str]:
+    """Words the turn's prompt puts in the player's mouth, as the command they mean: "exchange a card or keep
+    your hand" makes `keep` a pass in the exchange, and "stop re-throwing" makes `stop` one in the re-throws
+    (English, and the reader's language's word)."""
+    word = {"exchange": "keep", "rethrow": "stop"}.get(game.phase)
+    if word is None:
+        return {}
+    return {word: "pass", t(locale, f"terminal.insomnia.{word}_word"): "pass"}
+
+
+MOVES = TypedMoves[InsomniaGame, Action](command=command, describe=describe, amount=amount, synonyms=synonyms)
