@@ -30,7 +30,7 @@ def test_a_name_is_drawn_as_typed_and_only_the_letters_the_font_lacks_are_left_o
 
 
 def test_each_letter_is_its_own_glyph_not_a_look_alike():
-    """The old font drew "ß" as "ss", dropped "Ω" and "ẞ": each is now a glyph of its own, not its neighbour."""
+    """The old font drew "ß" as "ss", dropped "Ω" and "ẞ": each is now a glyph of its own, not a neighbour."""
     for ours, other in (("ẞ", "SS"), ("ß", "ss"), ("é", "e"), ("Ω", "O"), ("Д", "D"), ("ü", "u")):
         assert text_mask(ours, 24).tobytes() != text_mask(other, 24).tobytes(), ours
         assert text_mask(ours, 24).getbbox() is not None, ours

@@ -1,6 +1,6 @@
-"""The font every picture is drawn in, shipped beside this module (`fonts/`, with its license), and the letters
-it has: read from its own character map (the TrueType `cmap` table), so what a picture can draw is a fact of
-the file, not a guess from drawing a letter and looking at the ink.
+"""The font every picture is drawn in, shipped beside this module (`fonts/`, with its license), and the
+letters it has: read from its own character map (the TrueType `cmap` table), so what a picture can draw is
+a fact of the file, not a guess from drawing a letter and looking at the ink.
 
 Noto Sans (SIL Open Font License 1.1): Latin with every accent, the capital sharp s, Greek and Cyrillic. It
 has no Chinese, Japanese or Korean and no emoji: a font for those is ten times the size of the package, so
@@ -32,9 +32,8 @@ def _u32(data: bytes, at: int) -> int:
 def code_points() -> frozenset[int]:
     """Every code point the font maps to a glyph (its Unicode subtables: formats 4 and 12)."""
     data = font_path().read_bytes()
-    cmap = next(
-        _u32(data, 12 + 16 * i + 8) for i in range(_u16(data, 4)) if data[12 + 16 * i : 16 + 16 * i] == b"cmap"
-    )
+    directory = range(12, 12 + 16 * _u16(data, 4), 16)  # the font's tables: tag, checksum, offset, length
+    cmap = next(_u32(data, at + 8) for at in directory if data[at : at + 4] == b"cmap")
     found: set[int] = set()
     for i in range(_u16(data, cmap + 2)):
         platform, offset = _u16(data, cmap + 4 + 8 * i), _u32(data, cmap + 8 + 8 * i)

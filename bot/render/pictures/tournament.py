@@ -137,4 +137,5 @@ def _box(canvas: Image.Image, box: Box, x: int, y: int, col: int, bye: str, name
         if box.winner == n:
             sp.paste(canvas, sp.star(STAR, sp.TURN), (x + col - STAR - 8, line_y + 5))
     if box.note:
-        sp.draw_text(canvas, (x + 8, y + 4 + 2 * LINE), sp.fit_text(box.note, sp.SMALL, col - 14), sp.SMALL, DIM)
+        note = sp.fit_text(box.note, sp.SMALL, col - 14)
+        sp.draw_text(canvas, (x + 8, y + 4 + 2 * LINE), note, sp.SMALL, DIM)
