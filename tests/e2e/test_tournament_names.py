@@ -39,7 +39,7 @@ async def play_round(harness: Harness, users: dict, event: int, round_no: int) -
 
 
 @pytest.mark.both_backends
-async def test_a_german_knockout_names_everyone_on_its_final_bracket_after_a_restart(harness: Harness) -> None:
+async def test_a_german_knockout_names_all_on_its_final_bracket_after_a_restart(harness: Harness) -> None:
     fake = harness.fake
     fake.guild_locale = "de"
     fake.bot_permissions |= THREAD_PERMISSIONS
