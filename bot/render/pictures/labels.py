@@ -88,7 +88,7 @@ def _fits(text: str, size: int, width: int) -> bool:
 
 def wrap(text: str, size: int, width: int, lines: int = 1) -> list[str] | None:
     """`text` on at most `lines` lines of `width` pixels, broken between words (a word longer than a line
-    between its letters); None when it needs more lines."""
+    after a hyphen in it, else between its letters); None when it needs more lines."""
     out: list[str] = []
     current = ""
     for word in text.split(" "):
@@ -100,6 +100,8 @@ def wrap(text: str, size: int, width: int, lines: int = 1) -> list[str] | None:
             out.append(current)
         while not _fits(word, size, width) and len(word) > 1:
             cut = max((k for k in range(1, len(word)) if _fits(word[:k], size, width)), default=1)
+            hyphen = word.rfind("-", 0, cut) + 1  # "Maximilian-" / "Alexander", not "…-Al" / "exander"
+            cut = hyphen if hyphen > 1 else cut
             out.append(word[:cut])
             word = word[cut:]
         current = word
@@ -117,12 +119,17 @@ def names_one(head: str, tail: str, name: str, others: Sequence[str]) -> bool:
     return read_as(name) and not any(read_as(o) for o in others if o != name)
 
 
+def short_words(name: str) -> list[int]:
+    """Where the name's whole last words up to `WORD_END` letters start, the shortest end first."""
+    words = [i for i in range(len(name) - 1, 0, -1) if name[i - 1] == " " and name[i] != " "]
+    return [i for i in words if len(name) - i <= WORD_END]
+
+
 def _ends(name: str) -> list[int]:
     """Where the end a cut label keeps may start, in the order tried: no end, then whole last words up to
     `WORD_END` letters ("…de la Cruz"), then letters, the fewest first ("WWW…M")."""
-    words = [i for i in range(len(name) - 1, 0, -1) if name[i - 1] == " " and name[i] != " "]
-    short_words = [i for i in words if len(name) - i <= WORD_END]
-    return [len(name), *short_words, *(i for i in range(len(name) - 1, 0, -1) if i not in short_words)]
+    words = short_words(name)
+    return [len(name), *words, *(i for i in range(len(name) - 1, 0, -1) if i not in words)]
 
 
 def shorten(name: str, others: Sequence[str], size: int, width: int, lines: int = 1) -> list[str]:
@@ -144,6 +151,9 @@ def shorten(name: str, others: Sequence[str], size: int, width: int, lines: int 
                 high = mid - 1
             else:
                 low, best = mid + 1, (name[:mid].rstrip(), drawn)
+        if best is None and start in short_words(name):  # the telling word alone: "…Wolkenstein"
+            bare = wrap(ELLIPSIS + tail, size, width, lines)
+            best = None if bare is None else ("", bare)
         if best is None:
             continue  # this end leaves no room for a start
         first = first or best[1]

@@ -87,7 +87,8 @@ class Box:
 
 
 BOX_H, BOX_GAP, LINE, NOTE = 58, 10, 26, 22
-STAR = 16
+NAME = 18  # a match's names: the room of a column of three, the telling end of two alike names kept
+STAR = 14
 
 
 def bracket(
@@ -128,14 +129,14 @@ def _box(canvas: Image.Image, box: Box, x: int, y: int, col: int, bye: str, name
     for n in range(2):
         if n < len(box.names):
             room = col - 14 - (STAR + 6 if box.winner == n else 0)
-            text = shorten(box.names[n], names or box.names, 20, room)[0]
+            text = shorten(box.names[n], names or box.names, NAME, room)[0]
         else:
             text = bye if len(box.names) == 1 else "…"
         lit = box.winner is None or box.winner == n
         line_y = y + 4 + n * LINE
-        sp.draw_text(canvas, (x + 8, line_y), text, 20, WHITE if lit else DIM)
+        sp.draw_text(canvas, (x + 8, line_y + 1), text, NAME, WHITE if lit else DIM)
         if box.winner == n:
-            sp.paste(canvas, sp.star(STAR, sp.TURN), (x + col - STAR - 8, line_y + 5))
+            sp.paste(canvas, sp.star(STAR, sp.TURN), (x + col - STAR - 8, line_y + 6))
     if box.note:
         note = sp.fit_text(box.note, sp.SMALL, col - 14)
         sp.draw_text(canvas, (x + 8, y + 4 + 2 * LINE), note, sp.SMALL, DIM)
