@@ -11,8 +11,8 @@ One rule cuts every name on every picture (`shorten`, through `SeatNames` on a t
 card, `Labels` on a tournament's standings and bracket): a drawn label names one seat only. Two labels that
 would read alike ("Anna 🎲" and "Anna 🌟" both draw as "Anna") get their number, and a label cut to its room,
 measured in pixels at the size drawn, keeps what tells it from every other ("Maximilian-Alexander Wolkenstein"
-and "... Weber" as "Maximilian-Al… Wolkenstein" and "Maximilian-Alexan… Weber", never both
-"Maximilian-Alexa…"), on two lines where the picture gives it two.
+and "... Weinsteiger" as "Maxi… Wolkenstein" and "Maxi… Weinsteiger", "…Wolkenstein" where only the last
+word fits, never both "Maximilian-Alexa…"), on two lines where the picture gives it two.
 """
 
 from __future__ import annotations
