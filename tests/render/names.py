@@ -7,9 +7,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bot.games import engine
 from bot.render.tournament import Board, Line, Table
 from storage.models import ChipPoint
+from tests.engines import engine
 
 WOLKENSTEIN = "Maximilian-Alexander Wolkenstein"
 WEBER = "Maximilian-Alexander Weber"
