@@ -308,7 +308,7 @@ class Ledger(commands.Cog):
             embed.add_field(name=t(locale, "stats.h2h.title"), value=value[:1024], inline=False)
         meaning = t(locale, "stats.rating_meaning", games=ratings.PROVISIONAL_GAMES)
         embed.set_footer(text=f"{t(locale, 'ledger.figures_sentence')} · {meaning}")
-        chart = await season_chart(self.bot.store, scope, them, locale=locale)
+        chart = await season_chart(self.bot.store, scope, them, locale=locale, name=target.display_name)
         files = []
         if chart is not None:  # the chips and ratings of the season beside the figures (bot.render.charts)
             files.append(discord.File(io.BytesIO(chart.data), chart.filename, description=chart.alt))

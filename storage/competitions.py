@@ -44,6 +44,7 @@ class EntrantRow(_Row):
     joined_at: float
     checked_in: float | None
     dropped: int | None
+    display_name: str | None = None  # as Discord last showed him (migration 13)
 
 
 class MatchRow(_Row):
@@ -104,7 +105,7 @@ async def read(tx: Transaction, competition_id: int) -> CompetitionRow | None:
     if row is None:
         return None
     entrants = await tx.fetch(
-        "SELECT player, rating, joined_at, checked_in, dropped FROM competition_entrants"
+        "SELECT player, rating, joined_at, checked_in, dropped, display_name FROM competition_entrants"
         " WHERE competition_id = ? ORDER BY joined_at, player",
         competition_id,
     )
@@ -146,16 +147,19 @@ async def create(
     return int(new)
 
 
-async def join(tx: Transaction, now: float, competition_id: int, player: str, rating: float) -> bool:
-    """False if he is in already; CompetitionError `not_open` once it started."""
+async def join(
+    tx: Transaction, now: float, competition_id: int, player: str, rating: float, name: str | None = None
+) -> bool:
+    """False if he is in already; CompetitionError `not_open` once it started. `name`: his display name."""
     if (await _lock(tx, competition_id))["status"] != "open":
         raise CompetitionError(competition_id, "not_open")
     added = await tx.execute(
-        "INSERT INTO competition_entrants (competition_id, player, rating, joined_at) VALUES (?, ?, ?, ?)"
-        " ON CONFLICT (competition_id, player) DO NOTHING",
-        competition_id, player, rating, now,
+        "INSERT INTO competition_entrants (competition_id, player, rating, joined_at, display_name)"
+        " VALUES (?, ?, ?, ?, ?) ON CONFLICT (competition_id, player) DO NOTHING",
+        competition_id, player, rating, now, name,
     )  # fmt: skip
     return added == 1
+
 
 
 async def leave(tx: Transaction, competition_id: int, player: str) -> bool:

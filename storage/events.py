@@ -10,7 +10,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from storage import competitions as sql
-from storage import fairplay, writes
+from storage import fairplay, names, writes
 from storage.common import dumps
 from storage.competitions import CompetitionRow
 from storage.database import Database, Transaction
@@ -81,9 +81,15 @@ class Competitions:
 
         await self._db.write(work)
 
-    async def join_competition(self, competition_id: int, player: str, rating: float) -> bool:
+    async def join_competition(
+        self, competition_id: int, player: str, rating: float, name: str | None = None
+    ) -> bool:
         now = self._clock()
-        return await self._db.write(lambda tx: sql.join(tx, now, competition_id, player, rating))
+        return await self._db.write(lambda tx: sql.join(tx, now, competition_id, player, rating, name))
+
+    async def rename(self, player: str, name: str) -> int:
+        """His display name on his seats at open tables and his entries of events not over (migration 13)."""
+        return await self._db.write(lambda tx: names.rename(tx, player, name))
 
     async def leave_competition(self, competition_id: int, player: str) -> bool:
         return await self._db.write(lambda tx: sql.leave(tx, competition_id, player))

@@ -434,6 +434,16 @@ MIGRATIONS: list[list[Statement]] = [
         "UPDATE competitions SET posted = announced",
         "ALTER TABLE competitions ADD COLUMN announce_at {real}",
     ],
+    # 13: the names people go by (issue 39): `display_name`, a seat's and an entrant's name as Discord last
+    # showed it (NULL: a computer, or a person the bot has not seen since), written when he sits down or
+    # joins and again when an interaction shows him under a new name, so the pictures name him after a
+    # restart without waiting for him to click. The index finds a person's seats for that (every table he
+    # ever sat at, without it).
+    [
+        "ALTER TABLE seats ADD COLUMN display_name TEXT",
+        "ALTER TABLE competition_entrants ADD COLUMN display_name TEXT",
+        "CREATE INDEX seats_by_player ON seats (player) WHERE left_at IS NULL",
+    ],
 ]
 
 LATEST = len(MIGRATIONS)

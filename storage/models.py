@@ -22,6 +22,7 @@ class SeatIn(_Row):
     seat: int = Field(ge=0)
     player: str  # a Discord user id in decimal, or "ai:<n>"
     user_id: int | None = None  # None for a computer seat
+    name: str | None = None  # his display name, where known (None keeps the stored one)
 
 
 class LedgerIn(_Row):
@@ -44,6 +45,7 @@ class SeatRow(_Row):
     player: str
     user_id: int | None
     joined_at: float
+    display_name: str | None = None
 
 
 class TableRow(_Row):

@@ -101,7 +101,7 @@ async def tables(
     seats: dict[int, list[dict[str, Any]]] = {r["id"]: [] for r in rows}
     # The same choice again (the same snapshot in this transaction), so no list of ids has to fit a statement.
     for s in await tx.fetch(
-        "SELECT table_id, seat, player, user_id, joined_at FROM seats"
+        "SELECT table_id, seat, player, user_id, joined_at, display_name FROM seats"
         f" WHERE table_id IN (SELECT t.id {chosen}) AND left_at IS NULL ORDER BY table_id, seat",
         *params,
     ):

@@ -94,6 +94,7 @@ SEATS = Insert(
         ("player", "text"),
         ("user_id", "bigint"),
         ("joined_at", "real"),
+        ("display_name", "text"),
     ),
 )
 
@@ -183,10 +184,11 @@ async def set_seats(tx: Transaction, now: float, table_id: int, players: Sequenc
     gone = [(now, seat_row) for player, seat_row in current.items() if player not in wanted]
     if gone:
         await tx.execute_many("UPDATE seats SET left_at = ? WHERE id = ?", gone)
-    stay = [(s.seat, s.user_id, current[s.player]) for s in players if s.player in current]
+    stay = [(s.seat, s.user_id, s.name, current[s.player]) for s in players if s.player in current]
     if stay:
-        await tx.execute_many("UPDATE seats SET seat = ?, user_id = ? WHERE id = ?", stay)
-    new = [(table_id, s.seat, s.player, s.user_id, now) for s in players if s.player not in current]
+        renamed = "display_name = COALESCE(?, display_name)"  # a seat's name where the caller knows one
+        await tx.execute_many(f"UPDATE seats SET seat = ?, user_id = ?, {renamed} WHERE id = ?", stay)
+    new = [(table_id, s.seat, s.player, s.user_id, now, s.name) for s in players if s.player not in current]
     if new:
         await tx.execute_many(SEATS.sql, new)
 

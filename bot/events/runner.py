@@ -231,7 +231,13 @@ class Runner:
         return None if not minutes else self.clock() + float(minutes) * 60
 
     def board(self, row: CompetitionRow) -> words.Board:
-        return plan.board(row, self.sessions.readers.names, self._places(row))
+        """What the event shows, every entrant named as stored with his entry (migration 13) or, newer, as
+        an interaction showed him since."""
+        stored = {e.player: e.display_name for e in row.entrants}
+        self.sessions.readers.know(stored)  # the tables it opens take them too (after a restart)
+        seen = self.sessions.readers.names
+        names = {p: name for p, n in stored.items() if (name := seen.get(p) or n)}
+        return plan.board(row, names, self._places(row))
 
     def language(self, row: CompetitionRow) -> str:
         return str(row.options.get("language") or "en")
@@ -248,6 +254,8 @@ class Runner:
     async def _open(self, row: CompetitionRow) -> bool:
         """Open the round's matches that have no table yet, in order, as long as the channel has room.
         True when every match of the round has its table (or needs none)."""
+        # The entrants' stored names: a table opened after a restart names them before they click.
+        self.sessions.readers.know({e.player: e.display_name for e in row.entrants})
         dropped = {e.player for e in row.entrants if e.dropped is not None and e.dropped < row.round}
         for m in row.current():
             if m.settled:

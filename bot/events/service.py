@@ -137,7 +137,7 @@ class Tournaments:
             (r.score for r in await self.store.player_ratings(row.guild_id, me) if r.kind == row.kind), 0.0
         )
         try:
-            added = await self.store.join_competition(row.id, me, rating)
+            added = await self.store.join_competition(row.id, me, rating, self.sessions.readers.names.get(me))
         except CompetitionError:
             raise NotAllowed("tournament.refused.started") from None
         if not added:

@@ -15,7 +15,7 @@ from bot.render.common import Picture
 from bot.render.drawings import CACHE
 from bot.render.pictures import chart
 from bot.render.pictures.canvas import png
-from bot.render.pictures.labels import alt
+from bot.render.pictures.labels import alt, drawn_name
 from bot.render.ratings import rating_text
 
 
@@ -70,16 +70,20 @@ def panels(
 
 
 def stats_chart(
-    chips: Sequence[ChipPoint], rated: Sequence[RatingPoint], *, season: str | None, locale: object = "en"
+    chips: Sequence[ChipPoint], rated: Sequence[RatingPoint], *, season: str | None, locale: object = "en",
+    name: str = "",
 ) -> Picture | None:
-    """The chart as a PNG (None: no game in the season, nothing to draw)."""
+    """The chart as a PNG (None: no game in the season, nothing to draw); `name`: whose it is, his display
+    name as typed, drawn over it (and first in the alt text)."""
     drawn = panels(chips, rated, season=season, locale=locale)
     if not drawn:
         return None
-    key = repr(("chart", str(locale), drawn))
+    shown = drawn_name(name, 0, locale) if name.strip() else ""
+    key = repr(("chart", str(locale), drawn, shown))
 
     def draw() -> Picture:
-        canvas = chart.draw([p for p, _ in drawn], locale=locale)
-        return Picture(filename="stats-chart.png", data=png(canvas), alt=alt([a for _, a in drawn]))
+        canvas = chart.draw([p for p, _ in drawn], locale=locale, name=shown)
+        said = alt([name.strip(), *(a for _, a in drawn)])
+        return Picture(filename="stats-chart.png", data=png(canvas), alt=said)
 
     return CACHE.get(key, draw)

@@ -16,7 +16,7 @@ from bot.render import game_name
 from bot.render.common import Message, Picture, name
 from bot.render.pictures import tournament as draw
 from bot.render.pictures.canvas import png
-from bot.render.pictures.sprites import printable
+from bot.render.pictures.labels import apart, drawn_name
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,7 @@ class Board:
     lines: tuple[Line, ...] = ()
     tables: tuple[Table, ...] = ()  # the round in play
     bracket: tuple[tuple[Table, ...], ...] = ()  # a knockout: every round's matches
-    names: Mapping[str, str] = field(default_factory=dict)  # display names for the pictures
+    names: Mapping[str, str] = field(default_factory=dict)  # display names as stored with the entrants
     checked_in: tuple[str, ...] = ()
     deadline: float | None = None
 
@@ -131,12 +131,21 @@ def show_message(board: Board, locale: object) -> Message:
     return Message(content="\n".join(lines), picture=picture)
 
 
-def _name(board: Board, player: str, locale: object) -> str:
-    known = printable(board.names.get(player, ""))
-    if known:
-        return known
-    number = board.entrants.index(player) + 1 if player in board.entrants else 0
-    return t(locale, "picture.player", number=number)
+def labels(board: Board, locale: object) -> dict[str, str]:
+    """Every entrant's name as the pictures draw it: as typed (`labels.drawn_name`: the letters the font has,
+    "No. 3" when none), "Player 3" only for one the bot never saw, two alike told apart by their entry's
+    number."""
+    numbers = {p: i + 1 for i, p in enumerate(board.entrants)}
+    seen = [x.player for x in board.lines] + [p for r in board.bracket for m in r for p in m.players]
+    players = list(dict.fromkeys([*board.entrants, *seen]))
+    for p in players:
+        numbers.setdefault(p, 0)
+    drawn = {
+        p: drawn_name(board.names[p], numbers[p], locale) if board.names.get(p, "").strip()
+        else t(locale, "picture.player", number=numbers[p])
+        for p in players
+    }
+    return apart(drawn, numbers)
 
 
 def _number(value: float) -> str:
@@ -157,40 +166,66 @@ def standings_picture(board: Board, locale: object) -> Picture:
     breaks = t(locale, f"tournament.picture.tiebreaks.{board.format}").split("|")
     width = (600 - 2 * 14 - 36 - 250 - 70 - 8 * 3) // max(1, len(breaks)) - 8
     columns += [draw.Column(b, width) for b in breaks]
+    drawn = labels(board, locale)
     rows = [
         [
             str(x.place),
-            _name(board, x.player, locale),
+            drawn[x.player],
             _number(x.points),
             *(_number(round(v, 2)) for v in x.tiebreaks[: len(breaks)]),
         ]
         for x in board.lines
     ]
-    data = png(draw.standings(title(board, locale), head, columns, rows))
+    data = png(draw.standings(title(board, locale), head, columns, rows, list(drawn.values())))
     alt = t(
         locale, "tournament.picture.standings_alt", lines="; ".join(f"{r[0]}. {r[1]} {r[2]}" for r in rows)
     )
     return Picture(filename="tournament-standings.png", data=data, alt=alt[:1000])
 
 
+def winner(match: Table) -> int | None:
+    """Which of a settled match's players goes on (a bye's one player; a no-show never), None while open."""
+    if len(match.players) == 1:
+        return 0
+    if match.places is None or len(match.players) != 2:
+        return None
+    a, b = (match.places[i] + (10 if match.players[i] in match.forfeits else 0) for i in range(2))
+    return 0 if a <= b else 1
+
+
 def bracket_picture(board: Board, locale: object) -> Picture:
+    drawn = labels(board, locale)
     rounds = []
     for matches in board.bracket:
         boxes = []
         for x in matches:
-            won = None
-            if x.places is not None and len(x.players) == 2:
-                a, b = (x.places[i] + (10 if x.players[i] in x.forfeits else 0) for i in range(2))
-                won = 0 if a <= b else 1
-            boxes.append(draw.Box(tuple(_name(board, p, locale) for p in x.players), won))
+            note = t(locale, "tournament.picture.forfeit") if x.forfeits and len(x.players) > 1 else ""
+            boxes.append(draw.Box(tuple(drawn[p] for p in x.players), winner(x), note))
         rounds.append(boxes)
+    champion = ""
+    final = board.bracket[-1] if board.bracket else ()
+    if board.status == "finished" and len(board.bracket) == board.rounds and len(final) == 1:
+        won = winner(final[0])
+        if won is not None:
+            champion = t(locale, "tournament.picture.champion", player=drawn[final[0].players[won]])
     first = len(rounds[0]) if rounds else 1
     for r in range(len(rounds), board.rounds):  # the rounds still to come: their boxes empty
         rounds.append([draw.Box(()) for _ in range(max(1, first // 2**r))])
     headings = [t(locale, "tournament.picture.bracket_round", round=r + 1) for r in range(board.rounds)]
-    data = png(draw.bracket(title(board, locale), headings, rounds, t(locale, "tournament.picture.bye")))
+    bye = t(locale, "tournament.picture.bye")
+    data = png(draw.bracket(title(board, locale), headings, rounds, bye, list(drawn.values()), champion))
     alt = t(locale, "tournament.picture.bracket_alt", title=title(board, locale))
+    if champion:
+        alt += " " + t(locale, "tournament.picture.champion", player=_alt_name(board, final, locale))
     return Picture(filename="tournament-bracket.png", data=data, alt=alt)
+
+
+def _alt_name(board: Board, final: Sequence[Table], locale: object) -> str:
+    """The champion as the alt text names him: his name whole, as typed."""
+    match = final[0]
+    won = winner(match)
+    player = match.players[won or 0]
+    return board.names.get(player) or labels(board, locale)[player]
 
 
 class Moderation(Protocol):

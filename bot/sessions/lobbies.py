@@ -123,7 +123,8 @@ class Lobbies:
 
     async def _seat(self, record: TableRecord) -> None:
         seats = [
-            SeatIn(seat=i, player=p, user_id=None if p.startswith("ai:") else int(p))
+            SeatIn(seat=i, player=p, user_id=None if p.startswith("ai:") else int(p),
+                   name=record.session.names.get(p))
             for i, p in enumerate(record.players)
         ]
         await self.store.set_seats(record.id, seats)

@@ -88,6 +88,7 @@ class SessionManager:
         self.store = store
         self.tables = Tables()
         self.readers = Readers()
+        self._renames: set[asyncio.Task[None]] = set()  # names being stored (`saw`)
         self.moves = Moves(store, self.tables, self.readers)
         self.lobbies = Lobbies(store, self.tables, self.readers, default_timeout=default_timeout)
         self.life = Life(self.tables, self.moves, self.lobbies)
@@ -131,6 +132,8 @@ class SessionManager:
         stop writing. The stored state is complete: what is not shown by then, the next process shows."""
         await self.scheduler.close()
         await self.rematches.close()
+        if self._renames:
+            await asyncio.wait(set(self._renames), timeout=flush)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.presenter.idle(), flush)
         await self.presenter.close()
@@ -285,9 +288,29 @@ class SessionManager:
         """An interaction's languages and the user's name as Discord shows it: his DMs' language and the
         pictures' name once he sits at a table; the server's default public language for tables opened
         later."""
-        self.readers.saw(user_id, locale, display_name)
+        if self.readers.saw(user_id, locale, display_name) and display_name:
+            self._store_name(str(user_id), display_name)
         if guild_id is not None and guild_locale is not None:
             self.guild_locales[guild_id] = resolve_locale(guild_locale)
+
+    def _store_name(self, player: str, name: str) -> None:
+        """A name this process did not know him by, onto his seats at open tables and his entries of events
+        not over (a restart's pictures name him from there); in the background: the interaction that showed
+        it must answer within Discord's 3 s, and a name is no step of a game."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no loop (a test calling in from outside): nothing to store with
+            return
+
+        async def store() -> None:
+            try:
+                await self.store.rename(player, name)
+            except Exception:
+                log.warning("storing the display name of %s failed", player, exc_info=True)
+
+        task = loop.create_task(store())
+        self._renames.add(task)
+        task.add_done_callback(self._renames.discard)
 
     async def public_language(self, guild_id: int) -> str:
         """The language of a server's public messages: its `/settings language`, else its own locale."""

@@ -12,6 +12,15 @@ from storage.models import RatingChange, TableRow
 log = logging.getLogger(__name__)
 
 
+def _named(session: SessionState, row: TableRow) -> SessionState:
+    """The session with the seats' stored display names (migration 13), which an interaction's new name
+    updates without a move: a seat's name there is at least as new as the session's."""
+    seated = {s.player: s.display_name for s in row.seats if s.display_name}
+    if all(session.names.get(p) == n for p, n in seated.items()):
+        return session
+    return session.model_copy(update={"names": {**session.names, **seated}})
+
+
 def record_from_row(row: TableRow, ratings: Sequence[RatingChange] = ()) -> TableRecord:
     """The record as stored (with a finished game's `ratings`, `store.rating_changes`, which its result
     shows). A snapshot the code can no longer read leaves `game` empty: resume rebuilds it from the action
@@ -37,7 +46,7 @@ def record_from_row(row: TableRow, ratings: Sequence[RatingChange] = ()) -> Tabl
         status=row.status,
         players=tuple(row.players),
         seq=row.next_seq,
-        session=SessionState.model_validate(row.meta or {}),
+        session=_named(SessionState.model_validate(row.meta or {}), row),
         snapshot=snapshot,
         game=game,
         home_channel_id=row.home_channel_id,

@@ -8,7 +8,7 @@ and the `stored` signal tells the scheduler and the presenter. Nobody changes a 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from bot.i18n import resolve_locale
 from bot.sessions.errors import NotAllowed
@@ -81,11 +81,21 @@ class Readers:
         self.locales: dict[str, str] = {}
         self.names: dict[str, str] = {}
 
-    def saw(self, user_id: int, locale: object, display_name: str | None = None) -> None:
+    def saw(self, user_id: int, locale: object, display_name: str | None = None) -> bool:
+        """Note what an interaction showed; True when it showed a name this process did not know him by
+        (the caller stores it with his seats and entries)."""
         if locale is not None:
             self.locales[str(user_id)] = resolve_locale(locale)
-        if display_name:
+        if display_name and self.names.get(str(user_id)) != display_name:
             self.names[str(user_id)] = display_name
+            return True
+        return False
+
+    def know(self, names: Mapping[str, str | None]) -> None:
+        """Names as stored (an event's entrants after a restart): taken where no interaction told newer."""
+        for player, name in names.items():
+            if name:
+                self.names.setdefault(player, name)
 
     def noted(self, session: SessionState, players: Iterable[str]) -> SessionState:
         """`session` with the seated people's languages and names as last seen (the same object if none

@@ -158,6 +158,7 @@ class FakeUser:
     dms_closed: bool = False
     locale: str = "en-US"  # the client's language, sent with each of his interactions
     roles: set[str] = field(default_factory=set)  # plain roles of the guild he has (PLAIN_ROLES)
+    display: str | None = None  # the name he shows (Discord's global name): his name capitalized if None
 
     @property
     def mention(self) -> str:
@@ -167,7 +168,7 @@ class FakeUser:
         data: dict[str, Any] = {
             "id": str(self.id),
             "username": self.name,
-            "global_name": self.name.capitalize(),
+            "global_name": self.display or self.name.capitalize(),
             "discriminator": "0",
             "avatar": None,
             "public_flags": 0,

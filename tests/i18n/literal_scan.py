@@ -56,7 +56,8 @@ ALLOWED: dict[str, str] = {
     "L": "Pillow image mode (a grey mask)",
     "PNG": "Pillow file format",
     "A": "a capital measured for the font's cap height (sprites.card), never drawn",
-    "NFD": "a Unicode normalization form (sprites: umlauts drawn as vowel and dots)",
+    "NFC": "a Unicode normalization form (text.drawable: letters composed as the font has them)",
+    "NotoSans-Regular.ttf": "the shipped font's file name (pictures.fontfile)",
     "JK": "the joker's corner index on a card face, a symbol like the rank letters beside it",
     "Seat 8 · 0123": "sample glyphs of the palette swatch (canvas.palette), never shown",
 }

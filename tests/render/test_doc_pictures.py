@@ -45,3 +45,20 @@ def test_every_picture_in_docs_pictures_is_made_by_the_script() -> None:
     screenshots and the click pictures are made at build time into docs/pictures/built/, not in git)."""
     kept = {path.stem for path in (ROOT / "docs" / "pictures").glob("*.png")}
     assert kept == set(MAKE.SAMPLES)
+
+
+@pytest.mark.parametrize("name", [f"{what}-{locale}" for what in MAKE.NAMED for locale in ("en", "de")])
+def test_each_picture_of_the_names_set_is_what_the_renderer_draws_now(name: str) -> None:
+    """docs/pictures/names/ (issue 39: every picture drawn with a real server's names) is the script's too."""
+    committed = ROOT / "docs" / "pictures" / "names" / f"{name}.png"
+    assert committed.is_file(), f"{committed} is missing: python scripts/make_pictures.py"
+    what, locale = name.rsplit("-", 1)
+    picture = MAKE.named(what, locale)
+    assert picture is not None
+    drawn = Image.open(io.BytesIO(picture.data)).convert("RGBA")
+    shown = Image.open(committed).convert("RGBA")
+    assert drawn.size == shown.size and ImageChops.difference(drawn, shown).getbbox() is None, (
+        f"names/{name}.png is stale: python scripts/make_pictures.py, look at it, commit it"
+    )
+    kept = {path.stem for path in committed.parent.glob("*.png")}
+    assert kept == {f"{w}-{lo}" for w in MAKE.NAMED for lo in ("en", "de")}  # none copied in by hand

@@ -117,13 +117,14 @@ def test_a_person_whose_name_is_not_known_is_named_by_his_seat_never_by_his_id(l
         assert "Computer 1" in words and "101" not in words
 
 
-def test_a_name_the_font_cannot_draw_is_drawn_as_far_as_it_can_and_kept_whole_in_the_alt_text():
+def test_a_name_is_drawn_as_typed_less_what_the_font_lacks_and_kept_whole_in_the_alt_text():
     table_info, game, _ = STATES["insomnia-exchange"]()
     names = {"101": "José 🔥", "202": "🔥🔥", "303": "Łukasz"}
     table_info = table_info.model_copy(update={"names": names})
     canvas, alt, marks = drawn(table_info, game, None, "en")
     labels = texts(canvas, marks)
-    assert "Jose" in labels and "Lukasz" in labels and "Player 2" in labels  # nothing drawable: his seat
+    assert "José" in labels and "Łukasz" in labels and "No. 2" in labels  # nothing drawable: his seat
+    assert "Player 2" not in labels  # he has a name: the picture cannot draw it, it does not forget it
     assert all(name in alt for name in names.values())
     assert all(text_module.has_glyph(c) for s in labels for c in s)  # nothing drawn as the font's empty box
 

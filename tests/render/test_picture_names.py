@@ -24,21 +24,20 @@ W31M = "W" * 31 + "M"  # alike but for the last
 DRAGON = "xXx_DragonSlayer_9000_WWWWWWWxXx"
 CRUZ = "José María Fernández de la Cruz"  # alike but for the last word
 ROSA = "José María Fernández de la Rosa"
-CJK = "王小明李华张伟" * 4 + "王小明李"  # 32 letters the bundled font has none of: named by the seat
+CJK = "王小明李华张伟" * 4 + "王小明李"  # 32 letters the shipped font has none of: named by the seat's number
 LONG_WORDS = "Bartholomew the Magnificent III"
 
 # Seatings: the people's display names in seat order around two computers (seats 3 and 4), and what a
-# reader should read for each seat, whole ("Player 5": the font draws none of the name; "Anna (5)": two
+# reader should read for each seat, whole ("No. 2": the font draws none of the name; "Anna (5)": two
 # names the font draws alike, told apart by the seat).
 SEATINGS = {
     "eight": (
         [W32, W31M, CRUZ, ROSA, "Anna 🎲", "Anna 🌟"],
-        [W32, W31M, "Computer 1", "Computer 2", "Jose Maria Fernandez de la Cruz",
-         "Jose Maria Fernandez de la Rosa", "Anna (7)", "Anna (8)"],
+        [W32, W31M, "Computer 1", "Computer 2", CRUZ, ROSA, "Anna (7)", "Anna (8)"],
     ),
     "six": (
         [DRAGON, CJK, "Zoë 🎲🎲🎲", LONG_WORDS],
-        [DRAGON, "Player 2", "Computer 1", "Computer 2", "Zoë", LONG_WORDS],
+        [DRAGON, "No. 2", "Computer 1", "Computer 2", "Zoë", LONG_WORDS],
     ),
     "four": ([W32, W31M], [W32, W31M, "Computer 1", "Computer 2"]),
 }
@@ -60,7 +59,7 @@ def seating(name: str):
 def expected(name: str, players: list[str], locale: str) -> dict[str, str]:
     whole = SEATINGS[name][1]
     if locale == "de":
-        whole = [w.replace("Player", "Spieler") for w in whole]
+        whole = [w.replace("No.", "Nr.") for w in whole]
     return dict(zip(players, whole, strict=True))
 
 

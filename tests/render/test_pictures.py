@@ -300,12 +300,3 @@ def test_a_discord_locale_shares_the_picture_of_its_language():
     first = table_picture(table_info, game, locale="de")
     assert table_picture(table_info, game, locale="de-DE") is first
     assert CACHE.misses == 1
-
-
-def test_umlauts_are_drawn_as_their_vowel_with_dots_not_as_missing_glyphs():
-    """Pillow's bundled font has no ä, ö, ü, ß: the sprites add the dots to the vowel, ß becomes ss."""
-    from bot.render.pictures.sprites import text_mask
-
-    umlaut, vowel = text_mask("Würfel", 20), text_mask("Wurfel", 20)
-    assert umlaut.size == vowel.size and umlaut.tobytes() != vowel.tobytes()
-    assert text_mask("Größe", 20).size == text_mask("Grosse", 20).size

@@ -23,11 +23,13 @@ VERSION = 5
 IDS = [1, 2, 3, 4, 5]  # the filler's tables: finished, running, lobby, cancelled, started without a move
 # The copied tables and columns version 5 has: migration 7 added the server settings' (`host_role`,
 # `game_channels`, `table_defaults`), migration 8 the ratings and seasons', migration 9 the thread per
-# game's (`threads`, `home_channel_id`), migration 10 the competitions' and fair play's.
+# game's (`threads`, `home_channel_id`), migration 10 the competitions' and fair play's, migration 13 the
+# seats' display names.
 LATER = {
     "guild_settings": ("host_role", "seasons", "threads"), "game_channels": None, "table_defaults": None,
     "results": ("ended_at",), "ratings": None, "rating_changes": None, "season_balances": None,
     "season_ratings": None, "game_tables": ("home_channel_id", "voided_at"), "competitions": None,
+    "seats": ("display_name",),
     "competition_entrants": None, "competition_matches": None, "moderation": None,
     "leaderboard_exclusions": None,
 }  # fmt: skip

@@ -19,6 +19,7 @@ from PIL import Image, ImageDraw
 from bot.i18n import signed
 from bot.render.pictures import sprites as sp
 from bot.render.pictures.canvas import MARGIN, WIDTH, new_canvas
+from bot.render.pictures.labels import shorten
 
 HEAD = 34  # a panel's heading line
 PLOT_H = 96
@@ -44,13 +45,22 @@ class Panel:
     first: int = 1
 
 
-def chart_height(panels: int) -> int:
-    return MARGIN + panels * (HEAD + PLOT_H + AXIS_H + GAP) - GAP + MARGIN + 6
+NAME = 26  # whose chart it is, over the panels
+NAME_H = 40
 
 
-def draw(panels: Sequence[Panel], *, locale: object = "en") -> Image.Image:
-    canvas = new_canvas(chart_height(len(panels)))
+def chart_height(panels: int, named: bool = False) -> int:
+    return MARGIN + (NAME_H if named else 0) + panels * (HEAD + PLOT_H + AXIS_H + GAP) - GAP + MARGIN + 6
+
+
+def draw(panels: Sequence[Panel], *, locale: object = "en", name: str = "") -> Image.Image:
+    """The panels, stacked; `name`: whose chart it is (his drawn name, `labels.drawn_name`), on top, cut by
+    the rule every picture cuts names by."""
+    canvas = new_canvas(chart_height(len(panels), bool(name)))
     y = MARGIN
+    if name:
+        sp.draw_text(canvas, (MARGIN, y), shorten(name, [name], NAME, WIDTH - 2 * MARGIN)[0], NAME)
+        y += NAME_H
     for panel in panels:
         sp.draw_text(canvas, (MARGIN, y), sp.fit_text(panel.heading, 22, WIDTH - 2 * MARGIN), 22)
         _plot(canvas, panel, y + HEAD, locale)

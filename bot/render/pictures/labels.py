@@ -1,14 +1,18 @@
 """How a picture names players and cards in words (its labels and its alt text), in the reader's language.
 
 A picture cannot show a Discord mention (`<@id>` renders only in text), so a person is named by his display
-name (`TableInfo.names`, filled by the caller), a computer player as the text does ("Computer 2"), and a
-person whose name is not known by his seat ("Player 3"), never by an id. Drawn labels keep only what the
-bundled font can draw (`sprites.printable`); the alt text keeps the name as it is, for screen readers.
+name (`TableInfo.names`, filled by the caller from the stored seats), a computer player as the text does
+("Computer 2"), and a person whose name the bot never saw by his seat ("Player 3"), never by an id. Drawn
+labels are the name as typed, less the letters of scripts the shipped font lacks (`text.printable`: Chinese,
+emoji); a name of which nothing is left is drawn by its number ("No. 3"), never as "Player 3". The alt text
+keeps the name as it is, for screen readers.
 
-A drawn label names one seat only (`SeatNames`): two seats whose labels would read alike ("Anna 🎲" and
-"Anna 🌟" both draw as "Anna") get their seat's number, and a label cut to its room keeps what tells it from
-every other seat's ("Computer 1" and "Computer 2" cut as "Comp… 1" and "Comp… 2", never both "Compu…"),
-on two lines where the picture gives it two.
+One rule cuts every name on every picture (`shorten`, through `SeatNames` on a table, the hand and the result
+card, `Labels` on a tournament's standings and bracket): a drawn label names one seat only. Two labels that
+would read alike ("Anna 🎲" and "Anna 🌟" both draw as "Anna") get their number, and a label cut to its room,
+measured in pixels at the size drawn, keeps what tells it from every other ("Maximilian-Alexander Wolkenstein"
+and "... Weinsteiger" as "Maxi… Wolkenstein" and "Maxi… Weinsteiger", "…Wolkenstein" where only the last
+word fits, never both "Maximilian-Alexa…"), on two lines where the picture gives it two.
 """
 
 from __future__ import annotations
@@ -42,10 +46,28 @@ def player_name(
 def seat_label(
     info: TableInfo, player: str, names: Mapping[str, str] | None = None, locale: object = "en"
 ) -> str:
-    """The player as a picture draws him: `player_name` in letters the font has (a name with none of them,
-    all emoji say, falls back to his seat)."""
+    """The player as a picture draws him: `player_name` in letters the font has; a name with none of them
+    (all Chinese, all emoji) by his seat's number ("No. 2"): he has a name, the picture cannot draw it."""
     drawn = printable(player_name(info, player, names, locale))
-    return drawn or printable(player_name(info, player, None, locale))
+    if drawn:
+        return drawn
+    number = info.players.index(player) + 1 if player in info.players else 0
+    return t(locale, "picture.undrawable", number=number)
+
+
+def drawn_name(name: str, number: int, locale: object = "en") -> str:
+    """A name as a picture draws it, `number` (his seat or entry) when no letter of it can be drawn."""
+    return printable(name) or t(locale, "picture.undrawable", number=number)
+
+
+def apart(labels: Mapping[str, str], numbers: Mapping[str, int], keep: Sequence[str] = ()) -> dict[str, str]:
+    """`labels` with those that read alike made apart by their number ("Anna (1)", "Anna (3)"); `keep` are
+    told apart already (a computer's own name, "you")."""
+    alike = Counter(label.casefold() for label in labels.values())
+    return {
+        p: f"{label} ({numbers[p]})" if alike[label.casefold()] > 1 and p not in keep else label
+        for p, label in labels.items()
+    }
 
 
 def seat_labels(
@@ -56,12 +78,8 @@ def seat_labels(
     labels = {
         p: t(locale, "picture.you") if p == you else seat_label(info, p, names, locale) for p in info.players
     }
-    alike = Counter(label.casefold() for label in labels.values())
-    return {
-        p: f"{label} ({info.players.index(p) + 1})"
-        if alike[label.casefold()] > 1 and not is_computer(p) and p != you else label
-        for p, label in labels.items()
-    }
+    keep = [p for p in info.players if is_computer(p) or p == you]
+    return apart(labels, {p: i + 1 for i, p in enumerate(info.players)}, keep)
 
 
 def _fits(text: str, size: int, width: int) -> bool:
@@ -70,7 +88,7 @@ def _fits(text: str, size: int, width: int) -> bool:
 
 def wrap(text: str, size: int, width: int, lines: int = 1) -> list[str] | None:
     """`text` on at most `lines` lines of `width` pixels, broken between words (a word longer than a line
-    between its letters); None when it needs more lines."""
+    after a hyphen in it, else between its letters); None when it needs more lines."""
     out: list[str] = []
     current = ""
     for word in text.split(" "):
@@ -82,6 +100,8 @@ def wrap(text: str, size: int, width: int, lines: int = 1) -> list[str] | None:
             out.append(current)
         while not _fits(word, size, width) and len(word) > 1:
             cut = max((k for k in range(1, len(word)) if _fits(word[:k], size, width)), default=1)
+            hyphen = word.rfind("-", 0, cut) + 1  # "Maximilian-" / "Alexander", not "…-Al" / "exander"
+            cut = hyphen if hyphen > 1 else cut
             out.append(word[:cut])
             word = word[cut:]
         current = word
@@ -99,12 +119,17 @@ def names_one(head: str, tail: str, name: str, others: Sequence[str]) -> bool:
     return read_as(name) and not any(read_as(o) for o in others if o != name)
 
 
+def short_words(name: str) -> list[int]:
+    """Where the name's whole last words up to `WORD_END` letters start, the shortest end first."""
+    words = [i for i in range(len(name) - 1, 0, -1) if name[i - 1] == " " and name[i] != " "]
+    return [i for i in words if len(name) - i <= WORD_END]
+
+
 def _ends(name: str) -> list[int]:
     """Where the end a cut label keeps may start, in the order tried: no end, then whole last words up to
     `WORD_END` letters ("…de la Cruz"), then letters, the fewest first ("WWW…M")."""
-    words = [i for i in range(len(name) - 1, 0, -1) if name[i - 1] == " " and name[i] != " "]
-    short_words = [i for i in words if len(name) - i <= WORD_END]
-    return [len(name), *short_words, *(i for i in range(len(name) - 1, 0, -1) if i not in short_words)]
+    words = short_words(name)
+    return [len(name), *words, *(i for i in range(len(name) - 1, 0, -1) if i not in words)]
 
 
 def shorten(name: str, others: Sequence[str], size: int, width: int, lines: int = 1) -> list[str]:
@@ -126,6 +151,9 @@ def shorten(name: str, others: Sequence[str], size: int, width: int, lines: int 
                 high = mid - 1
             else:
                 low, best = mid + 1, (name[:mid].rstrip(), drawn)
+        if best is None and start in short_words(name):  # the telling word alone: "…Wolkenstein"
+            bare = wrap(ELLIPSIS + tail, size, width, lines)
+            best = None if bare is None else ("", bare)
         if best is None:
             continue  # this end leaves no room for a start
         first = first or best[1]

@@ -1,5 +1,5 @@
-"""Text on a picture: Pillow's bundled font, German letters it lacks, names it cannot draw, and a record of
-where every text and sprite went (for the tests that check no label is covered).
+"""Text on a picture: the shipped font (`fontfile`: Noto Sans), names as it can draw them, and a record of
+where every text and sprite went (for the tests that check no label is covered and every name is drawn).
 
 Sizes: Discord on a phone shows a picture at the screen's width, about 360 px, so a picture 600 px wide is
 shown at 0.6 of its size. `MIN_SIZE` (17 px, about 10 px on the phone) is the smallest text anywhere.
@@ -7,7 +7,6 @@ shown at 0.6 of its size. `MIN_SIZE` (17 px, about 10 px on the phone) is the sm
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,6 +15,8 @@ from functools import cache, lru_cache
 from typing import NamedTuple
 
 from PIL import Image, ImageDraw, ImageFont
+
+from bot.render.pictures import fontfile
 
 RGB = tuple[int, int, int]
 
@@ -26,94 +27,47 @@ MIN_SIZE = 17
 
 
 @cache
-def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """Pillow's bundled scalable font (Pillow >= 10.1): nothing to download or ship."""
-    return ImageFont.load_default(size=size)
+def font(size: int) -> ImageFont.FreeTypeFont:
+    """The shipped font at `size` pixels. Laid out letter by letter (Pillow's basic layout, no shaping
+    library): the same pixels on every machine, and the font's letters are whole (names are made whole first:
+    `drawable`)."""
+    return ImageFont.truetype(str(fontfile.font_path()), size, layout_engine=ImageFont.Layout.BASIC)
 
 
-# The bundled font has no German letters beyond ASCII: an umlaut is drawn as its vowel with two dots added
-# (`_diaereses`), ß as "ss" (as Swiss German writes it); without this a German label shows empty boxes. The
-# same dots serve ë and Ë (Zoë); other accents are dropped from names (`printable`). By code point, from their
-# Unicode decomposition: these are glyphs, not words (the literal scan reads letters as text).
-UMLAUTS = {
-    chr(c): unicodedata.normalize("NFD", chr(c))[0]
-    for c in (0xE4, 0xF6, 0xFC, 0xC4, 0xD6, 0xDC, 0xEB, 0xCB)
-}
-SHARP_S = chr(0xDF)
-# A letter with no decomposition to an ASCII base (ø, ł, đ, æ, œ) is drawn as the letters its Unicode name
-# gives ("LATIN SMALL LETTER O WITH STROKE" -> "o", "... LETTER AE" -> "ae").
-_LATIN = re.compile(r"LATIN (SMALL|CAPITAL) (?:LETTER|LIGATURE) ([A-Z]{1,2})\b")
-def _drawable(text: str) -> str:
-    return "".join(UMLAUTS.get(ch, ch) for ch in text.replace(SHARP_S, "ss"))
-
-
-@cache
 def has_glyph(ch: str) -> bool:
-    """Whether the bundled font draws `ch` (not as the empty box it draws for a missing one)."""
-    if ch.isspace() or ch in UMLAUTS or ch == SHARP_S:
-        return True
-
-    def drawn(c: str) -> bytes:
-        mask = Image.new("L", (40, 40))
-        ImageDraw.Draw(mask).text((4, 4), c, font=font(24), fill=255)
-        return mask.tobytes()
-
-    return drawn(ch) != drawn(chr(0xE000))  # a private-use code point: no font of ours has it
+    """Whether the font draws `ch` (spaces count: they are drawn as room)."""
+    return ch.isspace() or fontfile.has(ch)
 
 
-def _nearest(ch: str) -> str:
-    """`ch` as ASCII letters, or as itself when it has no Latin base (the caller drops what has no glyph)."""
-    base = "".join(c for c in unicodedata.normalize("NFD", ch) if not unicodedata.combining(c))
-    if base.isascii():
-        return base
-    latin = _LATIN.fullmatch(unicodedata.name(ch, "").split(" WITH ")[0])
-    if latin is None:
-        return base
-    return latin.group(2).lower() if latin.group(1) == "SMALL" else latin.group(2)
+@lru_cache(maxsize=4096)  # every text of every picture passes here
+def drawable(text: str) -> str:
+    """`text` as the font draws it: composed letters ("e" + U+0301 as "é", which the font has whole), and
+    what it has no glyph for left out (an emoji, a Chinese letter, a variation selector) rather than drawn as
+    an empty box."""
+    composed = unicodedata.normalize("NFC", text)
+    if all(has_glyph(c) for c in composed):
+        return composed
+    return "".join(c for c in composed if has_glyph(c))
 
 
 @lru_cache(maxsize=4096)  # a table's few names are asked for on every picture
 def printable(text: str) -> str:
-    """A name as the font can draw it: accents dropped ("José" -> "Jose"), umlauts kept, and what has no
-    glyph (emoji, other scripts) left out. "" when nothing readable remains: the caller names the seat."""
-    out: list[str] = []
-    for ch in text:
-        kept = ch if ch in UMLAUTS or ch == SHARP_S else _nearest(ch)
-        out.extend(c for c in kept if c == " " or (c.isprintable() and has_glyph(c)))
-    cleaned = " ".join("".join(out).split())
+    """A name as the picture draws it: every letter the font has, as typed ("José", "ẞtraßenbahn", "Ωmega",
+    "Дмитрий"); the letters of scripts it lacks (Chinese, emoji) left out and the spaces closed up. "" when
+    no letter or digit remains: the caller names the seat instead (`labels.seat_label`)."""
+    cleaned = " ".join(drawable(text).split())
     return cleaned if any(c.isalnum() for c in cleaned) else ""
-
-
-def _diaereses(draw: ImageDraw.ImageDraw, f: ImageFont.FreeTypeFont, text: str, x0: int) -> None:
-    """Two dots above each umlaut's vowel in the mask of `_drawable(text)` drawn from `x0`."""
-    text = text.replace(SHARP_S, "ss")
-    radius = max(1.0, f.size / 16)
-    for i, ch in enumerate(text):
-        base = UMLAUTS.get(ch)
-        if base is None:
-            continue
-        _l, top, _r, _b = f.getbbox(base)
-        middle = x0 + f.getlength(_drawable(text[:i])) + f.getlength(base) / 2
-        y = max(radius, top - f.size / 10 - radius)
-        for dx in (-f.size / 8, f.size / 8):
-            cx = middle + dx
-            draw.ellipse([cx - radius, y - radius, cx + radius, y + radius], fill=255)
 
 
 @cache
 def text_mask(text: str, size: int) -> Image.Image:
     """A text as an "L" mask, tight to its ink plus the font's line height, so texts of one size align."""
     f = font(size)
-    if not isinstance(f, ImageFont.FreeTypeFont):  # load_default(size=) is scalable from Pillow 10.1
-        raise RuntimeError("Pillow's bundled font is not scalable: Pillow 10.1 or later is needed")
-    drawn = _drawable(text)
-    left, _top, right, _bottom = (round(v) for v in f.getbbox(drawn))
+    drawn = drawable(text)
+    left, _top, right, _bottom = (round(v) for v in f.getbbox(drawn)) if drawn else (0, 0, 1, 0)
     ascent, descent = f.getmetrics()
     mask = Image.new("L", (max(1, right - min(left, 0)), ascent + descent))
-    draw = ImageDraw.Draw(mask)
-    draw.text((-min(left, 0), 0), drawn, font=f, fill=255)
-    if drawn != text:
-        _diaereses(draw, f, text, -min(left, 0))
+    ImageDraw.Draw(mask).text((-min(left, 0), 0), drawn, font=f, fill=255)
     return mask
 
 
@@ -121,15 +75,15 @@ def text_mask(text: str, size: int) -> Image.Image:
 def text_size(text: str, size: int) -> tuple[int, int]:
     """The size of `text_mask(text, size)`, from the font's metrics alone (nothing is drawn)."""
     f = font(size)
-    if not isinstance(f, ImageFont.FreeTypeFont):
-        return text_mask(text, size).size
-    left, _top, right, _bottom = (round(v) for v in f.getbbox(_drawable(text)))
+    drawn = drawable(text)
+    left, _top, right, _bottom = (round(v) for v in f.getbbox(drawn)) if drawn else (0, 0, 1, 0)
     ascent, descent = f.getmetrics()
     return max(1, right - min(left, 0)), ascent + descent
 
 
 def fit_text(text: str, size: int, width: int) -> str:
-    """The text cut with an ellipsis to fit `width` pixels (long names, long stage texts)."""
+    """The text cut with an ellipsis to fit `width` pixels (long stage texts, headings). Names are cut by
+    `labels.shorten`, which keeps what tells them apart."""
     if text_size(text, size)[0] <= width:
         return text
     while len(text) > 1 and text_size(text + "…", size)[0] > width:
