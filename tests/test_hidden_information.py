@@ -491,17 +491,21 @@ def _malice_record(game: GameState, locale: str) -> TableRecord:
     )  # fmt: skip
 
 
-def _first_deal(wanted: Callable[[Any], bool]) -> Any:
+def _first_state(wanted: Callable[[Any], bool]) -> Any:
+    """The first Malice state that is `wanted`, on seeded random legal moves."""
     spec = REGISTRY["malice"]
-    for seed in range(1000):
-        game = spec.new_game(["101", "202"], f"hidden-deal-{seed}")
-        if wanted(game):
-            return game
-    raise AssertionError("no such deal in 1000")
+    for seed in range(100):
+        game, rng = spec.new_game(["101", "202"], f"hidden-deal-{seed}"), random.Random(seed)
+        while not game.is_over:
+            if wanted(game):
+                return game
+            game.apply(choose("malice", game, rng, 8))
+    raise AssertionError("no such state in 100 games")
 
 
 def _payoff_ace(game: Any) -> bool:
-    return game.payoff[game.current_player][-1].rank is Rank.ACE
+    top = game.payoff[game.current_player][-1]
+    return top.rank is Rank.ACE and not all(game.centre)
 
 
 @pytest.mark.parametrize("locale", ["en", "de"])
@@ -509,7 +513,7 @@ def test_the_malice_turn_line_keeps_an_ace_in_the_hand_secret(locale):
     """The state of the leak found on main: an ace in the mover's hand, a free centre slot, no ace on his
     payoff top. Everyone's turn line gives the general hint; the mover's own hand message tells him of the
     ace."""
-    game = _first_deal(ace_only_in_the_hand)
+    game = _first_state(ace_only_in_the_hand)
     info = table_info(_malice_record(game, locale))
     mover = game.current_player
     general = t(locale, "turn.message_deadline", player=f"<@{mover}>", hint=t(locale, "malice.hint.play"),
@@ -522,7 +526,7 @@ def test_the_malice_turn_line_keeps_an_ace_in_the_hand_secret(locale):
 @pytest.mark.parametrize("locale", ["en", "de"])
 def test_the_malice_turn_line_names_an_ace_on_the_payoff_top(locale):
     """An ace on the mover's payoff top lies face up for all to see: the public hint names it."""
-    game = _first_deal(_payoff_ace)
+    game = _first_state(_payoff_ace)
     info = table_info(_malice_record(game, locale))
     line = compose(info, game, deadline=DEADLINE, locale=locale).turn_line or ""
     assert t(locale, "malice.hint.payoff_ace") in line
