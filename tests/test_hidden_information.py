@@ -68,10 +68,10 @@ EXAMPLES = int(os.environ.get("HIDDEN_INFO_EXAMPLES", "2000"))
 DEADLINE = 1_900_000_000.0
 SPECTATOR = "999"
 NAMES = {"101": "Anna", "202": "Jörg Weißmüller", "303": "Zoë 🎲", "404": "Bob", "505": "Chloé"}
-# The newest steps a record carries (the bot's carry `MOVES_KEPT`): enough for the table message's log, which
-# has shown all but the last `Plan.shown` of them; fewer words to make per state.
+# The newest steps a record carries here (the bot's records carry `MOVES_KEPT`): enough for the table
+# message's log, which has shown all but the last `Plan.shown` of them, and fewer lines to word per state.
 KEPT = 6
-DRAW_EVERY = 8  # every 8th state's pictures are drawn (PNG bytes, no cache); the others' drawing records
+DRAW_EVERY = 8  # every 8th state's pictures are drawn (PNG bytes and alt text, no cache); the others' records
 
 
 class DrawingRecords(PictureCache):
@@ -83,6 +83,7 @@ class DrawingRecords(PictureCache):
         record = json.loads(key)  # ["table", lang, facts, view] or ["result", lang, title, id, facts, ...]
         what, facts = record[0], record[2 if record[0] == "table" else 4]
         return Picture(filename=f"{facts['kind']}-{what}.png", data=key.encode(), alt="")
+
 
 PHASES = {
     "malice": (
