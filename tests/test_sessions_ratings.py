@@ -118,4 +118,4 @@ def test_people_ranks_share_ties_and_skip_computers():
 
             return [S("ai:1", 1), S("1", 2), S("2", 2), S("3", 4), S("4", 5)]
 
-    assert people_ranks(Game(), computer_seats={"4"}) == {"1": 1, "2": 1, "3": 2}
+    assert people_ranks(Game(), unscored={"4"}) == {"1": 1, "2": 1, "3": 2}

@@ -11,6 +11,8 @@ crash is opened after it, and one whose last game finished just before the crash
 The deadline: a match still unfinished when the round's time is up ends by its rules, as
 /cancel ends a game (the score at the deadline decides its places; not rated), and a no-show forfeits: a
 player who has not made a move although the turn was his (it is his turn now, or his turn timed out). A
+game that ends before the deadline forfeits its no-shows too, in its finishing transaction (its timed-out
+turns are the timer's moves, not his: `bot.sessions.fairplay.no_shows`, as here). A
 match whose table never opened (the channel had no room: a server without threads plays one match at a time)
 is a draw.
 
@@ -33,6 +35,7 @@ from bot.events.model import KNOCKOUT, SWISS, Entrant
 from bot.render import tournament as words
 from bot.sessions import SessionManager
 from bot.sessions.errors import NotAllowed
+from bot.sessions.fairplay import no_shows
 from bot.sessions.matches import Matches
 from bot.sessions.records import TableRecord, note
 from bot.sessions.stopping import cancel_and_wait
@@ -347,11 +350,8 @@ class Runner:
                 record = self.sessions.tables.by_id(m.table_id)
                 if record is None or record.status != "running":
                     continue
-                actors = {a.actor for a in await self.store.actions(m.table_id)}
                 turn = record.playing.current_player
-                absent = [
-                    p for p in m.players if p not in actors and (p == turn or p in record.session.timeouts)
-                ]
+                absent = await no_shows(self.store, m.table_id, m.players, record.session.timeouts, turn=turn)
                 if absent:
                     await self.store.mark_forfeits(m.id, absent)
                 await self.matches.end(m.table_id, note("log.tournament_deadline"))

@@ -23,6 +23,7 @@ from bot.games.spec import GameSpec
 from bot.render.common import Message, name
 from bot.render.registry import PRESENTATIONS
 from bot.sessions.errors import GameName, NotAllowed
+from bot.sessions.fairplay import no_shows
 from bot.sessions.kinds import offered_move
 from bot.sessions.rating import rated
 from bot.sessions.records import MoveFacts, NoteFact, SessionState, TableRecord
@@ -82,9 +83,13 @@ class Moves:
         events = tuple(game.apply(action))  # a refusal leaves everything as stored
         count = record.seq + 1
         state = self.readers.noted(session or record.session, record.players).with_notes(notes, at=count)
-        finish, rating = None, None
+        finish, rating, unscored = None, None, tuple(state.computer_seats)
         if game.is_over:
-            rating = rated(game, action, state.computer_seats)
+            # A seat the computer played at the end, or one without a move of its own (the timer's moves are
+            # not his), scores nothing: a forfeit in a tournament, left out of the rating.
+            absent = await no_shows(self.store, record.id, record.players, state.timeouts, acting=actor)
+            unscored += tuple(p for p in absent if p not in unscored)
+            rating = rated(game, action, unscored)
             finish = [
                 ResultIn(
                     player=s.player, final_chips=s.final_chips, net=s.net, placement=s.placement, won=s.won
@@ -98,7 +103,7 @@ class Moves:
         try:
             await self.store.append_action(
                 record.id, record.seq, actor, action.model_dump_json(), ledger_of(events), after, finish,
-                meta=state, rated=rating, taken_over=state.computer_seats if finish else (),
+                meta=state, rated=rating, taken_over=unscored if finish else (),
             )
         except SequenceConflict:
             # Another writer got there first (another process, after a kill): reload the truth.

@@ -482,7 +482,16 @@ def action_text(action: Action, *, hide: bool, locale: object = "en") -> str:
 
 
 def turn_hint(game: MaliceGame, player: str, *, locale: object = "en") -> str:
-    view = game.view(player)
-    if view.must_play_ace:
-        return t(locale, "malice.hint.ace")
+    """The public turn line's hint: read from the public view alone, so it speaks only of public cards. An ace
+    on the mover's payoff top with a centre slot free must go to the centre (rule 9), and everyone sees that
+    ace; an ace in his hand is his to know (his hand message says so), never the table's."""
+    view = game.public_view()
+    if payoff_ace_due(view, player):
+        return t(locale, "malice.hint.payoff_ace")
     return t(locale, "malice.hint.play")
+
+
+def payoff_ace_due(view: MalicePublicView, player: str) -> bool:
+    """Rule 9 as far as the table can see it: a centre slot is free and `player`'s payoff top is an ace."""
+    top = view.payoff_top.get(player)
+    return top is not None and top.rank is Rank.ACE and not all(view.centre)
