@@ -13,7 +13,7 @@ from aiohttp import web
 from bot.i18n import t
 from bot.render.pictures.labels import player_name
 from bot.sessions.view import table_info
-from bot.web import html, metrics
+from bot.web import html, inputs, metrics
 from bot.web.base import PageBase
 from bot.web.feed import Watched
 from bot.web.guard import Refusal, address_of
@@ -76,14 +76,18 @@ class LivePages(PageBase):
         if not watched.record.is_open:  # a finished (or cancelled) table: nothing more to follow
             data, status = {}, ""
         page = html.page(
-            title=t(locale, "web.title.table", table=watched.record.id), body=status + body, locale=locale,
-            data=data, script=True,
+            title=t(locale, "web.title.table", table=watched.record.id),
+            body=status + body,
+            locale=locale,
+            data=data,
+            script=True,
         )
         return web.Response(text=page, content_type="text/html", headers={"Cache-Control": "no-store"})
 
     async def table_live(self, request: web.Request) -> web.StreamResponse:
         watched = await self._watched(request)
         locale = self._locale(request, watched.record.language)
+        sent = inputs.last_event_id(request.headers.get("Last-Event-ID"))  # before the 200: a 400 if odd
         link = request.path.removesuffix("/live")
         address = address_of(request)
         self.limits.open_live(address)
@@ -101,11 +105,6 @@ class LivePages(PageBase):
             with metrics.VIEWERS.track_inprogress():
                 await response.prepare(request)
                 async with self.feed.watch(watched.record.id) as changed:
-                    sent = (
-                        int(request.headers.get("Last-Event-ID", "0") or 0)
-                        if request.headers.get("Last-Event-ID", "").isdigit()
-                        else 0
-                    )
                     while not self.closing.is_set():
                         current = self.feed.latest(watched.record.id) or watched
                         if current.version != sent:
@@ -134,7 +133,7 @@ class LivePages(PageBase):
     async def table_png(self, request: web.Request) -> web.Response:
         watched = await self._watched(request)
         locale = self._locale(request, watched.record.language)
-        self._number(request.match_info["version"], 2**62)
+        self._number(request.match_info["version"], inputs.MAX_VERSION)
         key = (watched.record.id, watched.version, locale)
         if key not in self._pictures:
             self._pictures[key] = await asyncio.to_thread(table_picture, watched, locale=locale)

@@ -32,6 +32,7 @@ from bot.web.event import EventPage
 from bot.web.guard import API, MAX_BODY, Refusal, guard
 from bot.web.links import EVENT, REPLAY, TABLE
 from bot.web.live import LivePages
+from bot.web.quiet import QuietRunner
 from bot.web.replaying import ReplayPages
 
 log = logging.getLogger(__name__)
@@ -97,7 +98,7 @@ class WebServer(LivePages, ReplayPages, BoardPage, EventPage):
     # ---- life
 
     async def start(self) -> None:
-        middleware: Any = guard(self.limits, self._refused)  # aiohttp's own decorator marks it
+        middleware: Any = guard(self.limits, self._refused, self.refusals)  # aiohttp's decorator marks it
         app = web.Application(middlewares=[middleware], client_max_size=MAX_BODY)
         app.on_response_prepare.append(_protected)
         link = "/{id}/{until}/{sig}"
@@ -116,7 +117,8 @@ class WebServer(LivePages, ReplayPages, BoardPage, EventPage):
             # its table's picture (the result card once over): the live page's, where Discord's proxy maps
             app.router.add_get("/activity/table" + link + "/picture/{version}.png", self.table_png)
             self.activity.picture_link = lambda table_id: self.signer.link(TABLE, table_id).path
-        self._runner, self.port = await serve(app, self.host, self.port)  # the metrics server's way
+        runner = QuietRunner(app, self.refusals, access_log=None, handler_cancellation=True)
+        self._runner, self.port = await serve(app, self.host, self.port, runner)  # the metrics server's way
         await self.feed.start()
 
     async def close(self) -> None:
