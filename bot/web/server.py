@@ -113,7 +113,7 @@ class WebServer(LivePages, ReplayPages, BoardPage, EventPage):
         app.router.add_get("/event" + link, self.event_page)
         app.router.add_get("/event" + link + "/picture.png", self.event_png)
         app.router.add_get("/static/{name}", self.static)
-        app.router.add_get("/favicon.ico", self.favicon)  # what every browser asks for, whatever the page says
+        app.router.add_get("/favicon.ico", self.favicon)  # every browser asks for it, whatever the page says
         if self.activity is not None:  # the game as a Discord Activity (bot/web/activity.py)
             self.activity.install(app)
             app.router.add_get("/activity/favicon.ico", self.favicon)  # (Discord maps `/` to `/activity/`)
