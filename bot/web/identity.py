@@ -17,6 +17,7 @@ from typing import TypeVar
 
 import aiohttp
 
+from bot.web import inputs
 from bot.web.guard import Refusal
 from bot.web.inputs import MAX_ID, digits
 
@@ -114,8 +115,7 @@ class Identity:
 
     async def instance(self, instance_id: str, user_id: int) -> Instance:
         """The Activity instance `user_id` is in (403 when Discord does not know him in it)."""
-        if not instance_id or len(instance_id) > 200:
-            raise Refusal("activity.error.instance", 403)
+        instance_id = inputs.instance(instance_id)  # (it is a part of the path asked below)
         now = time.monotonic()
         known = self._instances.get(instance_id)
         if known is None or now - known[1] >= INSTANCE_FOR or user_id not in known[0].users:

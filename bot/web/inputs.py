@@ -25,6 +25,7 @@ MAX_VERSION = 2**62  # a table's state counter (per process; counts stored chang
 _DIGITS = re.compile(r"[0-9]{1,19}")  # ASCII digits only (`\d` and isdigit() take every script's)
 _SEASON = re.compile(r"[0-9]{4}-[0-9]{2}")
 _AFTER = re.compile(r"[0-9]{1,19}\.[0-9]{1,19}")
+_INSTANCE = re.compile(r"[A-Za-z0-9_-]{1,200}")
 _Q = re.compile(r"q=(0(\.[0-9]{0,3})?|1(\.0{0,3})?)")
 
 
@@ -90,9 +91,10 @@ def after(text: str | None) -> str:
 
 
 def instance(text: str | None) -> str:
-    """An Activity instance id as the page got it from Discord's SDK (printable ASCII, 1 to 200 characters);
-    Discord alone says what it is (`identity.Identity.instance`)."""
-    if not text or len(text) > 200 or not text.isascii() or not text.isprintable():
+    """An Activity instance id as the page got it from Discord's SDK (`i-<digits>-gc-...`: letters, digits,
+    `-` and `_`, 1 to 200); Discord alone says what it is (`identity.Identity.instance`). Nothing else: the
+    id goes into a path of Discord's API asked with the bot's token (`../` would ask another route)."""
+    if text is None or _INSTANCE.fullmatch(text) is None:
         raise Refusal("activity.error.instance", 403)
     return text
 
@@ -112,7 +114,7 @@ class TokenBody(Body):
 
 
 class ClickBody(Body):
-    instance: Short
+    instance: Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,200}$")]
     table: Id
     token: Annotated[str, Field(min_length=1, max_length=80)]
     seq: Annotated[int, Field(ge=0, le=MAX_ID)] | None = None
