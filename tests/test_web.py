@@ -292,3 +292,24 @@ async def test_every_page_has_a_favicon(site) -> None:
         assert '<link rel="icon" href="/static/favicon.svg"' in await page.text()
     async with http.get(web.base + "/static/favicon.svg") as icon:
         assert icon.status == 200
+
+
+async def test_a_replay_step_is_numbered_as_its_counter_and_speaks_to_a_spectator(site) -> None:
+    from bot.games.ai import choose_action
+
+    sessions, web, http = site
+    table = await sessions.open_table("malice", GUILD, CHANNEL, ALICE, opponent=BOT, options={"timeout": 300})
+    for n in range(6):  # Alice plays as the computer would (it answers at once)
+        record = sessions.tables.in_channel(CHANNEL)
+        await sessions.moves.act(CHANNEL, ALICE, choose_action(record.playing, str(ALICE), f"replay/{n}"))
+        await sessions.idle()
+    await sessions.life.resign(CHANNEL, ALICE)
+    await sessions.idle()
+    for step in (1, 4):
+        async with http.get(f"{web.replay_url(table.id)}/step/{step}") as part:
+            shown = await part.json()
+        counter = f"move {step} of {shown['last']}"
+        assert counter in shown["html"], shown["html"][:300]
+        assert f"<code>{step:>3}</code>" in shown["html"]  # the step's line: its badge says the same
+        assert "your turn" not in shown["html"]  # nobody watching a replay is to move
+    assert "is to play" in shown["html"] or "is playing" in shown["html"]
