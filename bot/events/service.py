@@ -29,6 +29,10 @@ from storage.fairplay import FairPlayError
 # Which games each format plays: two-player games pair, games of many sit at tables.
 FORMAT_GAMES = {SWISS: ("malice",), KNOCKOUT: ("malice",), TABLES: ("insomnia",)}
 MAX_TABLE_ROUNDS = 6
+# A start time within this window: not in the past (a minute's grace for a time typed as "now"), not more than
+# a year ahead (a typo of a year, or <t:1000000000000>, would keep an event open for ever).
+START_GRACE = 60.0
+START_AHEAD = 366 * 86_400.0
 _OPTION = re.compile(r"(\w+)\s*=\s*([^\s,;]+)")
 
 
@@ -78,6 +82,12 @@ class Tournaments:
             raise NotAllowed("tournament.refused.server_only")
         if kind not in FORMAT_GAMES.get(fmt, ()):
             raise NotAllowed("tournament.refused.format_game", format=Text(f"tournament.format.{fmt}"))
+        if starts_at is not None:
+            now = self.clock()
+            if starts_at < now - START_GRACE:
+                raise NotAllowed("tournament.refused.start_past", now=int(now))
+            if starts_at > now + START_AHEAD:
+                raise NotAllowed("tournament.refused.start_far", latest=int(now + START_AHEAD))
         settings = await self.sessions.servers.of(guild_id)
         self.sessions.servers.may_open(
             settings, channel_id, can_manage=can_manage, roles=roles, parent_id=parent_id

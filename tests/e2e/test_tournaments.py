@@ -12,6 +12,7 @@ A moderator voids a farmed game and takes a cheater off the leaderboard.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import Counter
 from typing import Any
 
@@ -381,5 +382,14 @@ async def test_a_start_time_that_is_no_time_is_refused_in_the_readers_language(h
     said = await alice.slash("tournament create", game="malice", format="swiss", starts="morgen")
     assert said.ephemeral and "muss ein Discord-Zeitstempel sein" in said.text, said.text
     assert "is open" not in (await alice.slash("tournament show")).text
-    made = await alice.slash("tournament create", game="malice", format="swiss", starts="<t:4102444800:F>")
+    # Within a stated window (issue 38): not in the past, not over a year ahead; refused in her language.
+    said = await alice.slash("tournament create", game="malice", format="swiss", starts="<t:1000000000:F>")
+    assert said.ephemeral and "Diese Startzeit ist schon vorbei" in said.text, said.text
+    alice.user.locale = "en-US"
+    said = await alice.slash("tournament create", game="malice", format="swiss", starts="<t:999999999999:F>")
+    assert said.ephemeral and "A tournament starts within a year" in said.text, said.text
+    said = await alice.slash("tournament create", game="malice", format="swiss", starts="<t:١٢٣٤٥٦٧٨٩٠:F>")
+    assert said.ephemeral and "must be a Discord timestamp" in said.text, said.text
+    tomorrow = int(time.time()) + 86_400
+    made = await alice.slash("tournament create", game="malice", format="swiss", starts=f"<t:{tomorrow}:F>")
     assert not made.ephemeral and "is open" in made.text, made.text
