@@ -234,7 +234,7 @@ class ModerationCommands(commands.GroupCog, group_name="moderation"):
         await respond(
             interaction,
             lambda: self.events.exclude(
-                interaction.guild_id or 0, player.id, interaction.user.id, reason, True
+                interaction.guild_id or 0, player.id, interaction.user.id, reason, True, computer=player.bot
             ),
         )
 
@@ -246,7 +246,7 @@ class ModerationCommands(commands.GroupCog, group_name="moderation"):
         await respond(
             interaction,
             lambda: self.events.exclude(
-                interaction.guild_id or 0, player.id, interaction.user.id, reason, False
+                interaction.guild_id or 0, player.id, interaction.user.id, reason, False, computer=player.bot
             ),
         )
 

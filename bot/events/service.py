@@ -209,7 +209,13 @@ class Tournaments:
             raise NotAllowed(f"moderation.refused.{exc.reason}", table=table_id) from None
         return Text("moderation.voided", table=table_id, game=Text(f"game.{row.kind}"))
 
-    async def exclude(self, guild_id: int, player: int, moderator: int, reason: str, on: bool) -> Text:
+    async def exclude(
+        self, guild_id: int, player: int, moderator: int, reason: str, on: bool, *, computer: bool = False
+    ) -> Text:
+        """Take a person off the server's leaderboards (`on`) or let him back; never the bot itself (it plays
+        the computer seats) nor another bot (`computer`): they are on no leaderboard."""
+        if computer or player == self.sessions.bot_user_id:
+            raise NotAllowed("moderation.refused.computer", player=f"<@{player}>")
         changed = await self.store.exclude_player(guild_id, str(player), moderator, reason, on)
         key = (
             ("excluded" if on else "included") if changed else ("already_excluded" if on else "not_excluded")

@@ -367,7 +367,12 @@ async def test_a_moderator_voids_a_game_and_takes_a_player_off_the_leaderboard(h
     assert f"<@{bob.id}> is off this server's leaderboards" in said.text
     board = await alice.slash("leaderboard")
     assert f"<@{alice.id}>" in board.text and f"<@{bob.id}>" not in board.text
+    # The bot itself (it plays the computer seats) is on no leaderboard: refused, nothing recorded (issue 38).
+    bot_user = harness.fake.bot_user
+    said = await erin.slash("moderation exclude", player=bot_user, reason="test")
+    assert said.ephemeral and f"<@{bot_user.id}> is a bot" in said.text, said.text
     record = await erin.slash("moderation log")
+    assert f"<@{bot_user.id}>" not in record.text
     assert record.ephemeral and f"voided the game at table #{farmed}" in record.text
     assert f"took <@{bob.id}> off the leaderboards · cheating" in record.text
 
