@@ -289,15 +289,28 @@ def _hand(view: TableView, record: Any, me: str, namer: html.Namer, locale: str)
 
 
 def _move(kind: str, move: MoveChoice, locale: str) -> dict[str, Any]:
-    """A legal move for the page: its words, its token, and what the tap UI groups it by (the card it moves
-    and from where, or the amount of a bid), read back from the token as Discord's buttons carry it."""
+    """A legal move for the page: its words (`short` on the button: the card and the place it goes to;
+    `label` the whole sentence, the button's description), its token, and what the tap UI groups it by (the
+    card it moves and from where, or the amount of a bid), read back from the token as Discord's buttons
+    carry it."""
     facts = render.parse_token(kind, move.token) or {}
     amount = facts.get("amount")
     return {
-        "label": move.label, "token": move.token, "seq": move.seq, "card": facts.get("card") or None,
+        "label": move.label, "short": _short(kind, facts, locale) or move.label, "token": move.token,
+        "seq": move.seq, "card": facts.get("card") or None,
         "shown": _shown(facts.get("card"), locale), "from": _source(kind, facts.get("source"), locale),
         "source": facts.get("source"), "amount": amount if isinstance(amount, int) else None,
     }  # fmt: skip
+
+
+def _short(kind: str, facts: dict[str, object], locale: str) -> str | None:
+    """A move to a place as a button says it at a glance: `J♦ → side stack 2` (a joker played as a rank:
+    `🃏 (A) → centre 1`); None for a move that goes to no place (its own label is short already)."""
+    card, to = _shown(facts.get("card"), locale), _source(kind, facts.get("to"), locale)
+    if card is None or to is None:
+        return None
+    rank = facts.get("as_rank")
+    return f"{card}{f' ({rank})' if isinstance(rank, str) and rank else ''} → {to}"
 
 
 def _control(kind: str, button: Button) -> dict[str, Any] | None:
