@@ -17,6 +17,7 @@ from bot.web.activity import Activity
 from bot.web.feed import Feed
 from bot.web.guard import Limits, Refusal
 from bot.web.links import BOARD, REPLAY, TABLE, Signer
+from bot.web.memory import Crowd
 from bot.web.quiet import RefusalLog
 from storage.contract import Store
 
@@ -60,9 +61,12 @@ class PageBase:
         self.limits = limits or Limits()
         self.refusals = RefusalLog()  # one line per refused request (bot/web/quiet.py)
         self._runner: web.AppRunner | None = None
-        self._pictures: OrderedDict[tuple[int, int, str], Picture | None] = OrderedDict()
-        self._frames: OrderedDict[tuple[int, int, str], str] = OrderedDict()
+        # A table's newest frame and picture per language, (version, made): an older state's are never
+        # asked again (a feed and a page show the newest), so they go when a newer one is made.
+        self._pictures: OrderedDict[tuple[int, str], tuple[int, Picture | None]] = OrderedDict()
+        self._frames: OrderedDict[tuple[int, str], tuple[int, str, bytes]] = OrderedDict()
         self._live: set[asyncio.Task[None]] = set()
+        self.crowd = Crowd()  # after a crowd of live viewers, memory given back (bot/web/memory.py)
         self.closing = asyncio.Event()
         self._web_on: dict[int, tuple[bool, float]] = {}
         self.activity: Activity | None = None  # the Activity's page and API, when its settings are set
