@@ -43,7 +43,7 @@ class Count:
 
 def shown(text: str) -> str:
     """Text from a request as one safe log line: cut, control and non-ASCII characters escaped."""
-    cut = text[:SHOWN] + ("…" if len(text) > SHOWN else "")
+    cut = text[:SHOWN] + ("..." if len(text) > SHOWN else "")
     return cut.encode("ascii", "backslashreplace").decode().replace("\n", "\\n").replace("\r", "\\r")
 
 
