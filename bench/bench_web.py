@@ -131,12 +131,20 @@ async def flood_child(url: str, rate: float) -> None:
 
 
 @contextlib.asynccontextmanager
-async def bot(limits: Limits | None = None) -> AsyncIterator[tuple[SessionManager, Feed, WebServer]]:
-    """The bot's side: the session layer on a fresh SQLite file and its web server on a free port."""
+async def bot(
+    limits: Limits | None = None, announcer: RecordingAnnouncer | None = None
+) -> AsyncIterator[tuple[SessionManager, Feed, WebServer]]:
+    """The bot's side: the session layer on a fresh SQLite file and its web server on a free port
+    (`announcer`: where the table messages go; a recording one by default)."""
     with tempfile.TemporaryDirectory() as folder:
         store = await Store.open(str(Path(folder) / "bench.sqlite3"))
         sessions = SessionManager(
-            store, RecordingAnnouncer(), default_timeout=3600, bot_user_id=BOT, coalesce=0.0, pacing=False
+            store,
+            announcer or RecordingAnnouncer(),
+            default_timeout=3600,
+            bot_user_id=BOT,
+            coalesce=0.0,
+            pacing=False,
         )
         feed = Feed(store, local=sessions.tables.by_id, deadline=sessions.scheduler.deadline)
         sessions.tables.stored.listen(feed.stored)
@@ -247,15 +255,18 @@ def flood_table(figures: dict[str, str]) -> str:
 
 async def person(
     sessions: SessionManager, channel: int, user: int, pace: float, stop: asyncio.Event,
-    answers: list[float] | None = None,
+    answers: list[float] | None = None, options: dict[str, object] | None = None,
 ) -> None:  # fmt: skip
-    """One person moving every `pace` seconds until `stop`; a finished game is opened again. `answers`: how
-    long each of her moves took to be answered (applied and stored: what her answer waits for)."""
+    """One person moving every `pace` seconds until `stop`; a finished game is opened again (with `options`).
+    `answers`: how long each of her moves took to be answered (applied and stored: what her answer waits
+    for)."""
     n = 0
     while not stop.is_set():
         record = sessions.tables.in_channel(channel)
         if record is None or record.status != "running":
-            await sessions.open_table("malice", GUILD, channel, user, opponent=BOT, options={"timeout": 3600})
+            await sessions.open_table(
+                "malice", GUILD, channel, user, opponent=BOT, options=options or {"timeout": 3600}
+            )
             continue
         game = record.playing
         if game.current_player == str(user):

@@ -44,7 +44,7 @@ GAMES = [
     app_commands.Choice(name="malice", value="malice"),
     app_commands.Choice(name="insomnia", value="insomnia"),
 ]
-_TIMESTAMP = re.compile(r"<t:(\d{1,12})(?::[tTdDfFR])?>|^\s*(\d{1,12})\s*$")
+_TIMESTAMP = re.compile(r"<t:([0-9]{1,12})(?::[tTdDfFR])?>|^\s*([0-9]{1,12})\s*$")  # ASCII digits only
 
 
 def timestamp(text: str | None) -> float | None:
@@ -234,7 +234,7 @@ class ModerationCommands(commands.GroupCog, group_name="moderation"):
         await respond(
             interaction,
             lambda: self.events.exclude(
-                interaction.guild_id or 0, player.id, interaction.user.id, reason, True
+                interaction.guild_id or 0, player.id, interaction.user.id, reason, True, computer=player.bot
             ),
         )
 
@@ -246,7 +246,7 @@ class ModerationCommands(commands.GroupCog, group_name="moderation"):
         await respond(
             interaction,
             lambda: self.events.exclude(
-                interaction.guild_id or 0, player.id, interaction.user.id, reason, False
+                interaction.guild_id or 0, player.id, interaction.user.id, reason, False, computer=player.bot
             ),
         )
 

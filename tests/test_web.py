@@ -11,7 +11,9 @@ a browser (tests/e2e/test_web.py has the browser): what a reader of the pages wo
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 from collections.abc import AsyncIterator
 
 import aiohttp
@@ -20,6 +22,7 @@ import pytest
 from bot.sessions.replay import Replays
 from bot.web.feed import Feed
 from bot.web.links import BOARD, TABLE, Signer
+from bot.web.quiet import REPEATS
 from bot.web.server import WebServer
 from tests.test_sessions import ALICE, BOT, CHANNEL, GUILD, fixed_seeds, manager  # noqa: F401
 
@@ -170,3 +173,143 @@ async def test_a_tournament_has_a_page_with_its_pairings_and_bracket_in_the_read
     await store.set_web(GUILD, False)  # the server turned its pages off
     async with http.get(url) as page:
         assert page.status == 403
+
+
+# ---- hostile input (issue 38): a clear 4xx, a quiet log, a bug still a bug
+
+
+async def raw(port: int, request: bytes) -> bytes:
+    """`request` sent byte for byte (asking to close after it); what came back until the server closed."""
+    request = request.replace(b"Host: x\r\n", b"Host: x\r\nConnection: close\r\n", 1)
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(request)
+    await writer.drain()
+    answer = await reader.read()
+    writer.close()
+    return answer
+
+
+async def test_digits_of_other_scripts_and_huge_numbers_are_a_4xx_never_a_500(site, caplog) -> None:
+    sessions, web, http = site
+    table = await sessions.open_table("malice", GUILD, CHANNEL, ALICE, opponent=BOT, options={"timeout": 300})
+    await sessions.idle()
+    finished = await sessions.open_table(
+        "malice", GUILD, CHANNEL + 1, ALICE, opponent=BOT, options={"timeout": 300}
+    )
+    await sessions.life.resign(CHANNEL + 1, ALICE)
+    await sessions.idle()
+    live = web.table_url(table.id)
+    ident, until, sig = live.removeprefix(web.base).split("/")[2:]
+    replay = web.replay_url(finished.id)
+    cases = {
+        f"/table/²/{until}/{sig}": 404, f"/table/{ident}/²/{sig}": 404, f"/table/١/{until}/{sig}": 404,
+        f"/table/{'9' * 5000}/{until}/{sig}": 404, f"/table/{2**63}/{until}/{sig}": 404,
+        f"{live}/picture/².png": 400, f"{live}/picture/{'9' * 30}.png": 400,
+        f"{replay}/step/²": 400, f"{replay}/step/١": 400, f"{replay}/picture/².png": 400,
+        f"{replay}?step=²": 400, f"{replay}?step=-1": 400,
+        web.board_url(GUILD) + "?season=２０２６-１１": 400, web.board_url(GUILD) + "?season=2026-13": 400,
+    }  # fmt: skip
+    with caplog.at_level(logging.INFO, logger="bot.web"):
+        for path, status in cases.items():
+            url = path if path.startswith("http") else web.base + path
+            async with http.get(url) as page:
+                text = await page.text()
+            assert page.status == status, (path, page.status, text[:200])
+            assert "<h2>" in text or "error" in json.loads(text)  # a sentence for the reader
+        async with http.get(f"{replay}/step/²", params={"lang": "de"}) as page:
+            assert "Diesen Schritt kennt die Seite nicht." in (await page.json())["error"]
+        # The live feed's Last-Event-ID is read before its 200: an odd one is a 400, never a broken stream.
+        for odd in ("²", "١", "9" * 5000, "-1", "1e3"):
+            async with http.get(live + "/live", headers={"Last-Event-ID": odd}) as feed:
+                assert feed.status == 400 and "not understood" in (await feed.json())["error"], odd
+        (frame,) = await frames(http, live, 1)  # a good one still follows
+        assert frame["status"] == "running"
+    assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
+    refused = [r for r in caplog.records if r.name == "bot.web.access"]
+    assert len(refused) == REPEATS  # one address: the rest counted, not logged
+    assert refused[0].getMessage().startswith("refused 404 GET /table/%C2%B2/")
+
+
+async def test_malformed_http_is_a_400_that_echoes_nothing_in_one_log_line(site, caplog) -> None:
+    _, web, _ = site
+    requests = [
+        b"GET /" + b"a" * 20_000 + b" HTTP/1.1\r\nHost: x\r\n\r\n",  # an over-long request line
+        b"GET /\x00secret HTTP/1.1\r\nHost: x\r\n\r\n",  # a null byte
+        b"GET /\xff\xfe<script> HTTP/1.1\r\nHost: x\r\n\r\n",  # not UTF-8
+        b"BREW /pot-<script> HTTP/1.1\r\nHost: x\r\n\r\n",  # an unknown method
+        b"GET / HTTP/1.1\r\nHost: x\r\nX-Long: " + b"b" * 20_000 + b"\r\n\r\n",  # an over-long header
+    ]
+    with caplog.at_level(logging.DEBUG):
+        for request in requests:
+            answer = await raw(web.port, request)
+            head, _, body = answer.partition(b"\r\n\r\n")
+            assert head.split(b" ")[1] == b"400", answer[:200]
+            assert body == b"400 Bad Request\n", body[:200]  # nothing of the request echoed
+    ours = [r for r in caplog.records if r.name.startswith(("bot.web", "aiohttp"))]
+    assert not [r for r in ours if r.exc_info], [r.getMessage() for r in ours]
+    assert [r.name for r in ours] == ["bot.web.access"] * len(requests)
+    assert all("malformed HTTP" in r.getMessage() and "\n" not in r.getMessage() for r in ours)
+
+
+async def test_refusals_are_one_line_each_and_a_repeating_address_is_counted_not_logged(site, caplog) -> None:
+    _, web, http = site
+    with caplog.at_level(logging.INFO, logger="bot.web.access"):
+        for n in range(REPEATS + 15):
+            async with http.get(web.base + f"/nothing/{n}", headers={"X-Forwarded-For": "198.51.100.7"}):
+                pass
+        async with http.get(web.base + "/nothing", headers={"X-Forwarded-For": "198.51.100.8"}):
+            pass
+    lines = [(r.levelno, r.getMessage()) for r in caplog.records if r.name == "bot.web.access"]
+    assert [level for level, _ in lines] == [logging.INFO] * (REPEATS - 1) + [logging.WARNING, logging.INFO]
+    assert "198.51.100.7" in lines[REPEATS - 1][1] and "counted, not logged" in lines[REPEATS - 1][1]
+    assert "198.51.100.8" in lines[-1][1]  # another address: its own line
+
+
+async def test_a_bug_is_a_500_with_its_traceback_and_an_error_id_the_reader_is_shown(site, caplog) -> None:
+    sessions, web, http = site
+    table = await sessions.open_table("malice", GUILD, CHANNEL, ALICE, opponent=BOT, options={"timeout": 300})
+    await sessions.idle()
+
+    async def broken(table_id: int) -> None:
+        raise RuntimeError("a bug")
+
+    web.feed.current = broken
+    with caplog.at_level(logging.INFO):
+        async with http.get(web.table_url(table.id), params={"lang": "de"}) as page:
+            text = await page.text()
+    assert page.status == 500
+    (failure,) = [r for r in caplog.records if r.exc_info]
+    error_id = failure.getMessage().split()[2].rstrip(":")
+    assert f"Fehlernummer {error_id}" in text and failure.levelno == logging.ERROR
+
+
+async def test_every_page_has_a_favicon(site) -> None:
+    _, web, http = site
+    async with http.get(web.base + "/favicon.ico") as icon:
+        assert icon.status == 200 and icon.headers["Content-Type"] == "image/svg+xml"
+        assert (await icon.text()).startswith("<svg")
+    async with http.get(web.board_url(GUILD)) as page:
+        assert '<link rel="icon" href="/static/favicon.svg"' in await page.text()
+    async with http.get(web.base + "/static/favicon.svg") as icon:
+        assert icon.status == 200
+
+
+async def test_a_replay_step_is_numbered_as_its_counter_and_speaks_to_a_spectator(site) -> None:
+    from bot.games.ai import choose_action
+
+    sessions, web, http = site
+    table = await sessions.open_table("malice", GUILD, CHANNEL, ALICE, opponent=BOT, options={"timeout": 300})
+    for n in range(6):  # Alice plays as the computer would (it answers at once)
+        record = sessions.tables.in_channel(CHANNEL)
+        await sessions.moves.act(CHANNEL, ALICE, choose_action(record.playing, str(ALICE), f"replay/{n}"))
+        await sessions.idle()
+    await sessions.life.resign(CHANNEL, ALICE)
+    await sessions.idle()
+    for step in (1, 4):
+        async with http.get(f"{web.replay_url(table.id)}/step/{step}") as part:
+            shown = await part.json()
+        counter = f"move {step} of {shown['last']}"
+        assert counter in shown["html"], shown["html"][:300]
+        assert f"<code>{step:>3}</code>" in shown["html"]  # the step's line: its badge says the same
+        assert "your turn" not in shown["html"]  # nobody watching a replay is to move
+    assert "is to play" in shown["html"] or "is playing" in shown["html"]

@@ -29,6 +29,10 @@ from storage.fairplay import FairPlayError
 # Which games each format plays: two-player games pair, games of many sit at tables.
 FORMAT_GAMES = {SWISS: ("malice",), KNOCKOUT: ("malice",), TABLES: ("insomnia",)}
 MAX_TABLE_ROUNDS = 6
+# A start time within this window: not in the past (a minute's grace for a time typed as "now"), not more than
+# a year ahead (a typo of a year, or <t:1000000000000>, would keep an event open for ever).
+START_GRACE = 60.0
+START_AHEAD = 366 * 86_400.0
 _OPTION = re.compile(r"(\w+)\s*=\s*([^\s,;]+)")
 
 
@@ -78,6 +82,12 @@ class Tournaments:
             raise NotAllowed("tournament.refused.server_only")
         if kind not in FORMAT_GAMES.get(fmt, ()):
             raise NotAllowed("tournament.refused.format_game", format=Text(f"tournament.format.{fmt}"))
+        if starts_at is not None:
+            now = self.clock()
+            if starts_at < now - START_GRACE:
+                raise NotAllowed("tournament.refused.start_past", now=int(now))
+            if starts_at > now + START_AHEAD:
+                raise NotAllowed("tournament.refused.start_far", latest=int(now + START_AHEAD))
         settings = await self.sessions.servers.of(guild_id)
         self.sessions.servers.may_open(
             settings, channel_id, can_manage=can_manage, roles=roles, parent_id=parent_id
@@ -199,7 +209,13 @@ class Tournaments:
             raise NotAllowed(f"moderation.refused.{exc.reason}", table=table_id) from None
         return Text("moderation.voided", table=table_id, game=Text(f"game.{row.kind}"))
 
-    async def exclude(self, guild_id: int, player: int, moderator: int, reason: str, on: bool) -> Text:
+    async def exclude(
+        self, guild_id: int, player: int, moderator: int, reason: str, on: bool, *, computer: bool = False
+    ) -> Text:
+        """Take a person off the server's leaderboards (`on`) or let him back; never the bot itself (it plays
+        the computer seats) nor another bot (`computer`): they are on no leaderboard."""
+        if computer or player == self.sessions.bot_user_id:
+            raise NotAllowed("moderation.refused.computer", player=f"<@{player}>")
         changed = await self.store.exclude_player(guild_id, str(player), moderator, reason, on)
         key = (
             ("excluded" if on else "included") if changed else ("already_excluded" if on else "not_excluded")

@@ -13,10 +13,13 @@ from prometheus_client.aiohttp import make_aiohttp_handler
 Health = Callable[[], Awaitable[tuple[bool, str]]]
 
 
-async def serve(app: web.Application, host: str, port: int) -> tuple[web.AppRunner, int]:
-    """`app` listening on host:port (0: any free port; the port taken is returned). Raises OSError when the
-    port is taken or the address is not this machine's."""
-    runner = web.AppRunner(app, access_log=None, handler_cancellation=True)
+async def serve(
+    app: web.Application, host: str, port: int, runner: web.AppRunner | None = None
+) -> tuple[web.AppRunner, int]:
+    """`app` listening on host:port (0: any free port; the port taken is returned), through `runner` (the
+    web pages' quiet one) or a plain one. Raises OSError when the port is taken or the address is not this
+    machine's."""
+    runner = runner or web.AppRunner(app, access_log=None, handler_cancellation=True)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     try:

@@ -180,7 +180,11 @@ def recent_lines(recent: Sequence[str], new: int, *, locale: object = "en") -> l
     return shown
 
 
-def turn_line(info: TableInfo, game: GameState, deadline: int | None, *, locale: object = "en") -> str:
+def turn_line(
+    info: TableInfo, game: GameState, deadline: int | None, *, locale: object = "en", watching: bool = False
+) -> str:
+    """Whose turn it is, said to him ("Alice, your turn: ..."); `watching`: said of him, to whoever watches
+    (a replay's step: nobody there is to move)."""
     player = game.current_player
     if player is None:
         return t(locale, "table.game_over")
@@ -188,6 +192,8 @@ def turn_line(info: TableInfo, game: GameState, deadline: int | None, *, locale:
         return t(locale, "turn.computer_seat_playing", player=name(player, locale))
     if player in info.computer_seats:  # a person's seat, played by the computer
         return t(locale, "turn.computer_playing", player=name(player, locale))
+    if watching:
+        return t(locale, "turn.to_play", player=name(player, locale))
     hint = renderer(info.kind).turn_hint(game, player, locale=locale)
     if deadline:
         # Discord writes the <t:...:R> timestamp in each reader's own language.

@@ -20,7 +20,7 @@ from bot.sessions.errors import NotAllowed
 from bot.sessions.records import MoveFacts, TableRecord
 from bot.sessions.resume import replay_facts
 from bot.sessions.rows import record_from_row
-from bot.sessions.view import Line, Window, log_of, table_info, table_message
+from bot.sessions.view import Line, Window, log_of, message_of, table_info, view_of
 from storage.contract import Store
 from storage.models import ActionRow
 
@@ -111,7 +111,10 @@ def step_message(replayed: Replayed, step: int, lines: list[Line], locale: str) 
     new = sum(1 for line in upto if line.count == step)
     recent = [line.text for line in upto[-max(LOG_LINES, new):]]
     shown = Window(recent, new, step, 0)
-    table = table_message(record, shown, banner=None, deadline=None, locale=locale, picture=False)
     info = table_info(record)
+    view = view_of(record, banner=[], deadline=None, locale=locale, picture=False, log=shown)
+    if view.turn_line is not None and record.game is not None:  # told to a spectator, not to the mover
+        view.turn_line = render.turn_line(info, record.game, None, locale=locale, watching=True)
+    table = message_of(record, view)
     table = render.attach_picture(table, render.table_picture(info, record.game, locale=locale))
     return viewer.viewer(table, record.id, step, replayed.last, locale=locale)

@@ -20,7 +20,6 @@ only (the session layer checks his seat). Nothing here decides a rule.
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -38,7 +37,7 @@ from bot.sessions.errors import NotAllowed, Text
 from bot.sessions.manager import SessionManager
 from bot.sessions.records import TableRecord
 from bot.sessions.view import message_of, table_info, view_of
-from bot.web import html
+from bot.web import html, inputs
 from bot.web.feed import Feed, Watched
 from bot.web.guard import Refusal
 from bot.web.identity import Identity, Player
@@ -126,16 +125,17 @@ class Activity:
         return web.json_response({"client_id": str(self.identity.client_id)})
 
     async def token(self, request: web.Request) -> web.Response:
-        body = await _body(request)
-        code = body.get("code")
-        if not isinstance(code, str) or not 1 <= len(code) <= 200:
-            raise Refusal("activity.error.code", 400)
+        try:
+            code = inputs.body(inputs.TokenBody, await request.read()).code
+        except Refusal:
+            raise Refusal("activity.error.code", 400) from None
         return web.json_response({"access_token": await self.identity.exchange(code)})
 
-    async def _reader(self, request: web.Request, instance_id: object) -> tuple[Player, int, str]:
+    async def _reader(self, request: web.Request, instance_id: str | None) -> tuple[Player, int, str]:
         """The player (Discord's word for the token), the channel his Activity runs in, his language."""
+        instance_id = inputs.instance(instance_id)
         player = await self.identity.who(request.headers.get("Authorization", ""))
-        instance = await self.identity.instance(str(instance_id or ""), player.id)
+        instance = await self.identity.instance(instance_id, player.id)
         if instance.guild_id and not (await self.feed.store.guild_settings(instance.guild_id)).web:
             raise Refusal("web.error.off", 403)  # the server turned its pages off (/settings web off)
         locale = resolve_locale(player.locale)
@@ -152,8 +152,8 @@ class Activity:
         return await self.feed.current(record.id)
 
     async def table(self, request: web.Request) -> web.Response:
+        after = inputs.after(request.query.get("after"))
         player, channel_id, locale = await self._reader(request, request.query.get("instance"))
-        after = request.query.get("after", "")
         watched = await self._current(channel_id)
         if watched is not None and after == f"{watched.record.id}.{watched.version}":
             await self._wait(channel_id, watched.record.id)
@@ -182,13 +182,9 @@ class Activity:
                 self._waiting.pop(channel_id, None)
 
     async def click(self, request: web.Request) -> web.Response:
-        body = await _body(request)
-        player, channel_id, locale = await self._reader(request, body.get("instance"))
-        table_id, token, seq = body.get("table"), body.get("token"), body.get("seq")
-        if not isinstance(table_id, int) or not isinstance(token, str) or not 1 <= len(token) <= 80:
-            raise Refusal("web.error.bad_request", 400)
-        if seq is not None and not isinstance(seq, int):
-            raise Refusal("web.error.bad_request", 400)
+        body = inputs.body(inputs.ClickBody, await request.read())  # strict: `true` is no table
+        player, channel_id, locale = await self._reader(request, body.instance)
+        table_id, token, seq = body.table, body.token, body.seq
         # A finished table (its Rematch) is no longer in play: the stored one says where it was.
         record = self.sessions.tables.by_id(table_id)
         if record is None:
@@ -293,15 +289,28 @@ def _hand(view: TableView, record: Any, me: str, namer: html.Namer, locale: str)
 
 
 def _move(kind: str, move: MoveChoice, locale: str) -> dict[str, Any]:
-    """A legal move for the page: its words, its token, and what the tap UI groups it by (the card it moves
-    and from where, or the amount of a bid), read back from the token as Discord's buttons carry it."""
+    """A legal move for the page: its words (`short` on the button: the card and the place it goes to;
+    `label` the whole sentence, the button's description), its token, and what the tap UI groups it by (the
+    card it moves and from where, or the amount of a bid), read back from the token as Discord's buttons
+    carry it."""
     facts = render.parse_token(kind, move.token) or {}
     amount = facts.get("amount")
     return {
-        "label": move.label, "token": move.token, "seq": move.seq, "card": facts.get("card") or None,
+        "label": move.label, "short": _short(kind, facts, locale) or move.label, "token": move.token,
+        "seq": move.seq, "card": facts.get("card") or None,
         "shown": _shown(facts.get("card"), locale), "from": _source(kind, facts.get("source"), locale),
         "source": facts.get("source"), "amount": amount if isinstance(amount, int) else None,
     }  # fmt: skip
+
+
+def _short(kind: str, facts: dict[str, object], locale: str) -> str | None:
+    """A move to a place as a button says it at a glance: `J♦ → side stack 2` (a joker played as a rank:
+    `🃏 (A) → centre 1`); None for a move that goes to no place (its own label is short already)."""
+    card, to = _shown(facts.get("card"), locale), _source(kind, facts.get("to"), locale)
+    if card is None or to is None:
+        return None
+    rank = facts.get("as_rank")
+    return f"{card}{f' ({rank})' if isinstance(rank, str) and rank else ''} → {to}"
 
 
 def _control(kind: str, button: Button) -> dict[str, Any] | None:
@@ -321,16 +330,6 @@ def _control(kind: str, button: Button) -> dict[str, Any] | None:
 def _words(locale: str) -> dict[str, str]:
     keys = ("hand", "moves", "wait", "where", "bid", "log", "seats", "back", "you", "computer", "spectator")
     return {k: t(locale, f"activity.ui.{k}") for k in keys}
-
-
-async def _body(request: web.Request) -> dict[str, Any]:
-    try:
-        body = json.loads(await request.text())
-    except (ValueError, UnicodeDecodeError):
-        raise Refusal("web.error.bad_request", 400) from None
-    if not isinstance(body, dict):
-        raise Refusal("web.error.bad_request", 400)
-    return body
 
 
 def _json(data: dict[str, Any], status: int = 200) -> web.Response:

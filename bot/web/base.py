@@ -12,10 +12,13 @@ from aiohttp import web
 from bot.i18n import LANGUAGES
 from bot.render.common import Picture
 from bot.sessions.replay import Replays
+from bot.web import inputs
 from bot.web.activity import Activity
 from bot.web.feed import Feed
 from bot.web.guard import Limits, Refusal
 from bot.web.links import BOARD, REPLAY, TABLE, Signer
+from bot.web.memory import Crowd
+from bot.web.quiet import RefusalLog
 from storage.contract import Store
 
 
@@ -24,12 +27,9 @@ def _accepted(header: str) -> str | None:
     wanted = []
     for i, part in enumerate(header.split(",")[:16]):
         tag, _, params = part.strip().partition(";")
-        q = 1.0
-        if params.strip().startswith("q="):
-            try:
-                q = float(params.strip()[2:])
-            except ValueError:
-                continue
+        q = inputs.quality(params)
+        if q is None:
+            continue
         language = tag.strip().split("-", 1)[0].lower()
         if language in LANGUAGES and q > 0:
             wanted.append((-q, i, language))
@@ -59,10 +59,14 @@ class PageBase:
         self.public_url = public_url
         self.names = names  # display names this process saw (the leaderboard's people)
         self.limits = limits or Limits()
+        self.refusals = RefusalLog()  # one line per refused request (bot/web/quiet.py)
         self._runner: web.AppRunner | None = None
-        self._pictures: OrderedDict[tuple[int, int, str], Picture | None] = OrderedDict()
-        self._frames: OrderedDict[tuple[int, int, str], str] = OrderedDict()
+        # A table's newest frame and picture per language, (version, made): an older state's are never
+        # asked again (a feed and a page show the newest), so they go when a newer one is made.
+        self._pictures: OrderedDict[tuple[int, str], tuple[int, Picture | None]] = OrderedDict()
+        self._frames: OrderedDict[tuple[int, str], tuple[int, str, bytes]] = OrderedDict()
         self._live: set[asyncio.Task[None]] = set()
+        self.crowd = Crowd()  # after a crowd of live viewers, memory given back (bot/web/memory.py)
         self.closing = asyncio.Event()
         self._web_on: dict[int, tuple[bool, float]] = {}
         self.activity: Activity | None = None  # the Activity's page and API, when its settings are set
@@ -104,10 +108,8 @@ class PageBase:
             raise Refusal("web.error.off", 403)
 
     @staticmethod
-    def _number(text: str, most: int) -> int:
-        if not text.isdigit() or len(text) > 7 or int(text) > most:
-            raise Refusal("web.error.number", 400)
-        return int(text)
+    def _number(text: str | None, most: int) -> int:
+        return inputs.number(text, most)  # ASCII digits within `most`, else 400
 
     @staticmethod
     def _png(picture: Picture | None) -> web.Response:

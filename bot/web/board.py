@@ -5,7 +5,7 @@ from __future__ import annotations
 from aiohttp import web
 
 from bot.i18n import t
-from bot.web import html, metrics
+from bot.web import html, inputs, metrics
 from bot.web.base import PageBase
 from bot.web.guard import Refusal
 from bot.web.links import BOARD
@@ -23,10 +23,8 @@ class BoardPage(PageBase):
             raise Refusal("web.error.off", 403)
         locale = self._locale(request, settings.language or "en")
         season = request.query.get("season") or self.store.current_season()
-        if season != ALL_TIME and (
-            len(season) != 7 or not season[:4].isdigit() or season[4] != "-" or not season[5:].isdigit()
-        ):
-            raise Refusal("web.error.season", 400)
+        if season != ALL_TIME:
+            season = inputs.season(season)
         message = await board_view(self.store, guild_id, season, settings.seasons == "monthly", locale=locale)
         known = self.names()
         namer: html.Namer = lambda player: known.get(player) or t(locale, "web.player", digits=player[-4:])  # noqa: E731

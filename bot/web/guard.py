@@ -11,12 +11,15 @@ from __future__ import annotations
 import functools
 import ipaddress
 import logging
+import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from aiohttp import web
+
+from bot.web.quiet import RefusalLog, shown
 
 log = logging.getLogger(__name__)
 
@@ -107,8 +110,15 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 Answer = Callable[[web.Request, Refusal], web.Response]
 
 
-def guard(limits: Limits, answer: Answer) -> Callable[[web.Request, Handler], Awaitable[web.StreamResponse]]:
-    """The middleware: bounds first, then the page; any refusal (or failure) answered by `answer`."""
+def guard(
+    limits: Limits, answer: Answer, refusals: RefusalLog
+) -> Callable[[web.Request, Handler], Awaitable[web.StreamResponse]]:
+    """The middleware: bounds first, then the page; any refusal (or failure) answered by `answer`, each
+    refusal one line in `refusals`' log, each failure its traceback with an error id."""
+
+    def refuse(request: web.Request, refusal: Refusal) -> web.Response:
+        refusals.refused(address_of(request), refusal.status, request.method, request.path_qs, refusal.key)
+        return answer(request, refusal)
 
     @web.middleware
     async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
@@ -124,19 +134,22 @@ def guard(limits: Limits, answer: Answer) -> Callable[[web.Request, Handler], Aw
             return await handler(request)
         except Refusal as refusal:
             limits.refused += 1
-            return answer(request, refusal)
+            return refuse(request, refusal)
         except web.HTTPNotFound:
-            return answer(request, Refusal("web.error.not_found", 404))
+            return refuse(request, Refusal("web.error.not_found", 404))
         except web.HTTPMethodNotAllowed:
-            return answer(request, Refusal("web.error.method", 405))
+            return refuse(request, Refusal("web.error.method", 405))
+        except web.HTTPRedirection:
+            raise  # (the Activity's `/activity` to `/activity/`)
         except web.HTTPException as exc:
             if exc.status >= 500:
                 raise
-            return answer(request, Refusal("web.error.bad_request", exc.status))
+            return refuse(request, Refusal("web.error.bad_request", exc.status))
         except ConnectionResetError:
             raise
         except Exception:
-            log.exception("web page %s failed", request.path)
-            return answer(request, Refusal("web.error.server", 500))
+            error_id = secrets.token_hex(3)
+            log.exception("error id %s: web page %s failed", error_id, shown(request.path_qs))
+            return answer(request, Refusal("web.error.server", 500, error_id=error_id))
 
     return middleware

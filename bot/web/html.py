@@ -153,6 +153,7 @@ def page(
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         '<meta name="referrer" content="no-referrer"><meta name="robots" content="noindex, nofollow">'
         f"<title>{html.escape(title)}</title>"
+        '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">'
         f'<link rel="stylesheet" href="/static/web.css">{script_tag}</head>'
         f"<body{attributes}><main>{body}</main>"
         f'<footer class="about">{html.escape(t(locale, "web.footer"))}</footer></body></html>'

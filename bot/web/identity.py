@@ -17,7 +17,9 @@ from typing import TypeVar
 
 import aiohttp
 
+from bot.web import inputs
 from bot.web.guard import Refusal
+from bot.web.inputs import MAX_ID, digits
 
 WHO_FOR = 60.0  # seconds a token's user is trusted before Discord is asked again
 # Seconds an instance's channel and users are trusted (asked again for a user not in it: he just launched it);
@@ -80,9 +82,9 @@ class Identity:
 
     async def who(self, header: str) -> Player:
         """The player behind an `Authorization: Bearer <token>` header (401 without a token Discord knows)."""
-        if not header.startswith("Bearer ") or not 8 <= len(header) <= 300:
-            raise Refusal("activity.error.token", 401)
         token = header.removeprefix("Bearer ").strip()
+        if not header.startswith("Bearer ") or not 8 <= len(header) <= 300 or not _printable(token):
+            raise Refusal("activity.error.token", 401)  # (a token is ASCII: nothing else goes to Discord)
         now = time.monotonic()
         known = self._who.get(token)
         if known is not None and now - known[1] < WHO_FOR:
@@ -91,11 +93,12 @@ class Identity:
             return known[0]
         self._ask(now)
         body = await self._get("/users/@me", f"Bearer {token}")
-        if body is None or not str(body.get("id", "")).isdigit():
+        user_id = digits(str(body.get("id", "")), MAX_ID) if body is not None else None
+        if body is None or not user_id:
             _keep(self._who, token, (None, now))  # a forged token costs Discord one question a minute
             raise Refusal("activity.error.token", 401)
         name = str(body.get("global_name") or body.get("username") or "")
-        player = Player(int(str(body["id"])), name, str(body.get("locale") or ""))
+        player = Player(user_id, name, str(body.get("locale") or ""))
         _keep(self._who, token, (player, now))
         return player
 
@@ -112,8 +115,7 @@ class Identity:
 
     async def instance(self, instance_id: str, user_id: int) -> Instance:
         """The Activity instance `user_id` is in (403 when Discord does not know him in it)."""
-        if not instance_id or len(instance_id) > 200:
-            raise Refusal("activity.error.instance", 403)
+        instance_id = inputs.instance(instance_id)  # (it is a part of the path asked below)
         now = time.monotonic()
         known = self._instances.get(instance_id)
         if known is None or now - known[1] >= INSTANCE_FOR or user_id not in known[0].users:
@@ -121,15 +123,14 @@ class Identity:
             path = f"/applications/{self.client_id}/activity-instances/{instance_id}"
             body = await self._get(path, f"Bot {self._bot}")
             location = body.get("location") if body is not None else None
-            if body is None or not isinstance(location, dict):
+            channel = digits(str(location.get("channel_id")), MAX_ID) if isinstance(location, dict) else None
+            if body is None or not isinstance(location, dict) or not channel:
                 raise Refusal("activity.error.instance", 403)
             listed = body.get("users")
-            users = (
-                frozenset(int(u) for u in listed if str(u).isdigit())
-                if isinstance(listed, list)
-                else frozenset()
-            )
-            known = (Instance(int(location["channel_id"]), int(location.get("guild_id") or 0), users), now)
+            ids = (digits(str(u), MAX_ID) for u in (listed if isinstance(listed, list) else ()))
+            users = frozenset(u for u in ids if u)
+            guild = digits(str(location.get("guild_id") or 0), MAX_ID) or 0
+            known = (Instance(channel, guild, users), now)
             _keep(self._instances, instance_id, known)
         if user_id not in known[0].users:
             raise Refusal("activity.error.instance", 403)
@@ -148,6 +149,10 @@ class Identity:
         except (aiohttp.ClientError, TimeoutError, ValueError):
             raise Refusal("activity.error.discord", 502) from None
         return body if isinstance(body, dict) else None
+
+
+def _printable(text: str) -> bool:
+    return text.isascii() and text.isprintable()
 
 
 def _keep(cache: dict[str, T], key: str, value: T) -> None:

@@ -19,13 +19,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.web.guard import Refusal
+from bot.web.inputs import MAX_DAY, MAX_ID, link_part
 
 TABLE, REPLAY, BOARD, EVENT = "table", "replay", "board", "event"
 KINDS = (TABLE, REPLAY, BOARD, EVENT)
 LINK_DAYS = 30  # how long a posted link opens its page
 DAY = 86_400
 SIGNATURE = re.compile(r"[A-Za-z0-9_-]{22}")
-MAX_ID = 2**63 - 1  # a table or server id beyond this is no id at all
 
 
 @dataclass(frozen=True)
@@ -56,19 +56,12 @@ class Signer:
     def check(self, kind: str, ident: str, until: str, signature: str) -> int:
         """The id a link opens, or `Refusal`: 404 for a link that is not one (malformed or forged: nobody is
         told whether the table exists), 410 for one whose day has passed."""
-        if (
-            kind not in KINDS
-            or not ident.isdigit()
-            or not until.isdigit()
-            or len(ident) > 19
-            or len(until) > 9
-            or SIGNATURE.fullmatch(signature) is None
-            or int(ident) > MAX_ID
-        ):
+        number, day = link_part(ident, MAX_ID), link_part(until, MAX_DAY)  # ASCII digits, bounded (`inputs`)
+        if kind not in KINDS or SIGNATURE.fullmatch(signature) is None:
             raise Refusal("web.error.not_found", 404)
-        expected = self._sign(kind, int(ident), int(until))
+        expected = self._sign(kind, number, day)
         if not hmac.compare_digest(expected, signature):
             raise Refusal("web.error.not_found", 404)
-        if int(self.clock()) // DAY > int(until):
+        if int(self.clock()) // DAY > day:
             raise Refusal("web.error.expired", 410)
-        return int(ident)
+        return number

@@ -13,7 +13,7 @@ from aiohttp import web
 from bot.i18n import t
 from bot.render.pictures.labels import player_name
 from bot.sessions.view import table_info
-from bot.web import html, metrics
+from bot.web import html, inputs, metrics
 from bot.web.base import PageBase
 from bot.web.feed import Watched
 from bot.web.guard import Refusal, address_of
@@ -21,8 +21,8 @@ from bot.web.links import TABLE
 from bot.web.shown import table_picture, table_view
 
 KEEPALIVE = 15.0  # seconds between a live feed's comments (proxies close silent connections)
-PICTURES_KEPT = 256
-FRAMES_KEPT = 512
+PICTURES_KEPT = 256  # tables and languages whose newest picture is kept
+FRAMES_KEPT = 512  # tables and languages whose newest frame is kept
 
 
 class LivePages(PageBase):
@@ -41,10 +41,19 @@ class LivePages(PageBase):
     # ---- the live table
 
     def _frame(self, watched: Watched, locale: str, link: str) -> str:
-        """The page's main part for this state (made once per state and language, for every viewer)."""
-        key = (watched.record.id, watched.version, locale)
-        made = self._frames.get(key)
-        if made is None:
+        """The page's main part for this state (made once per state and language, for every viewer; the
+        newest state's only is kept)."""
+        return self._made(watched, locale, link)[1]
+
+    def _sse(self, watched: Watched, locale: str, link: str) -> bytes:
+        """The live feed's frame of this state, encoded once for every viewer (200 viewers of a table write
+        the same bytes, not 200 copies of them)."""
+        return self._made(watched, locale, link)[2]
+
+    def _made(self, watched: Watched, locale: str, link: str) -> tuple[int, str, bytes]:
+        key = (watched.record.id, locale)
+        kept = self._frames.get(key)
+        if kept is None or kept[0] != watched.version:
             view = table_view(watched, locale=locale)
             picture = f"{link}/picture/{watched.version}.png?lang={locale}"
             has_picture = table_info(watched.record).pictures and watched.record.game is not None
@@ -57,10 +66,17 @@ class LivePages(PageBase):
                 replay = self.replay_url(watched.record.id)
                 words = escape(t(locale, "web.replay.link"))
                 made += f'<p class="next"><a href="{escape(replay)}">{words}</a></p>'
-            self._frames[key] = made
+            data = json.dumps({
+                "version": watched.version, "seq": watched.record.seq, "status": watched.record.status,
+                "html": made,
+            })  # fmt: skip
+            event = f"id: {watched.version}\nevent: table\ndata: {data}\n\n".encode()
+            kept = (watched.version, made, event)
+            self._frames.pop(key, None)
+            self._frames[key] = kept  # (the newest last: the oldest goes first)
             while len(self._frames) > FRAMES_KEPT:
                 self._frames.popitem(last=False)
-        return made
+        return kept
 
     async def table_page(self, request: web.Request) -> web.Response:
         watched = await self._watched(request)
@@ -76,20 +92,25 @@ class LivePages(PageBase):
         if not watched.record.is_open:  # a finished (or cancelled) table: nothing more to follow
             data, status = {}, ""
         page = html.page(
-            title=t(locale, "web.title.table", table=watched.record.id), body=status + body, locale=locale,
-            data=data, script=True,
+            title=t(locale, "web.title.table", table=watched.record.id),
+            body=status + body,
+            locale=locale,
+            data=data,
+            script=True,
         )
         return web.Response(text=page, content_type="text/html", headers={"Cache-Control": "no-store"})
 
     async def table_live(self, request: web.Request) -> web.StreamResponse:
         watched = await self._watched(request)
         locale = self._locale(request, watched.record.language)
+        sent = inputs.last_event_id(request.headers.get("Last-Event-ID"))  # before the 200: a 400 if odd
         link = request.path.removesuffix("/live")
         address = address_of(request)
         self.limits.open_live(address)
         task = asyncio.current_task()
         if task is not None:
             self._live.add(task)
+            self.crowd.came(len(self._live))
         response = web.StreamResponse(
             headers={
                 "Content-Type": "text/event-stream",
@@ -101,22 +122,10 @@ class LivePages(PageBase):
             with metrics.VIEWERS.track_inprogress():
                 await response.prepare(request)
                 async with self.feed.watch(watched.record.id) as changed:
-                    sent = (
-                        int(request.headers.get("Last-Event-ID", "0") or 0)
-                        if request.headers.get("Last-Event-ID", "").isdigit()
-                        else 0
-                    )
                     while not self.closing.is_set():
                         current = self.feed.latest(watched.record.id) or watched
                         if current.version != sent:
-                            frame = json.dumps({
-                                "version": current.version, "seq": current.record.seq,
-                                "status": current.record.status,
-                                "html": self._frame(current, locale, link),
-                            })  # fmt: skip
-                            await response.write(
-                                f"id: {current.version}\nevent: table\ndata: {frame}\n\n".encode()
-                            )
+                            await response.write(self._sse(current, locale, link))
                             sent = current.version
                             metrics.FRAMES.inc()
                         with contextlib.suppress(TimeoutError):
@@ -129,15 +138,19 @@ class LivePages(PageBase):
             self.limits.close_live(address)
             if task is not None:
                 self._live.discard(task)
+                self.crowd.left(len(self._live))  # the last of a crowd: memory given back
         return response
 
     async def table_png(self, request: web.Request) -> web.Response:
         watched = await self._watched(request)
         locale = self._locale(request, watched.record.language)
-        self._number(request.match_info["version"], 2**62)
-        key = (watched.record.id, watched.version, locale)
-        if key not in self._pictures:
-            self._pictures[key] = await asyncio.to_thread(table_picture, watched, locale=locale)
+        self._number(request.match_info["version"], inputs.MAX_VERSION)
+        key = (watched.record.id, locale)
+        kept = self._pictures.get(key)
+        if kept is None or kept[0] != watched.version:
+            kept = (watched.version, await asyncio.to_thread(table_picture, watched, locale=locale))
+            self._pictures.pop(key, None)
+            self._pictures[key] = kept
             while len(self._pictures) > PICTURES_KEPT:
                 self._pictures.popitem(last=False)
-        return self._png(self._pictures[key])
+        return self._png(kept[1])

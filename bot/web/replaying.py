@@ -42,7 +42,7 @@ class ReplayPages(PageBase):
         if step > 0:
             history = await self.store.history(table_id)
             entry = history[step - 1] if step - 1 < len(history) else None
-        shown = replay_step(viewer, row.kind, entry, replayed.last, locale=locale)
+        shown = replay_step(viewer, row.kind, entry, step, replayed.last, locale=locale)
         info = table_info(replayed.record)
         namer: html.Namer = lambda player: player_name(info, player, info.names, locale)  # noqa: E731
         link = request.path.split("/step/")[0]

@@ -32,12 +32,14 @@ from bot.web.event import EventPage
 from bot.web.guard import API, MAX_BODY, Refusal, guard
 from bot.web.links import EVENT, REPLAY, TABLE
 from bot.web.live import LivePages
+from bot.web.quiet import QuietRunner
 from bot.web.replaying import ReplayPages
 
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).parent / "static"
 SETTING_FOR = 10.0  # seconds a server's on/off is trusted for its links
+STATIC_FILES = {"web.js": "application/javascript", "web.css": "text/css", "favicon.svg": "image/svg+xml"}
 
 
 # Every answer: nothing but our own script and style runs on a page (the board's colour is an inline style),
@@ -97,7 +99,7 @@ class WebServer(LivePages, ReplayPages, BoardPage, EventPage):
     # ---- life
 
     async def start(self) -> None:
-        middleware: Any = guard(self.limits, self._refused)  # aiohttp's own decorator marks it
+        middleware: Any = guard(self.limits, self._refused, self.refusals)  # aiohttp's decorator marks it
         app = web.Application(middlewares=[middleware], client_max_size=MAX_BODY)
         app.on_response_prepare.append(_protected)
         link = "/{id}/{until}/{sig}"
@@ -111,12 +113,15 @@ class WebServer(LivePages, ReplayPages, BoardPage, EventPage):
         app.router.add_get("/event" + link, self.event_page)
         app.router.add_get("/event" + link + "/picture.png", self.event_png)
         app.router.add_get("/static/{name}", self.static)
+        app.router.add_get("/favicon.ico", self.favicon)  # every browser asks for it, whatever the page says
         if self.activity is not None:  # the game as a Discord Activity (bot/web/activity.py)
             self.activity.install(app)
+            app.router.add_get("/activity/favicon.ico", self.favicon)  # (Discord maps `/` to `/activity/`)
             # its table's picture (the result card once over): the live page's, where Discord's proxy maps
             app.router.add_get("/activity/table" + link + "/picture/{version}.png", self.table_png)
             self.activity.picture_link = lambda table_id: self.signer.link(TABLE, table_id).path
-        self._runner, self.port = await serve(app, self.host, self.port)  # the metrics server's way
+        runner = QuietRunner(app, self.refusals, access_log=None, handler_cancellation=True)
+        self._runner, self.port = await serve(app, self.host, self.port, runner)  # the metrics server's way
         await self.feed.start()
 
     async def close(self) -> None:
@@ -163,9 +168,15 @@ class WebServer(LivePages, ReplayPages, BoardPage, EventPage):
 
     async def static(self, request: web.Request) -> web.Response:
         name = request.match_info["name"]
-        if name not in ("web.js", "web.css"):
+        kind = STATIC_FILES.get(name)
+        if kind is None:
             raise Refusal("web.error.not_found", 404)
-        kind = "application/javascript" if name.endswith(".js") else "text/css"
         return web.Response(
             body=(STATIC / name).read_bytes(), content_type=kind, headers={"Cache-Control": "max-age=3600"}
         )
+
+    async def favicon(self, request: web.Request) -> web.Response:
+        return web.Response(
+            body=(STATIC / "favicon.svg").read_bytes(), content_type="image/svg+xml",
+            headers={"Cache-Control": "max-age=86400"},
+        )  # fmt: skip

@@ -29,10 +29,13 @@ async function call(path, { method = "GET", body } = {}) {
   return data;
 }
 
-function button(label, token, seq, style) {
+// A button: `label` on it; `sentence` (the move's whole sentence), when given, its description (a screen
+// reader says it after the label; a mouse shows it on hover).
+function button(label, token, seq, style, sentence) {
   const b = document.createElement("button");
   b.type = "button";
   b.textContent = label;
+  if (sentence && sentence !== label) b.title = sentence;
   b.dataset.token = token;
   if (seq !== null && seq !== undefined) b.dataset.seq = String(seq);
   if (style) b.className = style;
@@ -126,7 +129,7 @@ function drawMine(view) {
     const title = document.createElement("p");
     title.className = "small";
     title.textContent = words.where;
-    where.append(title, ...picked.map((m) => button(m.label, m.token, m.seq, "primary")));
+    where.append(title, ...picked.map((m) => button(m.short || m.label, m.token, m.seq, "primary", m.label)));
   }
   const bids = view.moves.filter((m) => m.amount !== null).sort((a, b) => a.amount - b.amount);
   const stepper = $("bid");
@@ -145,7 +148,7 @@ function drawMine(view) {
     stepper.querySelector(".plus").disabled = state.bid === bids.length - 1;
   }
   const rest = view.moves.filter((m) => !m.card && !(m.source && m.source !== "hand") && m.amount === null);
-  $("moves").replaceChildren(...rest.map((m) => button(m.label, m.token, m.seq)));
+  $("moves").replaceChildren(...rest.map((m) => button(m.short || m.label, m.token, m.seq, "", m.label)));
 }
 
 function draw() {

@@ -126,6 +126,16 @@ class Table:
         return said[-1] if said else ""
 
 
+def places_of_first_card(player: Player) -> list[tuple[str, str]]:
+    """Tap the first playable card; the place buttons it offers, as (text, title)."""
+    player.app.locator("button.card-chip.playable").first.click()
+    player.app.wait_for_selector("#where button[data-token]")
+    return [
+        (b.inner_text(), b.get_attribute("title") or "")
+        for b in player.app.locator("#where button[data-token]").all()
+    ]
+
+
 def malice_choice(token: str) -> bool:
     parts = token.split("-")
     return len(parts) >= 4 and parts[3].startswith("centre")
@@ -178,6 +188,17 @@ async def test_a_whole_malice_game_by_taps_against_the_computer(
             # The turn clock, counted down in her language.
             assert re.search(r"Time runs out in \d+ seconds", page), page[:400]
             await chromium.run(lambda _: player.page.screenshot(path=str(folder / "activity-en-360.png")))
+            # A card tapped: its places as short buttons (the card and where it goes, so they line up on a
+            # phone), each with its whole sentence as the description (issue 38).
+            where = await chromium.run(lambda _: places_of_first_card(player))
+            assert where and all("→" in text and len(text) <= 24 for text, _ in where), where
+            assert all(title.startswith("Plays ") and len(title) > len(text) for text, title in where), where
+            await chromium.run(
+                lambda _: player.page.screenshot(path=str(folder / "activity-en-360-where.png"))
+            )
+            await chromium.run(
+                lambda _: player.app.locator("button.card-chip.selected").click()
+            )  # put it back
             checked_hidden = True
         await chromium.run(lambda _: malice_turn(player))
         taps += 1

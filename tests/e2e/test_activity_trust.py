@@ -135,6 +135,13 @@ async def test_nothing_from_the_browser_is_trusted(harness: Harness) -> None:
         # A lobby's own buttons and Discord's dialogs are no way around it either.
         for token in ("move", "hand", "play", "x" * 200):
             assert (await page.click(alice_token, {**body, "token": token}))[0] in (400, 403, 409)
+        # Strict bodies (issue 38): a boolean is no table (JSON's true was table 1), an id past 2**63-1 no id
+        # (it was a 500 from SQLite), a number in a string no number: 400 with a sentence, nothing played.
+        mover_token = alice_token if mover == str(alice.id) else bob_token
+        for odd in ({"table": True}, {"table": 2**70}, {"table": str(table.id)}, {"seq": True},
+                    {"seq": 2**64}, {"instance": 7}, {"token": ["end"]}):  # fmt: skip
+            status, answer = await page.click(mover_token, {**body, **odd})
+            assert status == 400 and answer["error"] == "This request is not understood.", (odd, answer)
 
         # Feeds: the spectator's has no hand and no hidden card; Alice's has her own hand only. Discord is
         # asked who a token is once a minute at most, not at every request.

@@ -12,6 +12,7 @@ A moderator voids a farmed game and takes a cheater off the leaderboard.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import Counter
 from typing import Any
 
@@ -366,7 +367,12 @@ async def test_a_moderator_voids_a_game_and_takes_a_player_off_the_leaderboard(h
     assert f"<@{bob.id}> is off this server's leaderboards" in said.text
     board = await alice.slash("leaderboard")
     assert f"<@{alice.id}>" in board.text and f"<@{bob.id}>" not in board.text
+    # The bot itself (it plays the computer seats) is on no leaderboard: refused, nothing recorded (issue 38).
+    bot_user = harness.fake.bot_user
+    said = await erin.slash("moderation exclude", player=bot_user, reason="test")
+    assert said.ephemeral and f"<@{bot_user.id}> is a bot" in said.text, said.text
     record = await erin.slash("moderation log")
+    assert f"<@{bot_user.id}>" not in record.text
     assert record.ephemeral and f"voided the game at table #{farmed}" in record.text
     assert f"took <@{bob.id}> off the leaderboards · cheating" in record.text
 
@@ -381,5 +387,14 @@ async def test_a_start_time_that_is_no_time_is_refused_in_the_readers_language(h
     said = await alice.slash("tournament create", game="malice", format="swiss", starts="morgen")
     assert said.ephemeral and "muss ein Discord-Zeitstempel sein" in said.text, said.text
     assert "is open" not in (await alice.slash("tournament show")).text
-    made = await alice.slash("tournament create", game="malice", format="swiss", starts="<t:4102444800:F>")
+    # Within a stated window (issue 38): not in the past, not over a year ahead; refused in her language.
+    said = await alice.slash("tournament create", game="malice", format="swiss", starts="<t:1000000000:F>")
+    assert said.ephemeral and "Diese Startzeit ist schon vorbei" in said.text, said.text
+    alice.user.locale = "en-US"
+    said = await alice.slash("tournament create", game="malice", format="swiss", starts="<t:999999999999:F>")
+    assert said.ephemeral and "A tournament starts within a year" in said.text, said.text
+    said = await alice.slash("tournament create", game="malice", format="swiss", starts="<t:١٢٣٤٥٦٧٨٩٠:F>")
+    assert said.ephemeral and "must be a Discord timestamp" in said.text, said.text
+    tomorrow = int(time.time()) + 86_400
+    made = await alice.slash("tournament create", game="malice", format="swiss", starts=f"<t:{tomorrow}:F>")
     assert not made.ephemeral and "is open" in made.text, made.text

@@ -178,7 +178,7 @@ async def test_a_browser_watches_a_malice_game_live_then_steps_through_its_repla
             lang = await screenshot(chromium, url, shots / f"table-{locale[:2]}-{size[0]}.png", size, locale)
             assert lang == locale[:2]
 
-    # The replay, stepped with the arrow keys, each step's action as /history words it.
+    # The replay, stepped with the arrow keys, each step's action as /history words it, numbered as its step.
     history = await alice.slash("history", game=f"#{row.id}")
     lines = [
         line for m in history.messages for e in m.embeds for line in (e.get("description") or "").split("\n")
@@ -205,7 +205,8 @@ async def test_a_browser_watches_a_malice_game_live_then_steps_through_its_repla
     assert len(actions) == final == len(worded)
     for seq, action in enumerate(actions):
         said = re.sub(r"<@(\d+)>", lambda m: names.get(m.group(1)) or "", worded[seq])
-        assert " ".join(action.split()) == " ".join(f"{seq:>3} {said}".replace("`", "").split()), seq
+        # Numbered as the step (the counter's "move n of N"), seq + 1: /history counts its seq from 0.
+        assert " ".join(action.split()) == " ".join(f"{seq + 1:>3} {said}".replace("`", "").split()), seq
     # The replay and the server's leaderboard, in both languages at both sizes.
     board = bot.web.board_url(row.guild_id)
     for locale in ("en-US", "de-DE"):

@@ -8,22 +8,41 @@
 - a burst of 1,000 requests from one address gets 429s with Retry-After, another address is still served,
   and the game played meanwhile is answered within Discord's deadline;
 - `/settings web off` closes the server's pages (403), links posted before included, and drops its links;
-- /metrics' counters count the pages served.
+- /metrics' counters count the pages served;
+- the hostile-input suite (issue 38): hypothesis asks every route of the pages and of the Activity's API
+  rightly, then changes up to three things (a path part, a query value, a header, the body, a JSON field's
+  type, the method) into odd ones (tests/e2e/hostile.py): never a 5xx, never a traceback in the log, never a
+  hidden card. `HOSTILE_EXAMPLES=5000` (and `HOSTILE_SEED=n` for another sequence) by hand;
+  `HOSTILE_SUMMARY=1` prints which routes answered what.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
+import itertools
+import json
+import logging
+import os
 
 import aiohttp
+import hypothesis
 import pytest
+from hypothesis import strategies as st
 from prometheus_client import REGISTRY
 from pydantic import SecretStr
 
+from bot import render
+from bot.i18n import LANGUAGES
+from bot.i18n.cards import format_card, parse_card
+from bot.web.activity import CLIENT
 from bot.web.links import LINK_DAYS, Signer
-from tests.e2e.fake_discord import FakeDiscordError
+from tests.e2e import hostile
+from tests.e2e.fake_activity import CLIENT_SECRET
+from tests.e2e.fake_discord import APPLICATION_ID, FakeDiscordError
 from tests.e2e.harness import Harness
-from tests.e2e.test_game_support import live_game, poll, table_message
+from tests.e2e.test_activity import Table
+from tests.e2e.test_game_support import hidden_cards, live_game, poll, table_message
 
 SECRET = "e2e-web-secret-0123456789"
 pytestmark = pytest.mark.bot(web_port=0, web_secret=SecretStr(SECRET))
@@ -149,3 +168,197 @@ async def test_history_and_leaderboard_link_their_pages(harness: Harness) -> Non
             assert r.status == 200 and "Replay" in await r.text()
     assert served("board") == before + 1
     assert not fake.violations
+
+
+# ---- the hostile-input suite (issue 38): every route of the pages and the Activity's API, any input
+
+EXAMPLES = int(os.environ.get("HOSTILE_EXAMPLES", "300"))  # CI's bound (~15 s); more by hand
+HOSTILE_SEED = os.environ.get("HOSTILE_SEED")  # another sequence by hand (CI keeps the fixed one)
+METHODS = ["GET"] * 8 + ["HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "FOO"]
+Route = tuple[str, list[str], dict[str, str], dict[str, str], dict[str, object] | None]
+ACTIVITY = dict(discord_client_id=APPLICATION_ID, discord_client_secret=SecretStr(CLIENT_SECRET))
+
+
+class Tracebacks(logging.Handler):
+    """Every log record with a traceback, or at ERROR or above, whatever the logger."""
+
+    def __init__(self) -> None:
+        super().__init__(level=logging.DEBUG)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.exc_info or record.levelno >= logging.ERROR:
+            self.records.append(record)
+
+
+def in_languages(printed: set[str]) -> set[str]:
+    """Cards as every language prints them (a German page says `B♦` where an English one says `J♦`)."""
+    return {format_card(parse_card(card), lang) for card in printed for lang in LANGUAGES}
+
+
+@pytest.mark.alone
+@pytest.mark.bot(web_port=0, web_secret=SecretStr(SECRET), turn_timeout_seconds=3600.0, **ACTIVITY)
+async def test_no_input_makes_a_page_or_the_activity_fail(harness: Harness) -> None:
+    """Hypothesis makes requests to every route (paths, queries, headers, bodies, methods: see
+    tests/e2e/hostile.py): each is answered 2xx, 3xx or 4xx, never 5xx or a cut connection; the bot logs no
+    traceback; no answer about the running table shows a card hidden in it (the reader is a spectator)."""
+    fake, bot = harness.fake, harness.bot
+    assert bot is not None and bot.web is not None
+    web = bot.web
+    alice, carol, dave = harness.user("alice"), harness.user("carol"), harness.user("dave")
+    # A finished table to replay (in #lounge), a running one to watch (in #games), Carol in its Activity.
+    await dave.slash("malice challenge", opponent=fake.bot_user, turns=3, channel="lounge")
+    finished = await poll(lambda: bot.sessions.tables.in_channel(fake.channel("lounge").id), what="lounge")
+    await dave.slash("resign", channel="lounge")
+    await poll(lambda: bot.sessions.tables.in_channel(fake.channel("lounge").id) is None, what="the end")
+    await alice.slash("malice challenge", opponent=fake.bot_user, turns=6)
+    table = Table(harness)
+    record = await table.opened()
+    await bot.sessions.idle()
+    instance = await table.launch(carol)
+    code = {"code": fake.authorize_code(carol)}
+    async with aiohttp.ClientSession() as http, http.post(web.base + "/activity/api/token", json=code) as r:
+        token = (await r.json())["access_token"]
+    # Alice's turn (an hour long): the table stands still (nobody else may move), what is hidden stays so.
+    alices = str(alice.id)
+    await poll(
+        lambda: (r := table.record()) is not None and r.game and r.game.current_player == alices, what="turn"
+    )
+    await bot.sessions.idle()
+    record = table.record()
+    # What a spectator is shown when he asks rightly: a card there (a Malice log line names a card played,
+    # which may since have gone back into the stock and into a hand) is history, not a leak; any other card
+    # hidden now must be in no answer, whatever was asked.
+    public = ""
+    async with aiohttp.ClientSession() as http:
+        for lang in LANGUAGES:
+            async with http.get(web.table_url(record.id), params={"lang": lang}) as r:
+                public += await r.text()
+            async with http.get(web.table_url(record.id) + "/live", params={"lang": lang}) as r:
+                public += (await r.content.readuntil(b"\n\n")).decode()
+            headers = {"Authorization": f"Bearer {token}"}
+            async with http.get(
+                web.base + "/activity/api/table", params={"instance": instance}, headers=headers
+            ) as r:
+                public += json.dumps(await r.json(), ensure_ascii=False)
+    hidden = {card for card in in_languages(hidden_cards(record.game)) if card not in public}
+    assert len(hidden) >= 3  # (Alice's hand, at least)
+    links = {
+        "table": web.table_url(record.id).removeprefix(web.base).split("/")[2:],
+        "replay": web.replay_url(finished.id).removeprefix(web.base).split("/")[2:],
+        "board": web.board_url(record.guild_id).removeprefix(web.base).split("/")[2:],
+        "event": web.event_url(1).removeprefix(web.base).split("/")[2:],
+    }
+    legal = render.token(record.kind, record.game.legal_actions()[0])
+    auth = f"Bearer {token}"
+    click = {"instance": instance, "table": record.id, "token": legal, "seq": record.seq}
+    assets = sorted(p.name for p in (CLIENT / "assets").iterdir()) if (CLIENT / "assets").is_dir() else []
+    # Each route as a reader's browser or the Activity's page asks it: method, path, query, headers, body
+    routes: list[Route] = [
+        ("GET", ["table", *links["table"]], {"lang": "en"}, {}, None),
+        ("GET", ["table", *links["table"], "live"], {"lang": "de"}, {"Last-Event-ID": "1"}, None),
+        ("GET", ["table", *links["table"], "picture", "1.png"], {"lang": "en"}, {}, None),
+        ("GET", ["replay", *links["replay"]], {"step": "2", "lang": "de"}, {}, None),
+        ("GET", ["replay", *links["replay"], "step", "3"], {"lang": "en"}, {}, None),
+        ("GET", ["replay", *links["replay"], "picture", "1.png"], {}, {}, None),
+        ("GET", ["board", *links["board"]], {"season": "all-time"}, {"Accept-Language": "de;q=0.9"}, None),
+        ("GET", ["event", *links["event"]], {}, {}, None),
+        ("GET", ["event", *links["event"], "picture.png"], {}, {}, None),
+        ("GET", ["static", "web.js"], {}, {}, None),
+        ("GET", ["favicon.ico"], {}, {}, None),
+        ("GET", ["activity", ""], {}, {}, None),
+        ("GET", ["activity", "favicon.ico"], {}, {}, None),
+        *[("GET", ["activity", "assets", name], {}, {}, None) for name in assets],
+        ("GET", ["activity", "api", "config"], {}, {}, None),
+        ("POST", ["activity", "api", "token"], {}, {}, {"code": "code-made-up"}),
+        ("GET", ["activity", "api", "table"], {"instance": instance}, {"Authorization": auth}, None),
+        ("POST", ["activity", "api", "click"], {}, {"Authorization": auth}, click),
+    ]  # fmt: skip
+    header_names = ["Last-Event-ID", "Accept-Language", "Authorization", "Content-Type", "X-Forwarded-For",
+                    "If-None-Match", "Range", "Cookie", "Origin"]  # fmt: skip
+    query_names = ["lang", "step", "season", "instance", "after", "x"]
+
+    @st.composite
+    def hostile_request(draw: st.DrawFn) -> tuple[str, str, dict[str, str], bytes | None]:
+        """A route asked rightly, then changed in up to three places (a path part, a query value, a header,
+        the body or the method), each to something odd: deep checks and shallow ones are both reached."""
+        method, parts, query, headers, body = draw(st.sampled_from(routes))
+        parts, query, headers = list(parts), dict(query), dict(headers)
+        raw_body = None if body is None else json.dumps(body).encode()
+        kinds = ["part", "query", "header", "body", "method", "field", "raw query", "extra part"]
+        changes = draw(st.lists(st.sampled_from(kinds), max_size=3))
+        for change in changes:
+            if change == "part":
+                parts[draw(st.integers(0, len(parts) - 1))] = draw(hostile.text())
+            elif change == "extra part":
+                parts.insert(draw(st.integers(0, len(parts))), draw(hostile.text()))
+            elif change == "query":
+                query[draw(st.sampled_from(query_names) | hostile.text())] = draw(hostile.text())
+            elif change == "header":
+                headers[draw(st.sampled_from(header_names))] = draw(hostile.text())
+            elif change == "method":
+                method = draw(st.sampled_from(METHODS))
+            elif change == "body":
+                raw_body = draw(hostile.bodies())
+            elif change == "field" and isinstance(body, dict):
+                field = draw(st.sampled_from(sorted(body)) | st.text(max_size=8))
+                body = {
+                    **body,
+                    field: draw(
+                        st.sampled_from([True, False, 2**70, -1, 0, None, 1.5, [], {}]) | hostile.json_value()
+                    ),
+                }
+                raw_body = json.dumps(body).encode()
+        target = "/" + "/".join(hostile.part(p) for p in parts)
+        if "raw query" in changes:
+            query_text = draw(st.sampled_from(hostile.RAW_QUERIES))
+        else:
+            query_text = "&".join(f"{hostile.part(k)}={hostile.part(v)}" for k, v in query.items())
+        return method, target + (f"?{query_text}" if query_text else ""), headers, raw_body
+
+    running_table = ("/table/", "/activity/api/")  # (the replay is of another, finished table)
+    addresses = itertools.count(1)
+    tracebacks = Tracebacks()
+    logging.getLogger().addHandler(tracebacks)
+    port = web.port
+    asked: list[tuple[str, str, int | None]] = []
+
+    @hypothesis.settings(
+        max_examples=EXAMPLES, deadline=None, database=None, derandomize=HOSTILE_SEED is None,
+        suppress_health_check=list(hypothesis.HealthCheck), phases=[hypothesis.Phase.generate],
+    )  # fmt: skip
+    @hypothesis.given(asked_for=hostile_request())
+    def one_request(asked_for: tuple[str, str, dict[str, str], bytes | None]) -> None:
+        method, target, headers, body = asked_for
+        n = next(addresses)
+        address = f"10.38.{n // 250 % 250}.{n % 250}"  # each request its own budget (behind the proxy)
+        headers = {"X-Forwarded-For": address, **headers}
+        sent = [(k, v.replace("\r", "").replace("\n", "").encode()) for k, v in headers.items()]
+        answer = hostile.send(port, method, target, sent, body)
+        asked.append((method, target[:80], answer.status))
+        big = len(target) + sum(len(v) for _, v in sent) + len(body or b"") > 8000
+        assert answer.status is not None or big, (method, target[:200], answer.body[:200])
+        assert answer.status is None or answer.status < 500, (method, target[:200], answer.text[:300])
+        assert b"Traceback" not in answer.body
+        if target.startswith(running_table):
+            shown = {card for card in hidden if card in answer.text}
+            assert not shown, (target[:200], shown)
+        assert not tracebacks.records, [r.getMessage() for r in tracebacks.records]
+
+    if HOSTILE_SEED is not None:
+        one_request = hypothesis.seed(int(HOSTILE_SEED))(one_request)
+    try:
+        await asyncio.to_thread(one_request)  # the bot serves in this loop meanwhile
+    finally:
+        logging.getLogger().removeHandler(tracebacks)
+    await bot.sessions.idle()
+    assert not tracebacks.records, [r.getMessage() for r in tracebacks.records]
+    statuses = {status for _, _, status in asked}
+    if os.environ.get("HOSTILE_SUMMARY"):  # by hand: which routes answered what
+        seen = collections.Counter(
+            (m, "/".join(t.split("?")[0].split("/")[: 4 if t.startswith("/activity/api") else 2]), s)
+            for m, t, s in asked
+        )
+        print("\n".join(f"{n:6} {m} {t} {s}" for (m, t, s), n in sorted(seen.items(), key=str)))
+    assert 200 in statuses and 404 in statuses and 400 in statuses, statuses  # deep and shallow both reached
+    assert await table.stored_by(carol) == []  # the spectator moved nothing, whatever she sent
