@@ -151,6 +151,21 @@ def insomnia_command(command: str, **params: object) -> Callable[[], object]:
     return lambda: commands.build_action(insomnia(), command, dict(params), "p1")
 
 
+def insomnia_rethrow_command(**params: object) -> Callable[[], object]:
+    """A rethrow command of the auction's winner at his re-throws: the die's range is the reason only there
+    (elsewhere the phase's reason says more)."""
+    commands = PRESENTATIONS["insomnia"].commands
+    assert commands is not None
+
+    def attempt() -> object:
+        game = insomnia("bid 1", "pass", "pass", phase="auction")
+        player = game.current_player
+        assert player is not None and any(a.kind == "rethrow" for a in game.legal_actions())
+        return commands.build_action(game, "rethrow", dict(params), player)
+
+    return attempt
+
+
 def insomnia_command_applied(command: str, **params: object) -> Callable[[], object]:
     """The command's action at the auction, applied: where the builder leaves the refusal to the engine."""
     commands = PRESENTATIONS["insomnia"].commands
@@ -282,11 +297,11 @@ CASES = [
          "You have only 15 chips: bid at most 15, or pass."),
     Case("insomnia-command-negative-bid", insomnia_command_applied("bid", amount="-3"),
          "Bid at least 1 chip, or pass."),
-    Case("insomnia-command-negative-die", insomnia_command("rethrow", die="-3"),
+    Case("insomnia-command-negative-die", insomnia_rethrow_command(die="-3"),
          "There are four dice: name one from 1 to 4, left to right."),
     Case("insomnia-command-not-a-die", insomnia_command("rethrow", die="x"),
          "`x` is not a die number: give a whole number."),
-    Case("insomnia-command-four-dice", insomnia_command("rethrow", die="7"),
+    Case("insomnia-command-four-dice", insomnia_rethrow_command(die="7"),
          "There are four dice: name one from 1 to 4, left to right."),
 ]
 
