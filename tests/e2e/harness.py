@@ -75,7 +75,8 @@ counts them by status; `fake.stop_failing()` ends it.
 Hostile input (what Discord itself would refuse, sent anyway): `slash(..., unchecked=True)` and
 `autocomplete(..., unchecked=True)` send option values unchecked (any JSON value, missing, out of range or
 choices, a user id nobody has); `values={"timeout": 5}` passes options named like a keyword of the helper;
-`alice.forged_click("cardtable:1:x", message=msg)` sends any custom_id, on any message or none;
+`alice.forged_click("cardtable:1:x", message=msg)` sends any custom_id, on a message she can see (what Discord
+never delivers, a click without a message or on another's ephemeral one, raises `FakeDiscordError`);
 `alice.dm_channel()` is her DM channel with the bot, to send commands from (`channel=alice.dm_channel()`).
 
 Discord's limits (tests/e2e/fake_discord.py; each answers as Discord does, the bot must cope):
