@@ -1059,6 +1059,9 @@ class FakeDiscord(ActivityFake):
         self.violations: list[str] = []
         self.failures: list[Failure] = []
         self.random_failures: RandomFailures | None = None  # see fail_randomly()
+        # Callback type -> an event: a callback of that type is taken, but its answer reaches the bot only
+        # once the event is set (a request still on its way back, as on a slow network).
+        self.callback_gates: dict[int, asyncio.Event] = {}
         self.identifies: list[dict[str, Any]] = []
         self.gateway_events: list[tuple[str, dict[str, Any]]] = []
         self.shard_events: list[tuple[int, str, dict[str, Any]]] = []  # the same, with the shard sent on
@@ -2100,6 +2103,10 @@ class FakeDiscord(ActivityFake):
         }
         if resource is not None:
             response["resource"] = resource
+        gate = self.callback_gates.get(ctype)
+        if gate is not None:  # taken, and its answer on the way (a test holds it: `callback_gates`)
+            self._notify()
+            await gate.wait()
         return _json(response)
 
     def _reply_visibility(self, state: InteractionState, data: dict[str, Any]) -> Visibility:
