@@ -263,6 +263,23 @@ def _matches(typed: str, label: str, value: str, locale: object) -> bool:
 
 
 
+async def shown_in_place(
+    in_place: InPlace, updates: contextlib.AbstractAsyncContextManager[Message | None]
+) -> bool:
+    """Update the clicked message with the newest table message (`updates`: the presenter's
+    `answers.update(...)`, which counts it shown only when this succeeds). False when there is none (the
+    table message moved on) or Discord failed the update (a 5xx: the presenter writes the table message
+    itself later): the click's private answer must then be sent, so the click is never left without one."""
+    try:
+        async with updates as update:
+            if update is None:
+                return False
+            await in_place.update(update)
+            return True
+    except discord.DiscordServerError:
+        return False
+
+
 class InPlace:
     """A click's (or a dialog submit's) answer that updates the message it came from, within Discord's 3 s
     whatever happens meanwhile: if the update is not ready in time (a busy table, a picture still drawing),

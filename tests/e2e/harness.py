@@ -285,10 +285,11 @@ class Harness:
         self.bot, self._connect_task = None, None
         logged = len(self._errors.records)
         me = asyncio.current_task()
-        tasks = [t for t in self._bot_tasks.pop(number, ()) if not t.done() and t is not me]
-        for task in tasks:
-            task.cancel()
-        if tasks:
+        # Rounds until none is left: a task unwinding may start another (a table's worker woken in a
+        # `finally`), which a dead process never would.
+        while tasks := [t for t in self._bot_tasks.pop(number, ()) if not t.done() and t is not me]:
+            for task in tasks:
+                task.cancel()
             await asyncio.wait(tasks, timeout=START_TIMEOUT)
         await bot.http.close()  # its connections, the gateway's included, drop
         store = bot.__dict__.get("store")

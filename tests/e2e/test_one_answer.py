@@ -126,10 +126,11 @@ def _commands(harness: Harness) -> list[tuple[str, list[dict[str, Any]]]]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("locale", ["en-US", "de"])
-async def test_every_command_given_a_null_option_answers_with_a_sentence(harness: Harness, locale: str) -> None:
+async def test_every_command_given_a_null_option_answers_with_a_sentence(
+    harness: Harness, locale: str
+) -> None:
     """Every command of the synced tree, each option sent as null (as Discord never does), and all of them
     null at once: one answer each, a sentence in the reader's language, never an error id."""
-    fake = harness.fake
     reader = harness.user("carol")
     reader.user.locale = locale
     language = "de" if locale == "de" else "en"
@@ -168,6 +169,8 @@ async def test_history_with_a_null_page_is_its_first_page(harness: Harness, loca
     plain = await alice.slash("history", channel="lounge")
     null = await alice.slash("history", channel="lounge", unchecked=True, values={"page": None, "game": None})
     assert null.text == plain.text and null.ephemeral
-    missing = await alice.slash("malice challenge", channel="general", unchecked=True, values={"opponent": None})
+    missing = await alice.slash(
+        "malice challenge", channel="general", unchecked=True, values={"opponent": None}
+    )
     assert missing.ephemeral
     assert missing.text.startswith(t(language, "input.missing", option="").split("`")[0]), missing.text
