@@ -526,7 +526,10 @@ class Killer:
         fake = self.fake
         self.fuzzer.kills += 1
         before = set(fake.interactions)
-        self.lost |= {i for i in before if not fake.interactions[i].finished}
+        # Not answered yet, or deferred and not completed: the dying process cannot finish it.
+        self.lost |= {
+            i for i in before if not fake.interactions[i].finished or fake.interactions[i].deferred_unanswered
+        }
         await self.harness.crash_bot()
         await self.harness.start_bot()
         self.lost |= set(fake.interactions) - before

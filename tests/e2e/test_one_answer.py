@@ -137,13 +137,13 @@ async def test_every_command_given_a_null_option_answers_with_a_sentence(
     commands = _commands(harness)
     assert len(commands) >= 20
     sent = 0
-    for path, definitions in commands:
+    for (path, definitions), channel in product(commands, ["games", reader.dm_channel()]):
         names = [o["name"] for o in definitions]
         cases = [{name: None} for name in names] + ([dict.fromkeys(names)] if len(names) > 1 else [])
         for values in cases:
-            what = f"/{path} {values}"
+            what = f"/{path} {values} in {channel}"
             try:
-                reply = await reader.slash(path, unchecked=True, values=values)
+                reply = await reader.slash(path, channel=channel, unchecked=True, values=values)
             except FakeDiscordError as exc:
                 raise AssertionError(f"{what}: {exc}") from None
             sent += 1
