@@ -34,10 +34,11 @@ BODIES: dict[int, dict[str, Any]] = {
     8: {"type": 8, "data": {"choices": []}},
     9: {"type": 9, "data": {"custom_id": "m", "title": "A dialog",
                             "components": [{"type": 10, "content": "text"}]}},
+    12: {"type": 12},
 }  # fmt: skip
 ALLOWED = {
-    APPLICATION_COMMAND: (4, 5, 9),
-    MESSAGE_COMPONENT: (4, 5, 6, 7, 9),
+    APPLICATION_COMMAND: (4, 5, 9, 12),
+    MESSAGE_COMPONENT: (4, 5, 6, 7, 9, 12),
     AUTOCOMPLETE: (8,),
     MODAL_SUBMIT: (4, 5, 6, 7),
 }
@@ -48,6 +49,7 @@ async def test_the_fake_refuses_a_second_initial_answer_of_every_type(harness: H
     """As Discord: whatever the first response was, any second one is refused with 400 / 40060, and the
     first one stands (what the user saw is the first answer)."""
     fake = harness.fake
+    fake.activity_enabled = True  # so a first LAUNCH_ACTIVITY (type 12) is taken
     alice = harness.user("alice")
     carrier = (await alice.slash("table")).message  # a message for the component interactions to sit on
     assert carrier is not None
@@ -174,3 +176,33 @@ async def test_history_with_a_null_page_is_its_first_page(harness: Harness, loca
     )
     assert missing.ephemeral
     assert missing.text.startswith(t(language, "input.missing", option="").split("`")[0]), missing.text
+
+
+async def test_the_fake_refuses_an_update_discord_would_refuse(harness: Harness) -> None:
+    """Answering in place as Discord allows it: an update (type 7) or a deferred update (type 6) needs the
+    message the component sat on (a dialog opened by a command has none), and the edit of `@original` that
+    finishes a deferred update must come within the token's 15 minutes."""
+    fake = harness.fake
+    alice = harness.user("alice")
+    carrier = (await alice.slash("table")).message
+    assert carrier is not None
+    channel = fake.channel("games")
+    async with aiohttp.ClientSession() as http:
+        for ctype in (6, 7):
+            state = fake._start_interaction(MODAL_SUBMIT, alice.user, channel, "a command's dialog", None)
+            url = f"{fake.api_base}/interactions/{state.id}/{state.token}/callback"
+            async with http.post(url, json=BODIES[ctype]) as response:
+                assert response.status == 400 and state.callback_type is None, await response.text()
+        assert len(fake.violations) == 2
+        fake.violations.clear()
+        state = fake._start_interaction(MESSAGE_COMPONENT, alice.user, channel, "a click", carrier.id)
+        url = f"{fake.api_base}/interactions/{state.id}/{state.token}/callback"
+        async with http.post(url, json=BODIES[6]) as response:
+            assert response.status in (200, 204)
+        assert state.deferred_unanswered
+        fake.advance(15 * 60 + 1)
+        edit = f"{fake.api_base}/webhooks/{fake.application_id}/{state.token}/messages/@original"
+        async with http.patch(edit, json={"content": "too late"}) as response:
+            body = await response.json()
+            assert (response.status, body.get("code")) == (401, 50027), body
+        assert state.deferred_unanswered and carrier.text != "too late"
