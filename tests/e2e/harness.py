@@ -285,12 +285,18 @@ class Harness:
         self.bot, self._connect_task = None, None
         logged = len(self._errors.records)
         me = asyncio.current_task()
-        # Rounds until none is left: a task unwinding may start another (a table's worker woken in a
-        # `finally`), which a dead process never would.
-        while tasks := [t for t in self._bot_tasks.pop(number, ()) if not t.done() and t is not me]:
-            for task in tasks:
+        # Rounds until none is left, as nothing of a dead process runs on: a task unwinding may start another
+        # (a table's worker woken in a `finally`), and one may swallow a cancellation (asyncio.wait_for in
+        # Python 3.11 can), so each round cancels what is still running, new or old.
+        pending: set[asyncio.Task[Any]] = set()
+        for _ in range(20):
+            pending |= {t for t in self._bot_tasks.pop(number, ()) if t is not me}
+            pending = {t for t in pending if not t.done()}
+            if not pending:
+                break
+            for task in pending:
                 task.cancel()
-            await asyncio.wait(tasks, timeout=START_TIMEOUT)
+            await asyncio.wait(pending, timeout=START_TIMEOUT / 20)
         await bot.http.close()  # its connections, the gateway's included, drop
         store = bot.__dict__.get("store")
         if store is not None:

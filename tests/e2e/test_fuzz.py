@@ -163,17 +163,20 @@ class Fuzzer:
         self.commands = list(leaf_commands(self.fake.global_commands))
         self.counts: Counter[str] = Counter()
         self.failures: list[str] = []
-        self.kills = 0  # kill -9 restarts so far (an interaction in flight across one may go unanswered)
+        self.kills = 0  # kill -9 restarts so far
+        # Odd while a process is dying or none is up (from the kill until the next is ready), even otherwise:
+        # an interaction whose time overlapped a kill may go unanswered, as on Discord.
+        self.epoch = 0
 
     # ---- every interaction goes through here: answered in time, never "Something went wrong"
 
     async def send(self, what: str, call: Awaitable[Any], *, kind: str) -> Any:
         self.counts[kind] += 1
-        kills = self.kills
+        epoch = self.epoch
         try:
             reply = await call
         except FakeDiscordError as exc:  # no answer, a late one (10062), or Discord refused it
-            if self.kills != kills or self.harness.bot is None:
+            if epoch % 2 or self.epoch != epoch:
                 self.counts["lost to a kill"] += 1  # sent to the dying or the absent process
                 return None
             self.failures.append(f"{what}: {exc}")
@@ -525,6 +528,7 @@ class Killer:
         await asyncio.sleep(self.rng.uniform(0.0, 0.3))  # somewhere in the batch's answers
         fake = self.fake
         self.fuzzer.kills += 1
+        self.fuzzer.epoch += 1
         before = set(fake.interactions)
         # Not answered yet, or deferred and not completed: the dying process cannot finish it.
         self.lost |= {
@@ -533,6 +537,7 @@ class Killer:
         await self.harness.crash_bot()
         await self.harness.start_bot()
         self.lost |= set(fake.interactions) - before
+        self.fuzzer.epoch += 1
 
 
 @pytest.mark.slow
