@@ -33,7 +33,7 @@ from bot.errors import report_error
 from bot.games.refusal import Refusal
 from bot.i18n import t
 from bot.i18n.commands import CommandTranslator
-from bot.input_checks import check_command_input
+from bot.input_checks import check_command_input, without_nulls
 from bot.sessions import SessionManager
 from storage import Store
 
@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from bot.web import WebServer
 
 log = logging.getLogger(__name__)
+AUTOCOMPLETE = discord.InteractionType.autocomplete
 
 STOP_GRACE_SECONDS = 10.0
 # discord.py runs each command and each button press in a task of its own, named with these prefixes; a
@@ -72,6 +73,10 @@ class CardTree(app_commands.CommandTree):
                 )
             return False
         note_languages(interaction)
+        if interaction.type in (discord.InteractionType.application_command, AUTOCOMPLETE):
+            data: Any = interaction.data
+            if isinstance(data, dict):
+                without_nulls(data)  # in place: discord.py reads the options from it next
         if interaction.type is not discord.InteractionType.application_command:
             return True
         try:

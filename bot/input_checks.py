@@ -37,10 +37,38 @@ _SNOWFLAKE = re.compile(r"[0-9]{1,20}")  # ASCII digits only: int() would take "
 
 def _options(data: dict[str, Any]) -> list[dict[str, Any]]:
     """The leaf options of a command's data (inside its subcommand group and subcommand, if any)."""
-    options: list[dict[str, Any]] = data.get("options", [])
+    options: list[dict[str, Any]] = data.get("options") or []
     while options and options[0].get("type") in (1, 2):  # a subcommand (group): its options hold the values
-        options = options[0].get("options", [])
+        options = options[0].get("options") or []
     return options
+
+
+def without_nulls(data: dict[str, Any]) -> None:
+    """Take an option sent as null as left out (in place, before discord.py reads the options): Discord never
+    sends one, but a client that does would otherwise reach the command with None where its default is (an
+    error id, not a sentence). A required option left out is then refused by `check_command_input`; the
+    focused option of an autocomplete is typed text, so a null there is the empty text. An `options` that is
+    not a list is none at all."""
+    level: dict[str, Any] = data
+    while True:
+        options = level.get("options")
+        if not isinstance(options, list):
+            level["options"] = []
+            return
+        kept: list[Any] = []
+        for option in options:
+            if not isinstance(option, dict):
+                continue
+            if option.get("type") not in (1, 2) and option.get("value") is None:
+                if not option.get("focused"):
+                    continue
+                option["value"] = ""
+            kept.append(option)
+        options[:] = kept
+        subcommand = next((o for o in kept if o.get("type") in (1, 2)), None)
+        if subcommand is None:
+            return
+        level = subcommand
 
 
 def _guild_only(command: app_commands.Command[Any, ..., Any]) -> bool:

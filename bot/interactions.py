@@ -263,6 +263,23 @@ def _matches(typed: str, label: str, value: str, locale: object) -> bool:
 
 
 
+async def shown_in_place(
+    in_place: InPlace, updates: contextlib.AbstractAsyncContextManager[Message | None]
+) -> bool:
+    """Update the clicked message with the newest table message (`updates`: the presenter's
+    `answers.update(...)`, which counts it shown only when this succeeds). False when there is none (the
+    table message moved on) or Discord failed the update (a 5xx: the presenter writes the table message
+    itself later): the click's private answer must then be sent, so the click is never left without one."""
+    try:
+        async with updates as update:
+            if update is None:
+                return False
+            await in_place.update(update)
+            return True
+    except discord.DiscordServerError:
+        return False
+
+
 class InPlace:
     """A click's (or a dialog submit's) answer that updates the message it came from, within Discord's 3 s
     whatever happens meanwhile: if the update is not ready in time (a busy table, a picture still drawing),
@@ -279,21 +296,32 @@ class InPlace:
         await asyncio.sleep(delay)
         async with self._lock:
             if not self.interaction.response.is_done():
-                with contextlib.suppress(discord.NotFound):  # too late already: update() meets it again
+                # Too late already (10062), or Discord refused it: the update meets that again and says so.
+                with contextlib.suppress(discord.HTTPException):
                     await self.interaction.response.defer()
+
+    async def _stop(self) -> None:
+        """End the watch, holding the lock: a watch still asleep never defers, and a deferral in flight is
+        awaited to its end, never cancelled. (A `defer()` cancelled while its request is on the way may
+        reach Discord while discord.py never learns it was answered: the update after it would be a second
+        initial answer, which Discord refuses with 40060.) Leaves the lock held: the caller's answer comes
+        next, under it."""
+        await self._lock.acquire()
+        self._watch.cancel()
 
     async def update(self, message: Message) -> None:
         """Show `message` on the clicked message: the answer itself, or the edit after a deferral."""
-        self._watch.cancel()
         kwargs = discord_kwargs(message, edit=True)
-        async with self._lock:
+        await self._stop()
+        try:
             if self.interaction.response.is_done():
                 await self.interaction.edit_original_response(**kwargs)
             else:
                 await self.interaction.response.edit_message(**kwargs)
+        finally:
+            self._lock.release()
 
     async def settle(self) -> None:
         """No update after all: stop the watch (a private answer follows, as a followup if deferred)."""
-        self._watch.cancel()
-        async with self._lock:
-            pass
+        await self._stop()
+        self._lock.release()

@@ -26,7 +26,15 @@ from discord.ext import commands
 from bot.discord_out import discord_kwargs, note_languages
 from bot.errors import report_error
 from bot.games.refusal import Refusal
-from bot.interactions import ANSWER_WITHIN, InPlace, answer, answer_with_table, place_of, sessions_of
+from bot.interactions import (
+    ANSWER_WITHIN,
+    InPlace,
+    answer,
+    answer_with_table,
+    place_of,
+    sessions_of,
+    shown_in_place,
+)
 from bot.render.compose import MOVE
 from bot.sessions.errors import Text
 from bot.sessions.places import INTERACTION, PICK, MoveDialog
@@ -64,12 +72,11 @@ async def hand_here(interaction: discord.Interaction, table_id: int) -> bool:
     in_place = InPlace(interaction)
     try:
         hand = await sessions.click(table_id, interaction.user.id, "hand", None, locale=interaction.locale)
-        async with sessions.presenter.answers.update(table_id, message.id, interaction.token) as update:
-            if update is not None:
-                await in_place.update(update)
+        updates = sessions.presenter.answers.update(table_id, message.id, interaction.token)
+        shown = await shown_in_place(in_place, updates)
     finally:
         await in_place.settle()
-    if update is None:
+    if not shown:
         await answer(interaction, hand)  # the table message moved on meanwhile: the hand alone
     elif hand is not None:  # None: the table closed meanwhile, and this answer showed its end
         await answer(interaction, hand)
@@ -146,14 +153,13 @@ async def submitted(interaction: discord.Interaction, table_id: int, seq: int) -
         user, locale = interaction.user.id, interaction.locale
         result = await sessions.click(table_id, user, picked[0], seq, locale=locale)
         message = interaction.message
-        update = None
+        shown = False
         if message is not None:
-            async with sessions.presenter.answers.update(table_id, message.id, interaction.token) as update:
-                if update is not None:
-                    await in_place.update(update)
+            updates = sessions.presenter.answers.update(table_id, message.id, interaction.token)
+            shown = await shown_in_place(in_place, updates)
     finally:
         await in_place.settle()
-    if update is None:
+    if not shown:
         await answer(interaction, result)
 
 

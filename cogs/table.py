@@ -31,6 +31,7 @@ from bot.interactions import (
     roles_of,
     room_of,
     sessions_of,
+    shown_in_place,
     where,
 )
 from bot.reading import history_ref
@@ -81,25 +82,26 @@ class TableButton(
         try:
             result = await self._click(interaction)
             if in_place is None or interaction.message is None:
-                update = None
+                shown = False
             elif interaction.message.flags.ephemeral and isinstance(result, Message):
                 # A move button of the clicker's private hand: the hand is answered in place, his move with
                 # it; the table message follows through the last token answered on it.
-                await in_place.update(result)
-                return
+                try:
+                    await in_place.update(result)
+                    return
+                except discord.DiscordServerError:
+                    shown = False  # Discord failed the edit (a 5xx): the hand goes as a followup
             else:
                 # A click on the table message itself: its own answer updates it (type 7), which costs no
-                # channel write; the clicker's private answer follows as a followup.
-                message_id = interaction.message.id
+                # channel write; the clicker's private answer (his hand) follows as a followup.
                 answers = sessions.presenter.answers
-                async with answers.update(self.table_id, message_id, interaction.token) as update:
-                    if update is not None:
-                        await in_place.update(update)
+                updates = answers.update(self.table_id, interaction.message.id, interaction.token)
+                shown = await shown_in_place(in_place, updates)
         finally:
             if in_place is not None:
                 await in_place.settle()
-        if update is None or isinstance(result, Message):
-            await answer(interaction, result)
+        if not shown or isinstance(result, Message):
+            await answer(interaction, result)  # a followup when the click was answered (`answer` knows)
 
     async def _click(self, interaction: discord.Interaction) -> Message | Text | None:
         """The session's answer to this click (private: a hand, a sentence)."""

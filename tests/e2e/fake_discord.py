@@ -642,12 +642,20 @@ class InteractionState:
     modal: dict[str, Any] | None = None
     dispatched_at: float = 0.0  # the fake's clock when the bot was sent the interaction
     refused: str | None = None  # why Discord refused the bot's answer (10062 for a late first callback)
+    second_answers: int = 0  # initial responses after the first, each refused with 400 / 40060
+    completed: bool = False  # a deferral (type 5 or 6) was followed by its edit of @original or a followup
     _waiting_for_deferred: bool = False
 
     @property
     def finished(self) -> bool:
         """The user has seen an answer (a deferred response counts once its message is completed)."""
         return self.callback_type is not None and not self._waiting_for_deferred
+
+    @property
+    def deferred_unanswered(self) -> bool:
+        """Deferred and never answered: a "thinking" message never completed, or a deferred update (type 6)
+        followed by nothing (neither the clicked message edited nor a followup): the user saw nothing."""
+        return self.callback_type in (5, 6) and not self.completed
 
 
 class Reply:
@@ -1051,6 +1059,9 @@ class FakeDiscord(ActivityFake):
         self.violations: list[str] = []
         self.failures: list[Failure] = []
         self.random_failures: RandomFailures | None = None  # see fail_randomly()
+        # Callback type -> an event: a callback of that type is taken, but its answer reaches the bot only
+        # once the event is set (a request still on its way back, as on a slow network).
+        self.callback_gates: dict[int, asyncio.Event] = {}
         self.identifies: list[dict[str, Any]] = []
         self.gateway_events: list[tuple[str, dict[str, Any]]] = []
         self.shard_events: list[tuple[int, str, dict[str, Any]]] = []  # the same, with the shard sent on
@@ -2005,7 +2016,14 @@ class FakeDiscord(ActivityFake):
             state.refused = f"first callback {late:.1f} s after dispatch: 404 Unknown interaction (10062)"
             return _error(404, 10062, "Unknown interaction")
         if state.callback_type is not None:
-            self.violations.append(f"{state.description}: a second response to one interaction")
+            # Discord takes one initial response per interaction, whatever its type (a message, a deferral,
+            # an update, a modal, autocomplete choices); every later one is refused with 40060. The rest of
+            # the conversation goes through the token (followups, edits of @original).
+            state.second_answers += 1
+            self.violations.append(
+                f"{state.description}: a second response (type {body.get('type')}) to one interaction, "
+                f"after type {state.callback_type}"
+            )
             return _error(400, 40060, "Interaction has already been acknowledged.")
         ctype = int(body.get("type", 0))
         data = body.get("data") or {}
@@ -2085,6 +2103,10 @@ class FakeDiscord(ActivityFake):
         }
         if resource is not None:
             response["resource"] = resource
+        gate = self.callback_gates.get(ctype)
+        if gate is not None:  # taken, and its answer on the way (a test holds it: `callback_gates`)
+            self._notify()
+            await gate.wait()
         return _json(response)
 
     def _reply_visibility(self, state: InteractionState, data: dict[str, Any]) -> Visibility:
@@ -2124,6 +2146,7 @@ class FakeDiscord(ActivityFake):
         over = self._followups_over(state)
         if over is not None:
             return over
+        state.completed = True
         original = self.messages.get(state.original_message_id or 0)
         if state.callback_type == 5 and original is not None and original.loading:
             # The first followup after a deferred response completes the "thinking" message (keeping its
@@ -2175,6 +2198,7 @@ class FakeDiscord(ActivityFake):
         self._edit(message, body)
         if message.id == state.original_message_id:
             state._waiting_for_deferred = False
+            state.completed = True
         return _json(message.payload(self))
 
     async def _webhook_delete(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
@@ -2188,6 +2212,7 @@ class FakeDiscord(ActivityFake):
         message.deleted = True
         if message.id == state.original_message_id:
             state._waiting_for_deferred = False
+            state.completed = True
         return web.Response(status=204)
 
     # ---- REST: channels and messages
@@ -3008,12 +3033,16 @@ class UserHandle:
         timeout: float | None = None,
     ) -> Reply:
         """A component interaction with any custom_id (forged, or of a button that no longer exists), as a
-        hostile client could send, on `message` (any message, or none) in `channel`."""
+        hostile client could send, on `message` in its channel. What Discord itself never delivers raises
+        `FakeDiscordError` instead: a component interaction without its message, or on a message the user
+        cannot see (another person's ephemeral message). `channel` is kept for old callers and unused."""
         fake = self.fake
-        msg = None
-        if message is not None:
-            msg = fake.messages[message if isinstance(message, int) else message.id]
-        where = fake.channel(msg.channel_id if msg is not None else channel)
+        if message is None:
+            raise FakeDiscordError("Discord sends every component interaction with the message it sits on")
+        msg = fake.messages[message if isinstance(message, int) else message.id]
+        if not msg.visible_to(self.user) or msg.deleted:
+            raise FakeDiscordError(f"{self.name} cannot see message {msg.id} ({msg.visibility}): no click")
+        where = fake.channel(msg.channel_id)
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type}
         if values is not None:
             data["values"] = list(values)
@@ -3022,7 +3051,7 @@ class UserHandle:
             self.user,
             where,
             f"forged click {custom_id[:40]!r}",
-            source_message_id=msg.id if msg is not None else None,
+            source_message_id=msg.id,
         )
         return await fake.run_interaction(state, fake._interaction_payload(state, data, msg), timeout)
 

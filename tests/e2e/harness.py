@@ -75,7 +75,8 @@ counts them by status; `fake.stop_failing()` ends it.
 Hostile input (what Discord itself would refuse, sent anyway): `slash(..., unchecked=True)` and
 `autocomplete(..., unchecked=True)` send option values unchecked (any JSON value, missing, out of range or
 choices, a user id nobody has); `values={"timeout": 5}` passes options named like a keyword of the helper;
-`alice.forged_click("cardtable:1:x", message=msg)` sends any custom_id, on any message or none;
+`alice.forged_click("cardtable:1:x", message=msg)` sends any custom_id, on a message she can see (what Discord
+never delivers, a click without a message or on another's ephemeral one, raises `FakeDiscordError`);
 `alice.dm_channel()` is her DM channel with the bot, to send commands from (`channel=alice.dm_channel()`).
 
 Discord's limits (tests/e2e/fake_discord.py; each answers as Discord does, the bot must cope):
@@ -284,11 +285,18 @@ class Harness:
         self.bot, self._connect_task = None, None
         logged = len(self._errors.records)
         me = asyncio.current_task()
-        tasks = [t for t in self._bot_tasks.pop(number, ()) if not t.done() and t is not me]
-        for task in tasks:
-            task.cancel()
-        if tasks:
-            await asyncio.wait(tasks, timeout=START_TIMEOUT)
+        # Rounds until none is left, as nothing of a dead process runs on: a task unwinding may start another
+        # (a table's worker woken in a `finally`), and one may swallow a cancellation (asyncio.wait_for in
+        # Python 3.11 can), so each round cancels what is still running, new or old.
+        pending: set[asyncio.Task[Any]] = set()
+        for _ in range(20):
+            pending |= {t for t in self._bot_tasks.pop(number, ()) if t is not me}
+            pending = {t for t in pending if not t.done()}
+            if not pending:
+                break
+            for task in pending:
+                task.cancel()
+            await asyncio.wait(pending, timeout=START_TIMEOUT / 20)
         await bot.http.close()  # its connections, the gateway's included, drop
         store = bot.__dict__.get("store")
         if store is not None:
