@@ -45,6 +45,15 @@ def computer_seed(table_seed: str, seq: int) -> str:
     return hashlib.sha256(f"computer/{table_seed}/{seq}".encode()).hexdigest()
 
 
+class TableChanged(NotAllowed):
+    """The stale path: another writer (another process: a rolling restart's overlap, a process that was
+    paused) stored a move of this table first. Nothing was written; the table's record was reloaded from the
+    store and published, so the next try plays on the truth. Worded to the player as `table.changed`."""
+
+    def __init__(self) -> None:
+        super().__init__("table.changed")
+
+
 def spec_of(record: TableRecord) -> GameSpec:
     return REGISTRY[record.kind]
 
@@ -108,7 +117,7 @@ class Moves:
         except SequenceConflict:
             # Another writer got there first (another process, after a kill): reload the truth.
             await self.reload(record)
-            raise NotAllowed("table.changed") from None
+            raise TableChanged from None
         move = MoveFacts(count=count, actor=actor, events=events, game=game, hands=hands)
         changes = await self._ratings(record.id) if rating is not None else record.ratings
         new = record.evolve(
@@ -150,6 +159,8 @@ class Moves:
                         await self.store_session(current, session)
 
     async def reload(self, record: TableRecord) -> None:
+        """The table as the store has it, published in place of `record` (the stale path). Its newest steps'
+        facts are not kept: the presenter replays what it has not shown from the log."""
         row = await self.store.get_table(record.id)
         if row is None:
             raise TableNotFound(record.id)
@@ -252,6 +263,10 @@ class Moves:
                 action = await asyncio.to_thread(self._computer_choice, record, current)
                 try:
                     await self.commit(record, actor, action)
+                except TableChanged:
+                    # Another process moved first: the reloaded record is published, and its own stored
+                    # signal starts the next computer turn if there is one.
+                    return
                 except NotAllowed:
                     # A computer move the engine refuses is a bug in the computer player: the game goes on
                     # with the safe default rather than stalling the table.
