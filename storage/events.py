@@ -14,7 +14,7 @@ from storage import fairplay, names, writes
 from storage.common import dumps
 from storage.competitions import CompetitionRow
 from storage.database import Database, Transaction
-from storage.models import Rate
+from storage.models import Rate, SeatIn
 
 
 class ModerationRow(BaseModel):
@@ -152,16 +152,17 @@ class Competitions:
 
     async def create_match_table(
         self, match_id: int, guild_id: int, channel_id: int, kind: str, host_id: int, options: BaseModel,
-        seed: str, commitment: str,
+        seed: str, commitment: str, *, seats: Sequence[SeatIn] = (), meta: BaseModel | None = None,
     ) -> int:  # fmt: skip
-        """`create_table` for a competition's match, linked to it in the same transaction (CompetitionError
-        `taken` if the match has a table already, ChannelBusy as `create_table`)."""
+        """`create_table` for a competition's match (its seats and session state too), linked to it in the
+        same transaction (CompetitionError `taken` if the match has a table already, ChannelBusy as
+        `create_table`)."""
         now, data = self._clock(), dumps(options.model_dump(mode="json"))
+        state = None if meta is None else dumps(meta.model_dump(mode="json"))
+        values = (guild_id, channel_id, kind, host_id, data, seed, commitment, now)
 
         async def work(tx: Transaction) -> int:
-            table_id = await writes.create(
-                tx, guild_id, channel_id, kind, host_id, data, seed, commitment, now
-            )
+            table_id = await writes.opened(tx, values, seats, state)
             await sql.link_table(tx, match_id, table_id)
             return table_id
 

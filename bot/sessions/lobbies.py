@@ -72,18 +72,24 @@ class Lobbies:
             seed = new_seed()  # looked up at each call: tests fix it
             commitment = seed_commitment(seed)
             stored = StoredOptions(**options)
+            seated = tuple(players or [str(host_id)])
+            session = self.readers.noted(SessionState(language=resolve_locale(language)), seated)
+            # The table, its seats and its session state in one transaction: a crash never leaves a table
+            # without its players (it would hold the channel with a game nobody can start).
+            seats = seats_of(seated, session.names)
             try:
                 if match is None:
                     table_id = await self.store.create_table(
-                        guild_id, channel_id, kind, host_id, stored, seed, commitment
+                        guild_id, channel_id, kind, host_id, stored, seed, commitment, seats=seats,
+                        meta=session,
                     )
                 else:
                     table_id = await self.store.create_match_table(
-                        match, guild_id, channel_id, kind, host_id, stored, seed, commitment
+                        match, guild_id, channel_id, kind, host_id, stored, seed, commitment,
+                        seats=seats, meta=session,
                     )
             except ChannelBusy as exc:
                 raise NotAllowed("table.channel_busy") from exc
-            seated = tuple(players or [str(host_id)])
             record = TableRecord(
                 id=table_id,
                 guild_id=guild_id,
@@ -96,10 +102,8 @@ class Lobbies:
                 status="lobby",
                 players=seated,
                 seq=0,
-                session=self.readers.noted(SessionState(language=resolve_locale(language)), seated),
+                session=session,
             )
-            await self._seat(record)
-            await self.store.update_meta(record.id, record.session)
             self.tables.add(record)
             return record
 
@@ -122,12 +126,7 @@ class Lobbies:
         return record
 
     async def _seat(self, record: TableRecord) -> None:
-        seats = [
-            SeatIn(seat=i, player=p, user_id=None if p.startswith("ai:") else int(p),
-                   name=record.session.names.get(p))
-            for i, p in enumerate(record.players)
-        ]
-        await self.store.set_seats(record.id, seats)
+        await self.store.set_seats(record.id, seats_of(record.players, record.session.names))
 
     async def _reseat(self, record: TableRecord, players: list[str]) -> None:
         """The seats stored before anyone is told."""
@@ -231,6 +230,14 @@ class Lobbies:
                 status="running", snapshot=snapshot, game=game, session=session, moves=(start,), **moved
             )
         )
+
+
+def seats_of(players: tuple[str, ...], names: dict[str, str]) -> list[SeatIn]:
+    """The seats of `players` in order, each with the name Discord last showed (the pictures draw it)."""
+    return [
+        SeatIn(seat=i, player=p, user_id=None if p.startswith("ai:") else int(p), name=names.get(p))
+        for i, p in enumerate(players)
+    ]
 
 
 def _require_host(record: TableRecord, user_id: int, what: str) -> None:

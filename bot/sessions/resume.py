@@ -72,6 +72,10 @@ class Resume:
             if not self.owns_guild(row.guild_id) or self.tables.in_channel(row.channel_id) is not None:
                 continue
             record = record_from_row(row)
+            if not record.players and await self.store.close_unseated(record.id):
+                # Left by an older bot killed between a table and its seats: closed, the channel freed.
+                log.warning("table %s: a lobby without seats was closed", record.id)
+                continue
             if record.status == "running":
                 checked = await self._checked(record)
                 if checked is None:
