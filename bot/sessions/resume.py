@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 
 from bot.games.registry import REGISTRY
+from bot.sessions.display import Display
 from bot.sessions.kinds import game_options
 from bot.sessions.records import MOVES_KEPT, MoveFacts, TableRecord, note
 from bot.sessions.rows import record_from_row
@@ -20,6 +22,8 @@ from storage.contract import Store
 from storage.models import ActionRow
 
 log = logging.getLogger(__name__)
+
+SHOW_ENDS_WITHIN = 3600.0  # seconds: a game that ended this long ago unshown is shown at the next start
 
 
 def replay_facts(record: TableRecord, rows: list[ActionRow]) -> tuple[MoveFacts, ...]:
@@ -85,7 +89,23 @@ class Resume:
             record = record.evolve(session=record.session.with_banner(said, record.seq))
             self.tables.add(record)
             resumed.append(record)
+        await self._unshown_ends()
         return resumed
+
+    async def _unshown_ends(self) -> None:
+        """Games that ended lately without their table message showing the end (the process died between
+        the finishing transaction and the message's edit): their final record published, so the presenter
+        shows the result and the rematch button as it would have."""
+        for row in await self.store.finished_since(time.time() - SHOW_ENDS_WITHIN):
+            if not self.owns_guild(row.guild_id) or Display.of_row(row).shown_seq >= row.next_seq:
+                continue
+            record = record_from_row(row, await self.store.rating_changes(row.id))
+            try:
+                steps = await self.facts(record)
+            except ValueError:
+                log.exception("table %s: its action log no longer replays under these rules", record.id)
+                continue
+            self.tables.publish(record.evolve(moves=steps[-MOVES_KEPT:]))
 
     async def _checked(self, record: TableRecord) -> TableRecord | None:
         """The record with its game as the log says, and its newest steps' facts; None when the table cannot
