@@ -70,16 +70,7 @@ class Competitions:
 
     async def set_competition_room(self, competition_id: int, room: list[bool]) -> None:
         """Where the event's matches may open threads, as its start command's channel says."""
-
-        async def work(tx: Transaction) -> None:
-            row = await tx.one("SELECT options FROM competitions WHERE id = ?", competition_id)
-            if row is not None:
-                options = {**json.loads(row["options"]), "room": room}
-                await tx.execute(
-                    "UPDATE competitions SET options = ? WHERE id = ?", dumps(options), competition_id
-                )
-
-        await self._db.write(work)
+        await self._db.write(lambda tx: _set_room(tx, competition_id, room))
 
     async def join_competition(
         self, competition_id: int, player: str, rating: float, name: str | None = None
@@ -100,10 +91,18 @@ class Competitions:
 
     async def start_competition(
         self, competition_id: int, entrants: Sequence[str], tables: Sequence[Sequence[str]],
-        deadline: float | None,
+        deadline: float | None, room: list[bool] | None = None,
     ) -> None:  # fmt: skip
+        """Open -> running, round one paired, and (if given) the `room` its start command's channel gives
+        its matches (`set_competition_room`): one transaction."""
         now = self._clock()
-        await self._db.write(lambda tx: sql.start(tx, now, competition_id, entrants, tables, deadline))
+
+        async def work(tx: Transaction) -> None:
+            if room is not None:
+                await _set_room(tx, competition_id, room)
+            await sql.start(tx, now, competition_id, entrants, tables, deadline)
+
+        await self._db.write(work)
 
     async def advance_competition(
         self, competition_id: int, done_round: int, tables: Sequence[Sequence[str]] | None,
@@ -197,3 +196,10 @@ class Competitions:
     async def voided_at(self, table_id: int) -> float | None:
         value = await self._db.fetch("SELECT voided_at FROM game_tables WHERE id = ?", table_id)
         return None if not value or value[0]["voided_at"] is None else float(value[0]["voided_at"])
+
+
+async def _set_room(tx: Transaction, competition_id: int, room: list[bool]) -> None:
+    row = await tx.one("SELECT options FROM competitions WHERE id = ?", competition_id)
+    if row is not None:
+        options = {**json.loads(row["options"]), "room": room}
+        await tx.execute("UPDATE competitions SET options = ? WHERE id = ?", dumps(options), competition_id)
