@@ -161,6 +161,7 @@ class Moves:
     async def reload(self, record: TableRecord) -> None:
         """The table as the store has it, published in place of `record` (the stale path). Its newest steps'
         facts are not kept: the presenter replays what it has not shown from the log."""
+        log.info("table %s: another process stored move %s first; reloaded", record.id, record.seq)
         row = await self.store.get_table(record.id)
         if row is None:
             raise TableNotFound(record.id)

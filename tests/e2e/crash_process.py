@@ -47,9 +47,9 @@ def arm(log: Path, after: set[str]) -> None:
 
 
 def quicker() -> None:
-    """Time, not behaviour: the fake has one guild, so discord.py's 2 s wait for more is cut (as the in-process
-    harness does), and an announcement claimed by a process killed before it posted it is taken again after
-    3 s instead of 2 minutes (the lease that keeps a slow live sender from being doubled)."""
+    """Time, not behaviour: the fake has one guild, so discord.py's 2 s wait for more is cut (as the
+    in-process harness does), and an announcement claimed by a process killed before it posted it is taken
+    again after 3 s instead of 2 minutes (the lease that keeps a slow live sender from being doubled)."""
     import bot.client
     from bot.events import runner
 
