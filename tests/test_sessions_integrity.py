@@ -6,6 +6,7 @@ first) reloads the table and answers the player with a sentence. Real engines, a
 from __future__ import annotations
 
 from bot.sessions import NotAllowed
+from bot.sessions.records import SessionState
 from storage import Store
 from tests.live import TestSessions
 from tests.recording import RecordingAnnouncer
@@ -90,3 +91,38 @@ async def test_a_move_another_process_stored_first_is_answered_and_the_table_pla
     assert len(await store.actions(table.id)) == stored.seq + 1
     await new.close()
     await old.close()
+
+
+async def test_a_rematch_everyone_clicked_is_dealt_after_a_kill_before_its_outcome_is_stored(store, announcer):
+    from bot.sessions.lobbies import StoredOptions
+    from bot.sessions.records import RematchState
+    from bot.sessions.rematch import rotated
+    from storage import SeatIn
+
+    sessions = await manager(store, announcer)
+    table = await sessions.open_table("malice", GUILD, CHANNEL, ALICE, opponent=BOB)
+    await sessions.lobbies.accept(CHANNEL, BOB)
+    await sessions.life.resign(CHANNEL, ALICE)
+    first = await store.get_table(table.id)
+    assert first.status == "finished"
+    await sessions.rematches.click(table.id, ALICE)
+    # Bob's click, as far as a process killed in its middle got: the rematch's table opened (its seats moved
+    # on), the outcome not yet stored with the finished table.
+    finished = await store.get_table(table.id)
+    session = SessionState.model_validate(finished.meta)
+    clicked = session.rematch.model_copy(update={"clicked": (str(ALICE), str(BOB))})
+    await store.update_meta(table.id, session.model_copy(update={"rematch": clicked}))
+    players = rotated(first.players)
+    seats = [SeatIn(seat=i, player=p, user_id=int(p)) for i, p in enumerate(players)]
+    await store.create_table(
+        GUILD, CHANNEL, "malice", BOB, StoredOptions(**first.options), "s", "c", seats=seats, meta=SessionState()
+    )
+
+    later = resumed_manager(store, announcer)
+    await later.resume_all()
+    rematch = later.tables.in_channel(CHANNEL)
+    assert rematch is not None and rematch.status == "running", "the rematch everyone agreed to is dealt"
+    assert rematch.players == players
+    state = RematchState.model_validate((await store.get_table(table.id)).meta["rematch"])
+    assert state.outcome == "started" and state.table == rematch.id, "its message says it started, not lapsed"
+    await later.close()
