@@ -93,7 +93,7 @@ async def test_a_move_another_process_stored_first_is_answered_and_the_table_pla
     await old.close()
 
 
-async def test_a_rematch_everyone_clicked_is_dealt_after_a_kill_before_its_outcome_is_stored(store, announcer):
+async def test_a_rematch_all_clicked_is_dealt_after_a_kill_before_its_outcome_is_stored(store, announcer):
     from bot.sessions.lobbies import StoredOptions
     from bot.sessions.records import RematchState
     from bot.sessions.rematch import rotated
@@ -114,9 +114,9 @@ async def test_a_rematch_everyone_clicked_is_dealt_after_a_kill_before_its_outco
     await store.update_meta(table.id, session.model_copy(update={"rematch": clicked}))
     players = rotated(first.players)
     seats = [SeatIn(seat=i, player=p, user_id=int(p)) for i, p in enumerate(players)]
-    await store.create_table(
-        GUILD, CHANNEL, "malice", BOB, StoredOptions(**first.options), "s", "c", seats=seats, meta=SessionState()
-    )
+    options = StoredOptions(**first.options)
+    meta = SessionState()
+    await store.create_table(GUILD, CHANNEL, "malice", BOB, options, "s", "c", seats=seats, meta=meta)
 
     later = resumed_manager(store, announcer)
     await later.resume_all()

@@ -89,10 +89,9 @@ class Resume:
             record = record.evolve(session=record.session.with_banner(said, record.seq))
             self.tables.add(record)
             resumed.append(record)
-        await self._unshown_ends()
         return resumed
 
-    async def _unshown_ends(self) -> None:
+    async def unshown_ends(self) -> None:
         """Games that ended lately without their table message showing the end (the process died between
         the finishing transaction and the message's edit): their final record published, so the presenter
         shows the result and the rematch button as it would have."""
