@@ -207,9 +207,15 @@ class Store(Standings, Competitions):
         now = self._clock()
         return await self._db.write(lambda tx: writes.close_unseated(tx, now, table_id))
 
-    async def update_meta(self, table_id: int, meta: BaseModel) -> None:
-        """Replace the session's state of the table (seat control, timeouts, languages, notes); any status."""
-        await self._replace(table_id, "meta", meta)
+    async def update_meta(self, table_id: int, meta: BaseModel, *, seq: int | None = None) -> None:
+        """Replace the session's state of the table (seat control, timeouts, languages, notes); any status.
+        With `seq`, only if the table's log still has that many actions (SequenceConflict if another writer
+        moved it since: the state given was computed from an older table and would undo what came after)."""
+        if seq is None:
+            await self._replace(table_id, "meta", meta)
+            return
+        data = _json(meta)
+        await self._db.write(lambda tx: writes.replace_meta(tx, table_id, seq, data))
 
     async def update_display(self, table_id: int, display: BaseModel) -> None:
         """Replace the presenter's record of the table (message ids, what was shown); any status."""

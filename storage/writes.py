@@ -327,6 +327,15 @@ async def close_unseated(tx: Transaction, now: float, table_id: int) -> bool:
     return True
 
 
+async def replace_meta(tx: Transaction, table_id: int, seq: int, meta: str) -> None:
+    """The session state, if the table's log still has `seq` actions (its row locked while it checks)."""
+    if await tx.value(f"SELECT id FROM game_tables WHERE id = ?{tx.dialect.row_lock}", table_id) is None:
+        raise TableNotFound(table_id)
+    if (found := await tx.value(_NEXT_SEQ, table_id)) != seq:
+        raise SequenceConflict(table_id, seq, found)
+    await tx.execute("UPDATE game_tables SET meta = ? WHERE id = ?", meta, table_id)
+
+
 async def cancel(tx: Transaction, now: float, table_id: int) -> None:
     status = await require_status(tx, table_id, ("lobby", "running"), "cancel")
     played = await tx.value("SELECT 1 FROM actions WHERE table_id = ? LIMIT 1", table_id)

@@ -126,3 +126,20 @@ async def test_a_rematch_all_clicked_is_dealt_after_a_kill_before_its_outcome_is
     state = RematchState.model_validate((await store.get_table(table.id)).meta["rematch"])
     assert state.outcome == "started" and state.table == rematch.id, "its message says it started, not lapsed"
     await later.close()
+
+
+async def test_a_session_state_from_an_older_table_is_refused_and_nothing_is_lost(store):
+    from bot.sessions.lobbies import StoredOptions
+    from storage import SequenceConflict
+
+    table = await store.create_table(GUILD, CHANNEL, "malice", ALICE, StoredOptions(timeout=300), "s", "c")
+    await store.start_table(table, "{}")
+    await store.append_action(table, 0, str(ALICE), "{}", [], "{}", meta=SessionState(timeouts={"1": 1}))
+    try:
+        await store.update_meta(table, SessionState(language="de"), seq=0)
+        raise AssertionError("a stale session state was stored")
+    except SequenceConflict:
+        pass
+    assert (await store.get_table(table)).meta["timeouts"] == {"1": 1}, "the newer state stands"
+    await store.update_meta(table, SessionState(language="de"), seq=1)
+    assert (await store.get_table(table)).meta["language"] == "de"

@@ -142,8 +142,13 @@ class Moves:
             return ()
 
     async def store_session(self, record: TableRecord, session: SessionState) -> TableRecord:
-        """A change of the session state alone (a seat to the computer, the language): stored, published."""
-        await self.store.update_meta(record.id, session)
+        """A change of the session state alone (a seat to the computer, the language): stored, published;
+        `TableChanged` (the stale path) if another process moved the table since `record`."""
+        try:
+            await self.store.update_meta(record.id, session, seq=record.seq)
+        except SequenceConflict:
+            await self.reload(record)
+            raise TableChanged from None
         new = record.evolve(session=session)
         self.tables.publish(new)
         return new
@@ -155,8 +160,11 @@ class Moves:
                 async with self.tables.lock(record.channel_id):
                     current = self.tables.by_id(record.id)
                     if current is not None:
-                        session = current.session.model_copy(update={"language": language})
-                        await self.store_session(current, session)
+                        try:
+                            await self.store_session(current, _speaking(current, language))
+                        except TableChanged:  # another process moved it: once more on the table reloaded
+                            if (current := self.tables.by_id(record.id)) is not None:
+                                await self.store_session(current, _speaking(current, language))
 
     async def reload(self, record: TableRecord) -> None:
         """The table as the store has it, published in place of `record` (the stale path). Its newest steps'
@@ -288,6 +296,10 @@ def default_action(record: TableRecord) -> GameAction:
     if action is None:  # only a finished game has none, and a finished game has no turn to play
         raise RuntimeError(f"table {record.id}: no default action in a finished game")
     return action
+
+
+def _speaking(record: TableRecord, language: str) -> SessionState:
+    return record.session.model_copy(update={"language": language})
 
 
 def _without(mapping: dict[str, int], key: str) -> dict[str, int]:
