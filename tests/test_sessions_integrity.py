@@ -143,3 +143,22 @@ async def test_a_session_state_from_an_older_table_is_refused_and_nothing_is_los
     assert (await store.get_table(table)).meta["timeouts"] == {"1": 1}, "the newer state stands"
     await store.update_meta(table, SessionState(language="de"), seq=1)
     assert (await store.get_table(table)).meta["language"] == "de"
+
+
+async def test_a_lobby_another_process_started_is_reloaded_and_answered(store, announcer):
+    old = await manager(store, announcer)
+    await old.open_table("insomnia", GUILD, CHANNEL, ALICE)
+    await old.lobbies.join(CHANNEL, BOB)
+    new = resumed_manager(store, announcer)
+    await new.resume_all()
+    await new.lobbies.start(CHANNEL, ALICE)
+    try:
+        await old.lobbies.start(CHANNEL, ALICE)  # a click that reached the process behind
+        raise AssertionError("the lobby was dealt twice")
+    except NotAllowed as refusal:
+        assert refusal.key == "table.changed"
+    reloaded = old.tables.in_channel(CHANNEL)
+    assert reloaded is not None and reloaded.status == "running"
+    assert reloaded.snapshot == new.tables.in_channel(CHANNEL).snapshot, "one deal, the stored one"
+    await new.close()
+    await old.close()

@@ -13,9 +13,9 @@ from bot.games.registry import REGISTRY
 from bot.i18n import catalogue
 from bot.render.common import name
 from bot.render.registry import PRESENTATIONS
-from bot.sessions.errors import NotAllowed, Text
+from bot.sessions.errors import NotAllowed, TableChanged, Text
 from bot.sessions.lobbies import Lobbies
-from bot.sessions.moves import Moves, TableChanged
+from bot.sessions.moves import Moves
 from bot.sessions.records import NoteFact, SessionState, TableRecord, note, player
 from bot.sessions.servers import mention_role
 from bot.sessions.tables import Tables

@@ -22,7 +22,7 @@ from bot.games.registry import REGISTRY
 from bot.games.spec import GameSpec
 from bot.render.common import Message, name
 from bot.render.registry import PRESENTATIONS
-from bot.sessions.errors import GameName, NotAllowed
+from bot.sessions.errors import GameName, NotAllowed, TableChanged
 from bot.sessions.fairplay import no_shows
 from bot.sessions.kinds import offered_move
 from bot.sessions.rating import rated
@@ -43,15 +43,6 @@ def computer_seed(table_seed: str, seq: int) -> str:
     """The computer player's seed for one decision: the same position always gets the same move (also after a
     restart), but it is a one-way hash, so the computer never holds the table's secret seed."""
     return hashlib.sha256(f"computer/{table_seed}/{seq}".encode()).hexdigest()
-
-
-class TableChanged(NotAllowed):
-    """The stale path: another writer (another process: a rolling restart's overlap, a process that was
-    paused) stored a move of this table first. Nothing was written; the table's record was reloaded from the
-    store and published, so the next try plays on the truth. Worded to the player as `table.changed`."""
-
-    def __init__(self) -> None:
-        super().__init__("table.changed")
 
 
 def spec_of(record: TableRecord) -> GameSpec:
