@@ -6,7 +6,8 @@ How the writes are enumerated: not by hand. The storage layer calls its `COMMITT
 write transaction commits (`storage.database`: SQLite's writer thread, PostgreSQL's connection), with the
 write's name (the store method it ran in: `Store.append_action`, `Competitions.claim_announcement`, ...).
 A first run without a kill records every write of the scenario that way; each write is then `<name>#<k>`,
-the k-th write of that name. The crash run arms every one of them: the process dies right after the write
+the k-th write of that name. The crash run arms them (all, or a bounded choice: see Cost below): the
+process dies right after the write
 that is the k-th of its name counted over all the process's lives (the count goes on in the log file after a
 restart, so one run walks through every crash point, one kill each, without replaying the scenario before
 it). A restarted process's own writes (its migration check, its resume) are counted like any other, so a
@@ -21,7 +22,9 @@ The scenario, what a community does with a table and with a tournament:
   settled in the finishing transaction), the event finishes and its final standings are claimed and posted.
 
 After the last kill: every table finished, every action stored once and in order, every ledger sums to zero
-and the results are what it says, the round and the final standings each announced once, both channels free
+and the results are what it says, nothing announced twice and the final standings once (a round's pairings
+whose sender was killed go out again, unless the final standings came first and stand for them), both
+channels free
 (a new game opens in each), and no run logged an error.
 
 Turn timeouts write through the same entry point as any move (`Store.append_action`, the session state's
