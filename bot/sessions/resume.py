@@ -96,7 +96,10 @@ class Resume:
         the finishing transaction and the message's edit): their final record published, so the presenter
         shows the result and the rematch button as it would have."""
         for row in await self.store.finished_since(time.time() - SHOW_ENDS_WITHIN):
-            if not self.owns_guild(row.guild_id) or Display.of_row(row).shown_seq >= row.next_seq:
+            shown = Display.of_row(row)
+            # A table of a DM (a user install) changes only through a click's answer: nothing to refresh.
+            mine = self.owns_guild(row.guild_id) and shown.place == "channel"
+            if not mine or shown.shown_seq >= row.next_seq:
                 continue
             record = record_from_row(row, await self.store.rating_changes(row.id))
             try:
