@@ -162,3 +162,28 @@ async def test_a_lobby_another_process_started_is_reloaded_and_answered(store, a
     assert reloaded.snapshot == new.tables.in_channel(CHANNEL).snapshot, "one deal, the stored one"
     await new.close()
     await old.close()
+
+
+async def test_a_game_whose_end_was_stored_but_never_shown_shows_it_after_a_restart(store, announcer):
+    from bot.sessions.display import Display
+
+    sessions = await manager(store, announcer)
+    table = await sessions.open_table("malice", GUILD, CHANNEL, ALICE, opponent=BOB)
+    await sessions.lobbies.accept(CHANNEL, BOB)
+    await sessions.idle()
+    message = table.message_id
+    await sessions.life.resign(CHANNEL, ALICE)
+    # The process died between the finishing transaction and the message's edit: the presenter's record
+    # still shows the game before its end.
+    row = await store.get_table(table.id)
+    assert row.status == "finished"
+    behind = Display.of_row(row).model_copy(update={"shown_seq": row.next_seq - 1})
+    await store.update_display(table.id, behind)
+
+    later = resumed_manager(store, announcer)
+    assert await later.resume_all() == 0
+    later.presenter.start()
+    await later.idle()
+    edits = [s for s in later.presenter.announcer.log if s.kind == "edit" and s.message_id == message]
+    assert edits and "Rematch" in str(edits[-1].message), "the result and the rematch button are shown"
+    await later.close()

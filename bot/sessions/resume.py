@@ -99,13 +99,13 @@ class Resume:
             shown = Display.of_row(row)
             # A table of a DM (a user install) changes only through a click's answer: nothing to refresh.
             mine = self.owns_guild(row.guild_id) and shown.place == "channel"
-            if not mine or shown.shown_seq >= row.next_seq:
+            if not mine or shown.table_message_id is None or shown.shown_seq >= row.next_seq:
                 continue
             record = record_from_row(row, await self.store.rating_changes(row.id))
             try:
                 steps = await self.facts(record)
             except ValueError:
-                log.exception("table %s: its action log no longer replays under these rules", record.id)
+                log.warning("table %s: its end is not shown: its log no longer replays", record.id)
                 continue
             self.tables.publish(record.evolve(moves=steps[-MOVES_KEPT:]))
 
