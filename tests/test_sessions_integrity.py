@@ -173,6 +173,7 @@ async def test_a_game_whose_end_was_stored_but_never_shown_shows_it_after_a_rest
     await sessions.idle()
     message = table.message_id
     await sessions.life.resign(CHANNEL, ALICE)
+    await sessions.close()  # this process writes nothing more
     # The process died between the finishing transaction and the message's edit: the presenter's record
     # still shows the game before its end.
     row = await store.get_table(table.id)
