@@ -132,10 +132,16 @@ class Store(Standings, Competitions):
         options: BaseModel,
         seed: str,
         commitment: str,
+        *,
+        seats: Sequence[SeatIn] = (),
+        meta: BaseModel | None = None,
     ) -> int:
-        """A new table in `lobby`. ChannelBusy if the channel already has a lobby or running table."""
+        """A new table in `lobby`, with its `seats` and its session state (`meta`), all in one transaction:
+        a table is never stored without the players it was opened with. ChannelBusy if the channel already
+        has a lobby or running table."""
         values = (guild_id, channel_id, kind, host_id, _json(options), seed, commitment, self._clock())
-        return await self._db.write(lambda tx: writes.create(tx, *values))
+        data = None if meta is None else _json(meta)
+        return await self._db.write(lambda tx: writes.opened(tx, values, list(seats), data))
 
     async def set_seats(self, table_id: int, players: Sequence[SeatIn]) -> None:
         """Replace the seats (lobby or running): players no longer listed are marked left, those staying keep
@@ -194,9 +200,22 @@ class Store(Standings, Competitions):
         now = self._clock()
         await self._db.write(lambda tx: writes.cancel(tx, now, table_id))
 
-    async def update_meta(self, table_id: int, meta: BaseModel) -> None:
-        """Replace the session's state of the table (seat control, timeouts, languages, notes); any status."""
-        await self._replace(table_id, "meta", meta)
+    async def close_unseated(self, table_id: int) -> bool:
+        """Cancel a lobby stored without seats (by a bot older than the one transaction that opens a table
+        with its seats) and unlink it from its competition's match, whose next step opens it again: the
+        channel is free. False, and nothing written, if it has seats or is no longer a lobby."""
+        now = self._clock()
+        return await self._db.write(lambda tx: writes.close_unseated(tx, now, table_id))
+
+    async def update_meta(self, table_id: int, meta: BaseModel, *, seq: int | None = None) -> None:
+        """Replace the session's state of the table (seat control, timeouts, languages, notes); any status.
+        With `seq`, only if the table's log still has that many actions (SequenceConflict if another writer
+        moved it since: the state given was computed from an older table and would undo what came after)."""
+        if seq is None:
+            await self._replace(table_id, "meta", meta)
+            return
+        data = _json(meta)
+        await self._db.write(lambda tx: writes.replace_meta(tx, table_id, seq, data))
 
     async def update_display(self, table_id: int, display: BaseModel) -> None:
         """Replace the presenter's record of the table (message ids, what was shown); any status."""
@@ -310,7 +329,7 @@ class Store(Standings, Competitions):
             await self._db.execute(writes.SET_TABLE_DEFAULT, guild_id, kind, name, json.dumps(value))
 
     async def set_seasons(self, guild_id: int, seasons: str | None) -> None:
-        """"monthly" (leaderboards per calendar month besides all-time) or "off" (all-time only); None: the
+        """ "monthly" (leaderboards per calendar month besides all-time) or "off" (all-time only); None: the
         default (monthly). Only what is shown changes: every game counts in the month it ended in."""
         check_seasons(seasons)
         await self._db.execute(writes.SET_SEASONS, guild_id, seasons)

@@ -104,6 +104,31 @@ class Batch:
     guard: Guard | None = None
 
 
+# Called with a write's name right after each write transaction of any store in this process commits (on the
+# thread that committed it: SQLite's writer thread, or the event loop). Empty in the bot: a test arms it to
+# count, name and crash after the writes the storage layer makes (tests/crash/), so the enumeration of
+# writes comes from the store itself, never from a hand-kept list. A hook must not raise.
+COMMITTED: list[Callable[[str], None]] = []
+
+
+def committed(name: str) -> None:
+    """Tell the hooks that the write `name` (`write_name`) committed."""
+    for hook in COMMITTED:
+        hook(name)
+
+
+def write_name(work: Callable[..., Any]) -> str:
+    """A write transaction's name: the store method it was built in (`Store.append_action`), or the work's
+    own function (`storage.migrations._step`)."""
+    qualname = getattr(work, "__qualname__", type(work).__name__)
+    return qualname.split(".<locals>.", 1)[0]
+
+
+def statement_name(sql: str) -> str:
+    """A single-statement write's name: its first words (`UPDATE game_tables SET display`)."""
+    return "sql: " + " ".join(sql.split()[:4])
+
+
 class Dialect(ABC):
     """How one database's SQL differs from the other's, for what the store writes once."""
 
@@ -191,4 +216,16 @@ class Database(ABC):
 
     async def execute(self, sql: str, *args: Any) -> int:
         """One statement committed on its own; returns the number of rows it changed."""
-        return await self.write(lambda tx: tx.execute(sql, *args))
+        return await self.write(_Statement(sql, args))
+
+
+class _Statement:
+    """A one-statement write as a transaction's work, named by its statement (`statement_name`)."""
+
+    def __init__(self, sql: str, args: tuple[Any, ...]) -> None:
+        self.sql = sql
+        self.args = args
+        self.__qualname__ = statement_name(sql)
+
+    async def __call__(self, tx: Transaction) -> int:
+        return await tx.execute(self.sql, *self.args)

@@ -14,7 +14,7 @@ from storage import fairplay, names, writes
 from storage.common import dumps
 from storage.competitions import CompetitionRow
 from storage.database import Database, Transaction
-from storage.models import Rate
+from storage.models import Rate, SeatIn
 
 
 class ModerationRow(BaseModel):
@@ -70,16 +70,7 @@ class Competitions:
 
     async def set_competition_room(self, competition_id: int, room: list[bool]) -> None:
         """Where the event's matches may open threads, as its start command's channel says."""
-
-        async def work(tx: Transaction) -> None:
-            row = await tx.one("SELECT options FROM competitions WHERE id = ?", competition_id)
-            if row is not None:
-                options = {**json.loads(row["options"]), "room": room}
-                await tx.execute(
-                    "UPDATE competitions SET options = ? WHERE id = ?", dumps(options), competition_id
-                )
-
-        await self._db.write(work)
+        await self._db.write(lambda tx: _set_room(tx, competition_id, room))
 
     async def join_competition(
         self, competition_id: int, player: str, rating: float, name: str | None = None
@@ -100,10 +91,18 @@ class Competitions:
 
     async def start_competition(
         self, competition_id: int, entrants: Sequence[str], tables: Sequence[Sequence[str]],
-        deadline: float | None,
+        deadline: float | None, room: list[bool] | None = None,
     ) -> None:  # fmt: skip
+        """Open -> running, round one paired, and (if given) the `room` its start command's channel gives
+        its matches (`set_competition_room`): one transaction."""
         now = self._clock()
-        await self._db.write(lambda tx: sql.start(tx, now, competition_id, entrants, tables, deadline))
+
+        async def work(tx: Transaction) -> None:
+            if room is not None:
+                await _set_room(tx, competition_id, room)
+            await sql.start(tx, now, competition_id, entrants, tables, deadline)
+
+        await self._db.write(work)
 
     async def advance_competition(
         self, competition_id: int, done_round: int, tables: Sequence[Sequence[str]] | None,
@@ -152,16 +151,17 @@ class Competitions:
 
     async def create_match_table(
         self, match_id: int, guild_id: int, channel_id: int, kind: str, host_id: int, options: BaseModel,
-        seed: str, commitment: str,
+        seed: str, commitment: str, *, seats: Sequence[SeatIn] = (), meta: BaseModel | None = None,
     ) -> int:  # fmt: skip
-        """`create_table` for a competition's match, linked to it in the same transaction (CompetitionError
-        `taken` if the match has a table already, ChannelBusy as `create_table`)."""
+        """`create_table` for a competition's match (its seats and session state too), linked to it in the
+        same transaction (CompetitionError `taken` if the match has a table already, ChannelBusy as
+        `create_table`)."""
         now, data = self._clock(), dumps(options.model_dump(mode="json"))
+        state = None if meta is None else dumps(meta.model_dump(mode="json"))
+        values = (guild_id, channel_id, kind, host_id, data, seed, commitment, now)
 
         async def work(tx: Transaction) -> int:
-            table_id = await writes.create(
-                tx, guild_id, channel_id, kind, host_id, data, seed, commitment, now
-            )
+            table_id = await writes.opened(tx, values, seats, state)
             await sql.link_table(tx, match_id, table_id)
             return table_id
 
@@ -196,3 +196,10 @@ class Competitions:
     async def voided_at(self, table_id: int) -> float | None:
         value = await self._db.fetch("SELECT voided_at FROM game_tables WHERE id = ?", table_id)
         return None if not value or value[0]["voided_at"] is None else float(value[0]["voided_at"])
+
+
+async def _set_room(tx: Transaction, competition_id: int, room: list[bool]) -> None:
+    row = await tx.one("SELECT options FROM competitions WHERE id = ?", competition_id)
+    if row is not None:
+        options = {**json.loads(row["options"]), "room": room}
+        await tx.execute("UPDATE competitions SET options = ? WHERE id = ?", dumps(options), competition_id)

@@ -170,6 +170,16 @@ async def create(
     return int(new)
 
 
+async def opened(tx: Transaction, values: tuple[Any, ...], seats: Sequence[SeatIn], meta: str | None) -> int:
+    """A lobby (`create`'s values) with its seats and its session state, in the caller's transaction."""
+    table_id = await create(tx, *values)
+    if seats:
+        await set_seats(tx, values[-1], table_id, seats)
+    if meta is not None:
+        await tx.execute("UPDATE game_tables SET meta = ? WHERE id = ?", meta, table_id)
+    return table_id
+
+
 async def set_seats(tx: Transaction, now: float, table_id: int, players: Sequence[SeatIn]) -> None:
     await require_status(tx, table_id, ("lobby", "running"), "change seats")
     current = {
@@ -297,6 +307,33 @@ async def rate(
     await tx.execute_many(
         SEASON_RATINGS.sql, [(guild, season, kind, p.player, a.score, games, 1) for p, _b, a, games in new]
     )
+
+
+async def close_unseated(tx: Transaction, now: float, table_id: int) -> bool:
+    """Cancel a lobby that has no seat (only a database written before tables were opened with their seats
+    in one transaction holds one) and free its competition's match for a new table. False: it has seats, or
+    is no longer a lobby."""
+    if (
+        await tx.value(f"SELECT status FROM game_tables WHERE id = ?{tx.dialect.row_lock}", table_id)
+        != "lobby"
+    ):
+        return False
+    if await tx.value("SELECT 1 FROM seats WHERE table_id = ? LIMIT 1", table_id) is not None:
+        return False
+    await tx.execute(
+        "UPDATE game_tables SET status = 'cancelled', finished_at = ? WHERE id = ?", now, table_id
+    )
+    await tx.execute("UPDATE competition_matches SET table_id = NULL WHERE table_id = ?", table_id)
+    return True
+
+
+async def replace_meta(tx: Transaction, table_id: int, seq: int, meta: str) -> None:
+    """The session state, if the table's log still has `seq` actions (its row locked while it checks)."""
+    if await tx.value(f"SELECT id FROM game_tables WHERE id = ?{tx.dialect.row_lock}", table_id) is None:
+        raise TableNotFound(table_id)
+    if (found := await tx.value(_NEXT_SEQ, table_id)) != seq:
+        raise SequenceConflict(table_id, seq, found)
+    await tx.execute("UPDATE game_tables SET meta = ? WHERE id = ?", meta, table_id)
 
 
 async def cancel(tx: Transaction, now: float, table_id: int) -> None:

@@ -164,11 +164,11 @@ class Runner:
         if row.format == SWISS and row.rounds > formats.max_swiss_rounds(len(people)):
             raise NotAllowed("tournament.refused.swiss_rounds", most=formats.max_swiss_rounds(len(people)))
         tables = plan.first_tables(row.format, row.rounds, people)
-        if room is not None:  # its channel, as the start sees it: threads
-            await self.store.set_competition_room(row.id, [room.can_thread, room.permitted])
+        # Its channel, as the start sees it (threads), stored with the start in one transaction.
+        where = None if room is None else [room.can_thread, room.permitted]
         try:
             players = [e.player for e in people]
-            await self.store.start_competition(row.id, players, tables, self._deadline(row))
+            await self.store.start_competition(row.id, players, tables, self._deadline(row), where)
         except CompetitionError:
             raise NotAllowed("tournament.refused.started") from None
         self._starts.pop(row.id, None)

@@ -49,6 +49,15 @@ class GameName(Text):
 NotAllowed = Refusal
 
 
+class TableChanged(NotAllowed):
+    """The stale path: another writer (another process: a rolling restart's overlap, a process that was
+    paused) changed this table first. Nothing was written; the table's record was reloaded from the store
+    and published, so the next try plays on the truth. Worded to the player as `table.changed`."""
+
+    def __init__(self) -> None:
+        super().__init__("table.changed")
+
+
 class DMClosed(Exception):
     """The user does not accept DMs from the bot (Discord error 50007)."""
 

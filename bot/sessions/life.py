@@ -13,7 +13,7 @@ from bot.games.registry import REGISTRY
 from bot.i18n import catalogue
 from bot.render.common import name
 from bot.render.registry import PRESENTATIONS
-from bot.sessions.errors import NotAllowed, Text
+from bot.sessions.errors import NotAllowed, TableChanged, Text
 from bot.sessions.lobbies import Lobbies
 from bot.sessions.moves import Moves
 from bot.sessions.records import NoteFact, SessionState, TableRecord, note, player
@@ -104,7 +104,15 @@ class Life:
                 await self._end(record, None, note("log.channel_deleted"))
 
     async def time_out(self, table_id: int, seq: int) -> None:
-        """The turn timer ran out (keyed by the action count: any action since makes it stale)."""
+        """The turn timer ran out (keyed by the action count: any action since makes it stale). A timer of a
+        table another process moved meanwhile takes the stale path: the table is reloaded and its own turn
+        timer starts from the stored turn."""
+        try:
+            await self._time_out(table_id, seq)
+        except TableChanged:
+            return
+
+    async def _time_out(self, table_id: int, seq: int) -> None:
         record = self.tables.by_id(table_id)
         if record is None:
             return

@@ -6,7 +6,10 @@ is called with a lock held by someone else.
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import secrets
+from collections.abc import AsyncIterator
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
@@ -16,14 +19,17 @@ from bot.games.registry import REGISTRY
 from bot.games.spec import TableStyle
 from bot.i18n import resolve_locale
 from bot.render.common import name
-from bot.sessions.errors import GameName, NotAllowed, Text
+from bot.sessions.errors import GameName, NotAllowed, TableChanged, Text
 from bot.sessions.kinds import game_options
 from bot.sessions.records import MoveFacts, NoteFact, SessionState, TableRecord, note, player
+from bot.sessions.rows import record_from_row
 from bot.sessions.tables import Readers, Tables
 from bot.sessions.threads import NO_THREADS, Room, Threads
 from storage.contract import Store
-from storage.errors import ChannelBusy
+from storage.errors import ChannelBusy, TableNotFound, TableStateError
 from storage.models import SeatIn
+
+log = logging.getLogger(__name__)
 
 
 class StoredOptions(BaseModel):
@@ -72,18 +78,24 @@ class Lobbies:
             seed = new_seed()  # looked up at each call: tests fix it
             commitment = seed_commitment(seed)
             stored = StoredOptions(**options)
+            seated = tuple(players or [str(host_id)])
+            session = self.readers.noted(SessionState(language=resolve_locale(language)), seated)
+            # The table, its seats and its session state in one transaction: a crash never leaves a table
+            # without its players (it would hold the channel with a game nobody can start).
+            seats = seats_of(seated, session.names)
             try:
                 if match is None:
                     table_id = await self.store.create_table(
-                        guild_id, channel_id, kind, host_id, stored, seed, commitment
+                        guild_id, channel_id, kind, host_id, stored, seed, commitment, seats=seats,
+                        meta=session,
                     )
                 else:
                     table_id = await self.store.create_match_table(
-                        match, guild_id, channel_id, kind, host_id, stored, seed, commitment
+                        match, guild_id, channel_id, kind, host_id, stored, seed, commitment,
+                        seats=seats, meta=session,
                     )
             except ChannelBusy as exc:
                 raise NotAllowed("table.channel_busy") from exc
-            seated = tuple(players or [str(host_id)])
             record = TableRecord(
                 id=table_id,
                 guild_id=guild_id,
@@ -96,10 +108,8 @@ class Lobbies:
                 status="lobby",
                 players=seated,
                 seq=0,
-                session=self.readers.noted(SessionState(language=resolve_locale(language)), seated),
+                session=session,
             )
-            await self._seat(record)
-            await self.store.update_meta(record.id, record.session)
             self.tables.add(record)
             return record
 
@@ -121,13 +131,23 @@ class Lobbies:
             raise NotAllowed("table.already_started")
         return record
 
+    @contextlib.asynccontextmanager
+    async def _as_stored(self, record: TableRecord) -> AsyncIterator[None]:
+        """A lobby step on `record`: if the store finds the table no longer a lobby (another process started
+        or closed it: a rolling restart's overlap), the stale path: the table as stored is published in its
+        place and the step answers `TableChanged`."""
+        try:
+            yield
+        except (TableStateError, TableNotFound):
+            row = await self.store.get_table(record.id)
+            log.info("table %s: another process changed the lobby first; reloaded", record.id)
+            if row is not None:
+                self.tables.publish(record_from_row(row).evolve(revision=record.revision + 1))
+            raise TableChanged from None
+
     async def _seat(self, record: TableRecord) -> None:
-        seats = [
-            SeatIn(seat=i, player=p, user_id=None if p.startswith("ai:") else int(p),
-                   name=record.session.names.get(p))
-            for i, p in enumerate(record.players)
-        ]
-        await self.store.set_seats(record.id, seats)
+        async with self._as_stored(record):
+            await self.store.set_seats(record.id, seats_of(record.players, record.session.names))
 
     async def _reseat(self, record: TableRecord, players: list[str]) -> None:
         """The seats stored before anyone is told."""
@@ -199,7 +219,8 @@ class Lobbies:
         async with self.tables.lock(record.channel_id):
             now = self.tables.by_id(record.id)
             if now is not None and now.status == "lobby":
-                await self._deal(now, room)
+                with contextlib.suppress(TableChanged):  # another process dealt it first: it plays
+                    await self._deal(now, room)
 
     async def cancel(self, record: TableRecord, user_id: int) -> Text:
         """Caller holds the lock (the table's life decides who may cancel)."""
@@ -207,7 +228,8 @@ class Lobbies:
         return Text("table.cancelled")
 
     async def _close(self, record: TableRecord, why: NoteFact) -> None:
-        await self.store.cancel_table(record.id)
+        async with self._as_stored(record):
+            await self.store.cancel_table(record.id)
         session = record.session.with_banner(why, record.seq)
         self.tables.publish(record.evolve(status="cancelled", session=session))
 
@@ -222,7 +244,8 @@ class Lobbies:
         if told is not None:  # the table says once why the game plays in the channel
             session = session.with_notes([told], at=0)
         snapshot = game.model_dump_json()
-        await self.store.start_table(record.id, snapshot, session, thread_id=thread)
+        async with self._as_stored(record):
+            await self.store.start_table(record.id, snapshot, session, thread_id=thread)
         # What new_game() itself did (a first deal, a throw) is announced like any step: step 0.
         start = MoveFacts(count=0, actor=None, events=tuple(game.opening_events), game=game, hands=hands)
         moved = {} if thread is None else {"channel_id": thread, "home_channel_id": record.channel_id}
@@ -231,6 +254,14 @@ class Lobbies:
                 status="running", snapshot=snapshot, game=game, session=session, moves=(start,), **moved
             )
         )
+
+
+def seats_of(players: tuple[str, ...], names: dict[str, str]) -> list[SeatIn]:
+    """The seats of `players` in order, each with the name Discord last showed (the pictures draw it)."""
+    return [
+        SeatIn(seat=i, player=p, user_id=None if p.startswith("ai:") else int(p), name=names.get(p))
+        for i, p in enumerate(players)
+    ]
 
 
 def _require_host(record: TableRecord, user_id: int, what: str) -> None:

@@ -330,6 +330,7 @@ class SessionManager:
         presenter refreshes each table message once it may write, paced under the global limit)."""
         resumed = len(await self.resumer.resume_all())
         await self.rematches.resume()
+        await self.resumer.unshown_ends()  # after the rematches: what they stored shows with the end
         return resumed
 
     async def history(

@@ -22,7 +22,7 @@ from bot.games.registry import REGISTRY
 from bot.games.spec import GameSpec
 from bot.render.common import Message, name
 from bot.render.registry import PRESENTATIONS
-from bot.sessions.errors import GameName, NotAllowed
+from bot.sessions.errors import GameName, NotAllowed, TableChanged
 from bot.sessions.fairplay import no_shows
 from bot.sessions.kinds import offered_move
 from bot.sessions.rating import rated
@@ -108,7 +108,7 @@ class Moves:
         except SequenceConflict:
             # Another writer got there first (another process, after a kill): reload the truth.
             await self.reload(record)
-            raise NotAllowed("table.changed") from None
+            raise TableChanged from None
         move = MoveFacts(count=count, actor=actor, events=events, game=game, hands=hands)
         changes = await self._ratings(record.id) if rating is not None else record.ratings
         new = record.evolve(
@@ -133,8 +133,13 @@ class Moves:
             return ()
 
     async def store_session(self, record: TableRecord, session: SessionState) -> TableRecord:
-        """A change of the session state alone (a seat to the computer, the language): stored, published."""
-        await self.store.update_meta(record.id, session)
+        """A change of the session state alone (a seat to the computer, the language): stored, published;
+        `TableChanged` (the stale path) if another process moved the table since `record`."""
+        try:
+            await self.store.update_meta(record.id, session, seq=record.seq)
+        except SequenceConflict:
+            await self.reload(record)
+            raise TableChanged from None
         new = record.evolve(session=session)
         self.tables.publish(new)
         return new
@@ -146,10 +151,16 @@ class Moves:
                 async with self.tables.lock(record.channel_id):
                     current = self.tables.by_id(record.id)
                     if current is not None:
-                        session = current.session.model_copy(update={"language": language})
-                        await self.store_session(current, session)
+                        try:
+                            await self.store_session(current, _speaking(current, language))
+                        except TableChanged:  # another process moved it: once more on the table reloaded
+                            if (current := self.tables.by_id(record.id)) is not None:
+                                await self.store_session(current, _speaking(current, language))
 
     async def reload(self, record: TableRecord) -> None:
+        """The table as the store has it, published in place of `record` (the stale path). Its newest steps'
+        facts are not kept: the presenter replays what it has not shown from the log."""
+        log.info("table %s: another process stored move %s first; reloaded", record.id, record.seq)
         row = await self.store.get_table(record.id)
         if row is None:
             raise TableNotFound(record.id)
@@ -252,6 +263,10 @@ class Moves:
                 action = await asyncio.to_thread(self._computer_choice, record, current)
                 try:
                     await self.commit(record, actor, action)
+                except TableChanged:
+                    # Another process moved first: the reloaded record is published, and its own stored
+                    # signal starts the next computer turn if there is one.
+                    return
                 except NotAllowed:
                     # A computer move the engine refuses is a bug in the computer player: the game goes on
                     # with the safe default rather than stalling the table.
@@ -272,6 +287,10 @@ def default_action(record: TableRecord) -> GameAction:
     if action is None:  # only a finished game has none, and a finished game has no turn to play
         raise RuntimeError(f"table {record.id}: no default action in a finished game")
     return action
+
+
+def _speaking(record: TableRecord, language: str) -> SessionState:
+    return record.session.model_copy(update={"language": language})
 
 
 def _without(mapping: dict[str, int], key: str) -> dict[str, int]:

@@ -141,7 +141,10 @@ class TableRecord:
     ratings: tuple[RatingChange, ...] = ()  # a rated game's changes, once it is over (best rank first)
 
     def evolve(self, **changes: Any) -> TableRecord:
-        return replace(self, revision=self.revision + 1, **changes)
+        """The next record: `changes` applied, the revision one past this one's unless `changes` sets it (a
+        record reloaded from the store takes its place after the one it replaces)."""
+        changes.setdefault("revision", self.revision + 1)
+        return replace(self, **changes)
 
     @property
     def language(self) -> str:

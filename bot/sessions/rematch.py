@@ -55,6 +55,15 @@ def rotated(players: Sequence[str]) -> tuple[str, ...]:
     return (*players[1:], *players[:1])
 
 
+def _is_its_rematch(row: TableRow, state: RematchState, newer: TableRow) -> bool:
+    """Whether `newer` is the rematch `row`'s people all clicked for: the same game, the seats moved on."""
+    return (
+        set(people(row.players)) <= set(state.clicked)
+        and newer.kind == row.kind
+        and tuple(newer.players) == rotated(row.players)
+    )
+
+
 def _ends(state: RematchState | None, finished_at: float | None) -> float:
     """When a stored table's rematch lapses: as stored at its first click, else ten minutes after the end."""
     if state is not None and state.ends_at:
@@ -210,14 +219,30 @@ class Rematches:
                 continue
             record = await self._from_row(row)
             state = record.session.rematch
+            if state is not None and state.outcome == STARTED and state.table is not None:
+                await self._deal_left(state.table)  # a kill between the rematch's table and its deal
+                continue
             if not offered(record) or (state is not None and state.outcome != OPEN):
+                continue
+            last = await self.store.last_table(home(row))
+            newer = last is not None and last.id != row.id
+            if last is not None and newer and state is not None and _is_its_rematch(row, state, last):
+                # A kill between the rematch's table and the outcome stored here: it did start.
+                await self._store(record, state.model_copy(update={"outcome": STARTED, "table": last.id}))
+                await self._deal_left(last.id)
                 continue
             self._watch(record, _ends(state, row.finished_at))
             found += 1
-            last = await self.store.last_table(home(row))
-            if last is not None and last.id != row.id:
+            if newer:
                 await self._lapse(row.id, LAPSED_GAME)
         return found
+
+    async def _deal_left(self, table_id: int) -> None:
+        """A rematch's table everyone agreed to, found still in its lobby after a restart: dealt (in the
+        channel: the room a click's channel gave is not known any more)."""
+        table = self.tables.by_id(table_id)
+        if table is not None and table.status == "lobby":
+            await self.lobbies.start_now(table)
 
     async def close(self) -> None:
         self._closed = True

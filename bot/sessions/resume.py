@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 
 from bot.games.registry import REGISTRY
+from bot.sessions.display import Display
 from bot.sessions.kinds import game_options
 from bot.sessions.records import MOVES_KEPT, MoveFacts, TableRecord, note
 from bot.sessions.rows import record_from_row
@@ -20,6 +22,8 @@ from storage.contract import Store
 from storage.models import ActionRow
 
 log = logging.getLogger(__name__)
+
+SHOW_ENDS_WITHIN = 3600.0  # seconds: a game that ended this long ago unshown is shown at the next start
 
 
 def replay_facts(record: TableRecord, rows: list[ActionRow]) -> tuple[MoveFacts, ...]:
@@ -72,6 +76,10 @@ class Resume:
             if not self.owns_guild(row.guild_id) or self.tables.in_channel(row.channel_id) is not None:
                 continue
             record = record_from_row(row)
+            if not record.players and await self.store.close_unseated(record.id):
+                # Left by an older bot killed between a table and its seats: closed, the channel freed.
+                log.warning("table %s: a lobby without seats was closed", record.id)
+                continue
             if record.status == "running":
                 checked = await self._checked(record)
                 if checked is None:
@@ -82,6 +90,24 @@ class Resume:
             self.tables.add(record)
             resumed.append(record)
         return resumed
+
+    async def unshown_ends(self) -> None:
+        """Games that ended lately without their table message showing the end (the process died between
+        the finishing transaction and the message's edit): their final record published, so the presenter
+        shows the result and the rematch button as it would have."""
+        for row in await self.store.finished_since(time.time() - SHOW_ENDS_WITHIN):
+            shown = Display.of_row(row)
+            # A table of a DM (a user install) changes only through a click's answer: nothing to refresh.
+            mine = self.owns_guild(row.guild_id) and shown.place == "channel"
+            if not mine or shown.table_message_id is None or shown.shown_seq >= row.next_seq:
+                continue
+            record = record_from_row(row, await self.store.rating_changes(row.id))
+            try:
+                steps = await self.facts(record)
+            except ValueError:
+                log.warning("table %s: its end is not shown: its log no longer replays", record.id)
+                continue
+            self.tables.publish(record.evolve(moves=steps[-MOVES_KEPT:]))
 
     async def _checked(self, record: TableRecord) -> TableRecord | None:
         """The record with its game as the log says, and its newest steps' facts; None when the table cannot

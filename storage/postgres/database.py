@@ -19,7 +19,18 @@ from typing import Any, TypeVar
 import asyncpg
 
 from storage.common import redact
-from storage.database import Batch, Database, Dialect, Insert, Row, Transaction, Work
+from storage.database import (
+    Batch,
+    Database,
+    Dialect,
+    Insert,
+    Row,
+    Transaction,
+    Work,
+    committed,
+    statement_name,
+    write_name,
+)
 from storage.errors import StoreUnavailable
 
 T = TypeVar("T")
@@ -194,8 +205,11 @@ class PostgresDatabase(Database):
         await self._pool.close()
 
     async def write(self, work: Work[T]) -> T:
-        async with self._pool.acquire() as conn, conn.transaction():
-            return await work(PostgresTransaction(conn))
+        async with self._pool.acquire() as conn:
+            async with conn.transaction():
+                result = await work(PostgresTransaction(conn))
+            committed(write_name(work))
+        return result
 
     async def read(self, work: Work[T]) -> T:
         # One snapshot for every statement (a table and its seats: a concurrent set_seats is seen whole).
@@ -208,4 +222,6 @@ class PostgresDatabase(Database):
 
     async def execute(self, sql: str, *args: Any) -> int:
         async with self._pool.acquire() as conn:
-            return _changed(await conn.execute(numbered(sql), *args))
+            changed = _changed(await conn.execute(numbered(sql), *args))
+            committed(statement_name(sql))
+        return changed

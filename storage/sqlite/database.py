@@ -20,7 +20,18 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from storage.database import Batch, Database, Dialect, Guard, Insert, Row, Transaction, Work
+from storage.database import (
+    Batch,
+    Database,
+    Dialect,
+    Guard,
+    Insert,
+    Row,
+    Transaction,
+    Work,
+    committed,
+    write_name,
+)
 from storage.sqlite.connection import Connection
 
 T = TypeVar("T")
@@ -154,7 +165,10 @@ class SqliteDatabase(Database):
 
     async def write(self, work: Work[T]) -> T:
         async with self._writer.transaction("BEGIN IMMEDIATE", commit=True) as conn:
-            return await work(SqliteTransaction(conn))
+            result = await work(SqliteTransaction(conn))
+        # Right after the COMMIT, before this task yields: no later write has begun yet.
+        committed(write_name(work))
+        return result
 
     async def read(self, work: Work[T]) -> T:
         async with self._reader.transaction("BEGIN", commit=False) as conn:

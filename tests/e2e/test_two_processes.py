@@ -38,7 +38,10 @@ TABLE_TITLE = "Malice · table"
 
 class BotProcess:
     """One `cardtable-bot run` process as one shard. Its log (JSON lines on stdout) is read as it comes,
-    kept per run in `lines` and copied to a file per run in the test's folder."""
+    kept per run in `lines` and copied to a file per run in the test's folder. `module`: what runs (a
+    subclass may run tests/e2e/crash_process.py instead)."""
+
+    module = "tests.e2e.bot_process"
 
     def __init__(
         self, fake: FakeDiscord, database_url: str, shard_id: int, folder: Path, **more: str
@@ -76,7 +79,7 @@ class BotProcess:
         self.proc = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
-            "tests.e2e.bot_process",
+            self.module,
             cwd=self.folder,
             env=self.env,
             stdout=asyncio.subprocess.PIPE,
