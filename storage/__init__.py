@@ -11,6 +11,7 @@ from storage.contract import BACKENDS, Store, is_postgres_url, open_store
 from storage.errors import (
     ChannelBusy,
     NewerDatabaseError,
+    SeatsChanged,
     SequenceConflict,
     StoreError,
     StoreUnavailable,
@@ -86,6 +87,7 @@ __all__ = [
     "ResultRow",
     "SeatIn",
     "SeatRow",
+    "SeatsChanged",
     "SequenceConflict",
     "SqliteStore",
     "Store",

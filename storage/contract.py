@@ -143,11 +143,14 @@ class Store(Standings, Competitions):
         data = None if meta is None else _json(meta)
         return await self._db.write(lambda tx: writes.opened(tx, values, list(seats), data))
 
-    async def set_seats(self, table_id: int, players: Sequence[SeatIn]) -> None:
+    async def set_seats(
+        self, table_id: int, players: Sequence[SeatIn], *, expected: Sequence[str] | None = None
+    ) -> None:
         """Replace the seats (lobby or running): players no longer listed are marked left, those staying keep
-        their joined time."""
+        their joined time. With `expected` (the players the caller saw seated, in seat order), SeatsChanged
+        and nothing written if the table's seats are others."""
         now, seated = self._clock(), list(players)
-        await self._db.write(lambda tx: writes.set_seats(tx, now, table_id, seated))
+        await self._db.write(lambda tx: writes.set_seats(tx, now, table_id, seated, expected))
 
     async def start_table(
         self,

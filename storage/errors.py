@@ -44,6 +44,15 @@ class SequenceConflict(StoreError):
         self.actual = actual
 
 
+class SeatsChanged(StoreError):
+    """A stale seat change: the table's seats are not the ones the caller saw (another process changed them
+    first, during a rolling restart's overlap). Nothing was written."""
+
+    def __init__(self, table_id: int, expected: list[str], actual: list[str]) -> None:
+        super().__init__(f"table {table_id}: expected seats {expected} but the table has {actual}")
+        self.table_id = table_id
+
+
 class ChannelBusy(StoreError):
     """The channel already has a table in the lobby or running (one active table per channel)."""
 

@@ -16,7 +16,7 @@ from typing import Any
 from storage import competitions
 from storage.common import balance_changes, season_changes
 from storage.database import Batch, Guard, Insert, Transaction
-from storage.errors import ChannelBusy, SequenceConflict, TableNotFound, TableStateError
+from storage.errors import ChannelBusy, SeatsChanged, SequenceConflict, TableNotFound, TableStateError
 from storage.models import LedgerIn, Rated, RatingIn, ResultIn, SeatIn
 
 _MOVE = ("table_id", "seq", "guild_id", "kind", "created_at")  # the same in every ledger row of a move
@@ -180,14 +180,24 @@ async def opened(tx: Transaction, values: tuple[Any, ...], seats: Sequence[SeatI
     return table_id
 
 
-async def set_seats(tx: Transaction, now: float, table_id: int, players: Sequence[SeatIn]) -> None:
+async def set_seats(
+    tx: Transaction,
+    now: float,
+    table_id: int,
+    players: Sequence[SeatIn],
+    expected: Sequence[str] | None = None,
+) -> None:
+    """`expected`: the players the caller saw seated, in seat order; if the table's are others (another
+    process changed them first: its row is held, so the check and the write are one step), SeatsChanged."""
     await require_status(tx, table_id, ("lobby", "running"), "change seats")
     current = {
         r["player"]: r["id"]
         for r in await tx.fetch(
-            "SELECT id, player FROM seats WHERE table_id = ? AND left_at IS NULL", table_id
+            "SELECT id, player FROM seats WHERE table_id = ? AND left_at IS NULL ORDER BY seat", table_id
         )
     }
+    if expected is not None and list(current) != list(expected):
+        raise SeatsChanged(table_id, list(expected), list(current))
     wanted = {s.player for s in players}
     # Free every current seat number first so players can swap seats past the unique index.
     await tx.execute("UPDATE seats SET seat = -1 - id WHERE table_id = ? AND left_at IS NULL", table_id)

@@ -164,6 +164,30 @@ async def test_a_lobby_another_process_started_is_reloaded_and_answered(store, a
     await old.close()
 
 
+async def test_a_join_another_process_stored_first_is_not_overwritten(store, announcer):
+    """A rolling restart's overlap: Bob joins through the new process, Carol's click reaches the old one,
+    which has not seen Bob: her join must not write the seats over his."""
+    carol = BOB + 1
+    old = await manager(store, announcer)
+    table = await old.open_table("insomnia", GUILD, CHANNEL, ALICE)
+    new = resumed_manager(store, announcer)
+    await new.resume_all()
+    await new.lobbies.join(CHANNEL, BOB)
+    try:
+        await old.lobbies.join(CHANNEL, carol)
+        raise AssertionError("the old process wrote its seats over the new one's")
+    except NotAllowed as refusal:
+        assert refusal.key == "table.changed"
+    seated = list((await store.get_table(table.id)).players)
+    assert seated == [str(ALICE), str(BOB)], "Bob's seat kept, nothing written for the stale click"
+    reloaded = old.tables.in_channel(CHANNEL)
+    assert reloaded is not None and reloaded.players == (str(ALICE), str(BOB)), "the old process sees Bob now"
+    await old.lobbies.join(CHANNEL, carol)  # Carol's retry, on the table as stored
+    assert list((await store.get_table(table.id)).players) == [str(ALICE), str(BOB), str(carol)]
+    await new.close()
+    await old.close()
+
+
 async def test_a_game_whose_end_was_stored_but_never_shown_shows_it_after_a_restart(store, announcer):
     from bot.sessions.display import Display
 

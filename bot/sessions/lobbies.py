@@ -26,7 +26,7 @@ from bot.sessions.rows import record_from_row
 from bot.sessions.tables import Readers, Tables
 from bot.sessions.threads import NO_THREADS, Room, Threads
 from storage.contract import Store
-from storage.errors import ChannelBusy, TableNotFound, TableStateError
+from storage.errors import ChannelBusy, SeatsChanged, TableNotFound, TableStateError
 from storage.models import SeatIn
 
 log = logging.getLogger(__name__)
@@ -138,21 +138,20 @@ class Lobbies:
         place and the step answers `TableChanged`."""
         try:
             yield
-        except (TableStateError, TableNotFound):
+        except (TableStateError, TableNotFound, SeatsChanged):
             row = await self.store.get_table(record.id)
             log.info("table %s: another process changed the lobby first; reloaded", record.id)
             if row is not None:
                 self.tables.publish(record_from_row(row).evolve(revision=record.revision + 1))
             raise TableChanged from None
 
-    async def _seat(self, record: TableRecord) -> None:
-        async with self._as_stored(record):
-            await self.store.set_seats(record.id, seats_of(record.players, record.session.names))
-
     async def _reseat(self, record: TableRecord, players: list[str]) -> None:
-        """The seats stored before anyone is told."""
+        """The seats stored before anyone is told; only over the seats this process saw (a join or leave
+        another process stored first takes the stale path, not an overwrite)."""
         new = record.evolve(players=tuple(players), session=self.readers.noted(record.session, players))
-        await self._seat(new)
+        async with self._as_stored(record):
+            seats = seats_of(new.players, new.session.names)
+            await self.store.set_seats(new.id, seats, expected=record.players)
         self.tables.publish(new)
 
     async def join(self, channel_id: int, user_id: int) -> Text:

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from storage import ChannelBusy, ResultIn, SeatIn, TableNotFound, TableStateError
+from storage import ChannelBusy, ResultIn, SeatIn, SeatsChanged, TableNotFound, TableStateError
 
 from .conftest import GUILD, Doc, running_table
 
@@ -123,6 +123,15 @@ async def test_set_seats_replaces_the_seats_and_keeps_who_stayed(store):
         table, [SeatIn(seat=0, player="11", user_id=11), SeatIn(seat=1, player="12", user_id=12)]
     )
     assert (await store.get_table(table)).players == ["11", "12"]
+
+
+async def test_a_seat_change_over_seats_another_writer_changed_is_refused_and_writes_nothing(store):
+    first = [SeatIn(seat=0, player="1")]
+    table = await store.create_table(GUILD, 5, "insomnia", 1, Doc(), "a", "ca", seats=first)
+    await store.set_seats(table, [SeatIn(seat=0, player="1"), SeatIn(seat=1, player="2")], expected=["1"])
+    with pytest.raises(SeatsChanged):  # a writer that still saw only "1" adds "3"
+        await store.set_seats(table, [SeatIn(seat=0, player="1"), SeatIn(seat=1, player="3")], expected=["1"])
+    assert (await store.get_table(table)).players == ["1", "2"]
 
 
 async def test_meta_is_replaced_and_kept_in_any_status(store):
