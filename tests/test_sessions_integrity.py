@@ -93,6 +93,36 @@ async def test_a_move_another_process_stored_first_is_answered_and_the_table_pla
     await old.close()
 
 
+async def test_a_refusal_judged_on_a_table_behind_the_store_takes_the_stale_path(store, announcer):
+    """The second process plays a whole turn, so the turn is the other player's; his move reaches the first
+    process, where (on its older table) it is not his turn: he is told the table changed, never "it is not
+    your turn", and his retry plays on the stored game."""
+    old = await manager(store, announcer)
+    table = await old.open_table(
+        "malice", GUILD, CHANNEL, ALICE, opponent=BOB, options={"stake": 1, "timeout": 300, "turns": 30}
+    )
+    await old.lobbies.accept(CHANNEL, BOB)
+    new = resumed_manager(store, announcer)
+    assert await new.resume_all() == 1
+    first = new.table_in(CHANNEL).game.current_player
+    while (moved := new.table_in(CHANNEL)).game.current_player == first:
+        await new.moves.act(CHANNEL, int(first), best_malice_move(moved.game))
+    mover = int(new.table_in(CHANNEL).game.current_player)
+    stale = old.tables.in_channel(CHANNEL)
+    assert stale is not None and stale.playing.current_player == first, "the first process is behind"
+    try:
+        await old.moves.act(CHANNEL, mover, best_malice_move(new.table_in(CHANNEL).game))
+        raise AssertionError("a move was judged on the older table")
+    except NotAllowed as refusal:
+        assert refusal.key == "table.changed", refusal.key
+    fresh = old.tables.in_channel(CHANNEL)
+    assert fresh is not None and fresh.seq == new.table_in(CHANNEL).seq
+    await old.moves.act(CHANNEL, mover, best_malice_move(fresh.playing))
+    assert len(await store.actions(table.id)) == fresh.seq + 1
+    await new.close()
+    await old.close()
+
+
 async def test_a_rematch_all_clicked_is_dealt_after_a_kill_before_its_outcome_is_stored(store, announcer):
     from bot.sessions.lobbies import StoredOptions
     from bot.sessions.records import RematchState

@@ -10,9 +10,10 @@ not stored. The player's answer is built from the new record. No discord.py here
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from bot import render
@@ -196,8 +197,26 @@ class Moves:
         locale: object = "en",
     ) -> Message:
         """A player's own action (a button); his answer in his language, built from what was stored."""
-        async with self.tables.lock(channel_id):
+        async with self.tables.lock(channel_id), self._judged_as_stored(channel_id):
             return await self._act(channel_id, user_id, action, seq=seq, locale=locale)
+
+    @contextlib.asynccontextmanager
+    async def _judged_as_stored(self, channel_id: int) -> AsyncIterator[None]:
+        """A refusal of a player's move judged on this process's table, which may be behind the store
+        (another process moved it: a rolling restart's overlap): then the stale path instead, so nobody is
+        refused by a table he no longer sees. Refusals are rare, so the store is asked only for them."""
+        record = self.tables.in_channel(channel_id)
+        try:
+            yield
+        except TableChanged:
+            raise
+        except NotAllowed:
+            if record is not None and record.status != "lobby":
+                row = await self.store.get_table(record.id)
+                if row is not None and (row.next_seq != record.seq or row.status != record.status):
+                    await self.reload(record)
+                    raise TableChanged from None
+            raise
 
     async def _act(
         self, channel_id: int, user_id: int, action: ActionInput, *, seq: int | None, locale: object
@@ -224,7 +243,7 @@ class Moves:
     ) -> Message:
         """A slash command's move (its options already in the engine's notation): who may act is checked
         under the lock, before the options become the engine's action (which the engine still validates)."""
-        async with self.tables.lock(channel_id):
+        async with self.tables.lock(channel_id), self._judged_as_stored(channel_id):
             record = self.tables.require(channel_id)
             spec = spec_of(record)
             if record.kind != kind:

@@ -45,7 +45,8 @@ NON_TEXT_KEYWORDS = {
     "where",  # bot.errors.report_error's place of a failure, for the log
 }  # fmt: skip
 # Calls whose first argument is a catalogue key (the rest are the message's params).
-KEY_CALLS = {"NotAllowed", "IllegalAction", "Text", "Refusal", "said", "number_input", "note"}
+# `__init__`: a refusal of its own kind names its key to its base (`super().__init__("table.changed")`).
+KEY_CALLS = {"NotAllowed", "IllegalAction", "Text", "Refusal", "said", "number_input", "note", "__init__"}
 _KEY_SHAPE = re.compile(r"^[a-z0-9_]+(\.[a-z0-9_{}]+)+$")
 # Literals that read as prose but are not text, each with its reason.
 ALLOWED: dict[str, str] = {
