@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -34,6 +34,7 @@ from bot.games.refusal import Refusal
 from bot.i18n import t
 from bot.i18n.commands import CommandTranslator
 from bot.input_checks import check_command_input, without_nulls
+from bot.interactions import TableHooks
 from bot.sessions import SessionManager
 from storage import Store
 
@@ -122,8 +123,8 @@ class CardBot(commands.AutoShardedBot):
         # closed before it connected (a rejected token, a test that only builds the command tree) would fail.
         self._AutoShardedClient__queue: asyncio.PriorityQueue[Any] = asyncio.PriorityQueue()
         self.stopping = False
-        # Table button actions a cog answers first (cogs/private_play.py: Move, in DMs): action -> hook.
-        self.table_hooks: dict[str, Callable[[discord.Interaction, int], Awaitable[bool]]] = {}
+        # Table button actions a cog answers first (cogs/private_play.py: Move, in DMs), installed by cogs.
+        self.table_hooks = TableHooks()
         self._closing: asyncio.Future[None] | None = None
         if store is not None:
             self.store = store

@@ -27,6 +27,7 @@ from bot.interactions import (
     InPlace,
     answer,
     can_manage,
+    hooks_of,
     respond,
     roles_of,
     room_of,
@@ -73,9 +74,9 @@ class TableButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         sessions = sessions_of(interaction)
         note_languages(interaction)
-        # Actions a cog answers first (`bot.table_hooks`: the Move button of a DM's table, in
-        # cogs/private_play.py): the hook answers the click and returns True, or False for the usual answer.
-        hook = getattr(interaction.client, "table_hooks", {}).get(self.action)
+        # Actions a cog answers first (`bot.interactions.TableHooks`): the hook answers the click and returns
+        # True, or False for the usual answer.
+        hook = hooks_of(interaction).get(self.action)
         if hook is not None and await hook(interaction, self.table_id):
             return
         in_place = InPlace(interaction) if self.action not in ("hand", "table") else None

@@ -90,8 +90,7 @@ class SessionManager:
         self.readers = Readers()
         self._renames: set[asyncio.Task[None]] = set()  # names being stored (`saw`)
         self.moves = Moves(store, self.tables, self.readers)
-        self.lobbies = Lobbies(store, self.tables, self.readers, default_timeout=default_timeout)
-        self.life = Life(self.tables, self.moves, self.lobbies)
+        self.life = Life(self.tables, self.moves)
         self.servers = Servers(store, self.tables, default_timeout=default_timeout)
         self.resumer = Resume(store, self.tables, owns_guild=owns_guild)
         self.replays = Replays(store)  # finished games stepped through privately (the Replay button)
@@ -103,7 +102,9 @@ class SessionManager:
             pacing=pacing,
             door=door,
         )
-        self.lobbies.threads = Threads(store, self.presenter.homes.open_thread)
+        # A game moves into a thread of its own (when its server plays in threads), opened by the presenter.
+        self.lobbies = Lobbies(store, self.tables, self.readers, default_timeout=default_timeout,
+                               threads=Threads(store, self.presenter.homes.open_thread))
         self.rematches = Rematches(
             store, self.tables, self.lobbies, latest=self.presenter.record, clock=clock,
             owns_guild=owns_guild, post=self.post_lobby, here=self.presenter.answers.here,
