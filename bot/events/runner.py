@@ -35,9 +35,10 @@ from bot.events.model import KNOCKOUT, SWISS, Entrant
 from bot.render import tournament as words
 from bot.sessions import SessionManager
 from bot.sessions.errors import NotAllowed
+from bot.sessions.facts import TableFact, TableFinished
 from bot.sessions.fairplay import no_shows
 from bot.sessions.matches import Matches
-from bot.sessions.records import TableRecord, note
+from bot.sessions.records import note
 from bot.sessions.stopping import cancel_and_wait
 from bot.sessions.threads import Room
 from storage.competitions import CompetitionError, CompetitionRow, MatchRow
@@ -79,7 +80,6 @@ class Runner:
         self._locks: dict[int, asyncio.Lock] = {}
         self._deadlines: dict[int, float] = {}  # event -> its round's deadline
         self._starts: dict[int, float] = {}  # event -> the start time its host gave
-        self._finished: set[int] = set()  # tables whose end was looked at
         self._tasks: set[asyncio.Task[Any]] = set()
         self._posting: set[asyncio.Task[Any]] = set()  # announcements claimed and on their way
         self._watcher: asyncio.Task[Any] | None = None
@@ -113,16 +113,11 @@ class Runner:
 
     # ------------------------------------------------------------------ the stored signal
 
-    def after(self, record: TableRecord) -> None:
-        """Every stored change of a table: a finished one may have ended its competition's round."""
-        if record.status == "finished" and record.id not in self._finished:
-            self._finished.add(record.id)
-            self._spawn(self._table_done(record.id))
-
-    async def _table_done(self, table_id: int) -> None:
-        event = await self.store.competition_of_table(table_id)
-        if event is not None:
-            await self.advance(event)
+    def after(self, fact: TableFact) -> None:
+        """Every stored change of a table: the end of a match's game may have ended its round (the fact names
+        the event; heard once per table)."""
+        if isinstance(fact, TableFinished) and fact.competition is not None:
+            self._spawn(self.advance(fact.competition))
 
     async def _guarded_repost(self) -> None:
         try:
@@ -280,7 +275,7 @@ class Runner:
         try:
             await self.matches.open(
                 match.id, row.kind, row.guild_id, row.channel_id, row.host_id, match.players, options,
-                room_of(row),
+                room_of(row), competition=row.id,
             )  # fmt: skip
         except NotAllowed as refusal:
             if refusal.key == "table.channel_busy":

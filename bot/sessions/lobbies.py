@@ -97,10 +97,12 @@ class Lobbies:
         players: list[str] | None = None,
         language: str = "en",
         match: int | None = None,
+        competition: int | None = None,
     ) -> TableRecord:
         """A new lobby (or challenge) in the channel, its public messages in `language`; the seed is drawn
         here. `match`: a competition's match (bot/events) this table plays, linked in the transaction that
-        creates it (the table knows no more of its competition than that)."""
+        creates it; `competition`: that match's event (the table knows no more of its competition than
+        these two)."""
         async with self.tables.lock(channel_id):
             if self.tables.in_channel(channel_id) is not None:
                 raise NotAllowed("table.channel_busy")
@@ -140,6 +142,7 @@ class Lobbies:
                 players=seated,
                 seq=0,
                 session=session,
+                competition=competition if match is not None else None,
             )
             self.tables.add(record)
             return record

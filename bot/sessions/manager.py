@@ -111,7 +111,7 @@ class SessionManager:
         )
         # The deadline first (the scheduler), then the channel (the presenter shows it), then the rematches.
         self.tables.stored.listen(self.scheduler.after)
-        self.tables.stored.listen(self.presenter.changed)
+        self.tables.stored.listen(self.presenter.heard)
         self.tables.stored.listen(self.rematches.after)
         self.bot_user_id = bot_user_id
         # Tables in DMs and group DMs of a user install, where the bot may only answer interactions.

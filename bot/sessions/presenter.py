@@ -27,6 +27,7 @@ from bot.sessions.answers import Answers
 from bot.sessions.display import Display
 from bot.sessions.drawing import Drawing, Job, Jobs
 from bot.sessions.errors import ChannelGone, EditExpired, MissingPermission
+from bot.sessions.facts import TableFact
 from bot.sessions.failures import expected
 from bot.sessions.homes import Homes
 from bot.sessions.pacing import Budget, Pacer, Slot
@@ -114,6 +115,10 @@ class Presenter:
     def start(self) -> None:
         """Begin writing (after the gateway is ready: nothing is sent before)."""
         self._started.set()
+
+    def heard(self, fact: TableFact) -> None:
+        """The `stored` signal: whatever the change, the channel shows the newest record."""
+        self.changed(fact.record)
 
     def changed(self, record: TableRecord) -> None:
         """The `stored` signal: show this record when the channel allows. Never blocks."""

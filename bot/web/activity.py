@@ -34,6 +34,7 @@ from bot.render.compose import HAND, MOVE, MoveChoice, TableView
 from bot.render.pictures.labels import player_name
 from bot.render.wording import refusal_text
 from bot.sessions.errors import NotAllowed, Text
+from bot.sessions.facts import TableFact
 from bot.sessions.manager import SessionManager
 from bot.sessions.records import TableRecord
 from bot.sessions.view import message_of, table_info, view_of
@@ -69,7 +70,8 @@ class Activity:
         self._waiting: dict[int, set[asyncio.Event]] = {}
         sessions.tables.stored.listen(self._stored)
 
-    def _stored(self, record: TableRecord) -> None:
+    def _stored(self, fact: TableFact) -> None:
+        record = fact.record
         for channel in {record.channel_id, record.home_channel_id}:
             for event in self._waiting.get(channel or 0, ()):
                 event.set()
