@@ -30,12 +30,14 @@ from bot import warmup
 from bot.config import Settings
 from bot.discord_out import DiscordAnnouncer, note_languages
 from bot.errors import report_error
+from bot.events.competitions import Competitions
 from bot.games.refusal import Refusal
 from bot.i18n import t
 from bot.i18n.commands import CommandTranslator
 from bot.input_checks import check_command_input, without_nulls
 from bot.interactions import TableHooks
 from bot.sessions import SessionManager
+from bot.sessions.fairplay import FairPlay
 from storage import Store
 
 if TYPE_CHECKING:
@@ -95,6 +97,8 @@ class CardBot(commands.AutoShardedBot):
 
     store: Store
     sessions: SessionManager  # created in `setup_hook`, before the cogs that use it
+    competitions: Competitions  # beside the sessions: tournaments (`bot.events`)
+    fair_play: FairPlay  # the moderators' service, for any game
     ops: Operations | None = None  # set by `cardtable-bot run`: the token's budget, metrics, health
     web: WebServer | None = None  # the table on the web, when WEB_PORT is set (`bot.web`)
 
@@ -142,6 +146,8 @@ class CardBot(commands.AutoShardedBot):
             owns_guild=self.settings.owns_guild,
             door=self.ops.door if self.ops is not None else None,  # the token's budget across processes
         )
+        self.competitions = Competitions(self.store, self.sessions, owns_guild=self.settings.owns_guild)
+        self.fair_play = FairPlay(self.store, bot_user_id=self.user.id if self.user else None)
         if self.settings.web_port is not None:
             from bot.web import start_web
 
@@ -151,6 +157,11 @@ class CardBot(commands.AutoShardedBot):
         resumed = await self.sessions.resume_all()
         if resumed:
             log.info("resumed %d open tables", resumed)
+        # What spans tables, beside the sessions: started once the tables are back, so a round's next step
+        # finds its tables.
+        events = await self.competitions.start()
+        if events:
+            log.info("resumed %d running events", events)
         for extension in self.extension_names:
             await self.load_extension(extension)
         # German names and descriptions go with the sync, so the translator must be set before it.
@@ -216,6 +227,9 @@ class CardBot(commands.AutoShardedBot):
 
     async def _close_once(self) -> None:
         try:
+            competitions = self.__dict__.get("competitions")
+            if competitions is not None:  # what spans tables stops before the tables
+                await competitions.close()
             sessions = self.__dict__.get("sessions")
             if sessions is not None:
                 await sessions.close()
