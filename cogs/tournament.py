@@ -19,8 +19,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.events.formats import FORMATS
 from bot.events.service import Tournaments
 from bot.games.refusal import Refusal
+from bot.i18n import DEFAULT, t
 from bot.interactions import can_manage, parent_of, respond, roles_of, room_of
 from bot.render import tournament as words
 from bot.render.common import Message
@@ -33,15 +35,12 @@ if TYPE_CHECKING:
 # with the range, before any lookup.
 Number = app_commands.Range[int, 1, 2**31 - 1]
 
-FORMATS = [
-    app_commands.Choice(name="Swiss (Malice)", value="swiss"),
-    app_commands.Choice(name="knockout (Malice)", value="knockout"),
-    app_commands.Choice(name="table rounds (Insomnia)", value="tables"),
+# The choices, from the registries: each format, labelled by its words (`cmd.choice.<format>`), and every
+# game some format plays.
+FORMAT_CHOICES = [
+    app_commands.Choice(name=t(DEFAULT, f"cmd.choice.{fmt.name}"), value=fmt.name) for fmt in FORMATS
 ]
-GAMES = [
-    app_commands.Choice(name="malice", value="malice"),
-    app_commands.Choice(name="insomnia", value="insomnia"),
-]
+GAME_CHOICES = [app_commands.Choice(name=kind, value=kind) for kind in FORMATS.kinds()]
 _TIMESTAMP = re.compile(r"<t:([0-9]{1,12})(?::[tTdDfFR])?>|^\s*([0-9]{1,12})\s*$")  # ASCII digits only
 
 
@@ -78,7 +77,7 @@ class TournamentCommands(commands.GroupCog, group_name="tournament"):
         starts="when it starts, as a Discord timestamp like <t:1767225600:F>",
         checkin="minutes before the start when check-in opens (without: no check-in)",
     )
-    @app_commands.choices(game=GAMES, format=FORMATS)
+    @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES)
     async def create(
         self,
         interaction: discord.Interaction,

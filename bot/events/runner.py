@@ -30,8 +30,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bot.events import formats, plan
-from bot.events.model import KNOCKOUT, SWISS, Entrant
+from bot.events import plan
+from bot.events.formats import FORMATS
+from bot.events.model import Entrant
 from bot.render import tournament as words
 from bot.sessions import SessionManager
 from bot.sessions.errors import NotAllowed
@@ -154,10 +155,10 @@ class Runner:
             raise NotAllowed("tournament.refused.started")
         playing = [e for e in row.entrants if not row.options.get("checkin") or e.checked_in is not None]
         people = [Entrant(e.player, e.rating, i) for i, e in enumerate(playing)]
-        if len(people) < formats.min_entrants(row.format):
-            raise NotAllowed("tournament.refused.too_few", least=formats.min_entrants(row.format))
-        if row.format == SWISS and row.rounds > formats.max_swiss_rounds(len(people)):
-            raise NotAllowed("tournament.refused.swiss_rounds", most=formats.max_swiss_rounds(len(people)))
+        fmt = FORMATS[row.format]
+        if len(people) < fmt.min_entrants:
+            raise NotAllowed("tournament.refused.too_few", least=fmt.min_entrants)
+        fmt.may_start(row.rounds, len(people))
         tables = plan.first_tables(row.format, row.rounds, people)
         # Its channel, as the start sees it (threads), stored with the start in one transaction.
         where = None if room is None else [room.can_thread, room.permitted]
@@ -262,7 +263,7 @@ class Runner:
                 await self.matches.resume(m.table_id, room_of(row))
                 continue
             present = [p for p in m.players if p not in dropped]
-            if len(present) < 2 or (row.format == KNOCKOUT and len(present) < len(m.players)):
+            if len(present) < 2 or (FORMATS[row.format].bracket and len(present) < len(m.players)):
                 await self.store.settle_match(m.id, [1 if p in present else 2 for p in m.players],
                                               [p for p in m.players if p in dropped])  # fmt: skip
                 continue

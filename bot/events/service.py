@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Collection
 from typing import Any
 
-from bot.events.model import KNOCKOUT, SWISS, TABLES
+from bot.events.formats import FORMATS
 from bot.events.runner import Runner
 from bot.games.registry import REGISTRY
 from bot.render.tournament import Board
@@ -24,9 +24,6 @@ from bot.sessions.threads import Room
 from storage.competitions import CompetitionError, CompetitionRow
 from storage.contract import Store
 
-# Which games each format plays: two-player games pair, games of many sit at tables.
-FORMAT_GAMES = {SWISS: ("malice",), KNOCKOUT: ("malice",), TABLES: ("insomnia",)}
-MAX_TABLE_ROUNDS = 6
 # A start time within this window: not in the past (a minute's grace for a time typed as "now"), not more than
 # a year ahead (a typo of a year, or <t:1000000000000>, would keep an event open for ever).
 START_GRACE = 60.0
@@ -78,7 +75,8 @@ class Tournaments:
     ) -> Text:  # fmt: skip
         if guild_id == 0:
             raise NotAllowed("tournament.refused.server_only")
-        if kind not in FORMAT_GAMES.get(fmt, ()):
+        chosen = FORMATS[fmt]
+        if kind not in REGISTRY or not chosen.plays(REGISTRY[kind]):
             raise NotAllowed("tournament.refused.format_game", format=Text(f"tournament.format.{fmt}"))
         if starts_at is not None:
             now = self.clock()
@@ -91,14 +89,7 @@ class Tournaments:
             settings, channel_id, can_manage=can_manage, roles=roles, parent_id=parent_id
         )
         table = self.sessions.servers.new_table_options(settings, kind, parse_options(options))
-        if fmt == KNOCKOUT:
-            rounds = 0
-        elif fmt == TABLES:
-            rounds = rounds or 2
-            if not 1 <= rounds <= MAX_TABLE_ROUNDS:
-                raise NotAllowed("tournament.refused.rounds", most=MAX_TABLE_ROUNDS)
-        else:
-            rounds = rounds or 3
+        rounds = chosen.rounds(rounds)
         stored = {
             "deadline": deadline, "table": table, "room": [room.can_thread, room.permitted],
             "language": await self.sessions.public_language(guild_id), "checkin": checkin,
@@ -194,7 +185,3 @@ class Tournaments:
     async def show(self, channel_id: int, event: int | None) -> Board:
         row = await self.event(channel_id, event, open_only=False)
         return self.runner.board(row)
-
-
-def game_kinds() -> list[str]:
-    return [kind for kinds in FORMAT_GAMES.values() for kind in kinds if kind in REGISTRY]
