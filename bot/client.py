@@ -1,18 +1,24 @@
-"""The bot object: it owns every process-wide resource (settings, store) and hands them to the cogs.
+"""The bot object and the composition root: `setup_hook` builds every part with what it needs in its
+constructor, and no part is wired by assigning into another afterwards (tests/test_composition.py checks).
 
 Start-up order (`setup_hook`), each step relying on the ones before it:
-1. open the store (this migrates the database);
-2. load the extensions it was given (`cogs.extensions()`: every module of the `cogs` package, each with
-   `async def setup(bot)`; the command line passes them, tests add their own);
-   `cogs.table` creates the session manager (`self.sessions`), registers the persistent buttons and resumes
-   the games still open in the store;
-3. set the command translator (German command names), then sync the command tree: to `DEV_GUILD_ID` if
+1. open the store (this migrates the database), unless `cardtable-bot run` handed one in;
+2. build the parts: the session manager (`self.sessions`, its Discord side `DiscordAnnouncer`), the
+   competitions beside it (`self.competitions`: the tournament runner and service, `bot.events`), fair play
+   (`self.fair_play`), and the web server with its Activity when `WEB_PORT` is set (`self.web`, `bot.web`);
+3. resume the tables still open in the store (timers running; no Discord call: the presenter refreshes
+   their messages once the gateway is ready), then the running events;
+4. load the extensions it was given (`cogs.extensions()`: every module of the `cogs` package, each with
+   `async def setup(bot)`; the command line passes them, tests add their own): the cogs only ask the parts,
+   register their persistent buttons and install their table hooks (`self.table_hooks`, a `TableHooks`);
+5. set the command translator (German command names), then sync the command tree: to `DEV_GUILD_ID` if
    set (instant), else globally;
-4. warm up (`bot.warmup`): play and render a few moves of every game, so the first player is answered as
+6. warm up (`bot.warmup`): play and render a few moves of every game, so the first player is answered as
    quickly as any later one, then keep what start-up left alive out of later garbage collections.
-`close()` undoes it in reverse: discord.py unloads the extensions (`cogs.table` stops every timer), then the
-store closes. `stop()` is the graceful way there (SIGTERM, SIGINT): new commands are refused, the commands
-and button presses already running get `STOP_GRACE_SECONDS` to finish, then `close()`.
+`close()` undoes it in reverse: the competitions stop, then the sessions (timers, computer turns, the last
+writes), the web server, discord.py (which unloads the extensions), and the store last. `stop()` is the
+graceful way there (SIGTERM, SIGINT): new commands are refused, the commands and button presses already
+running get `STOP_GRACE_SECONDS` to finish, then `close()`.
 """
 
 from __future__ import annotations
@@ -124,7 +130,10 @@ class CardBot(commands.AutoShardedBot):
         self.settings = settings
         self.extension_names = tuple(extensions)
         # discord.py's AutoShardedClient makes its event queue in connect() but close() always uses it: a bot
-        # closed before it connected (a rejected token, a test that only builds the command tree) would fail.
+        # closed before it connected (a rejected token, a test that only builds the command tree) would fail
+        # (the same case's shards were fixed in Rapptz/discord.py#1614, its queue not; Red-DiscordBot#6633
+        # meets it too). No public way around it: the private queue is made here (with cogs/table.py's
+        # `handled`, the only private discord.py members the bot touches).
         self._AutoShardedClient__queue: asyncio.PriorityQueue[Any] = asyncio.PriorityQueue()
         self.stopping = False
         # Table button actions a cog answers first (cogs/private_play.py: Move, in DMs), installed by cogs.

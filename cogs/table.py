@@ -133,7 +133,9 @@ def handled(
     interaction: discord.Interaction,
 ) -> bool:
     """Whether discord.py has a handler for this component: a persistent button's template or a live view.
-    (Its view store has no public lookup; this mirrors `ViewStore.dispatch_view`.) A persistent button is
+    (Its view store has no public lookup; this mirrors `ViewStore.dispatch_view`. A public list of the custom
+    ids discord.py handles was asked for in Rapptz/discord.py#9005 and declined, so the private members are
+    read here, in this one function, and nowhere else.) A persistent button is
     only dispatched when its id is on the interaction's message as it is now: a button an edit just removed
     (a click a moment before the table moved on), or a forged id, would otherwise get no answer at all."""
     store = bot._connection._view_store
