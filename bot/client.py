@@ -99,13 +99,13 @@ class CardTree(app_commands.CommandTree):
 class CardBot(commands.AutoShardedBot):
     """The Cardtable bot. `store`: an already opened store (`cardtable-bot run` opens it before connecting),
     else `setup_hook` opens one. `extensions`: the cog modules `setup_hook` loads (`cogs.extensions()`, and
-    tests' own test-only commands); other keyword arguments go to `commands.Bot`."""
+    tests' own test-only commands); `ops`: the operations of `cardtable-bot run` (the token's budget, the
+    metrics, health); other keyword arguments go to `commands.Bot`."""
 
     store: Store
     sessions: SessionManager  # created in `setup_hook`, before the cogs that use it
     competitions: Competitions  # beside the sessions: tournaments (`bot.events`)
     fair_play: FairPlay  # the moderators' service, for any game
-    ops: Operations | None = None  # set by `cardtable-bot run`: the token's budget, metrics, health
     web: WebServer | None = None  # the table on the web, when WEB_PORT is set (`bot.web`)
 
     def __init__(
@@ -114,6 +114,7 @@ class CardBot(commands.AutoShardedBot):
         *,
         extensions: Sequence[str],
         store: Store | None = None,
+        ops: Operations | None = None,
         **options: Any,
     ) -> None:
         super().__init__(
@@ -128,6 +129,7 @@ class CardBot(commands.AutoShardedBot):
             **options,
         )
         self.settings = settings
+        self.ops = ops  # `cardtable-bot run`'s: the token's budget, metrics, health (None in tests)
         self.extension_names = tuple(extensions)
         # discord.py's AutoShardedClient makes its event queue in connect() but close() always uses it: a bot
         # closed before it connected (a rejected token, a test that only builds the command tree) would fail

@@ -108,7 +108,11 @@ class Presenter:
         self._started = asyncio.Event()
         self._closed = False
         self.writes = 0  # rate-limited calls made (send, edit, delete, DM): for tests and benchmarks
-        self.token_edits = 0  # table messages edited through a click's token instead (no rate limit)
+
+    @property
+    def token_edits(self) -> int:
+        """Table messages edited through a click's token instead (no rate limit): for tests and benchmarks."""
+        return self.answers.token_edits
 
     # ---------------------------------------------------------------- control
 
