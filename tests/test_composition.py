@@ -24,8 +24,10 @@ SOURCES = [*sorted((ROOT / "bot").rglob("*.py")), *sorted((ROOT / "cogs").rglob(
 RECORD_BASES = {"BaseModel", "NamedTuple", "TypedDict", "Enum", "StrEnum", "IntEnum", "Exception",
                 "Protocol", "RuntimeError", "ValueError", "Message", "Embed"}  # fmt: skip
 HELD = "<held by the part>"
-# Assignments the scan reports that are no wiring, each with its reason (today: none).
-ALLOWED: dict[str, str] = {}
+# Wiring still to remove, each with its owner (as tests/test_layers.py's KNOWN).
+ALLOWED: dict[str, str] = {
+    "sessions.presenter.drawing.links": "typed-view (issue 40): the composition places the web links itself",
+}
 
 
 def _bases(node: ast.ClassDef) -> set[str]:

@@ -57,14 +57,17 @@ TYPES = {".js": "application/javascript", ".css": "text/css", ".svg": "image/svg
 
 
 class Activity:
-    def __init__(self, sessions: SessionManager, feed: Feed, identity: Identity) -> None:
+    def __init__(
+        self, sessions: SessionManager, feed: Feed, identity: Identity, *,
+        picture_link: Callable[[int], str] | None = None,
+    ) -> None:  # fmt: skip
         self.sessions = sessions
         self.feed = feed
         self.identity = identity
         self.closing = asyncio.Event()
-        # The signed path of a table's live page (`/table/<id>/<until>/<sig>`), set by the web server: the
+        # The signed path of a table's live page (`/table/<id>/<until>/<sig>`, the web server's signer): the
         # Activity shows that page's picture of the table (the result card once it is over).
-        self.picture_link: Callable[[int], str] | None = None
+        self.picture_link = picture_link
         # Long polls waiting per channel: a stored change of any table there (a rematch's new table too)
         # answers them; the feed's own queue answers those of changes stored by another process.
         self._waiting: dict[int, set[asyncio.Event]] = {}
