@@ -1,9 +1,10 @@
-"""The table commands both games share (/hand, /table, /resign, /cancel, /history), the persistent buttons,
-and the Discord side of the session manager (`DiscordAnnouncer`).
+"""The table commands every game shares (/hand, /table, /resign, /cancel, /history) and the persistent
+buttons of a table.
 
-The bot owns the session manager (`bot.sessions`, created in its `setup_hook`); this cog registers the
-buttons. Buttons are `DynamicItem`s parsed from `cardtable:<table_id>:<action>[:<seq>]`, so they keep working
-on a new bot process.
+The bot owns the session manager (`bot.sessions`, built in its `setup_hook`; its Discord side is
+`bot.discord_out.DiscordAnnouncer`); this cog registers the buttons and asks the manager. Buttons are
+`DynamicItem`s parsed from `cardtable:<table_id>:<action>[:<seq>]`, so they keep working on a new bot process;
+an action a cog answers first is in the bot's `TableHooks`.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""The session layer's front: what the cogs call. It creates the parts, one job each, and wires them with one
-signal ("table N stored a change": `Tables.stored`):
+"""The session layer's front: what the cogs call. It builds the parts, one job each, every one with what it
+needs in its constructor, and joins them by one signal: each stored change of a table as a typed fact
+(`Tables.stored`, bot/sessions/facts.py), which the scheduler, the presenter and the rematches hear:
 
 - `Lobbies` (lobbies.py): a table before its game; `Moves` (moves.py): applying and storing every move;
   `Life` (life.py): resign, cancel, the channel deleted, timeouts; `Resume` (resume.py): after a restart;
