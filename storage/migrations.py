@@ -444,7 +444,7 @@ MIGRATIONS: list[list[Statement]] = [
         "ALTER TABLE competition_entrants ADD COLUMN display_name TEXT",
         "CREATE INDEX seats_by_player ON seats (player) WHERE left_at IS NULL",
     ],
-    # 14: a tournament's format is whatever the code's format registry names (`bot.events.registry`): the
+    # 14: a tournament's format is whatever the code's format registry names (`bot.events.formats`): the
     # CHECK that listed the three formats of migration 10 goes, so a new format is a module and a registry
     # line, never a migration. PostgreSQL drops the constraint; SQLite cannot, so the table is rebuilt, in
     # this one transaction: its rows copied aside, the table dropped and made again without the check, the
