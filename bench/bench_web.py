@@ -287,7 +287,7 @@ async def run(tables: int, viewers: int, seconds: float, pace: float) -> dict[st
     # The viewers come from one machine: their addresses are told apart as a proxy would tell them.
     async with bot(Limits(rate=1000.0, burst=1000.0)) as (sessions, feed, web):
         stored: dict[tuple[int, int], float] = {}
-        sessions.tables.stored.listen(lambda r: stored.setdefault((r.id, r.seq), time.time()))
+        sessions.tables.stored.listen(lambda f: stored.setdefault((f.record.id, f.record.seq), time.time()))
         channels = [FIRST_CHANNEL + i for i in range(tables)]
         table_ids = []
         for i, channel in enumerate(channels):

@@ -1,25 +1,31 @@
-"""The bot object: it owns every process-wide resource (settings, store) and hands them to the cogs.
+"""The bot object and the composition root: `setup_hook` builds every part with what it needs in its
+constructor, and no part is wired by assigning into another afterwards (tests/test_composition.py checks).
 
 Start-up order (`setup_hook`), each step relying on the ones before it:
-1. open the store (this migrates the database);
-2. load the extensions it was given (`cogs.extensions()`: every module of the `cogs` package, each with
-   `async def setup(bot)`; the command line passes them, tests add their own);
-   `cogs.table` creates the session manager (`self.sessions`), registers the persistent buttons and resumes
-   the games still open in the store;
-3. set the command translator (German command names), then sync the command tree: to `DEV_GUILD_ID` if
+1. open the store (this migrates the database), unless `cardtable-bot run` handed one in;
+2. build the parts: the session manager (`self.sessions`, its Discord side `DiscordAnnouncer`), the
+   competitions beside it (`self.competitions`: the tournament runner and service, `bot.events`), fair play
+   (`self.fair_play`), and the web server with its Activity when `WEB_PORT` is set (`self.web`, `bot.web`);
+3. resume the tables still open in the store (timers running; no Discord call: the presenter refreshes
+   their messages once the gateway is ready), then the running events;
+4. load the extensions it was given (`cogs.extensions()`: every module of the `cogs` package, each with
+   `async def setup(bot)`; the command line passes them, tests add their own): the cogs only ask the parts,
+   register their persistent buttons and install their table hooks (`self.table_hooks`, a `TableHooks`);
+5. set the command translator (German command names), then sync the command tree: to `DEV_GUILD_ID` if
    set (instant), else globally;
-4. warm up (`bot.warmup`): play and render a few moves of every game, so the first player is answered as
+6. warm up (`bot.warmup`): play and render a few moves of every game, so the first player is answered as
    quickly as any later one, then keep what start-up left alive out of later garbage collections.
-`close()` undoes it in reverse: discord.py unloads the extensions (`cogs.table` stops every timer), then the
-store closes. `stop()` is the graceful way there (SIGTERM, SIGINT): new commands are refused, the commands
-and button presses already running get `STOP_GRACE_SECONDS` to finish, then `close()`.
+`close()` undoes it in reverse: the competitions stop, then the sessions (timers, computer turns, the last
+writes), the web server, discord.py (which unloads the extensions), and the store last. `stop()` is the
+graceful way there (SIGTERM, SIGINT): new commands are refused, the commands and button presses already
+running get `STOP_GRACE_SECONDS` to finish, then `close()`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -30,11 +36,14 @@ from bot import warmup
 from bot.config import Settings
 from bot.discord_out import DiscordAnnouncer, note_languages
 from bot.errors import report_error
+from bot.events.competitions import Competitions
 from bot.games.refusal import Refusal
 from bot.i18n import t
 from bot.i18n.commands import CommandTranslator
 from bot.input_checks import check_command_input, without_nulls
+from bot.interactions import TableHooks
 from bot.sessions import SessionManager
+from bot.sessions.fairplay import FairPlay
 from storage import Store
 
 if TYPE_CHECKING:
@@ -90,11 +99,13 @@ class CardTree(app_commands.CommandTree):
 class CardBot(commands.AutoShardedBot):
     """The Cardtable bot. `store`: an already opened store (`cardtable-bot run` opens it before connecting),
     else `setup_hook` opens one. `extensions`: the cog modules `setup_hook` loads (`cogs.extensions()`, and
-    tests' own test-only commands); other keyword arguments go to `commands.Bot`."""
+    tests' own test-only commands); `ops`: the operations of `cardtable-bot run` (the token's budget, the
+    metrics, health); other keyword arguments go to `commands.Bot`."""
 
     store: Store
     sessions: SessionManager  # created in `setup_hook`, before the cogs that use it
-    ops: Operations | None = None  # set by `cardtable-bot run`: the token's budget, metrics, health
+    competitions: Competitions  # beside the sessions: tournaments (`bot.events`)
+    fair_play: FairPlay  # the moderators' service, for any game
     web: WebServer | None = None  # the table on the web, when WEB_PORT is set (`bot.web`)
 
     def __init__(
@@ -103,6 +114,7 @@ class CardBot(commands.AutoShardedBot):
         *,
         extensions: Sequence[str],
         store: Store | None = None,
+        ops: Operations | None = None,
         **options: Any,
     ) -> None:
         super().__init__(
@@ -117,13 +129,17 @@ class CardBot(commands.AutoShardedBot):
             **options,
         )
         self.settings = settings
+        self.ops = ops  # `cardtable-bot run`'s: the token's budget, metrics, health (None in tests)
         self.extension_names = tuple(extensions)
         # discord.py's AutoShardedClient makes its event queue in connect() but close() always uses it: a bot
-        # closed before it connected (a rejected token, a test that only builds the command tree) would fail.
+        # closed before it connected (a rejected token, a test that only builds the command tree) would fail
+        # (the same case's shards were fixed in Rapptz/discord.py#1614, its queue not; Red-DiscordBot#6633
+        # meets it too). No public way around it: the private queue is made here (with cogs/table.py's
+        # `handled`, the only private discord.py members the bot touches).
         self._AutoShardedClient__queue: asyncio.PriorityQueue[Any] = asyncio.PriorityQueue()
         self.stopping = False
-        # Table button actions a cog answers first (cogs/private_play.py: Move, in DMs): action -> hook.
-        self.table_hooks: dict[str, Callable[[discord.Interaction, int], Awaitable[bool]]] = {}
+        # Table button actions a cog answers first (cogs/private_play.py: Move, in DMs), installed by cogs.
+        self.table_hooks = TableHooks()
         self._closing: asyncio.Future[None] | None = None
         if store is not None:
             self.store = store
@@ -141,6 +157,8 @@ class CardBot(commands.AutoShardedBot):
             owns_guild=self.settings.owns_guild,
             door=self.ops.door if self.ops is not None else None,  # the token's budget across processes
         )
+        self.competitions = Competitions(self.store, self.sessions, owns_guild=self.settings.owns_guild)
+        self.fair_play = FairPlay(self.store, bot_user_id=self.user.id if self.user else None)
         if self.settings.web_port is not None:
             from bot.web import start_web
 
@@ -150,6 +168,11 @@ class CardBot(commands.AutoShardedBot):
         resumed = await self.sessions.resume_all()
         if resumed:
             log.info("resumed %d open tables", resumed)
+        # What spans tables, beside the sessions: started once the tables are back, so a round's next step
+        # finds its tables.
+        events = await self.competitions.start()
+        if events:
+            log.info("resumed %d running events", events)
         for extension in self.extension_names:
             await self.load_extension(extension)
         # German names and descriptions go with the sync, so the translator must be set before it.
@@ -215,6 +238,9 @@ class CardBot(commands.AutoShardedBot):
 
     async def _close_once(self) -> None:
         try:
+            competitions = self.__dict__.get("competitions")
+            if competitions is not None:  # what spans tables stops before the tables
+                await competitions.close()
             sessions = self.__dict__.get("sessions")
             if sessions is not None:
                 await sessions.close()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
 import discord
@@ -45,6 +45,39 @@ async def answer(interaction: discord.Interaction, message: Message | Text | str
         await interaction.followup.send(ephemeral=True, **kwargs)
     else:
         await interaction.response.send_message(ephemeral=True, **kwargs)
+
+
+TableHook = Callable[[discord.Interaction, int], Awaitable[bool]]
+"""A table button action a cog answers first: (the click, its table id) -> True when it answered the click,
+False for the usual answer (the session's)."""
+
+
+class TableHooks:
+    """The table button actions that cogs answer first, by action (the Move button of a DM's table in
+    cogs/private_play.py, Play here in cogs/activity.py). Made with the bot; a cog installs its hooks when
+    it loads and removes them when it unloads, as a pair. One action has one hook: a second is a bug."""
+
+    def __init__(self) -> None:
+        self._hooks: dict[str, TableHook] = {}
+
+    def install(self, hooks: Mapping[str, TableHook]) -> None:
+        taken = sorted(set(hooks) & set(self._hooks))
+        if taken:
+            raise ValueError(f"table actions already hooked: {', '.join(taken)}")
+        self._hooks.update(hooks)
+
+    def remove(self, actions: Iterable[str]) -> None:
+        for action in actions:
+            self._hooks.pop(action, None)
+
+    def get(self, action: str) -> TableHook | None:
+        return self._hooks.get(action)
+
+
+def hooks_of(interaction: discord.Interaction) -> TableHooks:
+    """The bot's table hooks (an empty registry for a client that is no `CardBot`)."""
+    hooks = getattr(interaction.client, "table_hooks", None)
+    return hooks if isinstance(hooks, TableHooks) else TableHooks()
 
 
 def sessions_of(interaction: discord.Interaction) -> SessionManager:

@@ -44,10 +44,10 @@ class ActivityCommands(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.table_hooks[PLAY] = launch_here
+        self.bot.table_hooks.install({PLAY: launch_here})
 
     async def cog_unload(self) -> None:
-        self.bot.table_hooks.pop(PLAY, None)
+        self.bot.table_hooks.remove([PLAY])
 
     @app_commands.command(name="activity")
     @app_commands.guild_only()

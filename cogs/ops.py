@@ -39,12 +39,12 @@ class OperatorView(commands.Cog):
         )
 
     async def cog_load(self) -> None:
-        self.ops.gateway = self.connected
+        self.ops.hear_gateway(self.connected)
         if self.ops.server is not None:
             REGISTRY.register(self.collector)
 
     async def cog_unload(self) -> None:
-        self.ops.gateway = None
+        self.ops.hear_gateway(None)
         if self.ops.server is not None:
             REGISTRY.unregister(self.collector)
 

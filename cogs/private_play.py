@@ -168,12 +168,10 @@ class PrivatePlay(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.table_hooks.update({MOVE: open_move_dialog, "hand": hand_here, REMATCH: rematch_here})
+        self.bot.table_hooks.install({MOVE: open_move_dialog, "hand": hand_here, REMATCH: rematch_here})
 
     async def cog_unload(self) -> None:
-        self.bot.table_hooks.pop(MOVE, None)
-        self.bot.table_hooks.pop("hand", None)
-        self.bot.table_hooks.pop(REMATCH, None)
+        self.bot.table_hooks.remove([MOVE, "hand", REMATCH])
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:

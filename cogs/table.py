@@ -1,9 +1,10 @@
-"""The table commands both games share (/hand, /table, /resign, /cancel, /history), the persistent buttons,
-and the Discord side of the session manager (`DiscordAnnouncer`).
+"""The table commands every game shares (/hand, /table, /resign, /cancel, /history) and the persistent
+buttons of a table.
 
-The bot owns the session manager (`bot.sessions`, created in its `setup_hook`); this cog registers the
-buttons. Buttons are `DynamicItem`s parsed from `cardtable:<table_id>:<action>[:<seq>]`, so they keep working
-on a new bot process.
+The bot owns the session manager (`bot.sessions`, built in its `setup_hook`; its Discord side is
+`bot.discord_out.DiscordAnnouncer`); this cog registers the buttons and asks the manager. Buttons are
+`DynamicItem`s parsed from `cardtable:<table_id>:<action>[:<seq>]`, so they keep working on a new bot process;
+an action a cog answers first is in the bot's `TableHooks`.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from bot.interactions import (
     InPlace,
     answer,
     can_manage,
+    hooks_of,
     respond,
     roles_of,
     room_of,
@@ -73,9 +75,9 @@ class TableButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         sessions = sessions_of(interaction)
         note_languages(interaction)
-        # Actions a cog answers first (`bot.table_hooks`: the Move button of a DM's table, in
-        # cogs/private_play.py): the hook answers the click and returns True, or False for the usual answer.
-        hook = getattr(interaction.client, "table_hooks", {}).get(self.action)
+        # Actions a cog answers first (`bot.interactions.TableHooks`): the hook answers the click and returns
+        # True, or False for the usual answer.
+        hook = hooks_of(interaction).get(self.action)
         if hook is not None and await hook(interaction, self.table_id):
             return
         in_place = InPlace(interaction) if self.action not in ("hand", "table") else None
@@ -132,7 +134,9 @@ def handled(
     interaction: discord.Interaction,
 ) -> bool:
     """Whether discord.py has a handler for this component: a persistent button's template or a live view.
-    (Its view store has no public lookup; this mirrors `ViewStore.dispatch_view`.) A persistent button is
+    (Its view store has no public lookup; this mirrors `ViewStore.dispatch_view`. A public list of the custom
+    ids discord.py handles was asked for in Rapptz/discord.py#9005 and declined, so the private members are
+    read here, in this one function, and nowhere else.) A persistent button is
     only dispatched when its id is on the interaction's message as it is now: a button an edit just removed
     (a click a moment before the table moved on), or a forged id, would otherwise get no answer at all."""
     store = bot._connection._view_store

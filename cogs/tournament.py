@@ -1,5 +1,4 @@
-"""/tournament (events over many tables, `bot.events`) and /moderation (fair play: void a finished game,
-take a person off the server's leaderboards and let him back, the record of both).
+"""/tournament: events over many tables (`bot.events`).
 
 - `/tournament create game format [rounds] [deadline] [options] [starts] [checkin]`: a new event in this
   channel; its answer is public, so the channel sees how to join;
@@ -7,8 +6,8 @@ take a person off the server's leaderboards and let him back, the record of both
   host role or Manage Server), `/tournament show [event]` (privately: standings, pairings, the bracket).
   `event` defaults to the channel's newest event still open or running.
 
-This cog owns the competition runner of the process (`bot.events.runner.Runner`): created and resumed when
-the cog loads, closed when it unloads (its hooks installed and removed as a pair).
+The bot builds the competitions of the process (`bot.events.competitions.Competitions`: the runner and the
+service) beside the sessions, in its `setup_hook`; this cog only asks them.
 """
 
 from __future__ import annotations
@@ -20,9 +19,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.events.runner import Runner
+from bot.events.formats import FORMATS
 from bot.events.service import Tournaments
 from bot.games.refusal import Refusal
+from bot.i18n import DEFAULT, t
 from bot.interactions import can_manage, parent_of, respond, roles_of, room_of
 from bot.render import tournament as words
 from bot.render.common import Message
@@ -35,15 +35,12 @@ if TYPE_CHECKING:
 # with the range, before any lookup.
 Number = app_commands.Range[int, 1, 2**31 - 1]
 
-FORMATS = [
-    app_commands.Choice(name="Swiss (Malice)", value="swiss"),
-    app_commands.Choice(name="knockout (Malice)", value="knockout"),
-    app_commands.Choice(name="table rounds (Insomnia)", value="tables"),
+# The choices, from the registries: each format, labelled by its words (`cmd.choice.<format>`), and every
+# game some format plays.
+FORMAT_CHOICES = [
+    app_commands.Choice(name=t(DEFAULT, f"cmd.choice.{fmt.name}"), value=fmt.name) for fmt in FORMATS
 ]
-GAMES = [
-    app_commands.Choice(name="malice", value="malice"),
-    app_commands.Choice(name="insomnia", value="insomnia"),
-]
+GAME_CHOICES = [app_commands.Choice(name=kind, value=kind) for kind in FORMATS.kinds()]
 _TIMESTAMP = re.compile(r"<t:([0-9]{1,12})(?::[tTdDfFR])?>|^\s*([0-9]{1,12})\s*$")  # ASCII digits only
 
 
@@ -64,27 +61,11 @@ class TournamentCommands(commands.GroupCog, group_name="tournament"):
 
     def __init__(self, bot: CardBot) -> None:
         self.bot = bot
-        self.runner: Runner | None = None
-        self._events: Tournaments | None = None
         super().__init__()
 
     @property
     def events(self) -> Tournaments:
-        if self._events is None:
-            raise RuntimeError("the tournament cog is not loaded into a running bot")
-        return self._events
-
-    async def cog_load(self) -> None:
-        if getattr(self.bot, "sessions", None) is None:
-            return  # the command tree alone (a test of the commands' words): no events to run
-        self.runner = Runner(self.bot.store, self.bot.sessions, owns_guild=self.bot.settings.owns_guild)
-        self._events = Tournaments(self.bot.store, self.bot.sessions, self.runner)
-        self.runner.start()
-        await self.runner.resume()
-
-    async def cog_unload(self) -> None:
-        if self.runner is not None:
-            await self.runner.close()
+        return self.bot.competitions.tournaments
 
     @app_commands.command(name="create")
     @app_commands.describe(
@@ -96,7 +77,7 @@ class TournamentCommands(commands.GroupCog, group_name="tournament"):
         starts="when it starts, as a Discord timestamp like <t:1767225600:F>",
         checkin="minutes before the start when check-in opens (without: no check-in)",
     )
-    @app_commands.choices(game=GAMES, format=FORMATS)
+    @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES)
     async def create(
         self,
         interaction: discord.Interaction,
@@ -201,68 +182,5 @@ def _where(interaction: discord.Interaction) -> tuple[int, int]:
     return interaction.channel_id or 0, interaction.user.id
 
 
-@app_commands.guild_only()
-@app_commands.allowed_installs(guilds=True, users=False)
-@app_commands.default_permissions(manage_guild=True)
-class ModerationCommands(commands.GroupCog, group_name="moderation"):
-    """Fair play: void a finished game, take a person off the leaderboards (Manage Server)."""
-
-    def __init__(self, bot: CardBot, tournaments: TournamentCommands) -> None:
-        self.bot = bot
-        self.tournaments = tournaments
-        super().__init__()
-
-    @property
-    def events(self) -> Tournaments:
-        return self.tournaments.events
-
-    @app_commands.command(name="void")
-    @app_commands.describe(table="the finished game's table number", reason="why (kept on the record)")
-    @app_commands.checks.has_permissions(manage_guild=True)
-    async def void(self, interaction: discord.Interaction, table: Number, reason: str = "") -> None:
-        """Void a finished game: its chips given back, its ratings taken out."""
-        await respond(
-            interaction,
-            lambda: self.events.void(interaction.guild_id or 0, table, interaction.user.id, reason),
-        )
-
-    @app_commands.command(name="exclude")
-    @app_commands.describe(player="who is taken off the leaderboards", reason="why (kept on the record)")
-    @app_commands.checks.has_permissions(manage_guild=True)
-    async def exclude(self, interaction: discord.Interaction, player: discord.User, reason: str = "") -> None:
-        """Take a person off this server's leaderboards."""
-        await respond(
-            interaction,
-            lambda: self.events.exclude(
-                interaction.guild_id or 0, player.id, interaction.user.id, reason, True, computer=player.bot
-            ),
-        )
-
-    @app_commands.command(name="include")
-    @app_commands.describe(player="who is let back onto the leaderboards", reason="why (kept on the record)")
-    @app_commands.checks.has_permissions(manage_guild=True)
-    async def include(self, interaction: discord.Interaction, player: discord.User, reason: str = "") -> None:
-        """Let a person back onto this server's leaderboards."""
-        await respond(
-            interaction,
-            lambda: self.events.exclude(
-                interaction.guild_id or 0, player.id, interaction.user.id, reason, False, computer=player.bot
-            ),
-        )
-
-    @app_commands.command(name="log")
-    @app_commands.checks.has_permissions(manage_guild=True)
-    async def log(self, interaction: discord.Interaction) -> None:
-        """What this server's moderators did: voided games, exclusions (only you see it)."""
-
-        async def record() -> Message:
-            rows = await self.bot.store.moderation(interaction.guild_id or 0)
-            return words.moderation_message(rows, interaction.locale)
-
-        await respond(interaction, record)
-
-
 async def setup(bot: CardBot) -> None:
-    tournaments = TournamentCommands(bot)
-    await bot.add_cog(tournaments)
-    await bot.add_cog(ModerationCommands(bot, tournaments))
+    await bot.add_cog(TournamentCommands(bot))

@@ -444,6 +444,44 @@ MIGRATIONS: list[list[Statement]] = [
         "ALTER TABLE competition_entrants ADD COLUMN display_name TEXT",
         "CREATE INDEX seats_by_player ON seats (player) WHERE left_at IS NULL",
     ],
+    # 14: a tournament's format is whatever the code's format registry names (`bot.events.formats`): the
+    # CHECK that listed the three formats of migration 10 goes, so a new format is a module and a registry
+    # line, never a migration. PostgreSQL drops the constraint; SQLite cannot, so the table is rebuilt, in
+    # this one transaction: its rows copied aside, the table dropped and made again without the check, the
+    # rows put back. The foreign keys of its entrants and matches are deferred to the commit meanwhile
+    # (`defer_foreign_keys`: the drop's implicit delete orphans them until the rows are back; the commit
+    # checks every one, so a row lost would fail it).
+    [
+        Only("postgres", "ALTER TABLE competitions DROP CONSTRAINT competitions_format_check"),
+        Only("sqlite", "PRAGMA defer_foreign_keys = ON"),
+        Only("sqlite", "CREATE TEMP TABLE competitions_kept AS SELECT * FROM competitions"),
+        Only("sqlite", "DROP TABLE competitions"),
+        Only("sqlite", """
+        CREATE TABLE competitions (
+            id          INTEGER PRIMARY KEY,
+            guild_id    INTEGER NOT NULL,
+            channel_id  INTEGER NOT NULL,
+            kind        TEXT    NOT NULL,
+            format      TEXT    NOT NULL,
+            rounds      INTEGER NOT NULL,
+            options     TEXT    NOT NULL DEFAULT '{}',
+            host_id     INTEGER NOT NULL,
+            status      TEXT    NOT NULL CHECK (status IN ('open', 'running', 'finished', 'cancelled')),
+            round       INTEGER NOT NULL DEFAULT 0,
+            round_done  INTEGER NOT NULL DEFAULT 0,
+            announced   INTEGER NOT NULL DEFAULT 0,
+            deadline    REAL,
+            starts_at   REAL,
+            created_at  REAL    NOT NULL,
+            finished_at REAL,
+            posted      INTEGER NOT NULL DEFAULT 0,
+            announce_at REAL
+        )
+        """),
+        Only("sqlite", "INSERT INTO competitions SELECT * FROM competitions_kept"),
+        Only("sqlite", "DROP TABLE competitions_kept"),
+        Only("sqlite", "CREATE INDEX competitions_by_status ON competitions (status, guild_id)"),
+    ],
 ]
 
 LATEST = len(MIGRATIONS)

@@ -67,6 +67,7 @@ class TableRow(_Row):
     finished_at: float | None
     seats: list[SeatRow]
     home_channel_id: int | None = None  # the channel it was opened in, once it plays in a thread of its own
+    competition_id: int | None = None  # the event whose match it plays (`competition_matches`), if any
 
     @property
     def players(self) -> list[str]:

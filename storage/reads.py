@@ -13,6 +13,7 @@ from storage.models import GuildSettings, HeadToHead, HistoryEntry, LedgerRow, T
 _TABLE_COLUMNS = (
     "t.id, t.guild_id, t.channel_id, t.kind, t.status, t.options, t.seed, t.commitment, t.host_id, t.meta, "
     "t.display, t.snapshot, t.created_at, t.started_at, t.finished_at, t.home_channel_id, "
+    "(SELECT m.competition_id FROM competition_matches m WHERE m.table_id = t.id) AS competition_id, "
     "(SELECT COALESCE(MAX(a.seq) + 1, 0) FROM actions a WHERE a.table_id = t.id) AS next_seq"
 )
 # A person a moderator excluded is on no leaderboard of the server (migration 10, `storage.fairplay`).

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.sessions import SessionManager
+from bot.sessions.facts import TableFact
 from bot.sessions.records import TableRecord
 from bot.sessions.view import Line, log_of, table_info, word_note
 
@@ -19,7 +20,8 @@ class Live:
         self._message_id: int | None = None
         sessions.tables.stored.listen(self._update)
 
-    def _update(self, record: TableRecord) -> None:
+    def _update(self, fact: TableFact) -> None:
+        record = fact.record
         if record.id == self.record.id and record.revision >= self.record.revision:
             self.record = record
             self._message_id = self._sessions.presenter.message_id(record.id) or self._message_id

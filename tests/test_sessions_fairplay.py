@@ -7,7 +7,7 @@ from __future__ import annotations
 from bot import render
 from bot.sessions.fairplay import excluded_at
 from tests.storage.conftest import running_table
-from tests.test_sessions import ALICE, BOB, GUILD, manager
+from tests.test_sessions import ALICE, BOB, GUILD, fixed_seeds, manager  # noqa: F401  (fixed games)
 
 CHANNEL = 8811
 

@@ -66,8 +66,9 @@ async def run(settings: Settings, **options: object) -> int:
         await store.close()
         code = EXIT_CONFIG if isinstance(exc, OpsUnavailable) else EXIT_STORAGE
         return fail(f"{exc}.", code)
-    bot = CardBot(settings, extensions=cogs.extensions(), store=ops.store, http_trace=ops.trace(), **options)
-    bot.ops = ops
+    bot = CardBot(
+        settings, extensions=cogs.extensions(), store=ops.store, ops=ops, http_trace=ops.trace(), **options
+    )
     stop_signal = _stop_on_signals(bot)
     try:
         async with bot:

@@ -1,4 +1,4 @@
-"""Single elimination for two-player games (Malice): seeded by rating, the bracket filled up to a power of two
+"""Single elimination for two-player games: seeded by rating, the bracket filled up to a power of two
 with byes, which go to the top seeds; each winner meets the winner of the neighbouring match.
 
 Seed 1 and 2 can only meet in the final (the standard bracket order: 1 v 8, 4 v 5, 2 v 7, 3 v 6 for eight). A
@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.events.model import Entrant, Match, Standing, by_round
+from bot.events.model import KNOCKOUT, Entrant, Match, Standing, by_round
+from bot.games.spec import GameSpec
 
 
 def seeding(entrants: Sequence[Entrant]) -> list[str]:
@@ -83,3 +84,37 @@ def standings(entrants: Sequence[Entrant], matches: Sequence[Match]) -> list[Sta
         )
         for i, p in enumerate(order)
     ]
+
+
+class Knockout:
+    """The format (`bot.events.formats.Format`): two-player games, as many rounds as the bracket needs; a
+    match missing a dropped player is a walkover, and the bracket goes on however few are left."""
+
+    name = KNOCKOUT
+    words = KNOCKOUT
+    min_entrants = 2
+    max_entrants = 64
+    bracket = True
+    final_table = False
+
+    def plays(self, spec: GameSpec) -> bool:
+        return spec.max_players == 2
+
+    def rounds(self, chosen: int | None) -> int:
+        return 0  # the bracket decides
+
+    def may_start(self, rounds: int, entrants: int) -> None:
+        return None
+
+    def total_rounds(self, rounds: int, entrants: int) -> int:
+        return rounds_for(entrants)
+
+    def pair(self, rounds: int, entrants: Sequence[Entrant], matches: Sequence[Match], round_no: int
+             ) -> list[tuple[str, ...]]:  # fmt: skip
+        return pair(entrants, matches, round_no)
+
+    def standings(self, rounds: int, entrants: Sequence[Entrant], matches: Sequence[Match]) -> list[Standing]:
+        return standings(entrants, matches)
+
+
+FORMAT = Knockout()

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bot.events import formats
-from bot.events.model import KNOCKOUT, Entrant, Match, Standing
+from bot.events.formats import FORMATS
+from bot.events.model import Entrant, Match, Standing
 from bot.render.tournament import Board, Line, Table
 from storage.competitions import CompetitionRow, MatchRow
 
@@ -20,11 +20,11 @@ def matches(row: CompetitionRow) -> list[Match]:
 
 
 def total_rounds(row: CompetitionRow) -> int:
-    return formats.total_rounds(row.format, row.rounds, len(row.entrants))
+    return FORMATS[row.format].total_rounds(row.rounds, len(row.entrants))
 
 
 def standings(row: CompetitionRow) -> list[Standing]:
-    return formats.standings(row.format, row.rounds, entrants(row), matches(row))
+    return FORMATS[row.format].standings(row.rounds, entrants(row), matches(row))
 
 
 def next_tables(row: CompetitionRow) -> list[tuple[str, ...]] | None:
@@ -33,13 +33,14 @@ def next_tables(row: CompetitionRow) -> list[tuple[str, ...]] | None:
     if row.round >= total_rounds(row):
         return None
     people = entrants(row)
-    if row.format != KNOCKOUT and sum(1 for e in people if e.active_in(row.round + 1)) < 2:
+    fmt = FORMATS[row.format]
+    if not fmt.bracket and sum(1 for e in people if e.active_in(row.round + 1)) < 2:
         return None
-    return formats.pair(row.format, row.rounds, people, matches(row), row.round + 1)
+    return fmt.pair(row.rounds, people, matches(row), row.round + 1)
 
 
 def first_tables(fmt: str, rounds: int, people: list[Entrant]) -> list[tuple[str, ...]]:
-    return formats.pair(fmt, rounds, people, [], 1)
+    return FORMATS[fmt].pair(rounds, people, [], 1)
 
 
 def board(
@@ -54,15 +55,17 @@ def board(
     def table(m: MatchRow) -> Table:
         return Table(m.table_no, m.players, (places or {}).get(m.id), m.places, m.forfeits)
 
+    fmt = FORMATS[row.format]
     bracket: tuple[tuple[Table, ...], ...] = ()
-    if row.format == KNOCKOUT:
+    if fmt.bracket:
         rounds: dict[int, list[Table]] = {}
         for m in row.matches:
             rounds.setdefault(m.round, []).append(table(m))
         bracket = tuple(tuple(rounds[r]) for r in sorted(rounds))
     return Board(
-        event=row.id, kind=row.kind, format=row.format, status=row.status, round=row.round,
+        event=row.id, kind=row.kind, format=fmt.words, status=row.status, round=row.round,
         rounds=total_rounds(row), entrants=tuple(e.player for e in row.entrants), lines=lines,
         tables=tuple(table(m) for m in row.current()), bracket=bracket, names=dict(names or {}),
         checked_in=tuple(e.player for e in row.entrants if e.checked_in is not None), deadline=row.deadline,
+        final=fmt.final_table and row.round == total_rounds(row),
     )  # fmt: skip

@@ -30,14 +30,16 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bot.events import formats, plan
-from bot.events.model import KNOCKOUT, SWISS, Entrant
+from bot.events import plan
+from bot.events.formats import FORMATS
+from bot.events.model import Entrant
 from bot.render import tournament as words
 from bot.sessions import SessionManager
 from bot.sessions.errors import NotAllowed
+from bot.sessions.facts import TableFact, TableFinished
 from bot.sessions.fairplay import no_shows
 from bot.sessions.matches import Matches
-from bot.sessions.records import TableRecord, note
+from bot.sessions.records import note
 from bot.sessions.stopping import cancel_and_wait
 from bot.sessions.threads import Room
 from storage.competitions import CompetitionError, CompetitionRow, MatchRow
@@ -79,7 +81,6 @@ class Runner:
         self._locks: dict[int, asyncio.Lock] = {}
         self._deadlines: dict[int, float] = {}  # event -> its round's deadline
         self._starts: dict[int, float] = {}  # event -> the start time its host gave
-        self._finished: set[int] = set()  # tables whose end was looked at
         self._tasks: set[asyncio.Task[Any]] = set()
         self._posting: set[asyncio.Task[Any]] = set()  # announcements claimed and on their way
         self._watcher: asyncio.Task[Any] | None = None
@@ -113,16 +114,11 @@ class Runner:
 
     # ------------------------------------------------------------------ the stored signal
 
-    def after(self, record: TableRecord) -> None:
-        """Every stored change of a table: a finished one may have ended its competition's round."""
-        if record.status == "finished" and record.id not in self._finished:
-            self._finished.add(record.id)
-            self._spawn(self._table_done(record.id))
-
-    async def _table_done(self, table_id: int) -> None:
-        event = await self.store.competition_of_table(table_id)
-        if event is not None:
-            await self.advance(event)
+    def after(self, fact: TableFact) -> None:
+        """Every stored change of a table: the end of a match's game may have ended its round (the fact names
+        the event; heard once per table)."""
+        if isinstance(fact, TableFinished) and fact.competition is not None:
+            self._spawn(self.advance(fact.competition))
 
     async def _guarded_repost(self) -> None:
         try:
@@ -159,10 +155,10 @@ class Runner:
             raise NotAllowed("tournament.refused.started")
         playing = [e for e in row.entrants if not row.options.get("checkin") or e.checked_in is not None]
         people = [Entrant(e.player, e.rating, i) for i, e in enumerate(playing)]
-        if len(people) < formats.min_entrants(row.format):
-            raise NotAllowed("tournament.refused.too_few", least=formats.min_entrants(row.format))
-        if row.format == SWISS and row.rounds > formats.max_swiss_rounds(len(people)):
-            raise NotAllowed("tournament.refused.swiss_rounds", most=formats.max_swiss_rounds(len(people)))
+        fmt = FORMATS[row.format]
+        if len(people) < fmt.min_entrants:
+            raise NotAllowed("tournament.refused.too_few", least=fmt.min_entrants)
+        fmt.may_start(row.rounds, len(people))
         tables = plan.first_tables(row.format, row.rounds, people)
         # Its channel, as the start sees it (threads), stored with the start in one transaction.
         where = None if room is None else [room.can_thread, room.permitted]
@@ -267,7 +263,7 @@ class Runner:
                 await self.matches.resume(m.table_id, room_of(row))
                 continue
             present = [p for p in m.players if p not in dropped]
-            if len(present) < 2 or (row.format == KNOCKOUT and len(present) < len(m.players)):
+            if len(present) < 2 or (FORMATS[row.format].bracket and len(present) < len(m.players)):
                 await self.store.settle_match(m.id, [1 if p in present else 2 for p in m.players],
                                               [p for p in m.players if p in dropped])  # fmt: skip
                 continue
@@ -280,7 +276,7 @@ class Runner:
         try:
             await self.matches.open(
                 match.id, row.kind, row.guild_id, row.channel_id, row.host_id, match.players, options,
-                room_of(row),
+                room_of(row), competition=row.id,
             )  # fmt: skip
         except NotAllowed as refusal:
             if refusal.key == "table.channel_busy":

@@ -1,10 +1,10 @@
-"""What the /tournament commands and the moderators' commands ask of the competition layer: each checks who
-may act, stores, and answers with a `Text` (worded by the cog in the caller's language). No Discord here.
+"""What the /tournament commands ask of the competition layer: each checks who may act, stores, and answers
+with a `Text` (worded by the cog in the caller's language). No Discord here.
 
 Who may do what: anyone (the server's host role, if it has one, or Manage Server) creates an event in a
 channel where games may be opened; anyone joins, leaves and checks in before the start, drops out after;
-the event's host, Manage Server or the host role starts and cancels it. Voiding a game and excluding a
-person from the leaderboards take Manage Server.
+the event's host, Manage Server or the host role starts and cancels it. (Fair play, for any game, is
+`bot.sessions.fairplay.FairPlay`.)
 """
 
 from __future__ import annotations
@@ -14,21 +14,16 @@ import time
 from collections.abc import Callable, Collection
 from typing import Any
 
-from bot.events.model import KNOCKOUT, SWISS, TABLES
+from bot.events.formats import FORMATS
 from bot.events.runner import Runner
 from bot.games.registry import REGISTRY
 from bot.render.tournament import Board
 from bot.sessions import SessionManager
 from bot.sessions.errors import NotAllowed, Text
-from bot.sessions.rating import rate
 from bot.sessions.threads import Room
 from storage.competitions import CompetitionError, CompetitionRow
 from storage.contract import Store
-from storage.fairplay import FairPlayError
 
-# Which games each format plays: two-player games pair, games of many sit at tables.
-FORMAT_GAMES = {SWISS: ("malice",), KNOCKOUT: ("malice",), TABLES: ("insomnia",)}
-MAX_TABLE_ROUNDS = 6
 # A start time within this window: not in the past (a minute's grace for a time typed as "now"), not more than
 # a year ahead (a typo of a year, or <t:1000000000000>, would keep an event open for ever).
 START_GRACE = 60.0
@@ -80,7 +75,8 @@ class Tournaments:
     ) -> Text:  # fmt: skip
         if guild_id == 0:
             raise NotAllowed("tournament.refused.server_only")
-        if kind not in FORMAT_GAMES.get(fmt, ()):
+        chosen = FORMATS[fmt]
+        if kind not in REGISTRY or not chosen.plays(REGISTRY[kind]):
             raise NotAllowed("tournament.refused.format_game", format=Text(f"tournament.format.{fmt}"))
         if starts_at is not None:
             now = self.clock()
@@ -93,14 +89,7 @@ class Tournaments:
             settings, channel_id, can_manage=can_manage, roles=roles, parent_id=parent_id
         )
         table = self.sessions.servers.new_table_options(settings, kind, parse_options(options))
-        if fmt == KNOCKOUT:
-            rounds = 0
-        elif fmt == TABLES:
-            rounds = rounds or 2
-            if not 1 <= rounds <= MAX_TABLE_ROUNDS:
-                raise NotAllowed("tournament.refused.rounds", most=MAX_TABLE_ROUNDS)
-        else:
-            rounds = rounds or 3
+        rounds = chosen.rounds(rounds)
         stored = {
             "deadline": deadline, "table": table, "room": [room.can_thread, room.permitted],
             "language": await self.sessions.public_language(guild_id), "checkin": checkin,
@@ -196,32 +185,3 @@ class Tournaments:
     async def show(self, channel_id: int, event: int | None) -> Board:
         row = await self.event(channel_id, event, open_only=False)
         return self.runner.board(row)
-
-    # ------------------------------------------------------------------ fair play
-
-    async def void(self, guild_id: int, table_id: int, moderator: int, reason: str) -> Text:
-        row = await self.store.get_table(table_id)
-        if row is None or row.guild_id != guild_id:
-            raise NotAllowed("moderation.refused.no_table", table=table_id)
-        try:
-            await self.store.void_table(table_id, moderator, reason, rate)
-        except FairPlayError as exc:
-            raise NotAllowed(f"moderation.refused.{exc.reason}", table=table_id) from None
-        return Text("moderation.voided", table=table_id, game=Text(f"game.{row.kind}"))
-
-    async def exclude(
-        self, guild_id: int, player: int, moderator: int, reason: str, on: bool, *, computer: bool = False
-    ) -> Text:
-        """Take a person off the server's leaderboards (`on`) or let him back; never the bot itself (it plays
-        the computer seats) nor another bot (`computer`): they are on no leaderboard."""
-        if computer or player == self.sessions.bot_user_id:
-            raise NotAllowed("moderation.refused.computer", player=f"<@{player}>")
-        changed = await self.store.exclude_player(guild_id, str(player), moderator, reason, on)
-        key = (
-            ("excluded" if on else "included") if changed else ("already_excluded" if on else "not_excluded")
-        )
-        return Text(f"moderation.{key}", player=f"<@{player}>")
-
-
-def game_kinds() -> list[str]:
-    return [kind for kinds in FORMAT_GAMES.values() for kind in kinds if kind in REGISTRY]

@@ -1,4 +1,4 @@
-"""Swiss for two-player games (Malice): a fixed number of rounds, nobody meets the same opponent twice, an odd
+"""Swiss for two-player games: a fixed number of rounds, nobody meets the same opponent twice, an odd
 player out gets a bye worth a win (the lowest-ranked player who has not had one).
 
 The pairing itself is the FIDE Dutch system of `caissify-pairings` (a maintained library, Apache-2.0, checked
@@ -15,7 +15,10 @@ from typing import Any
 
 from caissify_pairings import generate_pairings
 
-from bot.events.model import Entrant, Match, Standing, by_round, met
+from bot.events import knockout
+from bot.events.model import SWISS, Entrant, Match, Standing, by_round, met
+from bot.games.refusal import Refusal
+from bot.games.spec import GameSpec
 
 
 class PairingError(RuntimeError):
@@ -106,3 +109,45 @@ def check(active: Sequence[Entrant], done: Sequence[Match], result: Sequence[tup
         raise PairingError("repeat", result)
     if sum(1 for t in result if len(t) == 1) > len(active) % 2:
         raise PairingError("byes", result)
+
+
+def max_rounds(entrants: int) -> int:
+    """The most Swiss rounds for this many entrants: as many as a knockout of them would need (more may ask
+    for pairings no Swiss can give: six players after three rounds can be left two triangles of unmet
+    opponents)."""
+    return max(1, knockout.rounds_for(entrants))
+
+
+class Swiss:
+    """The format (`bot.events.formats.Format`): two-player games, the host's number of rounds (3 unless he
+    says)."""
+
+    name = SWISS
+    words = SWISS
+    min_entrants = 2
+    max_entrants = 64
+    bracket = False
+    final_table = False
+
+    def plays(self, spec: GameSpec) -> bool:
+        return spec.max_players == 2
+
+    def rounds(self, chosen: int | None) -> int:
+        return chosen or 3
+
+    def may_start(self, rounds: int, entrants: int) -> None:
+        if rounds > max_rounds(entrants):
+            raise Refusal("tournament.refused.swiss_rounds", most=max_rounds(entrants))
+
+    def total_rounds(self, rounds: int, entrants: int) -> int:
+        return rounds
+
+    def pair(self, rounds: int, entrants: Sequence[Entrant], matches: Sequence[Match], round_no: int
+             ) -> list[tuple[str, ...]]:  # fmt: skip
+        return pair(entrants, matches, round_no, rounds)
+
+    def standings(self, rounds: int, entrants: Sequence[Entrant], matches: Sequence[Match]) -> list[Standing]:
+        return standings(entrants, matches)
+
+
+FORMAT = Swiss()

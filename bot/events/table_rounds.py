@@ -1,4 +1,4 @@
-"""Table rounds for games of many (Insomnia): each round seats the entrants at tables of three to six, points
+"""Table rounds for games of many: each round seats the entrants at tables of three to six, points
 by place, and after the table rounds the leaders play one final table.
 
 Round one seats by rating (the strongest together, table by table); later rounds seat by the standings and
@@ -14,7 +14,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from bot.events.model import Entrant, Match, Standing, met
+from bot.events.model import TABLES, Entrant, Match, Standing, met
+from bot.games.refusal import Refusal
+from bot.games.spec import GameSpec
 
 MIN_TABLE, MAX_TABLE, FINAL_SIZE = 3, 6, 6
 
@@ -104,3 +106,45 @@ def standings(entrants: Sequence[Entrant], matches: Sequence[Match], final_round
         )
         for i, p in enumerate(order)
     ]
+
+
+MAX_TABLE_ROUNDS = 6
+
+
+class TableRounds:
+    """The format (`bot.events.formats.Format`): games of many (seats for `MIN_TABLE` to `MAX_TABLE`), the
+    host's number of table rounds (2 unless he says, at most `MAX_TABLE_ROUNDS`), then the final table."""
+
+    name = TABLES
+    words = TABLES
+    min_entrants = 3
+    max_entrants = 64
+    bracket = False
+    final_table = True
+
+    def plays(self, spec: GameSpec) -> bool:
+        return spec.min_players <= MIN_TABLE and spec.max_players >= MAX_TABLE
+
+    def rounds(self, chosen: int | None) -> int:
+        rounds = chosen or 2
+        if not 1 <= rounds <= MAX_TABLE_ROUNDS:
+            raise Refusal("tournament.refused.rounds", most=MAX_TABLE_ROUNDS)
+        return rounds
+
+    def may_start(self, rounds: int, entrants: int) -> None:
+        return None
+
+    def total_rounds(self, rounds: int, entrants: int) -> int:
+        return rounds + 1  # the final table
+
+    def pair(self, rounds: int, entrants: Sequence[Entrant], matches: Sequence[Match], round_no: int
+             ) -> list[tuple[str, ...]]:  # fmt: skip
+        if round_no == self.total_rounds(rounds, len(entrants)):
+            return [final_table(entrants, matches, round_no)]
+        return seat(entrants, matches, round_no)
+
+    def standings(self, rounds: int, entrants: Sequence[Entrant], matches: Sequence[Match]) -> list[Standing]:
+        return standings(entrants, matches, self.total_rounds(rounds, len(entrants)))
+
+
+FORMAT = TableRounds()

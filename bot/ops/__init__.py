@@ -61,9 +61,14 @@ class Operations:
     door: Budget
     answers: Answers | None = None  # interaction arrivals, when metrics are on
     server: MetricsServer | None = None
-    # Set by cogs/ops.py once the bot is built: whether every shard's gateway is connected, and the readings.
-    gateway: Callable[[], bool] | None = None
+    # Told by cogs/ops.py once the bot is built (`hear_gateway`): whether every shard's gateway is connected.
+    gateway: Callable[[], bool] | None = field(default=None, init=False)
     readings: BotReadings | None = field(default=None)
+
+    def hear_gateway(self, connected: Callable[[], bool] | None) -> None:
+        """The bot's own answer to "is every shard's gateway connected" (None: no bot to ask: unhealthy).
+        Installed by the operator cog when it loads and taken away when it unloads, as a pair."""
+        self.gateway = connected
 
     @classmethod
     async def start(cls, settings: Settings, store: Store, token: str) -> Operations:

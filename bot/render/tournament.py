@@ -44,7 +44,7 @@ class Table:
 class Board:
     event: int
     kind: str
-    format: str  # swiss, knockout, tables
+    format: str  # the key of the format's words (`Format.words`: its name, as a rule)
     status: str  # open, running, finished, cancelled
     round: int  # the round in play (0 before the start)
     rounds: int  # how many rounds in all
@@ -55,6 +55,7 @@ class Board:
     names: Mapping[str, str] = field(default_factory=dict)  # display names as stored with the entrants
     checked_in: tuple[str, ...] = ()
     deadline: float | None = None
+    final: bool = False  # the round in play is the format's final table
 
 
 def title(board: Board, locale: object) -> str:
@@ -72,8 +73,7 @@ def table_line(board: Board, table: Table, locale: object) -> str:
 
 def round_message(board: Board, locale: object) -> Message:
     """A round's pairings, posted once: every player of the round pinged in it, once."""
-    final = board.format == "tables" and board.round == board.rounds
-    if final:
+    if board.final:
         head = t(locale, "tournament.round_final", round=board.round, rounds=board.rounds)
     else:
         head = t(locale, "tournament.round", round=board.round, rounds=board.rounds)
@@ -81,7 +81,7 @@ def round_message(board: Board, locale: object) -> Message:
     if board.deadline is not None:
         lines.append(t(locale, "tournament.deadline", at=f"<t:{int(board.deadline)}:R>"))
     people = sorted({int(p) for x in board.tables for p in x.players if p.isdigit()})
-    picture = bracket_picture(board, locale) if board.format == "knockout" else None
+    picture = bracket_picture(board, locale) if board.bracket else None
     if picture is None and board.round > 1:
         picture = standings_picture(board, locale)
     return Message(content="\n".join(lines), mentions=people, picture=picture)
@@ -99,7 +99,7 @@ def final_message(board: Board, locale: object) -> Message:
     if winner is not None:
         lines.append(t(locale, "tournament.winner", player=name(winner, locale)))
     picture = (
-        bracket_picture(board, locale) if board.format == "knockout" else standings_picture(board, locale)
+        bracket_picture(board, locale) if board.bracket else standings_picture(board, locale)
     )
     return Message(content="\n".join(lines), picture=picture)
 
@@ -124,7 +124,7 @@ def show_message(board: Board, locale: object) -> Message:
     else:
         lines += [table_line(board, x, locale) for x in board.tables]
     picture = None
-    if board.format == "knockout" and board.bracket:
+    if board.bracket:
         picture = bracket_picture(board, locale)
     elif board.lines and board.status != "open":
         picture = standings_picture(board, locale)

@@ -29,7 +29,6 @@ class Host(Protocol):
     def clock(self) -> float: ...
     jobs: Jobs
     pacer: Any
-    token_edits: int
     def needs_write(self, job: Job) -> bool: ...
     def wake(self, job: Job) -> None: ...
 
@@ -49,6 +48,7 @@ class Answers:
         self._pictures = WaitingLine()  # edits that only bring a new picture: one at a time in the pace
         self._urgent = 0  # edits with news waiting for their turn in the pace (they go first)
         self._calm = asyncio.Event()  # set when none is waiting
+        self.token_edits = 0  # table messages edited through a click's token (no rate limit)
 
     @staticmethod
     def news(job: Job) -> bool:
@@ -207,7 +207,7 @@ class Answers:
                 self.tokens.drop(record.id)
                 return False
             presenter.drawing.shown(job, record, win)
-            presenter.token_edits += 1
+            self.token_edits += 1
         await presenter.drawing.save(job)
         return True
 

@@ -14,7 +14,7 @@ from bot.i18n import catalogue
 from bot.render.common import name
 from bot.render.registry import PRESENTATIONS
 from bot.sessions.errors import NotAllowed, TableChanged, Text
-from bot.sessions.lobbies import Lobbies
+from bot.sessions.lobbies import cancel_lobby
 from bot.sessions.moves import Moves
 from bot.sessions.records import NoteFact, SessionState, TableRecord, note, player
 from bot.sessions.servers import mention_role
@@ -33,10 +33,9 @@ def game_note(kind: str, what: str, own: str, **params: Any) -> NoteFact:
 
 
 class Life:
-    def __init__(self, tables: Tables, moves: Moves, lobbies: Lobbies) -> None:
+    def __init__(self, tables: Tables, moves: Moves) -> None:
         self.tables = tables
         self.moves = moves
-        self.lobbies = lobbies
 
     async def resign(self, channel_id: int, user_id: int) -> Text:
         async with self.tables.lock(channel_id):
@@ -68,7 +67,7 @@ class Life:
                     raise NotAllowed("settings.refused.cancel", host=host, role=mention_role(role))
                 raise NotAllowed("table.cancel_not_allowed", host=host)
             if record.status == "lobby":
-                return await self.lobbies.cancel(record, user_id)
+                return await cancel_lobby(self.moves.store, self.tables, record, user_id)
             why = game_note(record.kind, "cancelled", "cancel_text", player=player(str(user_id)))
             await self._end(record, str(user_id), why)
         return Text("table.ended")

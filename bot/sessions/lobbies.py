@@ -45,15 +45,46 @@ def new_seed() -> str:
     return secrets.token_hex(16)
 
 
+@contextlib.asynccontextmanager
+async def as_stored(store: Store, tables: Tables, record: TableRecord) -> AsyncIterator[None]:
+    """A lobby step on `record`: if the store finds the table no longer a lobby (another process started or
+    closed it: a rolling restart's overlap), the stale path: the table as stored is published in its place
+    and the step answers `TableChanged`."""
+    try:
+        yield
+    except (TableStateError, TableNotFound, SeatsChanged):
+        row = await store.get_table(record.id)
+        log.info("table %s: another process changed the lobby first; reloaded", record.id)
+        if row is not None:
+            tables.publish(record_from_row(row).evolve(revision=record.revision + 1))
+        raise TableChanged from None
+
+
+async def close_lobby(store: Store, tables: Tables, record: TableRecord, why: NoteFact) -> None:
+    """A lobby cancelled (by its host, abandoned, refused): stored (the stale path if another process moved
+    it on first), then published with the reason. Caller holds the lock."""
+    async with as_stored(store, tables, record):
+        await store.cancel_table(record.id)
+    session = record.session.with_banner(why, record.seq)
+    tables.publish(record.evolve(status="cancelled", session=session))
+
+
+async def cancel_lobby(store: Store, tables: Tables, record: TableRecord, user_id: int) -> Text:
+    """The host (or a manager) cancels a lobby. Caller holds the lock."""
+    await close_lobby(store, tables, record, note("table.cancelled_by", player=player(str(user_id))))
+    return Text("table.cancelled")
+
+
 class Lobbies:
     def __init__(
-        self, store: Store, tables: Tables, readers: Readers, *, default_timeout: float
+        self, store: Store, tables: Tables, readers: Readers, *, default_timeout: float,
+        threads: Threads | None = None,
     ) -> None:
         self.store = store
         self.tables = tables
         self.readers = readers
         self.default_timeout = default_timeout
-        self.threads: Threads | None = None  # where a game plays once it starts (set by the manager)
+        self.threads = threads  # where a game plays once it starts (None: in its channel, always)
 
     async def open(
         self,
@@ -66,10 +97,12 @@ class Lobbies:
         players: list[str] | None = None,
         language: str = "en",
         match: int | None = None,
+        competition: int | None = None,
     ) -> TableRecord:
         """A new lobby (or challenge) in the channel, its public messages in `language`; the seed is drawn
         here. `match`: a competition's match (bot/events) this table plays, linked in the transaction that
-        creates it (the table knows no more of its competition than that)."""
+        creates it; `competition`: that match's event (the table knows no more of its competition than
+        these two)."""
         async with self.tables.lock(channel_id):
             if self.tables.in_channel(channel_id) is not None:
                 raise NotAllowed("table.channel_busy")
@@ -109,6 +142,7 @@ class Lobbies:
                 players=seated,
                 seq=0,
                 session=session,
+                competition=competition if match is not None else None,
             )
             self.tables.add(record)
             return record
@@ -131,19 +165,8 @@ class Lobbies:
             raise NotAllowed("table.already_started")
         return record
 
-    @contextlib.asynccontextmanager
-    async def _as_stored(self, record: TableRecord) -> AsyncIterator[None]:
-        """A lobby step on `record`: if the store finds the table no longer a lobby (another process started
-        or closed it: a rolling restart's overlap), the stale path: the table as stored is published in its
-        place and the step answers `TableChanged`."""
-        try:
-            yield
-        except (TableStateError, TableNotFound, SeatsChanged):
-            row = await self.store.get_table(record.id)
-            log.info("table %s: another process changed the lobby first; reloaded", record.id)
-            if row is not None:
-                self.tables.publish(record_from_row(row).evolve(revision=record.revision + 1))
-            raise TableChanged from None
+    def _as_stored(self, record: TableRecord) -> contextlib.AbstractAsyncContextManager[None]:
+        return as_stored(self.store, self.tables, record)
 
     async def _reseat(self, record: TableRecord, players: list[str]) -> None:
         """The seats stored before anyone is told; only over the seats this process saw (a join or leave
@@ -223,14 +246,10 @@ class Lobbies:
 
     async def cancel(self, record: TableRecord, user_id: int) -> Text:
         """Caller holds the lock (the table's life decides who may cancel)."""
-        await self._close(record, note("table.cancelled_by", player=player(str(user_id))))
-        return Text("table.cancelled")
+        return await cancel_lobby(self.store, self.tables, record, user_id)
 
     async def _close(self, record: TableRecord, why: NoteFact) -> None:
-        async with self._as_stored(record):
-            await self.store.cancel_table(record.id)
-        session = record.session.with_banner(why, record.seq)
-        self.tables.publish(record.evolve(status="cancelled", session=session))
+        await close_lobby(self.store, self.tables, record, why)
 
     async def _deal(self, record: TableRecord, room: Room = NO_THREADS) -> None:
         """Lobby -> running: deal, and store the first snapshot with the session state in one transaction;

@@ -1,5 +1,6 @@
-"""The session layer's front: what the cogs call. It creates the parts, one job each, and wires them with one
-signal ("table N stored a change": `Tables.stored`):
+"""The session layer's front: what the cogs call. It builds the parts, one job each, every one with what it
+needs in its constructor, and joins them by one signal: each stored change of a table as a typed fact
+(`Tables.stored`, bot/sessions/facts.py), which the scheduler, the presenter and the rematches hear:
 
 - `Lobbies` (lobbies.py): a table before its game; `Moves` (moves.py): applying and storing every move;
   `Life` (life.py): resign, cancel, the channel deleted, timeouts; `Resume` (resume.py): after a restart;
@@ -90,8 +91,7 @@ class SessionManager:
         self.readers = Readers()
         self._renames: set[asyncio.Task[None]] = set()  # names being stored (`saw`)
         self.moves = Moves(store, self.tables, self.readers)
-        self.lobbies = Lobbies(store, self.tables, self.readers, default_timeout=default_timeout)
-        self.life = Life(self.tables, self.moves, self.lobbies)
+        self.life = Life(self.tables, self.moves)
         self.servers = Servers(store, self.tables, default_timeout=default_timeout)
         self.resumer = Resume(store, self.tables, owns_guild=owns_guild)
         self.replays = Replays(store)  # finished games stepped through privately (the Replay button)
@@ -103,14 +103,16 @@ class SessionManager:
             pacing=pacing,
             door=door,
         )
-        self.lobbies.threads = Threads(store, self.presenter.homes.open_thread)
+        # A game moves into a thread of its own (when its server plays in threads), opened by the presenter.
+        self.lobbies = Lobbies(store, self.tables, self.readers, default_timeout=default_timeout,
+                               threads=Threads(store, self.presenter.homes.open_thread))
         self.rematches = Rematches(
             store, self.tables, self.lobbies, latest=self.presenter.record, clock=clock,
             owns_guild=owns_guild, post=self.post_lobby, here=self.presenter.answers.here,
         )
         # The deadline first (the scheduler), then the channel (the presenter shows it), then the rematches.
         self.tables.stored.listen(self.scheduler.after)
-        self.tables.stored.listen(self.presenter.changed)
+        self.tables.stored.listen(self.presenter.heard)
         self.tables.stored.listen(self.rematches.after)
         self.bot_user_id = bot_user_id
         # Tables in DMs and group DMs of a user install, where the bot may only answer interactions.

@@ -1,9 +1,10 @@
 """The seam between tables and what spans them (`bot.events`, tournaments): a match's table opened without an
 interaction, a game ended from outside, and a public message of that floor, paced like the tables' own.
 
-A table knows of its competition only the match id it was created for (`Lobbies.open(match=)`, stored with
-the table in one transaction); the competition hears of the table's end through the store's one fact,
-"table N finished", handled in the transaction that finishes the game (`storage.competitions`).
+A table knows of its competition only the event and the match it was created for (`Lobbies.open(match=,
+competition=)`, the match linked with the table in one transaction; the record's `competition`); the
+competition hears of the table's end through the stored signal's `TableFinished`, which names the event,
+and the match is settled in the transaction that finishes the game (`storage.competitions`).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ class Matches:
 
     async def open(
         self, match_id: int, kind: str, guild_id: int, channel_id: int, host_id: int, players: Sequence[str],
-        options: dict[str, Any], room: Room = NO_THREADS,
+        options: dict[str, Any], room: Room = NO_THREADS, *, competition: int,
     ) -> TableRecord:  # fmt: skip
         """A competition's match: a table opened without an interaction, its players seated, its message
         posted and its game dealt at once (in a thread of its own where the server plays so and `room`
@@ -46,7 +47,7 @@ class Matches:
         language = settings.language or self.guild_locales.get(guild_id, DEFAULT)
         record = await self.lobbies.open(
             kind=kind, guild_id=guild_id, channel_id=channel_id, host_id=host_id, options=options,
-            players=list(players), language=language, match=match_id,
+            players=list(players), language=language, match=match_id, competition=competition,
         )  # fmt: skip
         await self._post(record)
         await self.lobbies.start_now(record, room)

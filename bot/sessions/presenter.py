@@ -27,6 +27,7 @@ from bot.sessions.answers import Answers
 from bot.sessions.display import Display
 from bot.sessions.drawing import Drawing, Job, Jobs
 from bot.sessions.errors import ChannelGone, EditExpired, MissingPermission
+from bot.sessions.facts import TableFact
 from bot.sessions.failures import expected
 from bot.sessions.homes import Homes
 from bot.sessions.pacing import Budget, Pacer, Slot
@@ -107,13 +108,21 @@ class Presenter:
         self._started = asyncio.Event()
         self._closed = False
         self.writes = 0  # rate-limited calls made (send, edit, delete, DM): for tests and benchmarks
-        self.token_edits = 0  # table messages edited through a click's token instead (no rate limit)
+
+    @property
+    def token_edits(self) -> int:
+        """Table messages edited through a click's token instead (no rate limit): for tests and benchmarks."""
+        return self.answers.token_edits
 
     # ---------------------------------------------------------------- control
 
     def start(self) -> None:
         """Begin writing (after the gateway is ready: nothing is sent before)."""
         self._started.set()
+
+    def heard(self, fact: TableFact) -> None:
+        """The `stored` signal: whatever the change, the channel shows the newest record."""
+        self.changed(fact.record)
 
     def changed(self, record: TableRecord) -> None:
         """The `stored` signal: show this record when the channel allows. Never blocks."""

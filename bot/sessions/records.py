@@ -15,7 +15,7 @@ No words are stored here: a note is a catalogue key with facts as its params (`N
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -139,6 +139,7 @@ class TableRecord:
     # The channel it was opened in, once its game plays in a thread of its own (`channel_id` is the thread).
     home_channel_id: int | None = None
     ratings: tuple[RatingChange, ...] = ()  # a rated game's changes, once it is over (best rank first)
+    competition: int | None = None  # the event whose match this table plays (bot/events), if any
 
     def evolve(self, **changes: Any) -> TableRecord:
         """The next record: `changes` applied, the revision one past this one's unless `changes` sets it (a
@@ -172,23 +173,3 @@ class TableRecord:
 
     def with_move(self, move: MoveFacts) -> tuple[MoveFacts, ...]:
         return (*self.moves, move)[-MOVES_KEPT:]
-
-
-class Stored:
-    """The one signal between the parts: "table N stored a change" (its new record). The scheduler listens
-    first (the deadline the table message shows), then the presenter."""
-
-    def __init__(self) -> None:
-        self._listeners: list[Callable[[TableRecord], None]] = []
-
-    def listen(self, listener: Callable[[TableRecord], None]) -> None:
-        self._listeners.append(listener)
-
-    def forget(self, listener: Callable[[TableRecord], None]) -> None:
-        """A listener that unloads (a competition runner's cog) hears no more."""
-        if listener in self._listeners:
-            self._listeners.remove(listener)
-
-    def emit(self, record: TableRecord) -> None:
-        for listener in self._listeners:
-            listener(record)

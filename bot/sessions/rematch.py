@@ -27,6 +27,7 @@ from typing import Any
 from bot.i18n import join, t
 from bot.render.common import Button, Message, custom_id, is_computer, name, rows_of
 from bot.sessions.errors import NotAllowed, Text
+from bot.sessions.facts import AfterEnd, GameChanged, LobbyChanged, TableFact, TableFinished
 from bot.sessions.lobbies import Lobbies
 from bot.sessions.records import RematchState, TableRecord
 from bot.sessions.rows import record_from_row
@@ -163,9 +164,10 @@ class Rematches:
 
     # ------------------------------------------------------------------ the stored signal
 
-    def after(self, record: TableRecord) -> None:
+    def after(self, fact: TableFact) -> None:
         """Every stored change: a finished game opens its rematch; another game in the channel lapses it."""
-        if record.status == "finished":
+        record = fact.record
+        if isinstance(fact, TableFinished | AfterEnd):
             state = record.session.rematch
             if not offered(record) or (state is not None and state.outcome != OPEN):
                 self._forget(record.id)
@@ -174,7 +176,7 @@ class Rematches:
                 ends = state.ends_at if state is not None and state.ends_at else self.clock() + LAPSE_AFTER
                 self._watch(record, ends)
             self._records[record.id] = record
-        elif record.is_open:
+        elif isinstance(fact, LobbyChanged | GameChanged):
             pending = self._pending.get(home(record))
             if pending is not None and pending != record.id:
                 self._spawn(self._lapse(pending, LAPSED_GAME))

@@ -51,4 +51,5 @@ def record_from_row(row: TableRow, ratings: Sequence[RatingChange] = ()) -> Tabl
         game=game,
         home_channel_id=row.home_channel_id,
         ratings=tuple(ratings),
+        competition=row.competition_id,
     )

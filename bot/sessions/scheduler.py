@@ -10,6 +10,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from bot.sessions.facts import GameChanged, TableFact
 from bot.sessions.records import TableRecord
 from bot.sessions.stopping import cancel_and_wait
 
@@ -40,9 +41,11 @@ class Scheduler:
         """When the running turn timer of the table runs out (None: no timer)."""
         return self._deadlines.get(table_id)
 
-    def after(self, record: TableRecord) -> None:
-        """The `stored` signal (synchronous: it only schedules)."""
-        if record.status != "running" or self._closed or record.game is None:
+    def after(self, fact: TableFact) -> None:
+        """The `stored` signal (synchronous: it only schedules): a running game's step sets its timer or
+        starts a computer turn; anything else ends its timer."""
+        record = fact.record
+        if not isinstance(fact, GameChanged) or self._closed or record.game is None:
             self._cancel_timer(record.id)
             return
         current = record.game.current_player

@@ -12,7 +12,8 @@ from collections.abc import Iterable, Mapping
 
 from bot.i18n import resolve_locale
 from bot.sessions.errors import NotAllowed
-from bot.sessions.records import SessionState, Stored, TableRecord
+from bot.sessions.facts import Stored, fact_of
+from bot.sessions.records import SessionState, TableRecord
 
 
 class Tables:
@@ -58,7 +59,8 @@ class Tables:
         self.publish(record)
 
     def publish(self, record: TableRecord) -> None:
-        """The newest stored state of a table: kept while open, then the signal."""
+        """The newest stored state of a table: kept while open, then the signal, as its fact."""
+        was_open = self.is_current(record)
         if record.is_open:
             moved_from = self._channel_of.get(record.id)
             # Its game went into a thread of its own: the channel is free for the next table.
@@ -67,10 +69,10 @@ class Tables:
                 del self._by_channel[moved_from]
             self._by_channel[record.channel_id] = record
             self._channel_of[record.id] = record.channel_id
-        elif self.is_current(record):
+        elif was_open:
             del self._by_channel[record.channel_id]
             self._channel_of.pop(record.id, None)
-        self.stored.emit(record)
+        self.stored.emit(fact_of(record, was_open=was_open))
 
 
 class Readers:

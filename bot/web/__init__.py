@@ -16,7 +16,7 @@ from bot.sessions.manager import SessionManager
 from bot.web.activity import Activity
 from bot.web.feed import Feed
 from bot.web.identity import Identity
-from bot.web.links import Signer
+from bot.web.links import TABLE, Signer
 from bot.web.server import WebServer
 from storage.contract import Store
 
@@ -36,16 +36,20 @@ async def start_web(
     assert settings.web_port is not None and settings.web_secret is not None  # Settings checks both
     feed = Feed(store, local=sessions.tables.by_id, deadline=sessions.scheduler.deadline)
     sessions.tables.stored.listen(feed.stored)
-    server = WebServer(
-        store, feed, sessions.replays, Signer(settings.web_secret.get_secret_value().strip()),
-        host=settings.web_host, port=settings.web_port, public_url=settings.public_url,
-        names=lambda: sessions.readers.names,
-    )  # fmt: skip
-    # ---- the Activity (bot/web/activity.py): on with DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET
+    signer = Signer(settings.web_secret.get_secret_value().strip())
+    # ---- the Activity (bot/web/activity.py): on with DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET; it shows
+    # the live page's picture of a table, through the live page's signed link
+    activity = None
     if settings.activity_on() and settings.discord_client_secret is not None:
         secret = settings.discord_client_secret.get_secret_value().strip()
         identity = Identity(discord_api, settings.discord_client_id or 0, secret, settings.token() or "")
-        server.activity = Activity(sessions, feed, identity)
+        activity = Activity(
+            sessions, feed, identity, picture_link=lambda table_id: signer.link(TABLE, table_id).path
+        )
+    server = WebServer(
+        store, feed, sessions.replays, signer, host=settings.web_host, port=settings.web_port,
+        public_url=settings.public_url, names=lambda: sessions.readers.names, activity=activity,
+    )  # fmt: skip
     try:
         await server.start()
     except OSError as exc:

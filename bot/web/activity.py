@@ -34,6 +34,7 @@ from bot.render.compose import HAND, MOVE, MoveChoice, TableView
 from bot.render.pictures.labels import player_name
 from bot.render.wording import refusal_text
 from bot.sessions.errors import NotAllowed, Text
+from bot.sessions.facts import TableFact
 from bot.sessions.manager import SessionManager
 from bot.sessions.records import TableRecord
 from bot.sessions.view import message_of, table_info, view_of
@@ -56,20 +57,24 @@ TYPES = {".js": "application/javascript", ".css": "text/css", ".svg": "image/svg
 
 
 class Activity:
-    def __init__(self, sessions: SessionManager, feed: Feed, identity: Identity) -> None:
+    def __init__(
+        self, sessions: SessionManager, feed: Feed, identity: Identity, *,
+        picture_link: Callable[[int], str] | None = None,
+    ) -> None:  # fmt: skip
         self.sessions = sessions
         self.feed = feed
         self.identity = identity
         self.closing = asyncio.Event()
-        # The signed path of a table's live page (`/table/<id>/<until>/<sig>`), set by the web server: the
+        # The signed path of a table's live page (`/table/<id>/<until>/<sig>`, the web server's signer): the
         # Activity shows that page's picture of the table (the result card once it is over).
-        self.picture_link: Callable[[int], str] | None = None
+        self.picture_link = picture_link
         # Long polls waiting per channel: a stored change of any table there (a rematch's new table too)
         # answers them; the feed's own queue answers those of changes stored by another process.
         self._waiting: dict[int, set[asyncio.Event]] = {}
         sessions.tables.stored.listen(self._stored)
 
-    def _stored(self, record: TableRecord) -> None:
+    def _stored(self, fact: TableFact) -> None:
+        record = fact.record
         for channel in {record.channel_id, record.home_channel_id}:
             for event in self._waiting.get(channel or 0, ()):
                 event.set()

@@ -49,6 +49,7 @@ class PageBase:
         public_url: str | None,
         names: Callable[[], dict[str, str]] = dict,
         limits: Limits | None = None,
+        activity: Activity | None = None,
     ) -> None:
         self.store = store
         self.feed = feed
@@ -69,7 +70,7 @@ class PageBase:
         self.crowd = Crowd()  # after a crowd of live viewers, memory given back (bot/web/memory.py)
         self.closing = asyncio.Event()
         self._web_on: dict[int, tuple[bool, float]] = {}
-        self.activity: Activity | None = None  # the Activity's page and API, when its settings are set
+        self.activity = activity  # the Activity's page and API, when its settings are set
 
     # ---- links (what the bot posts)
 

@@ -16,6 +16,7 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
+from bot.sessions.facts import TableFact
 from bot.sessions.records import MOVES_KEPT, MoveFacts, TableRecord
 from bot.sessions.resume import further_facts, replay_facts
 from bot.sessions.rows import record_from_row
@@ -104,8 +105,9 @@ class Feed:
 
     # ---- what changed
 
-    def stored(self, record: TableRecord) -> None:
+    def stored(self, fact: TableFact) -> None:
         """This process stored a change (`Tables.stored`: synchronous, after the scheduler set its timer)."""
+        record = fact.record
         if record.id not in self._watched and record.id not in self.viewers:
             return
         steps = record.moves

@@ -61,6 +61,10 @@ class Limits:
         self.live: dict[str, int] = {}
         self.refused = 0
 
+    def note_refused(self) -> None:
+        """A request refused (counted for /metrics)."""
+        self.refused += 1
+
     def take(self, address: str) -> None:
         """One request of `address`, or Refusal(429)."""
         now = self.clock()
@@ -133,7 +137,7 @@ def guard(
                 raise Refusal("web.error.too_large", 414)
             return await handler(request)
         except Refusal as refusal:
-            limits.refused += 1
+            limits.note_refused()
             return refuse(request, refusal)
         except web.HTTPNotFound:
             return refuse(request, Refusal("web.error.not_found", 404))

@@ -30,7 +30,7 @@ from bot.web import html, metrics
 from bot.web.board import BoardPage
 from bot.web.event import EventPage
 from bot.web.guard import API, MAX_BODY, Refusal, guard
-from bot.web.links import EVENT, REPLAY, TABLE
+from bot.web.links import EVENT, REPLAY
 from bot.web.live import LivePages
 from bot.web.quiet import QuietRunner
 from bot.web.replaying import ReplayPages
@@ -119,7 +119,6 @@ class WebServer(LivePages, ReplayPages, BoardPage, EventPage):
             app.router.add_get("/activity/favicon.ico", self.favicon)  # (Discord maps `/` to `/activity/`)
             # its table's picture (the result card once over): the live page's, where Discord's proxy maps
             app.router.add_get("/activity/table" + link + "/picture/{version}.png", self.table_png)
-            self.activity.picture_link = lambda table_id: self.signer.link(TABLE, table_id).path
         runner = QuietRunner(app, self.refusals, access_log=None, handler_cancellation=True)
         self._runner, self.port = await serve(app, self.host, self.port, runner)  # the metrics server's way
         await self.feed.start()

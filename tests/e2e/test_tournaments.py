@@ -47,7 +47,7 @@ async def setup_event(harness: Harness, people: int, **create: Any) -> tuple[int
 
 
 def runner(harness: Harness) -> Any:
-    return harness.bot.get_cog("TournamentCommands").runner
+    return harness.bot.competitions.runner
 
 
 async def row_of(harness: Harness, event: int) -> Any:

@@ -118,7 +118,7 @@ async def test_a_browser_watches_a_malice_game_live_then_steps_through_its_repla
     fake, bot = harness.fake, harness.bot
     assert bot is not None and bot.web is not None
     stored: dict[int, float] = {}  # seq -> when it was stored (published after its commit)
-    bot.sessions.tables.stored.listen(lambda record: stored.setdefault(record.seq, time.time()))
+    bot.sessions.tables.stored.listen(lambda fact: stored.setdefault(fact.record.seq, time.time()))
     alice = harness.user("alice")
     await alice.slash("malice challenge", opponent=fake.bot_user, turns=6)
     table = await poll(lambda: bot.sessions.tables.in_channel(fake.channel("games").id), what="the table")

@@ -10,7 +10,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.events import formats, knockout, swiss, table_rounds
+from bot.events import knockout, swiss, table_rounds
+from bot.events.formats import FORMATS
 from bot.events.model import KNOCKOUT, SWISS, TABLES, Entrant, Match, met
 
 
@@ -37,7 +38,7 @@ def play(
 def test_swiss_no_repeats_one_bye_lowest_without_one(count: int, rounds: int, seed: int) -> None:
     rng = random.Random(seed)
     people = entrants(count, rng)
-    rounds = min(rounds, formats.max_swiss_rounds(count))  # what /tournament create allows
+    rounds = min(rounds, swiss.max_rounds(count))  # what /tournament create allows
     matches: list[Match] = []
     for r in range(1, rounds + 1):
         tables = swiss.pair(people, matches, r, rounds)
@@ -110,7 +111,7 @@ def test_table_rounds_sizes_mixing_and_final(count: int, rounds: int, seed: int)
     people = entrants(count, rng)
     matches: list[Match] = []
     for r in range(1, rounds + 1):
-        tables = formats.pair(TABLES, rounds, people, matches, r)
+        tables = FORMATS[TABLES].pair(rounds, people, matches, r)
         assert all(3 <= len(t) <= 6 for t in tables)
         assert max(map(len, tables)) - min(map(len, tables)) <= 1
         assert sorted(p for t in tables for p in t) == sorted(e.player for e in people)
@@ -132,10 +133,10 @@ def test_table_rounds_sizes_mixing_and_final(count: int, rounds: int, seed: int)
     leaders = [s.player for s in table_rounds.standings(people, matches, rounds + 1)][
         : table_rounds.FINAL_SIZE
     ]
-    final = formats.pair(TABLES, rounds, people, matches, rounds + 1)
+    final = FORMATS[TABLES].pair(rounds, people, matches, rounds + 1)
     assert final == [tuple(leaders)]
     matches += play(final, rounds + 1, rng)
-    table = formats.standings(TABLES, rounds, people, matches)
+    table = FORMATS[TABLES].standings(rounds, people, matches)
     places = matches[-1].effective_places()
     assert [s.player for s in table[: len(final[0])]] == sorted(
         final[0], key=lambda p: (places[p], leaders.index(p))
@@ -145,8 +146,8 @@ def test_table_rounds_sizes_mixing_and_final(count: int, rounds: int, seed: int)
 def test_seven_at_tables_of_four_and_three() -> None:
     assert table_rounds.table_sizes(7) == [4, 3]
     assert table_rounds.table_sizes(13) == [5, 4, 4]
-    assert formats.total_rounds(TABLES, 2, 7) == 3 and formats.total_rounds(KNOCKOUT, 0, 5) == 3
-    assert formats.total_rounds(SWISS, 3, 8) == 3
+    assert FORMATS[TABLES].total_rounds(2, 7) == 3 and FORMATS[KNOCKOUT].total_rounds(0, 5) == 3
+    assert FORMATS[SWISS].total_rounds(3, 8) == 3
 
 
 def test_a_voided_knockout_match_gives_nobody_its_win_and_the_bracket_stands():

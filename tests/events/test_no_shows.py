@@ -9,7 +9,7 @@ import pytest
 from bot.events.runner import Runner
 from bot.events.service import Tournaments
 from tests.events.test_service import create, wait_for, wait_for_status
-from tests.test_sessions import ALICE, BOB, CHANNEL, manager
+from tests.test_sessions import ALICE, BOB, CHANNEL, fixed_seeds, manager  # noqa: F401  (fixed games)
 
 
 @pytest.fixture

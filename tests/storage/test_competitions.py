@@ -118,7 +118,7 @@ async def test_a_match_table_in_a_busy_channel_is_not_linked(store):
 
 FINISHER = """
 import asyncio, sys, time
-from bot.events import formats
+from bot.events.formats import FORMATS
 from bot.events.model import Entrant, Match
 from storage import ResultIn, open_store
 
@@ -133,7 +133,7 @@ async def main(url, event, table, winner, loser, at):
     if row.round_done == row.round:
         entrants = [Entrant(e.player, e.rating, i) for i, e in enumerate(row.entrants)]
         matches = [Match(m.round, m.table_no, m.players, m.places, m.forfeits) for m in row.matches]
-        tables = formats.pair("swiss", row.rounds, entrants, matches, row.round + 1)
+        tables = FORMATS["swiss"].pair(row.rounds, entrants, matches, row.round + 1)
         said = "paired" if await store.advance_competition(event, row.round, tables, None) else "late"
     print(said)
     await store.close()

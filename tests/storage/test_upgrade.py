@@ -184,3 +184,36 @@ async def test_both_kinds_of_upgraded_database_read_back_the_same(tmp_path, pg_u
     finally:
         await sqlite.close()
         await postgres.close()
+
+
+async def test_migration_14_takes_the_format_check_away_and_keeps_every_event(database):
+    # A database of version 13 (the format CHECK of migration 10) holding a running event: its entrants and
+    # its matches refer to it. Rebuilding the table on SQLite keeps them all, their references intact.
+    from tests.storage.test_schema import migrate_with
+
+    await migrate_with(database, migrations.MIGRATIONS[:13])
+    for sql in [
+        "INSERT INTO competitions (id, guild_id, channel_id, kind, format, rounds, options, host_id, status,"
+        " round, created_at, posted) VALUES"
+        f" (7, {GUILD}, 5, 'malice', 'swiss', 3, '{{}}', 1, 'running', 1, 100, 1),"
+        f" (8, {GUILD}, 6, 'insomnia', 'tables', 2, '{{}}', 1, 'open', 0, 101, 0)",
+        "INSERT INTO competition_entrants (competition_id, player, rating, joined_at) VALUES"
+        " (7, '11', 0, 100), (7, '12', 0, 100)",
+        "INSERT INTO competition_matches (competition_id, round, table_no, players) VALUES"
+        " (7, 1, 1, '[\"11\", \"12\"]')",
+    ]:
+        await raw_fetch(database, sql)
+    before = await raw_fetch(database, "SELECT * FROM competitions ORDER BY id")
+    store = await open_store(database)  # migrates to the latest version
+    try:
+        row = await store.competition(7)
+        assert row is not None and row.format == "swiss" and [e.player for e in row.entrants] == ["11", "12"]
+        assert [m.players for m in row.matches] == [("11", "12")]
+        # A format the code registers later is stored as it is: no migration for a new format.
+        event = await store.create_competition(GUILD, 9, "malice", "round-robin", 1, {}, 1)
+        assert (await store.competition(event)).format == "round-robin"
+    finally:
+        await store.close()
+    assert await raw_fetch(database, "SELECT * FROM competitions WHERE id IN (7, 8) ORDER BY id") == before
+    if not is_postgres_url(database):
+        assert await raw_fetch(database, "PRAGMA foreign_key_check") == []
