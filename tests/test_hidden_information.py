@@ -474,6 +474,7 @@ def run(kind: str, examples: int) -> Counter[str]:
     return seen
 
 
+@pytest.mark.slow  # handed out first: a minute or two of CPU per game
 @pytest.mark.parametrize("kind", ["malice", "insomnia"])
 def test_no_public_payload_depends_on_a_hidden_card(kind):
     seen = run(kind, EXAMPLES)
