@@ -30,6 +30,7 @@ from bot.render.common import (
     TableInfo,
     custom_id,
     is_computer,
+    moment,
     name,
 )
 from bot.render.options import option_lines, rules_params
@@ -196,13 +197,12 @@ def turn_line(
         return t(locale, "turn.to_play", player=name(player, locale))
     hint = renderer(info.kind).turn_hint(game, player, locale=locale)
     if deadline:
-        # Discord writes the <t:...:R> timestamp in each reader's own language.
         return t(
             locale,
             "turn.message_deadline",
             player=name(player, locale),
             hint=hint,
-            deadline=f"<t:{deadline}:R>",
+            deadline=moment(deadline),
         )
     return t(locale, "turn.message", player=name(player, locale), hint=hint)
 

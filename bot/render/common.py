@@ -7,6 +7,8 @@ can scan every string the bot would show.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -92,6 +94,20 @@ def custom_id(table_id: int, action: str, seq: int | None = None) -> str:
     return base if seq is None else f"{base}:{seq}"
 
 
+def table_button(table_id: int, action: str, label: str, *, style: ButtonStyle = "secondary") -> Button:
+    """A button of a table's message: its action on that table (`custom_id` says it to Discord)."""
+    return Button(label=label, custom_id=custom_id(table_id, action), style=style)
+
+
+def custom_parts(button: Button) -> tuple[int, str, int | None] | None:
+    """A table button's `(table, action, seq)` as `custom_id` made them (None: a link, another id)."""
+    parts = button.custom_id.split(":")
+    if len(parts) not in (3, 4) or parts[0] != CUSTOM_ID_PREFIX or not parts[1].isdecimal():
+        return None
+    seq = int(parts[3]) if len(parts) == 4 and parts[3].isdecimal() else None
+    return int(parts[1]), parts[2], seq
+
+
 def is_computer(player: str) -> bool:
     return player.startswith("ai:")
 
@@ -103,7 +119,47 @@ def name(player: str, locale: object = "en") -> str:
         return t(locale, "common.computer", number=player.split(":", 1)[1])
     if player.startswith("@"):  # a ledger account: the pot is the only one
         return t(locale, "common.pot_account")
-    return f"<@{player}>"
+    return _ref("p", player) if _NEUTRAL.get() else f"<@{player}>"
+
+
+def moment(at: float, style: str = "R") -> str:
+    """A moment as the words say it: Discord writes `<t:...:R>` in each reader's own language; a neutral
+    wording carries the moment itself (`bot.render.view.Moment`)."""
+    return _ref("t", f"{int(at)}:{style}") if _NEUTRAL.get() else f"<t:{int(at)}:{style}>"
+
+
+def channel(channel_id: int | str) -> str:
+    """A channel as the words name it (a link in Discord; a typed `bot.render.view.Channel` elsewhere)."""
+    return _ref("c", str(channel_id)) if _NEUTRAL.get() else f"<#{channel_id}>"
+
+
+# People, moments and channels inside worded text. Discord's markup for them is the default, for the words
+# that go to Discord alone (refusals, DMs, the table message); words composed for the typed view
+# (`bot.render.view`) are worded `neutral()`: each such part is then the view's own reference, which
+# `bot.render.view.text` turns into a typed part (a `Person`, a `Moment`, a `Channel`), so no surface ever
+# reads Discord's markup back. The references use ASCII's separators (GS ... RS), which no catalogue
+# sentence, no card and no Discord name contains.
+REF_OPEN, REF_CLOSE = "\x1d", "\x1e"
+_NEUTRAL: ContextVar[bool] = ContextVar("neutral_words", default=False)
+
+
+def is_neutral() -> bool:
+    """Whether words made now are the typed view's (a cache of words keys on it)."""
+    return _NEUTRAL.get()
+
+
+def _ref(kind: str, value: str) -> str:
+    return f"{REF_OPEN}{kind}{value}{REF_CLOSE}"
+
+
+@contextmanager
+def neutral() -> Iterator[None]:
+    """Word people, moments and channels as the typed view's references inside this block."""
+    token = _NEUTRAL.set(True)
+    try:
+        yield
+    finally:
+        _NEUTRAL.reset(token)
 
 
 def rows_of(buttons: list[Button], limit_rows: int = MAX_BUTTON_ROWS) -> list[list[Button]]:

@@ -12,13 +12,16 @@ and table facts. A seat's private view adds his hand and his legal moves.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
 from bot import render
 from bot.games.base import GameState
 from bot.i18n import join, t
+from bot.render import view as typed
 from bot.render.common import (
     Button,
     ButtonStyle,
@@ -27,10 +30,13 @@ from bot.render.common import (
     Picture,
     TableInfo,
     custom_id,
+    custom_parts,
     is_computer,
     name,
+    neutral,
     rows_of,
 )
+from bot.render.pictures.labels import player_name
 from bot.render.tablelog import NoteFacts, StepFacts, Window, log_of, window, word_note
 
 MOVE = "move"  # the table message's button that opens the mover's private Move dialog
@@ -61,6 +67,7 @@ class MoveChoice(BaseModel):
     token: str
     seq: int
     style: ButtonStyle = "secondary"
+    facts: dict[str, Any] = {}  # the action's own fields (its card, source, target, amount): the typed view's
 
 
 class TableView(BaseModel):
@@ -209,6 +216,7 @@ def legal_moves(info: TableInfo, game: GameState, player: str, *, locale: object
         said = module.action_text(action, hide=False, locale=locale)
         out.append(MoveChoice(
             label=(said[:1].upper() + said[1:])[:100], token=render.token(info.kind, action), seq=info.seq,
+            facts=json.loads(action.model_dump_json()),
         ))  # fmt: skip
     return out
 
@@ -237,3 +245,101 @@ def hand_message(view: TableView) -> Message:
     if view.hand is None:
         raise ValueError(f"table {view.table_id}: a public view has no hand")
     return render.attach_picture(view.hand.model_copy(deep=True), view.picture)
+
+
+# ---- the typed view (`bot.render.view`): the web page's and the Activity's
+
+
+DIALOGS = {MOVE, HAND, "table"}  # Discord's own dialogs: other surfaces show hand and moves themselves
+LAUNCH = "play"  # the table message's "Play here": it launches the Activity (cogs/activity.py)
+
+
+def typed_view(
+    info: TableInfo,
+    game: GameState | None,
+    *,
+    steps: Sequence[StepFacts] = (),
+    notes: Sequence[NoteFacts] = (),
+    banner: Sequence[NoteFacts | str] = (),
+    deadline: float | None = None,
+    reader: str | None = None,
+    locale: object = "en",
+    buttons: Sequence[Button] | None = None,
+    log_lines: int | None = None,
+) -> typed.PublicView | typed.SeatView:
+    """The table's typed view for `reader` (None, or someone not seated: the public one). Its words are
+    composed `neutral()`, so people and moments in them are typed parts. `buttons`: the table message's
+    buttons (the composition's and the rows the sessions add); None: the composition's own."""
+    with neutral():
+        worded = compose(
+            info, game, steps=steps, notes=notes, banner=banner, deadline=deadline, reader=reader,
+            locale=locale,
+        )  # fmt: skip
+    lang = str(locale)
+
+    def names(player: str) -> str:
+        return player_name(info, player, info.names, lang)
+
+    public = _public(info, game, worded, names, buttons if buttons is not None else worded.controls, lang)
+    if log_lines is not None:
+        public = public.model_copy(update={"log": public.log[-log_lines:] if log_lines else ()})
+    if worded.hand is None or game is None or reader is None:
+        return public
+    own = game.view(reader)
+    hand = worded.hand.model_copy(update={"rows": []})
+    return typed.SeatView(
+        public=public, reader=typed.Person(id=reader, name=names(reader)), hand=typed.hand(own, lang),
+        hand_said=typed.text(hand.content, names), hand_blocks=typed.blocks(hand, names),
+        moves=tuple(typed.move(info.kind, m.label, m.token, m.seq, m.facts, lang) for m in worded.moves),
+    )  # fmt: skip
+
+
+def _public(
+    info: TableInfo,
+    game: GameState | None,
+    worded: TableView,
+    names: typed.Namer,
+    buttons: Sequence[Button],
+    lang: str,
+) -> typed.PublicView:
+    """The public part: seats, turn and chips read from the game's public view alone; the public words."""
+    seen = game.public_view() if game is not None else None
+    seats = (
+        typed.seats(seen, seen.players, info.computer_seats, names, lang)
+        if seen is not None
+        else tuple(typed.Seat(person=typed.Person(id=p, name=names(p)), computer=is_computer(p))
+                   for p in info.players)
+    )  # fmt: skip
+    turn = None if seen is None or seen.is_over else seen.current_player
+    said = "\n".join(x for x in (worded.turn_line, worded.takeover_line) if x)
+    return typed.PublicView(
+        table=info.id, kind=info.kind, game=worded.game_name, status=info.status, locale=lang, seq=info.seq,
+        over=worded.over, phase=typed.line(worded.phase, names) if worded.phase else None,
+        turn=typed.Person(id=turn, name=names(turn)) if turn is not None else None,
+        deadline=typed.Moment(at=worded.deadline) if worded.deadline is not None else None,
+        said=typed.text(said, names), board=typed.text(worded.board.content, names),
+        blocks=typed.blocks(worded.board, names), seats=seats,
+        log=tuple(typed.line(x, names) for x in worded.log), controls=controls(info.kind, buttons),
+    )  # fmt: skip
+
+
+def controls(kind: str, buttons: Sequence[Button]) -> tuple[typed.Control, ...]:
+    """Table buttons as typed controls, each with its kind and its action as its maker made it."""
+    out = []
+    for button in buttons:
+        if button.url is not None:
+            out.append(typed.Control(kind="link", label=button.label, style="link", url=button.url))
+            continue
+        parts = custom_parts(button)
+        if parts is None or button.disabled:
+            continue  # the replay's steering (its own ids) and a spent button: Discord's alone
+        _, token, seq = parts
+        if token in DIALOGS:
+            continue
+        what: typed.ControlKind = (
+            "launch" if token == LAUNCH
+            else "move" if render.parse_token(kind, token) is not None
+            else "lobby"
+        )  # fmt: skip
+        out.append(typed.control(what, button, token, seq))
+    return tuple(out)

@@ -13,6 +13,7 @@ from bot.render.common import Message, RatingShown, TableInfo
 from bot.render.compose import TableView
 from bot.render.replay import finished_rows
 from bot.render.tablelog import Line, Window, window, word_note, word_param
+from bot.render.view import PublicView, SeatView
 from bot.sessions.records import MoveFacts, NoteFact, TableRecord
 from bot.sessions.rematch import add_rematch
 
@@ -80,6 +81,29 @@ def view_of(
         table_info(record, pictures_off=pictures_off), record.game, steps=steps, notes=record.session.notes,
         shown=shown, banner=banner, deadline=deadline, reader=reader, locale=locale, picture=picture,
         hand_buttons=hand_buttons, log=log,
+    )  # fmt: skip
+
+
+def typed_of(
+    record: TableRecord,
+    *,
+    steps: Sequence[MoveFacts] = (),
+    banner: Sequence[NoteFact | str] = (),
+    deadline: float | None = None,
+    locale: object,
+    reader: str | None = None,
+    with_rows: bool = False,
+    log_lines: int | None = None,
+) -> PublicView | SeatView:
+    """The record's typed view (`bot.render.view`) for `reader` (None: public). `with_rows`: its controls are
+    every button of the table message (the session's rematch and replay rows too)."""
+    buttons = None
+    if with_rows:
+        public = view_of(record, steps=steps, banner=banner, deadline=deadline, locale=locale)
+        buttons = [b for row in message_of(record, public).rows for b in row]
+    return composition.typed_view(
+        table_info(record), record.game, steps=steps, notes=record.session.notes, banner=banner,
+        deadline=deadline, reader=reader, locale=locale, buttons=buttons, log_lines=log_lines,
     )  # fmt: skip
 
 
