@@ -16,6 +16,7 @@ from typing import Any
 
 from bot.events.formats import FORMATS
 from bot.events.runner import Runner
+from bot.games.refusal import Player
 from bot.games.registry import REGISTRY
 from bot.render.tournament import Board
 from bot.sessions import SessionManager
@@ -103,7 +104,7 @@ class Tournaments:
     def _may_run(self, row: CompetitionRow, user_id: int, can_manage: bool, roles: Collection[int],
                  host_role: int | None) -> None:  # fmt: skip
         if user_id != row.host_id and not can_manage and (host_role is None or host_role not in roles):
-            raise NotAllowed("tournament.refused.host_only", host=f"<@{row.host_id}>")
+            raise NotAllowed("tournament.refused.host_only", host=Player(str(row.host_id)))
 
     async def start(
         self, channel_id: int, user_id: int, event: int | None, *, can_manage: bool, roles: Collection[int],
