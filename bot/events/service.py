@@ -26,7 +26,7 @@ from storage.competitions import CompetitionError, CompetitionRow
 from storage.contract import Store
 
 # A start time within this window: not in the past (a minute's grace for a time typed as "now"), not more than
-# a year ahead (a typo of a year, or <t:1000000000000>, would keep an event open for ever).
+# a year ahead (a typo of a year, or a time in milliseconds, would keep an event open for ever).
 START_GRACE = 60.0
 START_AHEAD = 366 * 86_400.0
 _OPTION = re.compile(r"(\w+)\s*=\s*([^\s,;]+)")

@@ -120,10 +120,3 @@ def schema() -> dict[str, Any]:
         defs.update(one.pop("$defs", {}))
         defs[model.__name__] = one
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Activity API", "$defs": defs}
-
-
-if __name__ == "__main__":  # `python -m bot.web.api`: the schema, for the client's build
-    import json
-    import sys
-
-    json.dump(schema(), sys.stdout, indent=1, sort_keys=True)
