@@ -1,6 +1,6 @@
 """The words of a server's leaderboard (`/leaderboard` in Discord, the board's page on the web): one line per
-player by chips or by rating, the title and what the figures are. A person is a mention (`<@id>`): Discord
-shows his name, the web page the name it knows."""
+player by chips or by rating, the title and what the figures are. A person is worded by `common.name`: a
+mention for Discord, a typed `Person` for the web page (worded `neutral()`), which shows the name it knows."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Protocol
 from bot import ratings
 from bot.i18n import signed, t, tn
 from bot.render import game_name
+from bot.render.common import name
 from bot.render.ratings import rating_text
 
 CHIPS, RATING = "chips", "rating"
@@ -46,7 +47,7 @@ class RatingBoardRow(Protocol):
 
 
 def player_label(player: str) -> str:
-    return f"<@{player}>" if player.isdigit() else player
+    return name(player) if player.isdigit() else player
 
 
 def leaderboard_line(row: LeaderboardRow, locale: object = "en") -> str:

@@ -252,7 +252,7 @@ def moderation_message(records: Sequence[Moderation], locale: object) -> Message
         said = t(
             locale,
             f"moderation.log.{r.action}",
-            moderator=f"<@{r.moderator}>",
+            moderator=name(str(r.moderator)),
             when=moment(r.created_at),
             table=r.table_id or 0,
             player=name(r.player or "", locale),

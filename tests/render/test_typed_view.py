@@ -109,3 +109,17 @@ def test_the_web_reads_no_surface_with_a_regular_expression():
     """The page draws typed spans: bot/web/html.py has no regular expression at all."""
     source = (ROOT / "bot/web/html.py").read_text(encoding="utf-8")
     assert "import re" not in source and "re.compile" not in source
+
+
+def test_the_leaderboard_names_people_as_people_on_the_web():
+    """The board's page words `/leaderboard`'s lines neutral(): a person is a Person, shown by his name."""
+    from types import SimpleNamespace
+
+    from bot.render.leaderboard import leaderboard_line
+
+    row = SimpleNamespace(rank=1, player="100000000000000001", net=5, games=2, wins=1)
+    assert "<@100000000000000001>" in leaderboard_line(row, "en")  # Discord's /leaderboard, as before
+    with neutral():
+        said = leaderboard_line(row, "en")
+    page = html.markdown(said, lambda p: "Alice")
+    assert '<span class="who">Alice</span>' in page and "&lt;@" not in page
