@@ -18,7 +18,7 @@ from bot.sessions.records import MoveFacts, NoteFact, TableRecord
 from bot.sessions.rematch import add_rematch
 
 __all__ = [
-    "Line", "Window", "banner_of", "log_of", "message_of", "table_info", "table_message", "view_of", "window",
+    "Line", "Window", "banner_of", "log_of", "message_of", "table_info", "view_of", "window",
     "window_of", "word_note", "word_param",
 ]  # fmt: skip
 
@@ -119,21 +119,3 @@ def message_of(record: TableRecord, view: TableView) -> Message:
     add_rematch(message, record, locale=view.locale)
     message.rows = finished_rows(message.rows, record.id, record.status, locale=view.locale)
     return message
-
-
-def table_message(
-    record: TableRecord,
-    shown: Window | None,
-    *,
-    banner: str | None,
-    deadline: float | None,
-    locale: object,
-    pictures_off: bool = False,
-    picture: bool = True,
-) -> Message:
-    """The table message of a log window taken already (a replay's step, `/table`)."""
-    view = view_of(
-        record, banner=[banner] if banner else [], deadline=deadline, locale=locale,
-        pictures_off=pictures_off, picture=picture, log=shown,
-    )  # fmt: skip
-    return message_of(record, view)
