@@ -4,6 +4,8 @@ mention for Discord, a typed `Person` for the web page (worded `neutral()`), whi
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from bot import ratings
@@ -95,3 +97,46 @@ def board_figures(season: str, by: str, locale: object) -> str:
     # The net is every movement in the chip ledger, so a running game's chips already count; games and wins
     # come from the results of finished games.
     return t(locale, "ledger.figures")
+
+
+@dataclass(frozen=True)
+class BoardSection:
+    """One section of a server's leaderboard, worded for one reader: what `/leaderboard` and the board's
+    web page both draw (each adds its own frame: Discord its page buttons and page number, the web every
+    section on one page)."""
+
+    title: str
+    lines: tuple[str, ...]  # one page of it
+    empty: str  # said instead of the lines when there are none
+    figures: str  # what the figures are
+    more: bool  # a further page exists
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines) or self.empty
+
+
+def board_section(
+    kind: str | None,
+    by: str,
+    season: str,
+    lines: Sequence[str],
+    *,
+    page: int,
+    size: int,
+    seasons_kept: bool,
+    locale: object,
+) -> BoardSection:
+    """A section from its worded lines (`size` + 1 of them tell whether a further page exists)."""
+    if page:
+        empty = t(locale, "ledger.no_more")
+    elif by == RATING:
+        empty = t(locale, "ledger.empty.rating")
+    elif season != ALL_TIME and seasons_kept:
+        empty = t(locale, "ledger.empty.season", season=season)
+    else:
+        empty = t(locale, "ledger.empty")
+    return BoardSection(
+        title=board_title(kind, season, by, locale), lines=tuple(lines[:size]), empty=empty,
+        figures=board_figures(season, by, locale), more=len(lines) > size,
+    )  # fmt: skip

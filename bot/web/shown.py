@@ -13,19 +13,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot import render
-from bot.i18n import t
 from bot.render.common import Embed, Message, Picture, neutral
 from bot.render.leaderboard import (
     ALL_TIME,
     CHIPS,
     RATING,
-    board_figures,
-    board_title,
-    leaderboard_line,
-    rating_board_line,
 )
 from bot.render.registry import PRESENTATIONS
 from bot.render.view import PublicView
+from bot.sessions.boards import board
 from bot.sessions.view import banner_of, table_info, typed_of
 from bot.web.feed import Watched
 from storage.contract import Store
@@ -92,26 +88,8 @@ async def board_view(store: Store, guild_id: int, season: str, seasons_on: bool,
 
 
 async def _board_view(store: Store, guild_id: int, season: str, seasons_on: bool, *, locale: str) -> Message:
-    kinds = list(PRESENTATIONS.names())
     embeds = []
-    for kind, by, when in board_sections(kinds, season, seasons_on):
-        if by == RATING and kind is not None:
-            board = await store.rating_leaderboard(guild_id, kind, limit=BOARD_ROWS, season=when)
-            lines = [rating_board_line(r, locale) for r in board]
-            empty = t(locale, "ledger.empty.rating")
-        else:
-            rows = await store.leaderboard(guild_id, kind, limit=BOARD_ROWS, season=when)
-            lines = [leaderboard_line(r, locale) for r in rows]
-            empty = (
-                t(locale, "ledger.empty.season", season=when)
-                if when != ALL_TIME
-                else t(locale, "ledger.empty")
-            )
-        embeds.append(
-            Embed(
-                title=board_title(kind, when, by, locale),
-                description="\n".join(lines) or empty,
-                footer=board_figures(when, by, locale),
-            )
-        )
+    for kind, by, when in board_sections(list(PRESENTATIONS.names()), season, seasons_on):
+        section = await board(store, guild_id, kind, by, when, page=0, size=BOARD_ROWS, locale=locale)
+        embeds.append(Embed(title=section.title, description=section.text, footer=section.figures))
     return Message(embeds=embeds)
