@@ -16,7 +16,8 @@ def test_a_page_says_whether_another_follows_and_shows_one_page():
 
 def test_an_empty_section_says_why_in_the_readers_language():
     def empty(by: str, season: str, page: int = 0, kept: bool = False, locale: str = "en") -> str:
-        return board_section("malice", by, season, [], page=page, size=10, seasons_kept=kept, locale=locale).text
+        said = board_section("malice", by, season, [], page=page, size=10, seasons_kept=kept, locale=locale)
+        return said.text
 
     assert empty(CHIPS, ALL_TIME, page=2) == "No more players on this page."
     assert empty(RATING, ALL_TIME).startswith("No rated game here yet")
