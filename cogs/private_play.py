@@ -35,10 +35,10 @@ from bot.interactions import (
     sessions_of,
 )
 from bot.render.compose import MOVE
+from bot.render.rematch import TOKEN as REMATCH
 from bot.sessions.errors import Text
 from bot.sessions.places import INTERACTION, PICK, MoveDialog
 from bot.sessions.rematch import STARTING
-from bot.sessions.rematch import TOKEN as REMATCH
 
 if TYPE_CHECKING:
     from bot.client import CardBot

@@ -198,6 +198,17 @@ class RatingShown(BaseModel):
     games: int
 
 
+class RematchShown(BaseModel):
+    """A finished table's rematch as its message shows it: how it stands (`open`, `started` as table
+    `table`, `lapsed_time`, `lapsed_game`), who clicked and who is still awaited, and when it lapses."""
+
+    outcome: str = "open"
+    table: int | None = None
+    clicked: list[str] = []
+    waiting: list[str] = []
+    minutes: int = 10
+
+
 class TableInfo(BaseModel):
     """What the renderer needs to know about a table besides the game itself."""
 
@@ -217,3 +228,4 @@ class TableInfo(BaseModel):
     # A computer is named "Computer N" and a person missing here by his seat ("Player 2"), never by his id.
     names: dict[str, str] = {}
     ratings: list[RatingShown] = []  # a finished, rated game's rating changes (best rank first)
+    rematch: RematchShown | None = None  # a finished game's rematch, when its message offers one

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict
 from bot import render
 from bot.games.base import GameState
 from bot.i18n import join, t
+from bot.render import rematch
 from bot.render import view as typed
 from bot.render.common import (
     Button,
@@ -37,6 +38,7 @@ from bot.render.common import (
     rows_of,
 )
 from bot.render.pictures.labels import player_name
+from bot.render.replay import finished_rows, replay_button
 from bot.render.tablelog import NoteFacts, StepFacts, Window, log_of, window, word_note
 
 MOVE = "move"  # the table message's button that opens the mover's private Move dialog
@@ -93,6 +95,9 @@ class TableView(BaseModel):
     upto_note: int = 0
     board: Message = Message()  # the game's own worded board (a lobby's text before the game), no controls
     controls: list[Button] = []  # what anyone may click now on the table message
+    rematch_line: str | None = None  # a finished game's rematch: how it stands
+    rematch: Button | None = None  # ... and its button while it is open (on a row of its own)
+    replay: Button | None = None  # a finished game's Replay (after the rest)
     reader: str | None = None  # the seat this view is for (None: the public view)
     hand: Message | None = None  # the reader's hand as its message shows it (a private view)
     moves: list[MoveChoice] = []  # the reader's legal moves (a private view, on his turn)
@@ -166,6 +171,7 @@ def compose(
     view.controls = _controls(info, game, board, locale)
     board.rows = []
     view.board = board
+    _finished(view, info, locale)
     if reader is not None and reader in game.players:
         view.hand = render.hand_message(
             info, game, reader, dm=not hand_buttons, locale=locale, picture=picture
@@ -176,6 +182,18 @@ def compose(
     elif picture:
         view.picture = render.table_picture(info, game, locale=locale)
     return view
+
+
+def _finished(view: TableView, info: TableInfo, locale: object) -> None:
+    """A finished game's controls: its rematch (the line, and the button while it is open) and its Replay
+    (its hands are no longer secret)."""
+    if info.status != "finished":
+        return
+    if info.rematch is not None:
+        view.rematch_line = rematch.line(info.rematch, locale=locale)
+        if info.rematch.outcome == rematch.OPEN:
+            view.rematch = rematch.button(info.id, locale=locale)
+    view.replay = replay_button(info.id, locale=locale)
 
 
 def _computer(info: TableInfo, player: str) -> bool:
@@ -234,7 +252,12 @@ def table_message(view: TableView, *, with_picture: bool = True) -> Message:
     if view.takeover_line is not None:
         lines = [line for line in (message.content, view.takeover_line) if line]
         message.content = "\n".join(lines)
-    message.rows = rows_of(list(view.controls))
+    rows = rows_of(list(view.controls))
+    if view.rematch_line is not None:
+        message.content = f"{message.content}\n{view.rematch_line}" if message.content else view.rematch_line
+    if view.rematch is not None:
+        rows = [*rows, [view.rematch]]
+    message.rows = finished_rows(rows, view.table_id, view.status, locale=view.locale)
     if with_picture:
         message = render.attach_picture(message, view.picture)
     return message
@@ -264,12 +287,11 @@ def typed_view(
     deadline: float | None = None,
     reader: str | None = None,
     locale: object = "en",
-    buttons: Sequence[Button] | None = None,
     log_lines: int | None = None,
 ) -> typed.PublicView | typed.SeatView:
     """The table's typed view for `reader` (None, or someone not seated: the public one). Its words are
-    composed `neutral()`, so people and moments in them are typed parts. `buttons`: the table message's
-    buttons (the composition's and the rows the sessions add); None: the composition's own."""
+    composed `neutral()`, so people and moments in them are typed parts. Its controls are the table
+    message's, as the composition places them (a finished game's rematch too)."""
     with neutral():
         worded = compose(
             info, game, steps=steps, notes=notes, banner=banner, deadline=deadline, reader=reader,
@@ -280,7 +302,8 @@ def typed_view(
     def names(player: str) -> str:
         return player_name(info, player, info.names, lang)
 
-    public = _public(info, game, worded, names, buttons if buttons is not None else worded.controls, lang)
+    buttons = [*worded.controls, *(b for b in (worded.rematch, worded.replay) if b is not None)]
+    public = _public(info, game, worded, names, buttons, lang)
     if log_lines is not None:
         public = public.model_copy(update={"log": public.log[-log_lines:] if log_lines else ()})
     if worded.hand is None or game is None or reader is None:
@@ -338,6 +361,7 @@ def controls(kind: str, buttons: Sequence[Button]) -> tuple[typed.Control, ...]:
             continue
         what: typed.ControlKind = (
             "launch" if token == LAUNCH
+            else "rematch" if token == rematch.TOKEN
             else "move" if render.parse_token(kind, token) is not None
             else "lobby"
         )  # fmt: skip

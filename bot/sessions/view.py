@@ -11,11 +11,10 @@ from bot.render import compose as composition
 from bot.render import tablelog
 from bot.render.common import Message, RatingShown, TableInfo
 from bot.render.compose import TableView
-from bot.render.replay import finished_rows
 from bot.render.tablelog import Line, Window, window, word_note, word_param
 from bot.render.view import PublicView, SeatView
+from bot.sessions import rematch
 from bot.sessions.records import MoveFacts, NoteFact, TableRecord
-from bot.sessions.rematch import add_rematch
 
 __all__ = [
     "Line", "Window", "banner_of", "log_of", "message_of", "table_info", "view_of", "window",
@@ -43,6 +42,7 @@ def table_info(record: TableRecord, *, pictures_off: bool = False) -> TableInfo:
             RatingShown(player=c.player, before=c.score_before, after=c.score_after, games=c.games)
             for c in record.ratings
         ],
+        rematch=rematch.shown(record),
     )
 
 
@@ -92,18 +92,12 @@ def typed_of(
     deadline: float | None = None,
     locale: object,
     reader: str | None = None,
-    with_rows: bool = False,
     log_lines: int | None = None,
 ) -> PublicView | SeatView:
-    """The record's typed view (`bot.render.view`) for `reader` (None: public). `with_rows`: its controls are
-    every button of the table message (the session's rematch and replay rows too)."""
-    buttons = None
-    if with_rows:
-        public = view_of(record, steps=steps, banner=banner, deadline=deadline, locale=locale)
-        buttons = [b for row in message_of(record, public).rows for b in row]
+    """The record's typed view (`bot.render.view`) for `reader` (None: public)."""
     return composition.typed_view(
         table_info(record), record.game, steps=steps, notes=record.session.notes, banner=banner,
-        deadline=deadline, reader=reader, locale=locale, buttons=buttons, log_lines=log_lines,
+        deadline=deadline, reader=reader, locale=locale, log_lines=log_lines,
     )  # fmt: skip
 
 
@@ -113,9 +107,6 @@ def window_of(view: TableView) -> Window:
 
 
 def message_of(record: TableRecord, view: TableView) -> Message:
-    """The table message of a record's public view: the view's, with the session's rows of a finished game
-    (the Rematch button and who clicked; Replay)."""
-    message = composition.table_message(view)
-    add_rematch(message, record, locale=view.locale)
-    message.rows = finished_rows(message.rows, record.id, record.status, locale=view.locale)
-    return message
+    """The table message of a record's public view, every control placed by the composition (a finished
+    game's rematch and Replay too)."""
+    return composition.table_message(view)

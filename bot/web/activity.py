@@ -46,7 +46,7 @@ LOG_LINES = 12
 NOT_CLICKS = DIALOGS | {
     LAUNCH
 }  # Discord's own dialogs, and the launch: the Activity shows hand and moves itself
-CLICKS = {"lobby"}  # the table message's controls the Activity offers too (a lobby's buttons, the rematch)
+CLICKS = {"lobby", "rematch"}  # the table message's controls the Activity offers too
 TYPES = {".js": "application/javascript", ".css": "text/css", ".svg": "image/svg+xml", ".png": "image/png"}
 
 
@@ -221,7 +221,7 @@ class Activity:
         with neutral():
             view = typed_of(
                 record, steps=watched.steps, deadline=watched.deadline, locale=locale,
-                reader=me if seated else None, with_rows=True, log_lines=LOG_LINES,
+                reader=me if seated else None, log_lines=LOG_LINES,
             )  # fmt: skip
         public = view.public if isinstance(view, SeatView) else view
         said = (*public.said, *public.board)
