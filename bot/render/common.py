@@ -209,6 +209,16 @@ class RematchShown(BaseModel):
     minutes: int = 10
 
 
+class PageLinks(BaseModel):
+    """The table's pages outside Discord, as facts (the web signs the URLs; the composition words and places
+    them): its live page while it is open or playing, its replay once finished, and whether the Activity
+    can be launched from its message."""
+
+    watch: str | None = None
+    replay: str | None = None
+    launch: bool = False
+
+
 class TableInfo(BaseModel):
     """What the renderer needs to know about a table besides the game itself."""
 
@@ -229,3 +239,4 @@ class TableInfo(BaseModel):
     names: dict[str, str] = {}
     ratings: list[RatingShown] = []  # a finished, rated game's rating changes (best rank first)
     rematch: RematchShown | None = None  # a finished game's rematch, when its message offers one
+    pages: PageLinks | None = None  # its pages outside Discord (None: no web pages)

@@ -24,6 +24,8 @@ from bot.i18n import join, t
 from bot.render import rematch
 from bot.render import view as typed
 from bot.render.common import (
+    MAX_BUTTON_ROWS,
+    MAX_BUTTONS_PER_ROW,
     Button,
     ButtonStyle,
     Embed,
@@ -43,6 +45,8 @@ from bot.render.tablelog import NoteFacts, StepFacts, Window, log_of, window, wo
 
 MOVE = "move"  # the table message's button that opens the mover's private Move dialog
 HAND = "hand"  # ... and the one that shows the clicker his hand privately
+DIALOGS = {MOVE, HAND, "table"}  # Discord's own dialogs: other surfaces show hand and moves themselves
+LAUNCH = "play"  # the table message's "Play here": it launches the Activity (cogs/activity.py)
 
 
 class Seat(BaseModel):
@@ -98,6 +102,7 @@ class TableView(BaseModel):
     rematch_line: str | None = None  # a finished game's rematch: how it stands
     rematch: Button | None = None  # ... and its button while it is open (on a row of its own)
     replay: Button | None = None  # a finished game's Replay (after the rest)
+    links: list[Button] = []  # Play here (the Activity) and the web's Watch or Replay, last
     reader: str | None = None  # the seat this view is for (None: the public view)
     hand: Message | None = None  # the reader's hand as its message shows it (a private view)
     moves: list[MoveChoice] = []  # the reader's legal moves (a private view, on his turn)
@@ -141,6 +146,7 @@ def compose(
             lobby.content = f"{view.banner}\n{lobby.content or ''}".strip()
         view.board = lobby
         view.seats = [_seat(info, p, None, None, locale) for p in info.players]
+        view.links = _links(info, locale)
         return view
     public = game.public_view()
     current = None if game.is_over else game.current_player
@@ -172,6 +178,7 @@ def compose(
     board.rows = []
     view.board = board
     _finished(view, info, locale)
+    view.links = _links(info, locale)
     if reader is not None and reader in game.players:
         view.hand = render.hand_message(
             info, game, reader, dm=not hand_buttons, locale=locale, picture=picture
@@ -194,6 +201,23 @@ def _finished(view: TableView, info: TableInfo, locale: object) -> None:
         if info.rematch.outcome == rematch.OPEN:
             view.rematch = rematch.button(info.id, locale=locale)
     view.replay = replay_button(info.id, locale=locale)
+
+
+def _links(info: TableInfo, locale: object) -> list[Button]:
+    """The table's pages outside Discord: Play here (it launches the Activity) while the table is open or
+    playing, then its live page's Watch, or its replay once finished."""
+    pages = info.pages
+    if pages is None:
+        return []
+    out = []
+    if pages.launch and info.status in ("lobby", "running"):
+        out.append(Button(label=t(locale, "activity.button.play"), custom_id=custom_id(info.id, LAUNCH),
+                          style="primary"))  # fmt: skip
+    if info.status == "finished" and pages.replay:
+        out.append(Button(label=t(locale, "web.button.replay"), url=pages.replay, style="link"))
+    elif info.status in ("lobby", "running") and pages.watch:
+        out.append(Button(label=t(locale, "web.button.watch"), url=pages.watch, style="link"))
+    return out
 
 
 def _computer(info: TableInfo, player: str) -> bool:
@@ -257,7 +281,13 @@ def table_message(view: TableView, *, with_picture: bool = True) -> Message:
         message.content = f"{message.content}\n{view.rematch_line}" if message.content else view.rematch_line
     if view.rematch is not None:
         rows = [*rows, [view.rematch]]
-    message.rows = finished_rows(rows, view.table_id, view.status, locale=view.locale)
+    rows = finished_rows(rows, view.table_id, view.status, locale=view.locale)
+    for link in view.links:  # at the end of the last row while it has room, else on a row of their own
+        if rows and len(rows[-1]) < MAX_BUTTONS_PER_ROW:
+            rows[-1].append(link)
+        elif len(rows) < MAX_BUTTON_ROWS:
+            rows.append([link])
+    message.rows = rows
     if with_picture:
         message = render.attach_picture(message, view.picture)
     return message
@@ -273,8 +303,6 @@ def hand_message(view: TableView) -> Message:
 # ---- the typed view (`bot.render.view`): the web page's and the Activity's
 
 
-DIALOGS = {MOVE, HAND, "table"}  # Discord's own dialogs: other surfaces show hand and moves themselves
-LAUNCH = "play"  # the table message's "Play here": it launches the Activity (cogs/activity.py)
 
 
 def typed_view(
@@ -302,7 +330,8 @@ def typed_view(
     def names(player: str) -> str:
         return player_name(info, player, info.names, lang)
 
-    buttons = [*worded.controls, *(b for b in (worded.rematch, worded.replay) if b is not None)]
+    finished = [b for b in (worded.rematch, worded.replay) if b is not None]
+    buttons = [*worded.controls, *finished, *worded.links]
     public = _public(info, game, worded, names, buttons, lang)
     if log_lines is not None:
         public = public.model_copy(update={"log": public.log[-log_lines:] if log_lines else ()})

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from bot.render import compose as composition
 from bot.render import tablelog
-from bot.render.common import Message, RatingShown, TableInfo
+from bot.render.common import Message, PageLinks, RatingShown, TableInfo
 from bot.render.compose import TableView
 from bot.render.tablelog import Line, Window, window, word_note, word_param
 from bot.render.view import PublicView, SeatView
@@ -22,7 +22,9 @@ __all__ = [
 ]  # fmt: skip
 
 
-def table_info(record: TableRecord, *, pictures_off: bool = False) -> TableInfo:
+def table_info(
+    record: TableRecord, *, pictures_off: bool = False, pages: PageLinks | None = None
+) -> TableInfo:
     over = record.game is not None and record.game.is_over
     return TableInfo(
         id=record.id,
@@ -43,6 +45,7 @@ def table_info(record: TableRecord, *, pictures_off: bool = False) -> TableInfo:
             for c in record.ratings
         ],
         rematch=rematch.shown(record),
+        pages=pages,
     )
 
 
@@ -75,12 +78,14 @@ def view_of(
     picture: bool = False,
     hand_buttons: bool = False,
     log: Window | None = None,
+    pages: PageLinks | None = None,
 ) -> TableView:
-    """The record's view for `reader` (None: public), composed from its stored facts."""
+    """The record's view for `reader` (None: public), composed from its stored facts (`pages`: its pages
+    outside Discord, which its table message links to)."""
     return composition.compose(
-        table_info(record, pictures_off=pictures_off), record.game, steps=steps, notes=record.session.notes,
-        shown=shown, banner=banner, deadline=deadline, reader=reader, locale=locale, picture=picture,
-        hand_buttons=hand_buttons, log=log,
+        table_info(record, pictures_off=pictures_off, pages=pages), record.game, steps=steps,
+        notes=record.session.notes, shown=shown, banner=banner, deadline=deadline, reader=reader,
+        locale=locale, picture=picture, hand_buttons=hand_buttons, log=log,
     )  # fmt: skip
 
 

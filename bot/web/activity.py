@@ -26,7 +26,7 @@ from pathlib import Path
 from aiohttp import web
 
 from bot.i18n import resolve_locale, t
-from bot.render.common import Button, neutral, table_button
+from bot.render.common import neutral
 from bot.render.compose import DIALOGS, LAUNCH
 from bot.render.view import Control, SeatView
 from bot.render.wording import refusal_text
@@ -83,14 +83,6 @@ class Activity:
         app.router.add_post("/activity/api/token", self.token)
         app.router.add_get("/activity/api/table", self.table)
         app.router.add_post("/activity/api/click", self.click)
-
-    def buttons(self, record: TableRecord, locale: object) -> list[Button]:
-        """The table message's "Play here" while the table is open or playing: it launches the Activity
-        (cogs/activity.py answers its click with LAUNCH_ACTIVITY)."""
-        if record.status not in ("lobby", "running"):
-            return []
-        label = t(locale, "activity.button.play")
-        return [table_button(record.id, LAUNCH, label, style="primary")]
 
     async def close(self) -> None:
         self.closing.set()

@@ -123,3 +123,21 @@ def test_the_leaderboard_names_people_as_people_on_the_web():
         said = leaderboard_line(row, "en")
     page = html.markdown(said, lambda p: "Alice")
     assert '<span class="who">Alice</span>' in page and "&lt;@" not in page
+
+
+def test_the_composition_places_the_tables_pages_and_the_activitys_launch():
+    """Play here and Watch while the table plays, Replay once it is over: placed by the composition from the
+    pages' facts (the web signs the URLs and words nothing)."""
+    from bot.render.common import PageLinks
+
+    table, game = malice()
+    table.pages = PageLinks(watch="https://cards.example/table/1/x/sig", launch=True)
+    message = table_message(compose(table, game, locale="en"))
+    labels = [b.label for row in message.rows for b in row]
+    assert labels[-2:] == ["Play here", "Watch"], labels
+    assert message.rows[-1][-1].url == "https://cards.example/table/1/x/sig"
+    view = typed_view(table, game, locale="en")
+    assert isinstance(view, PublicView)
+    assert [c.kind for c in view.controls][-2:] == ["launch", "link"]
+    table.pages = None
+    assert "Watch" not in [b.label for row in table_message(compose(table, game)).rows for b in row]
