@@ -94,11 +94,6 @@ def custom_id(table_id: int, action: str, seq: int | None = None) -> str:
     return base if seq is None else f"{base}:{seq}"
 
 
-def table_button(table_id: int, action: str, label: str, *, style: ButtonStyle = "secondary") -> Button:
-    """A button of a table's message: its action on that table (`custom_id` says it to Discord)."""
-    return Button(label=label, custom_id=custom_id(table_id, action), style=style)
-
-
 def custom_parts(button: Button) -> tuple[int, str, int | None] | None:
     """A table button's `(table, action, seq)` as `custom_id` made them (None: a link, another id)."""
     parts = button.custom_id.split(":")
