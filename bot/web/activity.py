@@ -33,7 +33,6 @@ from bot.render.wording import refusal_text
 from bot.sessions.errors import NotAllowed, Text
 from bot.sessions.facts import TableFact
 from bot.sessions.manager import SessionManager
-from bot.sessions.records import TableRecord
 from bot.sessions.view import table_info, typed_of
 from bot.web import api, html, inputs
 from bot.web.feed import Feed, Watched
