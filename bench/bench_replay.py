@@ -37,7 +37,7 @@ from bot.sessions import SessionManager, lobbies
 from bot.sessions.replay import Replays
 from bot.sessions.resume import replay_facts
 from bot.sessions.rows import record_from_row
-from bot.sessions.view import log_of, table_info, table_message, window
+from bot.sessions.view import log_of, message_of, table_info, view_of, window
 from storage import Store
 from tests.recording import RecordingAnnouncer
 
@@ -111,8 +111,8 @@ async def measure(store: Store, table_id: int, runs: int) -> dict[str, str]:
 
     async def baseline() -> None:
         lines = log_of(record, steps[-16:], locale="en")
-        message = table_message(record, window(lines, -1, 0, record.seq), banner=None, deadline=None,
-                                locale="en", picture=False)
+        view = view_of(record, deadline=None, locale="en", log=window(lines, -1, 0, record.seq))
+        message = message_of(record, view)
         render.attach_picture(message, render.table_picture(table_info(record), record.game, locale="en"))
 
     warm = Replays(store)

@@ -296,6 +296,52 @@ def _matches(typed: str, label: str, value: str, locale: object) -> bool:
 
 
 
+Answer = Message | Text | None  # what the session says to a click: a private message, a sentence, nothing
+
+
+async def answer_click(
+    interaction: discord.Interaction,
+    table_id: int,
+    click: Awaitable[Answer],
+    *,
+    in_place: bool = True,
+    own_hand: bool = False,
+    also: Callable[[Answer], bool] = lambda result: False,
+) -> None:
+    """THE way a click on a table's message is answered (every cog's button, My hand, the Move dialog's
+    submit), exactly once: the session's answer to the click is awaited under `InPlace` (the click's own
+    response updates the message it came from, type 7, or defers and edits it through the token when the
+    update is not ready within Discord's 3 s); a move button of the clicker's private hand is answered by
+    his new hand in place; otherwise the table message is updated with its newest state (counted shown by
+    the presenter only when that succeeds). The private answer follows as a followup when nothing was shown
+    in place, or when `also(result)` says it must (a hand that goes with the table's update).
+    `in_place=False`: the answer is private alone (`/table`, My hand's own dialog); `own_hand`: a click may
+    come from the clicker's private hand (a table button's)."""
+    place = InPlace(interaction) if in_place else None
+    shown = False
+    try:
+        result = await click
+        message = interaction.message
+        if place is not None and message is not None:
+            if own_hand and message.flags.ephemeral and isinstance(result, Message):
+                # A move button of the clicker's private hand: the hand is answered in place, his move with
+                # it; the table message follows through the last token answered on it.
+                try:
+                    await place.update(result)
+                    return
+                except discord.DiscordServerError:
+                    pass  # Discord failed the edit (a 5xx): the hand goes as a followup
+            else:
+                answers = sessions_of(interaction).presenter.answers
+                updates = answers.update(table_id, message.id, interaction.token)
+                shown = await shown_in_place(place, updates)
+    finally:
+        if place is not None:
+            await place.settle()
+    if not shown or also(result):
+        await answer(interaction, result)  # a followup when the click was answered (`answer` knows)
+
+
 async def shown_in_place(
     in_place: InPlace, updates: contextlib.AbstractAsyncContextManager[Message | None]
 ) -> bool:

@@ -18,7 +18,9 @@ import time
 from bot import render
 from bot.games.registry import REGISTRY
 from bot.render.common import TableInfo
+from bot.render.compose import compose, table_message
 from bot.render.registry import PRESENTATIONS
+from bot.render.tablelog import Window
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +55,7 @@ def warm_up() -> dict[str, int]:
             game = spec.load(game.model_dump_json())
             played[kind] += 1
             for locale in ("en", "de"):
-                render.table_message(info, game, recent=["-"], new=1, locale=locale)
+                table_message(compose(info, game, locale=locale, picture=True, log=Window(["-"], 1, 0, 0)))
                 render.action_receipt(info, game, player, action, locale=locale)
                 if game.current_player is not None:
                     render.hand_message(info, game, game.current_player, dm=True, locale=locale)

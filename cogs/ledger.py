@@ -29,12 +29,9 @@ from bot.render import game_name
 from bot.render.leaderboard import (
     CHIPS,
     RATING,
-    board_figures,
-    board_title,
-    leaderboard_line,
-    rating_board_line,
 )
 from bot.render.ratings import change_text, rating_text
+from bot.sessions.boards import board
 from bot.sessions.charts import season_chart
 from storage import ALL_TIME
 
@@ -61,35 +58,15 @@ async def leaderboard_page(
     """One page of the public leaderboard, in the server's language: by chips (all games or one) or by
     rating (one game), all-time or in one season."""
     locale = await public_language(bot, guild_id)
-    # One row more than a page tells whether a next page exists.
-    limit, offset = PAGE_SIZE + 1, page * PAGE_SIZE
-    lines: list[str]
-    if by == RATING and kind:
-        board = await bot.store.rating_leaderboard(guild_id, kind, limit=limit, offset=offset, season=season)
-        lines = [rating_board_line(r, locale) for r in board]
-    else:
-        rows = await bot.store.leaderboard(guild_id, kind, limit=limit, offset=offset, season=season)
-        lines = [leaderboard_line(r, locale) for r in rows]
-    if lines:
-        description = "\n".join(lines[:PAGE_SIZE])
-    elif page:
-        description = t(locale, "ledger.no_more")
-    elif by == RATING:
-        description = t(locale, "ledger.empty.rating")
-    elif season != ALL_TIME and await bot.store.seasons(guild_id):
-        description = t(locale, "ledger.empty.season", season=season)
-    else:
-        description = t(locale, "ledger.empty")
-    embed = discord.Embed(title=board_title(kind, season, by, locale), description=description, colour=COLOUR)
-    embed.set_footer(
-        text=t(locale, "ledger.footer", page=page + 1, figures=board_figures(season, by, locale))
-    )
+    section = await board(bot.store, guild_id, kind, by, season, page=page, size=PAGE_SIZE, locale=locale)
+    embed = discord.Embed(title=section.title, description=section.text, colour=COLOUR)
+    embed.set_footer(text=t(locale, "ledger.footer", page=page + 1, figures=section.figures))
     view = discord.ui.View(timeout=None)
     scope, when = kind or "all", "all" if season == ALL_TIME else season
     previous, following = t(locale, "ledger.button.previous"), t(locale, "ledger.button.next")
     view.add_item(LeaderboardPageButton(scope, max(page - 1, 0), previous, when, by, disabled=page == 0))
     view.add_item(
-        LeaderboardPageButton(scope, page + 1, following, when, by, disabled=len(lines) <= PAGE_SIZE)
+        LeaderboardPageButton(scope, page + 1, following, when, by, disabled=not section.more)
     )
     if bot.web is not None:  # the board's page on the web
         link = await bot.web.link_to("board", guild_id, guild_id, locale)

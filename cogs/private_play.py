@@ -28,18 +28,17 @@ from bot.errors import report_error
 from bot.games.refusal import Refusal
 from bot.interactions import (
     ANSWER_WITHIN,
-    InPlace,
     answer,
+    answer_click,
     answer_with_table,
     place_of,
     sessions_of,
-    shown_in_place,
 )
 from bot.render.compose import MOVE
+from bot.render.rematch import TOKEN as REMATCH
 from bot.sessions.errors import Text
 from bot.sessions.places import INTERACTION, PICK, MoveDialog
 from bot.sessions.rematch import STARTING
-from bot.sessions.rematch import TOKEN as REMATCH
 
 if TYPE_CHECKING:
     from bot.client import CardBot
@@ -69,17 +68,10 @@ async def hand_here(interaction: discord.Interaction, table_id: int) -> bool:
     message = interaction.message
     if message is None or not sessions.places.behind(table_id):
         return False
-    in_place = InPlace(interaction)
-    try:
-        hand = await sessions.click(table_id, interaction.user.id, "hand", None, locale=interaction.locale)
-        updates = sessions.presenter.answers.update(table_id, message.id, interaction.token)
-        shown = await shown_in_place(in_place, updates)
-    finally:
-        await in_place.settle()
-    if not shown:
-        await answer(interaction, hand)  # the table message moved on meanwhile: the hand alone
-    elif hand is not None:  # None: the table closed meanwhile, and this answer showed its end
-        await answer(interaction, hand)
+    hand = sessions.click(table_id, interaction.user.id, "hand", None, locale=interaction.locale)
+    # The hand follows privately whether or not the table message was updated (None: the table closed
+    # meanwhile, and the update showed its end).
+    await answer_click(interaction, table_id, hand, also=lambda result: result is not None)
     return True
 
 
@@ -147,20 +139,9 @@ async def submitted(interaction: discord.Interaction, table_id: int, seq: int) -
     picked = picked_values(list(data.get("components") or []))
     if len(picked) != 1:
         raise Refusal("dm.move.pick_one")
-    sessions = sessions_of(interaction)
-    in_place = InPlace(interaction)
-    try:
-        user, locale = interaction.user.id, interaction.locale
-        result = await sessions.click(table_id, user, picked[0], seq, locale=locale)
-        message = interaction.message
-        shown = False
-        if message is not None:
-            updates = sessions.presenter.answers.update(table_id, message.id, interaction.token)
-            shown = await shown_in_place(in_place, updates)
-    finally:
-        await in_place.settle()
-    if not shown:
-        await answer(interaction, result)
+    user, sessions = interaction.user.id, sessions_of(interaction)
+    move = sessions.click(table_id, user, picked[0], seq, locale=interaction.locale)
+    await answer_click(interaction, table_id, move)
 
 
 class PrivatePlay(commands.Cog):

@@ -25,15 +25,14 @@ from bot.errors import guarded
 from bot.i18n import t
 from bot.interactions import (
     ANSWER_WITHIN,
-    InPlace,
     answer,
+    answer_click,
     can_manage,
     hooks_of,
     respond,
     roles_of,
     room_of,
     sessions_of,
-    shown_in_place,
     where,
 )
 from bot.reading import history_ref
@@ -73,37 +72,16 @@ class TableButton(
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        sessions = sessions_of(interaction)
         note_languages(interaction)
         # Actions a cog answers first (`bot.interactions.TableHooks`): the hook answers the click and returns
         # True, or False for the usual answer.
         hook = hooks_of(interaction).get(self.action)
         if hook is not None and await hook(interaction, self.table_id):
             return
-        in_place = InPlace(interaction) if self.action not in ("hand", "table") else None
-        try:
-            result = await self._click(interaction)
-            if in_place is None or interaction.message is None:
-                shown = False
-            elif interaction.message.flags.ephemeral and isinstance(result, Message):
-                # A move button of the clicker's private hand: the hand is answered in place, his move with
-                # it; the table message follows through the last token answered on it.
-                try:
-                    await in_place.update(result)
-                    return
-                except discord.DiscordServerError:
-                    shown = False  # Discord failed the edit (a 5xx): the hand goes as a followup
-            else:
-                # A click on the table message itself: its own answer updates it (type 7), which costs no
-                # channel write; the clicker's private answer (his hand) follows as a followup.
-                answers = sessions.presenter.answers
-                updates = answers.update(self.table_id, interaction.message.id, interaction.token)
-                shown = await shown_in_place(in_place, updates)
-        finally:
-            if in_place is not None:
-                await in_place.settle()
-        if not shown or isinstance(result, Message):
-            await answer(interaction, result)  # a followup when the click was answered (`answer` knows)
+        await answer_click(
+            interaction, self.table_id, self._click(interaction), own_hand=True,
+            in_place=self.action not in ("hand", "table"), also=lambda result: isinstance(result, Message),
+        )  # fmt: skip
 
     async def _click(self, interaction: discord.Interaction) -> Message | Text | None:
         """The session's answer to this click (private: a hand, a sentence)."""

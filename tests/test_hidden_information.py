@@ -49,7 +49,6 @@ from bot.render import drawings
 from bot.render.common import Message, Picture
 from bot.render.compose import compose
 from bot.render.pictures.canvas import PictureCache
-from bot.render.pictures.labels import player_name
 from bot.sessions.display import Display
 from bot.sessions.drawing import Drawing, Job
 from bot.sessions.kinds import game_options
@@ -353,18 +352,15 @@ def public_surfaces(record: TableRecord, steps: tuple[MoveFacts, ...], plan: Pla
     # The web's live page of the table: its composed view, the page's main part, its picture.
     watched = Watched(record, record.moves, DEADLINE, version=3)
     view = table_view(watched, locale=locale)
-    info = table_info(record)
     out["web: table view"] = view.model_dump_json(indent=1).encode()
-    out["web: live page"] = html.view_html(
-        view, lambda p: player_name(info, p, info.names, locale), picture="/table/7/x/picture/3.png"
-    ).encode()
+    out["web: live page"] = html.view_html(view, picture="/table/7/x/picture/3.png").encode()
     picture = table_picture(watched, locale=locale)
     out["web: picture"] = b"" if picture is None else picture.data
 
     # A spectator's Activity (the picture's link is the live page's).
     activity = Activity.__new__(Activity)
     activity.picture_link = lambda table_id: f"/table/{table_id}/x/sig"
-    out["activity: spectator"] = _dump(activity.shown(watched, SPECTATOR, locale))
+    out["activity: spectator"] = _dump(activity.shown(watched, SPECTATOR, locale).model_dump(by_alias=True))
 
     # The replay viewer, at this step and at an earlier one (when every step is at hand).
     if len(steps) != record.seq + 1:
@@ -390,7 +386,7 @@ def seat_surfaces(
     game = record.playing
     mine = compose(info, game, steps=record.moves, deadline=DEADLINE, reader=player, locale=locale)
     return {
-        f"activity: seat {player}": _dump(activity.shown(watched, player, locale)),
+        f"activity: seat {player}": _dump(activity.shown(watched, player, locale).model_dump(by_alias=True)),
         f"view: seat {player}": mine.model_dump_json(indent=1).encode(),
         f"hand: seat {player}": _dump(
             render.hand_message(info, game, player, dm=False, locale=locale, picture=False).model_dump()

@@ -10,6 +10,7 @@ import pytest
 from bot import render
 from bot.render.common import TableInfo
 from tests.engines import engine
+from tests.render.states import table_message
 
 
 def walk(kind: str, players: list[str], seed: str, steps: int, **options):
@@ -64,7 +65,7 @@ def test_the_insomnia_table_message_never_shows_a_hidden_card():
         view = game.public_view()
         shown = set(view.shown_hand.cards) if view.shown_hand else set()
         hidden = {c.pretty for p in players for c in game.view(p).hand if c not in shown}
-        texts = list(render.table_message(info("insomnia", players), game, deadline=1_700_000_000).texts())
+        texts = list(table_message(info("insomnia", players), game, deadline=1_700_000_000).texts())
         for text in texts:
             assert not [c for c in hidden if c in text], text
 

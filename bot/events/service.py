@@ -16,6 +16,7 @@ from typing import Any
 
 from bot.events.formats import FORMATS
 from bot.events.runner import Runner
+from bot.games.refusal import Player
 from bot.games.registry import REGISTRY
 from bot.render.tournament import Board
 from bot.sessions import SessionManager
@@ -25,7 +26,7 @@ from storage.competitions import CompetitionError, CompetitionRow
 from storage.contract import Store
 
 # A start time within this window: not in the past (a minute's grace for a time typed as "now"), not more than
-# a year ahead (a typo of a year, or <t:1000000000000>, would keep an event open for ever).
+# a year ahead (a typo of a year, or a time in milliseconds, would keep an event open for ever).
 START_GRACE = 60.0
 START_AHEAD = 366 * 86_400.0
 _OPTION = re.compile(r"(\w+)\s*=\s*([^\s,;]+)")
@@ -103,7 +104,7 @@ class Tournaments:
     def _may_run(self, row: CompetitionRow, user_id: int, can_manage: bool, roles: Collection[int],
                  host_role: int | None) -> None:  # fmt: skip
         if user_id != row.host_id and not can_manage and (host_role is None or host_role not in roles):
-            raise NotAllowed("tournament.refused.host_only", host=f"<@{row.host_id}>")
+            raise NotAllowed("tournament.refused.host_only", host=Player(str(row.host_id)))
 
     async def start(
         self, channel_id: int, user_id: int, event: int | None, *, can_manage: bool, roles: Collection[int],

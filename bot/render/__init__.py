@@ -30,6 +30,7 @@ from bot.render.common import (
     TableInfo,
     custom_id,
     is_computer,
+    moment,
     name,
 )
 from bot.render.options import option_lines, rules_params
@@ -56,7 +57,6 @@ __all__ = [
     "result_lines",
     "rules_summary",
     "start_line",
-    "table_message",
     "turn_line",
 ]
 
@@ -131,40 +131,6 @@ def game_name(kind: str, locale: object) -> str:
     return REGISTRY[kind].title if kind in REGISTRY else kind
 
 
-def table_message(
-    info: TableInfo,
-    game: GameState | None,
-    note: str | None = None,
-    *,
-    recent: Sequence[str] = (),
-    new: int = 0,
-    deadline: int | None = None,
-    locale: object = "en",
-    picture: bool = True,
-) -> Message:
-    """The one public table message: the lobby before the game; during and after it the public state, the
-    game's newest log lines and whose turn it is, with the deadline.
-
-    `recent` are the newest lines of the log, of which the last `new` were never shown: those all go in (as
-    far as Discord's limits allow), and at least the last `RECENT_AT_LEAST`. `picture=False`: the text
-    alone (the caller attaches `table_picture` itself)."""
-    module = renderer(info.kind)
-    if game is None:
-        message = module.lobby(info, locale=locale)
-        if note:
-            message.content = f"{note}\n{message.content or ''}".strip()
-        return message
-    message = module.table(info, game, note, locale=locale)
-    shown = recent_lines(recent, new, locale=locale)
-    if shown:
-        message.embeds.append(Embed(description="\n".join(shown), colour=message.embeds[0].colour))
-    if not game.is_over and game.current_player is not None:
-        message.content = turn_line(info, game, deadline, locale=locale)
-    if not picture:
-        return message
-    return attach_picture(message, table_picture(info, game, locale=locale))
-
-
 def recent_lines(recent: Sequence[str], new: int, *, locale: object = "en") -> list[str]:
     """The log lines a table message holds: every new one (as far as Discord's limits allow) and one shown
     before them, so a reader (and a test) sees where they continue; at least `RECENT_AT_LEAST`."""
@@ -196,13 +162,12 @@ def turn_line(
         return t(locale, "turn.to_play", player=name(player, locale))
     hint = renderer(info.kind).turn_hint(game, player, locale=locale)
     if deadline:
-        # Discord writes the <t:...:R> timestamp in each reader's own language.
         return t(
             locale,
             "turn.message_deadline",
             player=name(player, locale),
             hint=hint,
-            deadline=f"<t:{deadline}:R>",
+            deadline=moment(deadline),
         )
     return t(locale, "turn.message", player=name(player, locale), hint=hint)
 

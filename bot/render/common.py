@@ -7,6 +7,8 @@ can scan every string the bot would show.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -92,6 +94,15 @@ def custom_id(table_id: int, action: str, seq: int | None = None) -> str:
     return base if seq is None else f"{base}:{seq}"
 
 
+def custom_parts(button: Button) -> tuple[int, str, int | None] | None:
+    """A table button's `(table, action, seq)` as `custom_id` made them (None: a link, another id)."""
+    parts = button.custom_id.split(":")
+    if len(parts) not in (3, 4) or parts[0] != CUSTOM_ID_PREFIX or not parts[1].isdecimal():
+        return None
+    seq = int(parts[3]) if len(parts) == 4 and parts[3].isdecimal() else None
+    return int(parts[1]), parts[2], seq
+
+
 def is_computer(player: str) -> bool:
     return player.startswith("ai:")
 
@@ -103,7 +114,47 @@ def name(player: str, locale: object = "en") -> str:
         return t(locale, "common.computer", number=player.split(":", 1)[1])
     if player.startswith("@"):  # a ledger account: the pot is the only one
         return t(locale, "common.pot_account")
-    return f"<@{player}>"
+    return _ref("p", player) if _NEUTRAL.get() else f"<@{player}>"
+
+
+def moment(at: float, style: str = "R") -> str:
+    """A moment as the words say it: Discord writes `<t:...:R>` in each reader's own language; a neutral
+    wording carries the moment itself (`bot.render.view.Moment`)."""
+    return _ref("t", f"{int(at)}:{style}") if _NEUTRAL.get() else f"<t:{int(at)}:{style}>"
+
+
+def channel(channel_id: int | str) -> str:
+    """A channel as the words name it (a link in Discord; a typed `bot.render.view.Channel` elsewhere)."""
+    return _ref("c", str(channel_id)) if _NEUTRAL.get() else f"<#{channel_id}>"
+
+
+# People, moments and channels inside worded text. Discord's markup for them is the default, for the words
+# that go to Discord alone (refusals, DMs, the table message); words composed for the typed view
+# (`bot.render.view`) are worded `neutral()`: each such part is then the view's own reference, which
+# `bot.render.view.text` turns into a typed part (a `Person`, a `Moment`, a `Channel`), so no surface ever
+# reads Discord's markup back. The references use ASCII's separators (GS ... RS), which no catalogue
+# sentence, no card and no Discord name contains.
+REF_OPEN, REF_CLOSE = "\x1d", "\x1e"
+_NEUTRAL: ContextVar[bool] = ContextVar("neutral_words", default=False)
+
+
+def is_neutral() -> bool:
+    """Whether words made now are the typed view's (a cache of words keys on it)."""
+    return _NEUTRAL.get()
+
+
+def _ref(kind: str, value: str) -> str:
+    return f"{REF_OPEN}{kind}{value}{REF_CLOSE}"
+
+
+@contextmanager
+def neutral() -> Iterator[None]:
+    """Word people, moments and channels as the typed view's references inside this block."""
+    token = _NEUTRAL.set(True)
+    try:
+        yield
+    finally:
+        _NEUTRAL.reset(token)
 
 
 def rows_of(buttons: list[Button], limit_rows: int = MAX_BUTTON_ROWS) -> list[list[Button]]:
@@ -142,6 +193,27 @@ class RatingShown(BaseModel):
     games: int
 
 
+class RematchShown(BaseModel):
+    """A finished table's rematch as its message shows it: how it stands (`open`, `started` as table
+    `table`, `lapsed_time`, `lapsed_game`), who clicked and who is still awaited, and when it lapses."""
+
+    outcome: str = "open"
+    table: int | None = None
+    clicked: list[str] = []
+    waiting: list[str] = []
+    minutes: int = 10
+
+
+class PageLinks(BaseModel):
+    """The table's pages outside Discord, as facts (the web signs the URLs; the composition words and places
+    them): its live page while it is open or playing, its replay once finished, and whether the Activity
+    can be launched from its message."""
+
+    watch: str | None = None
+    replay: str | None = None
+    launch: bool = False
+
+
 class TableInfo(BaseModel):
     """What the renderer needs to know about a table besides the game itself."""
 
@@ -161,3 +233,5 @@ class TableInfo(BaseModel):
     # A computer is named "Computer N" and a person missing here by his seat ("Player 2"), never by his id.
     names: dict[str, str] = {}
     ratings: list[RatingShown] = []  # a finished, rated game's rating changes (best rank first)
+    rematch: RematchShown | None = None  # a finished game's rematch, when its message offers one
+    pages: PageLinks | None = None  # its pages outside Discord (None: no web pages)

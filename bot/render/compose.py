@@ -12,14 +12,20 @@ and table facts. A seat's private view adds his hand and his legal moves.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
 from bot import render
 from bot.games.base import GameState
 from bot.i18n import join, t
+from bot.render import rematch
+from bot.render import view as typed
 from bot.render.common import (
+    MAX_BUTTON_ROWS,
+    MAX_BUTTONS_PER_ROW,
     Button,
     ButtonStyle,
     Embed,
@@ -27,14 +33,20 @@ from bot.render.common import (
     Picture,
     TableInfo,
     custom_id,
+    custom_parts,
     is_computer,
     name,
+    neutral,
     rows_of,
 )
+from bot.render.pictures.labels import player_name
+from bot.render.replay import finished_rows, replay_button
 from bot.render.tablelog import NoteFacts, StepFacts, Window, log_of, window, word_note
 
 MOVE = "move"  # the table message's button that opens the mover's private Move dialog
 HAND = "hand"  # ... and the one that shows the clicker his hand privately
+DIALOGS = {MOVE, HAND, "table"}  # Discord's own dialogs: other surfaces show hand and moves themselves
+LAUNCH = "play"  # the table message's "Play here": it launches the Activity (cogs/activity.py)
 
 
 class Seat(BaseModel):
@@ -61,6 +73,7 @@ class MoveChoice(BaseModel):
     token: str
     seq: int
     style: ButtonStyle = "secondary"
+    facts: dict[str, Any] = {}  # the action's own fields (its card, source, target, amount): the typed view's
 
 
 class TableView(BaseModel):
@@ -86,6 +99,10 @@ class TableView(BaseModel):
     upto_note: int = 0
     board: Message = Message()  # the game's own worded board (a lobby's text before the game), no controls
     controls: list[Button] = []  # what anyone may click now on the table message
+    rematch_line: str | None = None  # a finished game's rematch: how it stands
+    rematch: Button | None = None  # ... and its button while it is open (on a row of its own)
+    replay: Button | None = None  # a finished game's Replay (after the rest)
+    links: list[Button] = []  # Play here (the Activity) and the web's Watch or Replay, last
     reader: str | None = None  # the seat this view is for (None: the public view)
     hand: Message | None = None  # the reader's hand as its message shows it (a private view)
     moves: list[MoveChoice] = []  # the reader's legal moves (a private view, on his turn)
@@ -129,6 +146,7 @@ def compose(
             lobby.content = f"{view.banner}\n{lobby.content or ''}".strip()
         view.board = lobby
         view.seats = [_seat(info, p, None, None, locale) for p in info.players]
+        view.links = _links(info, locale)
         return view
     public = game.public_view()
     current = None if game.is_over else game.current_player
@@ -159,6 +177,8 @@ def compose(
     view.controls = _controls(info, game, board, locale)
     board.rows = []
     view.board = board
+    _finished(view, info, locale)
+    view.links = _links(info, locale)
     if reader is not None and reader in game.players:
         view.hand = render.hand_message(
             info, game, reader, dm=not hand_buttons, locale=locale, picture=picture
@@ -169,6 +189,35 @@ def compose(
     elif picture:
         view.picture = render.table_picture(info, game, locale=locale)
     return view
+
+
+def _finished(view: TableView, info: TableInfo, locale: object) -> None:
+    """A finished game's controls: its rematch (the line, and the button while it is open) and its Replay
+    (its hands are no longer secret)."""
+    if info.status != "finished":
+        return
+    if info.rematch is not None:
+        view.rematch_line = rematch.line(info.rematch, locale=locale)
+        if info.rematch.outcome == rematch.OPEN:
+            view.rematch = rematch.button(info.id, locale=locale)
+    view.replay = replay_button(info.id, locale=locale)
+
+
+def _links(info: TableInfo, locale: object) -> list[Button]:
+    """The table's pages outside Discord: Play here (it launches the Activity) while the table is open or
+    playing, then its live page's Watch, or its replay once finished."""
+    pages = info.pages
+    if pages is None:
+        return []
+    out = []
+    if pages.launch and info.status in ("lobby", "running"):
+        out.append(Button(label=t(locale, "activity.button.play"), custom_id=custom_id(info.id, LAUNCH),
+                          style="primary"))  # fmt: skip
+    if info.status == "finished" and pages.replay:
+        out.append(Button(label=t(locale, "web.button.replay"), url=pages.replay, style="link"))
+    elif info.status in ("lobby", "running") and pages.watch:
+        out.append(Button(label=t(locale, "web.button.watch"), url=pages.watch, style="link"))
+    return out
 
 
 def _computer(info: TableInfo, player: str) -> bool:
@@ -209,6 +258,7 @@ def legal_moves(info: TableInfo, game: GameState, player: str, *, locale: object
         said = module.action_text(action, hide=False, locale=locale)
         out.append(MoveChoice(
             label=(said[:1].upper() + said[1:])[:100], token=render.token(info.kind, action), seq=info.seq,
+            facts=json.loads(action.model_dump_json()),
         ))  # fmt: skip
     return out
 
@@ -226,7 +276,18 @@ def table_message(view: TableView, *, with_picture: bool = True) -> Message:
     if view.takeover_line is not None:
         lines = [line for line in (message.content, view.takeover_line) if line]
         message.content = "\n".join(lines)
-    message.rows = rows_of(list(view.controls))
+    rows = rows_of(list(view.controls))
+    if view.rematch_line is not None:
+        message.content = f"{message.content}\n{view.rematch_line}" if message.content else view.rematch_line
+    if view.rematch is not None:
+        rows = [*rows, [view.rematch]]
+    rows = finished_rows(rows, view.table_id, view.status, locale=view.locale)
+    for link in view.links:  # at the end of the last row while it has room, else on a row of their own
+        if rows and len(rows[-1]) < MAX_BUTTONS_PER_ROW:
+            rows[-1].append(link)
+        elif len(rows) < MAX_BUTTON_ROWS:
+            rows.append([link])
+    message.rows = rows
     if with_picture:
         message = render.attach_picture(message, view.picture)
     return message
@@ -237,3 +298,101 @@ def hand_message(view: TableView) -> Message:
     if view.hand is None:
         raise ValueError(f"table {view.table_id}: a public view has no hand")
     return render.attach_picture(view.hand.model_copy(deep=True), view.picture)
+
+
+# ---- the typed view (`bot.render.view`): the web page's and the Activity's
+
+
+
+
+def typed_view(
+    info: TableInfo,
+    game: GameState | None,
+    *,
+    steps: Sequence[StepFacts] = (),
+    notes: Sequence[NoteFacts] = (),
+    banner: Sequence[NoteFacts | str] = (),
+    deadline: float | None = None,
+    reader: str | None = None,
+    locale: object = "en",
+    log_lines: int | None = None,
+) -> typed.PublicView | typed.SeatView:
+    """The table's typed view for `reader` (None, or someone not seated: the public one). Its words are
+    composed `neutral()`, so people and moments in them are typed parts. Its controls are the table
+    message's, as the composition places them (a finished game's rematch too)."""
+    with neutral():
+        worded = compose(
+            info, game, steps=steps, notes=notes, banner=banner, deadline=deadline, reader=reader,
+            locale=locale,
+        )  # fmt: skip
+    lang = str(locale)
+
+    def names(player: str) -> str:
+        return player_name(info, player, info.names, lang)
+
+    finished = [b for b in (worded.rematch, worded.replay) if b is not None]
+    buttons = [*worded.controls, *finished, *worded.links]
+    public = _public(info, game, worded, names, buttons, lang)
+    if log_lines is not None:
+        public = public.model_copy(update={"log": public.log[-log_lines:] if log_lines else ()})
+    if worded.hand is None or game is None or reader is None:
+        return public
+    own = game.view(reader)
+    hand = worded.hand.model_copy(update={"rows": []})
+    return typed.SeatView(
+        public=public, reader=typed.Person(id=reader, name=names(reader)), hand=typed.hand(own, lang),
+        hand_said=typed.text(hand.content, names), hand_blocks=typed.blocks(hand, names),
+        moves=tuple(typed.move(info.kind, m.label, m.token, m.seq, m.facts, lang) for m in worded.moves),
+    )  # fmt: skip
+
+
+def _public(
+    info: TableInfo,
+    game: GameState | None,
+    worded: TableView,
+    names: typed.Namer,
+    buttons: Sequence[Button],
+    lang: str,
+) -> typed.PublicView:
+    """The public part: seats, turn and chips read from the game's public view alone; the public words."""
+    seen = game.public_view() if game is not None else None
+    seats = (
+        typed.seats(seen, seen.players, info.computer_seats, names, lang)
+        if seen is not None
+        else tuple(typed.Seat(person=typed.Person(id=p, name=names(p)), computer=is_computer(p))
+                   for p in info.players)
+    )  # fmt: skip
+    turn = None if seen is None or seen.is_over else seen.current_player
+    said = "\n".join(x for x in (worded.turn_line, worded.takeover_line) if x)
+    return typed.PublicView(
+        table=info.id, kind=info.kind, game=worded.game_name, status=info.status, locale=lang, seq=info.seq,
+        over=worded.over, phase=typed.line(worded.phase, names) if worded.phase else None,
+        turn=typed.Person(id=turn, name=names(turn)) if turn is not None else None,
+        deadline=typed.Moment(at=worded.deadline) if worded.deadline is not None else None,
+        said=typed.text(said, names), board=typed.text(worded.board.content, names),
+        blocks=typed.blocks(worded.board, names), seats=seats,
+        log=tuple(typed.line(x, names) for x in worded.log), controls=controls(info.kind, buttons),
+    )  # fmt: skip
+
+
+def controls(kind: str, buttons: Sequence[Button]) -> tuple[typed.Control, ...]:
+    """Table buttons as typed controls, each with its kind and its action as its maker made it."""
+    out = []
+    for button in buttons:
+        if button.url is not None:
+            out.append(typed.Control(kind="link", label=button.label, style="link", url=button.url))
+            continue
+        parts = custom_parts(button)
+        if parts is None or button.disabled:
+            continue  # the replay's steering (its own ids) and a spent button: Discord's alone
+        _, token, seq = parts
+        if token in DIALOGS:
+            continue
+        what: typed.ControlKind = (
+            "launch" if token == LAUNCH
+            else "rematch" if token == rematch.TOKEN
+            else "move" if render.parse_token(kind, token) is not None
+            else "lobby"
+        )  # fmt: skip
+        out.append(typed.control(what, button, token, seq))
+    return tuple(out)

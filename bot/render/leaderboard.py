@@ -1,14 +1,17 @@
 """The words of a server's leaderboard (`/leaderboard` in Discord, the board's page on the web): one line per
-player by chips or by rating, the title and what the figures are. A person is a mention (`<@id>`): Discord
-shows his name, the web page the name it knows."""
+player by chips or by rating, the title and what the figures are. A person is worded by `common.name`: a
+mention for Discord, a typed `Person` for the web page (worded `neutral()`), which shows the name it knows."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from bot import ratings
 from bot.i18n import signed, t, tn
 from bot.render import game_name
+from bot.render.common import name
 from bot.render.ratings import rating_text
 
 CHIPS, RATING = "chips", "rating"
@@ -46,7 +49,7 @@ class RatingBoardRow(Protocol):
 
 
 def player_label(player: str) -> str:
-    return f"<@{player}>" if player.isdigit() else player
+    return name(player) if player.isdigit() else player
 
 
 def leaderboard_line(row: LeaderboardRow, locale: object = "en") -> str:
@@ -94,3 +97,46 @@ def board_figures(season: str, by: str, locale: object) -> str:
     # The net is every movement in the chip ledger, so a running game's chips already count; games and wins
     # come from the results of finished games.
     return t(locale, "ledger.figures")
+
+
+@dataclass(frozen=True)
+class BoardSection:
+    """One section of a server's leaderboard, worded for one reader: what `/leaderboard` and the board's
+    web page both draw (each adds its own frame: Discord its page buttons and page number, the web every
+    section on one page)."""
+
+    title: str
+    lines: tuple[str, ...]  # one page of it
+    empty: str  # said instead of the lines when there are none
+    figures: str  # what the figures are
+    more: bool  # a further page exists
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines) or self.empty
+
+
+def board_section(
+    kind: str | None,
+    by: str,
+    season: str,
+    lines: Sequence[str],
+    *,
+    page: int,
+    size: int,
+    seasons_kept: bool,
+    locale: object,
+) -> BoardSection:
+    """A section from its worded lines (`size` + 1 of them tell whether a further page exists)."""
+    if page:
+        empty = t(locale, "ledger.no_more")
+    elif by == RATING:
+        empty = t(locale, "ledger.empty.rating")
+    elif season != ALL_TIME and seasons_kept:
+        empty = t(locale, "ledger.empty.season", season=season)
+    else:
+        empty = t(locale, "ledger.empty")
+    return BoardSection(
+        title=board_title(kind, season, by, locale), lines=tuple(lines[:size]), empty=empty,
+        figures=board_figures(season, by, locale), more=len(lines) > size,
+    )  # fmt: skip

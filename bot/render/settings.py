@@ -8,7 +8,7 @@ from typing import Any
 from bot.games.registry import REGISTRY
 from bot.i18n import t
 from bot.render import game_name
-from bot.render.common import Embed, EmbedField, Message
+from bot.render.common import Embed, EmbedField, Message, channel
 from bot.render.options import option_lines
 from bot.render.registry import PRESENTATIONS
 
@@ -32,7 +32,7 @@ def settings_message(
     language = t(locale, f"language.{public_language}")
     if chosen_language is None:
         language = t(locale, "settings.show.language_default", language=language)
-    listed = ", ".join(f"<#{c}>" for c in channels)
+    listed = ", ".join(channel(c) for c in channels)
     fields = [
         EmbedField(name=t(locale, "settings.show.language"), value=language),
         EmbedField(

@@ -13,7 +13,7 @@ from typing import Protocol
 
 from bot.i18n import t
 from bot.render import game_name
-from bot.render.common import Message, Picture, name
+from bot.render.common import Message, Picture, channel, moment, name
 from bot.render.pictures import tournament as draw
 from bot.render.pictures.canvas import png
 from bot.render.pictures.labels import apart, drawn_name
@@ -67,7 +67,7 @@ def table_line(board: Board, table: Table, locale: object) -> str:
     if len(table.players) == 1:
         return t(locale, "tournament.bye", player=name(table.players[0], locale))
     players = t(locale, "tournament.versus").join(name(p, locale) for p in table.players)
-    where = "" if table.place is None else t(locale, "tournament.plays_in", place=f"<#{table.place}>")
+    where = "" if table.place is None else t(locale, "tournament.plays_in", place=channel(table.place))
     return t(locale, "tournament.table", number=table.number, players=players, where=where)
 
 
@@ -79,7 +79,7 @@ def round_message(board: Board, locale: object) -> Message:
         head = t(locale, "tournament.round", round=board.round, rounds=board.rounds)
     lines = [f"**{title(board, locale)}** · {head}", *(table_line(board, x, locale) for x in board.tables)]
     if board.deadline is not None:
-        lines.append(t(locale, "tournament.deadline", at=f"<t:{int(board.deadline)}:R>"))
+        lines.append(t(locale, "tournament.deadline", at=moment(board.deadline)))
     people = sorted({int(p) for x in board.tables for p in x.players if p.isdigit()})
     picture = bracket_picture(board, locale) if board.bracket else None
     if picture is None and board.round > 1:
@@ -252,8 +252,8 @@ def moderation_message(records: Sequence[Moderation], locale: object) -> Message
         said = t(
             locale,
             f"moderation.log.{r.action}",
-            moderator=f"<@{r.moderator}>",
-            when=f"<t:{int(r.created_at)}:R>",
+            moderator=name(str(r.moderator)),
+            when=moment(r.created_at),
             table=r.table_id or 0,
             player=name(r.player or "", locale),
         )

@@ -14,7 +14,7 @@ from bot.games.registry import REGISTRY
 from bot.render.common import Message
 from bot.render.compose import TableView
 from bot.sessions.display import Display
-from bot.sessions.links import Links, with_links
+from bot.sessions.links import Links
 from bot.sessions.records import MoveFacts, NoteFact, TableRecord
 from bot.sessions.view import Window, banner_of, message_of, table_info, view_of, window_of
 from storage.contract import Store
@@ -63,7 +63,7 @@ class Drawing:
         self.store = store
         self._facts = facts
         self.deadline = deadline
-        self.links: Links | None = None  # pages outside Discord the table message links to (bot.web)
+        self.links: Links | None = None  # the table's pages outside Discord (bot.web), which it links to
 
     async def display(self, job: Job) -> Display:
         if job.display is None:
@@ -104,9 +104,10 @@ class Drawing:
         lang = record.language if locale is None else locale
         shown_seq, shown_note = (-1, 0) if all_lines else (display.shown_seq, display.shown_note)
         steps = await self.steps(job, record, shown_seq)
+        pages = await self.links.pages(record) if self.links is not None else None
         return view_of(
             record, steps=steps, shown=(shown_seq, shown_note), banner=self.banner(record, display),
-            deadline=self.deadline(record.id), locale=lang, pictures_off=display.pictures_off,
+            deadline=self.deadline(record.id), locale=lang, pictures_off=display.pictures_off, pages=pages,
         )  # fmt: skip
 
     async def word(
@@ -115,9 +116,6 @@ class Drawing:
         """The table message for `record`, its log worded now (text only: the picture comes separately)."""
         view = await self.view(job, record, all_lines=all_lines, locale=locale)
         message = message_of(record, view)
-        # ---- the web's link (bot.web sets `links` when it serves pages): Watch, or Replay once finished
-        if self.links is not None:
-            message = with_links(message, await self.links.buttons(record, view.locale))
         return message, window_of(view) if record.game is not None else None
 
     async def drawn(self, job: Job, record: TableRecord) -> tuple[Message, Window | None]:

@@ -1,17 +1,18 @@
-"""Links the table message carries to pages outside Discord (the web's Watch and Replay, `bot.web`): one
-hook, asked each time the message is worded, so whatever draws the message's rows stays unaware of it."""
+"""The table's pages outside Discord (the web's live page and replay, the Activity: `bot.web`): one hook,
+asked each time the table message is composed, for facts (signed URLs, whether the Activity is on); the
+composition words and places their buttons (`bot.render.compose`)."""
 
 from __future__ import annotations
 
 from typing import Protocol
 
-from bot.render.common import MAX_BUTTON_ROWS, MAX_BUTTONS_PER_ROW, Button, Message
+from bot.render.common import MAX_BUTTON_ROWS, MAX_BUTTONS_PER_ROW, Button, Message, PageLinks
 from bot.sessions.records import TableRecord
 
 
 class Links(Protocol):
-    async def buttons(self, record: TableRecord, locale: object) -> list[Button]:
-        """The link buttons of the table's message (none: no page for it)."""
+    async def pages(self, record: TableRecord) -> PageLinks | None:
+        """The table's pages (None: none for it)."""
         ...
 
 

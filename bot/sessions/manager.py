@@ -30,6 +30,7 @@ from bot.games.registry import REGISTRY
 from bot.i18n import DEFAULT, resolve_locale
 from bot.render.common import Message
 from bot.render.compose import hand_message
+from bot.render.rematch import TOKEN as REMATCH
 from bot.sessions.errors import ChannelGone, MissingPermission, NotAllowed, Text
 from bot.sessions.kinds import offered_move
 from bot.sessions.life import Life
@@ -40,7 +41,6 @@ from bot.sessions.places import CHANNEL, INTERACTION
 from bot.sessions.presenter import Announcer, Presenter
 from bot.sessions.private import Places
 from bot.sessions.records import TableRecord
-from bot.sessions.rematch import TOKEN as REMATCH
 from bot.sessions.rematch import Rematches
 from bot.sessions.replay import Replays
 from bot.sessions.resume import Resume

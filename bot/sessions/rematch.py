@@ -24,8 +24,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from bot.i18n import join, t
-from bot.render.common import Button, Message, custom_id, is_computer, name, rows_of
+from bot.i18n import join
+from bot.render.common import RematchShown, is_computer, name
 from bot.sessions.errors import NotAllowed, Text
 from bot.sessions.facts import AfterEnd, GameChanged, LobbyChanged, TableFact, TableFinished
 from bot.sessions.lobbies import Lobbies
@@ -39,7 +39,6 @@ from storage.models import TableRow
 
 log = logging.getLogger(__name__)
 
-TOKEN = "rematch"  # the button's action: `cardtable:<table>:rematch`
 STARTING = "rematch.starting"  # the last click's answer: the rematch starts (its table a param)
 LAPSE_AFTER = 600.0  # seconds after the game ended
 WATCH_EVERY = 1.0  # how often the pending rematches' time is looked at (the clock may be moved: tests)
@@ -99,35 +98,17 @@ def home(record: TableRecord | TableRow) -> int:
     return record.home_channel_id or record.channel_id
 
 
-def rematch_button(table_id: int, *, locale: object) -> Button:
-    return Button(label=t(locale, "rematch.button"), custom_id=custom_id(table_id, TOKEN), style="success")
-
-
-def rematch_line(record: TableRecord, *, locale: object) -> str:
-    """What the finished table message says of its rematch."""
-    state = record.session.rematch or RematchState()
-    if state.outcome == STARTED:
-        return t(locale, "rematch.line.started", table=state.table or 0)
-    if state.outcome in (LAPSED_TIME, LAPSED_GAME):
-        return t(locale, f"rematch.line.{state.outcome}")
-    if not state.clicked:
-        return t(locale, "rematch.line.offer", minutes=int(LAPSE_AFTER // 60))
-    waiting = [p for p in people(record.players) if p not in state.clicked]
-    return t(
-        locale, "rematch.line.waiting", clicked=Names(state.clicked).word(locale),
-        waiting=Names(waiting).word(locale),
-    )
-
-
-def add_rematch(message: Message, record: TableRecord, *, locale: object) -> None:
-    """A finished table message's rematch: its line, and its button while it is open."""
+def shown(record: TableRecord) -> RematchShown | None:
+    """What the finished table's message shows of its rematch (the composition words and places it), or
+    None when it offers none."""
     if not offered(record):
-        return
-    line = rematch_line(record, locale=locale)
-    message.content = f"{message.content}\n{line}" if message.content else line
-    state = record.session.rematch
-    if state is None or state.outcome == OPEN:
-        message.rows = [*message.rows, *rows_of([rematch_button(record.id, locale=locale)])]
+        return None
+    state = record.session.rematch or RematchState()
+    waiting = [p for p in people(record.players) if p not in state.clicked]
+    return RematchShown(
+        outcome=state.outcome, table=state.table, clicked=list(state.clicked), waiting=waiting,
+        minutes=int(LAPSE_AFTER // 60),
+    )  # fmt: skip
 
 
 class Rematches:

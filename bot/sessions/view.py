@@ -9,20 +9,22 @@ from collections.abc import Sequence
 
 from bot.render import compose as composition
 from bot.render import tablelog
-from bot.render.common import Message, RatingShown, TableInfo
+from bot.render.common import Message, PageLinks, RatingShown, TableInfo
 from bot.render.compose import TableView
-from bot.render.replay import finished_rows
 from bot.render.tablelog import Line, Window, window, word_note, word_param
+from bot.render.view import PublicView, SeatView
+from bot.sessions import rematch
 from bot.sessions.records import MoveFacts, NoteFact, TableRecord
-from bot.sessions.rematch import add_rematch
 
 __all__ = [
-    "Line", "Window", "banner_of", "log_of", "message_of", "table_info", "table_message", "view_of", "window",
+    "Line", "Window", "banner_of", "log_of", "message_of", "table_info", "view_of", "window",
     "window_of", "word_note", "word_param",
 ]  # fmt: skip
 
 
-def table_info(record: TableRecord, *, pictures_off: bool = False) -> TableInfo:
+def table_info(
+    record: TableRecord, *, pictures_off: bool = False, pages: PageLinks | None = None
+) -> TableInfo:
     over = record.game is not None and record.game.is_over
     return TableInfo(
         id=record.id,
@@ -42,6 +44,8 @@ def table_info(record: TableRecord, *, pictures_off: bool = False) -> TableInfo:
             RatingShown(player=c.player, before=c.score_before, after=c.score_after, games=c.games)
             for c in record.ratings
         ],
+        rematch=rematch.shown(record),
+        pages=pages,
     )
 
 
@@ -74,12 +78,31 @@ def view_of(
     picture: bool = False,
     hand_buttons: bool = False,
     log: Window | None = None,
+    pages: PageLinks | None = None,
 ) -> TableView:
-    """The record's view for `reader` (None: public), composed from its stored facts."""
+    """The record's view for `reader` (None: public), composed from its stored facts (`pages`: its pages
+    outside Discord, which its table message links to)."""
     return composition.compose(
-        table_info(record, pictures_off=pictures_off), record.game, steps=steps, notes=record.session.notes,
-        shown=shown, banner=banner, deadline=deadline, reader=reader, locale=locale, picture=picture,
-        hand_buttons=hand_buttons, log=log,
+        table_info(record, pictures_off=pictures_off, pages=pages), record.game, steps=steps,
+        notes=record.session.notes, shown=shown, banner=banner, deadline=deadline, reader=reader,
+        locale=locale, picture=picture, hand_buttons=hand_buttons, log=log,
+    )  # fmt: skip
+
+
+def typed_of(
+    record: TableRecord,
+    *,
+    steps: Sequence[MoveFacts] = (),
+    banner: Sequence[NoteFact | str] = (),
+    deadline: float | None = None,
+    locale: object,
+    reader: str | None = None,
+    log_lines: int | None = None,
+) -> PublicView | SeatView:
+    """The record's typed view (`bot.render.view`) for `reader` (None: public)."""
+    return composition.typed_view(
+        table_info(record), record.game, steps=steps, notes=record.session.notes, banner=banner,
+        deadline=deadline, reader=reader, locale=locale, log_lines=log_lines,
     )  # fmt: skip
 
 
@@ -89,27 +112,6 @@ def window_of(view: TableView) -> Window:
 
 
 def message_of(record: TableRecord, view: TableView) -> Message:
-    """The table message of a record's public view: the view's, with the session's rows of a finished game
-    (the Rematch button and who clicked; Replay)."""
-    message = composition.table_message(view)
-    add_rematch(message, record, locale=view.locale)
-    message.rows = finished_rows(message.rows, record.id, record.status, locale=view.locale)
-    return message
-
-
-def table_message(
-    record: TableRecord,
-    shown: Window | None,
-    *,
-    banner: str | None,
-    deadline: float | None,
-    locale: object,
-    pictures_off: bool = False,
-    picture: bool = True,
-) -> Message:
-    """The table message of a log window taken already (a replay's step, `/table`)."""
-    view = view_of(
-        record, banner=[banner] if banner else [], deadline=deadline, locale=locale,
-        pictures_off=pictures_off, picture=picture, log=shown,
-    )  # fmt: skip
-    return message_of(record, view)
+    """The table message of a record's public view, every control placed by the composition (a finished
+    game's rematch and Replay too)."""
+    return composition.table_message(view)

@@ -22,23 +22,19 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from aiohttp import web
 
-from bot import render
-from bot.i18n import catalogue, resolve_locale, t
-from bot.i18n.cards import format_card, parse_card
-from bot.render.common import CUSTOM_ID_PREFIX, Button, Message, custom_id
-from bot.render.compose import HAND, MOVE, MoveChoice, TableView
-from bot.render.pictures.labels import player_name
+from bot.i18n import resolve_locale, t
+from bot.render.common import neutral
+from bot.render.compose import DIALOGS, LAUNCH
+from bot.render.view import Control, SeatView
 from bot.render.wording import refusal_text
 from bot.sessions.errors import NotAllowed, Text
 from bot.sessions.facts import TableFact
 from bot.sessions.manager import SessionManager
-from bot.sessions.records import TableRecord
-from bot.sessions.view import message_of, table_info, view_of
-from bot.web import html, inputs
+from bot.sessions.view import table_info, typed_of
+from bot.web import api, html, inputs
 from bot.web.feed import Feed, Watched
 from bot.web.guard import Refusal
 from bot.web.identity import Identity, Player
@@ -46,13 +42,10 @@ from bot.web.identity import Identity, Player
 CLIENT = Path(__file__).parent / "static" / "activity"  # what `npm run build` in client/ writes
 WAIT = 20.0  # seconds a table request waits for a newer state before it answers with the same one
 LOG_LINES = 12
-PLAY = "play"  # the table message's "Play here" (its click launches the Activity: cogs/activity.py)
-NOT_CLICKS = {
-    MOVE,
-    HAND,
-    "table",
-    PLAY,
-}  # Discord's own dialogs: the Activity shows the hand and the moves itself
+NOT_CLICKS = DIALOGS | {
+    LAUNCH
+}  # Discord's own dialogs, and the launch: the Activity shows hand and moves itself
+CLICKS = {"lobby", "rematch"}  # the table message's controls the Activity offers too
 TYPES = {".js": "application/javascript", ".css": "text/css", ".svg": "image/svg+xml", ".png": "image/png"}
 
 
@@ -85,17 +78,10 @@ class Activity:
         app.router.add_get("/activity/", self.index)
         app.router.add_get("/activity/assets/{name}", self.asset)
         app.router.add_get("/activity/api/config", self.config)
+        app.router.add_get("/activity/api/schema.json", self.schema)
         app.router.add_post("/activity/api/token", self.token)
         app.router.add_get("/activity/api/table", self.table)
         app.router.add_post("/activity/api/click", self.click)
-
-    def buttons(self, record: TableRecord, locale: object) -> list[Button]:
-        """The table message's "Play here" while the table is open or playing: it launches the Activity
-        (cogs/activity.py answers its click with LAUNCH_ACTIVITY)."""
-        if record.status not in ("lobby", "running"):
-            return []
-        label = t(locale, "activity.button.play")
-        return [Button(label=label, custom_id=custom_id(record.id, PLAY), style="primary")]
 
     async def close(self) -> None:
         self.closing.set()
@@ -127,14 +113,18 @@ class Activity:
     # ---- the API
 
     async def config(self, request: web.Request) -> web.Response:
-        return web.json_response({"client_id": str(self.identity.client_id)})
+        return _answer(api.Config(client_id=str(self.identity.client_id)))
 
     async def token(self, request: web.Request) -> web.Response:
         try:
             code = inputs.body(inputs.TokenBody, await request.read()).code
         except Refusal:
             raise Refusal("activity.error.code", 400) from None
-        return web.json_response({"access_token": await self.identity.exchange(code)})
+        return _answer(api.Token(access_token=await self.identity.exchange(code)))
+
+    async def schema(self, request: web.Request) -> web.Response:
+        """The JSON schema of every request and answer (`bot.web.api`): what the client's build checks."""
+        return web.json_response(api.schema(), headers={"Cache-Control": "max-age=300"})
 
     async def _reader(self, request: web.Request, instance_id: str | None) -> tuple[Player, int, str]:
         """The player (Discord's word for the token), the channel his Activity runs in, his language."""
@@ -164,9 +154,8 @@ class Activity:
             await self._wait(channel_id, watched.record.id)
             watched = await self._current(channel_id)
         if watched is None:
-            return _json({"table": None, "version": "", "locale": locale,
-                          "empty": t(locale, "activity.no_table")})  # fmt: skip
-        return _json(self.shown(watched, str(player.id), locale))
+            return _answer(api.NoTable(locale=locale, empty=t(locale, "activity.no_table")))
+        return _answer(self.shown(watched, str(player.id), locale))
 
     async def _wait(self, channel_id: int, table_id: int) -> None:
         """Until a newer state of the channel's table (or a new table there) is stored, `WAIT` at most."""
@@ -196,15 +185,15 @@ class Activity:
             watched = await self.feed.current(table_id)
             record = watched.record if watched is not None else None
         if record is None or channel_id not in (record.channel_id, record.home_channel_id):
-            return _json({"error": t(locale, "activity.error.other_table")}, status=403)
+            return _answer(api.Failed(error=t(locale, "activity.error.other_table")), status=403)
         if token in NOT_CLICKS:
             raise Refusal("web.error.bad_request", 400)
         try:
             answer = await self.sessions.click(table_id, player.id, token, seq, locale=locale)
         except NotAllowed as refusal:
-            return _json({"error": refusal_text(refusal, locale)}, status=409)
+            return _answer(api.Failed(error=refusal_text(refusal, locale)), status=409)
         said = answer.word(locale) if isinstance(answer, Text) else None
-        return _json({"ok": True, "said": said})
+        return _answer(api.Clicked(said=said))
 
     # ---- what a reader sees
 
@@ -215,58 +204,36 @@ class Activity:
             return None
         return f"{self.picture_link(record.id).lstrip('/')}/picture/{watched.version}.png?lang={locale}"
 
-    def shown(self, watched: Watched, me: str, locale: str) -> dict[str, Any]:
+    def shown(self, watched: Watched, me: str, locale: str) -> api.TableOut:
+        """The reader's answer, drawn from the typed view: his own `SeatView` if he is seated, else the
+        `PublicView`; every part as the view typed it (no custom id or token read back here)."""
         record = watched.record
         seated = record.game is not None and me in record.game.players
-        view = view_of(
-            record, steps=watched.steps, deadline=watched.deadline, locale=locale,
-            reader=me if seated else None,
+        with neutral():
+            view = typed_of(
+                record, steps=watched.steps, deadline=watched.deadline, locale=locale,
+                reader=me if seated else None, log_lines=LOG_LINES,
+            )  # fmt: skip
+        public = view.public if isinstance(view, SeatView) else view
+        said = (*public.said, *public.board)
+        board = "".join(
+            [f'<div class="content">{html.lines_html(said)}</div>' if said else ""]
+            + [html.block_html(b) for b in public.blocks]
         )  # fmt: skip
-        info = table_info(record)
-
-        def namer(player: str) -> str:
-            return player_name(info, player, info.names, locale)
-
-        board = view.board.model_copy(deep=True)
-        board.content = "\n".join(x for x in (view.turn_line, view.takeover_line, board.content) if x) or None
-        controls = [_control(record.kind, b) for row in message_of(record, view).rows for b in row]
-        return {
-            "table": record.id, "version": f"{record.id}.{watched.version}", "seq": record.seq,
-            "status": record.status, "game": view.game_name, "locale": locale,
-            "phase": html.markdown(view.phase, namer) if view.phase else None,
-            "your_turn": bool(view.moves), "seated": me in record.players, "you": me,
-            "board": html.message_html(board, namer),
-            "log": [html.markdown(line, namer) for line in view.log[-LOG_LINES:]],
-            "seats": [{"name": s.name, "to_move": s.to_move, "computer": s.computer or s.takeover,
-                       "chips": s.chips, "you": s.player == me} for s in view.seats],
-            "hand": _hand(view, record, me, namer, locale),
-            "moves": [_move(record.kind, m, locale) for m in view.moves],
-            "controls": [c for c in controls if c is not None],
-            "picture": self._picture(watched, locale),
-            "words": _words(locale),
-        }  # fmt: skip
-
-
-def _shown(card: object, locale: str) -> str | None:
-    """A card as the reader reads it (`A♠`, in his language's ranks); None for no card."""
-    if not isinstance(card, str) or not card:
-        return None
-    try:
-        return format_card(parse_card(card), locale)
-    except ValueError:
-        return card
-
-
-def _source(kind: str, source: object, locale: str) -> str | None:
-    """Where a card is taken from, as the game words its places (`<game>.place.<pile>`: Malice's payoff
-    pile, a side stack); None: the hand."""
-    if not isinstance(source, str) or source == "hand":
-        return None
-    name, number = source.rstrip("0123456789"), source[len(source.rstrip("0123456789")) :]
-    key = f"{kind}.place.{name}"
-    if key not in catalogue():
-        return source
-    return t(locale, key, number=int(number)) if number else t(locale, key)
+        return api.TableOut(
+            table=record.id, version=f"{record.id}.{watched.version}", seq=record.seq, status=record.status,
+            game=public.game, locale=locale,
+            phase=html.lines_html([public.phase]) if public.phase is not None else None,
+            your_turn=isinstance(view, SeatView) and bool(view.moves), seated=me in record.players, you=me,
+            board=board, log=[html.lines_html([line]) for line in public.log],
+            seats=[api.SeatOut(name=s.person.name, to_move=s.to_move, computer=s.computer,
+                               chips=s.chips.n if s.chips is not None else None, you=s.person.id == me)
+                   for s in public.seats],
+            hand=_hand(view) if isinstance(view, SeatView) else None,
+            moves=[_move(m) for m in view.moves] if isinstance(view, SeatView) else [],
+            controls=[_control(c) for c in public.controls if c.kind in CLICKS],
+            picture=self._picture(watched, locale), words=_words(locale),
+        )  # fmt: skip
 
 
 # The Activity's page lives in Discord's client (an iframe of discord.com, its test builds and the desktop
@@ -283,53 +250,31 @@ async def _framed_by_discord(request: web.Request, response: web.StreamResponse)
         response.headers["Content-Security-Policy"] = FRAMED_BY_DISCORD
 
 
-def _hand(view: TableView, record: Any, me: str, namer: html.Namer, locale: str) -> dict[str, Any] | None:
-    """The reader's own hand (only in his own view): its cards to tap and its message's words."""
-    if view.hand is None or record.game is None:
-        return None
-    cards = [{"card": str(c), "shown": _shown(str(c), locale)} for c in record.game.view(me).hand]
-    hand: Message = view.hand.model_copy(deep=True)
-    hand.rows = []
-    return {"cards": cards, "html": html.message_html(hand, namer)}
+def _hand(view: SeatView) -> api.HandOut:
+    """The reader's own hand (his own view alone has one): its cards to tap and its message's words."""
+    cards = [api.CardOut(card=c.code, shown=c.shown) for c in view.hand]
+    said = f'<div class="content">{html.lines_html(view.hand_said)}</div>' if view.hand_said else ""
+    return api.HandOut(cards=cards, html=said + "".join(html.block_html(b) for b in view.hand_blocks))
 
 
-def _move(kind: str, move: MoveChoice, locale: str) -> dict[str, Any]:
-    """A legal move for the page: its words (`short` on the button: the card and the place it goes to;
-    `label` the whole sentence, the button's description), its token, and what the tap UI groups it by (the
-    card it moves and from where, or the amount of a bid), read back from the token as Discord's buttons
-    carry it."""
-    facts = render.parse_token(kind, move.token) or {}
-    amount = facts.get("amount")
-    return {
-        "label": move.label, "short": _short(kind, facts, locale) or move.label, "token": move.token,
-        "seq": move.seq, "card": facts.get("card") or None,
-        "shown": _shown(facts.get("card"), locale), "from": _source(kind, facts.get("source"), locale),
-        "source": facts.get("source"), "amount": amount if isinstance(amount, int) else None,
-    }  # fmt: skip
+def _move(move: Control) -> api.MoveOut:
+    """A legal move for the page: its sentence, its words at a glance, its token, and what the tap UI groups
+    it by, from the move's typed action."""
+    act = move.action
+    assert act is not None  # a move always has its action
+    return api.MoveOut.model_validate({
+        "label": move.label, "short": move.short or move.label, "token": act.token, "seq": act.seq,
+        "card": act.card.code if act.card is not None else None,
+        "shown": act.card.shown if act.card is not None else None,
+        "from": act.source.shown if act.source is not None else None,
+        "source": act.source.key if act.source is not None else None, "amount": act.amount,
+    })  # fmt: skip
 
 
-def _short(kind: str, facts: dict[str, object], locale: str) -> str | None:
-    """A move to a place as a button says it at a glance: `J♦ → side stack 2` (a joker played as a rank:
-    `🃏 (A) → centre 1`); None for a move that goes to no place (its own label is short already)."""
-    card, to = _shown(facts.get("card"), locale), _source(kind, facts.get("to"), locale)
-    if card is None or to is None:
-        return None
-    rank = facts.get("as_rank")
-    return f"{card}{f' ({rank})' if isinstance(rank, str) and rank else ''} → {to}"
-
-
-def _control(kind: str, button: Button) -> dict[str, Any] | None:
-    """A table message's button the Activity offers too (a lobby's, the rematch): its label and token. A
-    move the table message carries (End turn, Pass) is among the mover's own moves already."""
-    if button.url is not None or button.disabled or not button.custom_id:
-        return None
-    parts = button.custom_id.split(":")
-    if len(parts) < 3 or parts[0] != CUSTOM_ID_PREFIX or parts[2] in NOT_CLICKS:  # (the replay's: Discord's)
-        return None
-    if render.parse_token(kind, parts[2]) is not None:
-        return None
-    seq = int(parts[3]) if len(parts) > 3 and parts[3].isdigit() else None
-    return {"label": button.label, "token": parts[2], "seq": seq, "style": button.style}
+def _control(control: Control) -> api.ControlOut:
+    act = control.action
+    assert act is not None  # CLICKS are clicked, never links
+    return api.ControlOut(label=control.label, token=act.token, seq=act.seq, style=control.style)
 
 
 def _words(locale: str) -> dict[str, str]:
@@ -337,5 +282,8 @@ def _words(locale: str) -> dict[str, str]:
     return {k: t(locale, f"activity.ui.{k}") for k in keys}
 
 
-def _json(data: dict[str, Any], status: int = 200) -> web.Response:
-    return web.json_response(data, status=status, headers={"Cache-Control": "no-store"})
+def _answer(answer: api.Answer, status: int = 200) -> web.Response:
+    return web.Response(
+        text=answer.model_dump_json(by_alias=True), status=status, content_type="application/json",
+        headers={"Cache-Control": "no-store"},
+    )  # fmt: skip

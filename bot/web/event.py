@@ -12,7 +12,7 @@ from aiohttp import web
 from bot.events import plan
 from bot.i18n import t
 from bot.render import tournament as words
-from bot.render.common import Message
+from bot.render.common import Message, neutral
 from bot.web import html, metrics
 from bot.web.base import PageBase
 from bot.web.guard import Refusal
@@ -32,7 +32,8 @@ class EventPage(PageBase):
         if not settings.web:
             raise Refusal("web.error.off", 403)
         locale = self._locale(request, settings.language or str(row.options.get("language") or "en"))
-        return words.show_message(plan.board(row, self.names()), locale), locale
+        with neutral():  # the page draws the typed view's words
+            return words.show_message(plan.board(row, self.names()), locale), locale
 
     async def event_page(self, request: web.Request) -> web.Response:
         message, locale = await self._event(request)

@@ -1,98 +1,91 @@
-"""Message data as HTML: Discord's markdown (bold, italics, code, quotes, small lines), its mentions as the
-names the table knows and its timestamps as `<time>` elements the page's script counts down in the reader's
-language; then the pages around it. Everything a message says is escaped first: nothing of a player's name
-or a stored word reaches the page as markup.
+"""The typed view as HTML (`bot.render.view`): each typed part drawn as the page draws it (a person by the
+name the table knows, a moment as a `<time>` element the page's script counts down in the reader's
+language, emphasis as its elements); then the pages around it. Every word is escaped: nothing of a player's
+name or a stored word reaches the page as markup. Nothing here reads another surface's output: the words
+arrive as typed spans (`bot.render.view.text`), worded `neutral()`.
 """
 
 from __future__ import annotations
 
 import html
-import re
-from collections.abc import Callable
+from collections.abc import Iterable
 
-from bot.i18n import t, tn
+from bot.i18n import t
+from bot.render import view as typed
 from bot.render.common import Embed, Message
-from bot.render.compose import TableView
 
-# Discord's inline tokens: a user mention, a channel, a timestamp.
-_TOKEN = re.compile(r"<@!?(\d{1,20})>|<#(\d{1,20})>|<t:(-?\d{1,12})(?::([tTdDfFR]))?>")
-_INLINE = (
-    (re.compile(r"\*\*(.+?)\*\*"), r"<strong>\1</strong>"),
-    (re.compile(r"__(.+?)__"), r"<u>\1</u>"),
-    (re.compile(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])"), r"<em>\1</em>"),
-    (re.compile(r"(?<![\w_])_(?!\s)(.+?)(?<!\s)_(?![\w_])"), r"<em>\1</em>"),
-    (re.compile(r"~~(.+?)~~"), r"<s>\1</s>"),
-)
-_CODE = re.compile(r"`([^`]+)`")
-
-Namer = Callable[[str], str]  # a player id -> the name the page shows
+Namer = typed.Namer  # a player id -> the name the page shows
+_TAGS = {"strong": "strong", "em": "em", "u": "u", "s": "s", "code": "code"}
+_CLASSES = {"small": "small", "quote": "quote", "h1": "h1", "h2": "h2", "h3": "h3"}
 
 
-def _inline(text: str, names: Namer) -> str:
-    """One line: tokens replaced, the rest escaped, then the inline markup."""
-    out: list[str] = []
-    last = 0
-    for match in _TOKEN.finditer(text):
-        out.append(html.escape(text[last : match.start()], quote=False))
-        user, channel, stamp, style = match.groups()
-        if user is not None:
-            out.append(f'<span class="who">{html.escape(names(user), quote=False)}</span>')
-        elif channel is not None:
-            out.append("#")
-        else:
-            out.append(f'<time data-t="{int(stamp)}" data-style="{style or "f"}"></time>')
-        last = match.end()
-    out.append(html.escape(text[last:], quote=False))
-    joined = "".join(out)
-    # Code spans keep their text as it is: cut them out before the other markup, then put them back.
-    codes: list[str] = []
+def span_html(span: typed.Span) -> str:
+    match span:
+        case typed.Words():
+            inner = html.escape(span.text, quote=False)
+        case typed.Person():
+            inner = f'<span class="who">{html.escape(span.name, quote=False)}</span>'
+        case typed.Channel():
+            inner = "#"
+        case typed.Moment():
+            inner = f'<time data-t="{span.at}" data-style="{span.style}"></time>'
+    for mark in reversed(span.marks):
+        inner = f"<{_TAGS[mark]}>{inner}</{_TAGS[mark]}>"
+    return inner
 
-    def keep(match: re.Match[str]) -> str:
-        codes.append(match.group(1))
-        return f"\x00{len(codes) - 1}\x00"
 
-    joined = _CODE.sub(keep, joined)
-    for pattern, replacement in _INLINE:
-        joined = pattern.sub(replacement, joined)
-    return re.sub(r"\x00(\d+)\x00", lambda m: f"<code>{codes[int(m.group(1))]}</code>", joined)
+def inline_html(line: typed.Line) -> str:
+    return "".join(span_html(s) for s in line.spans)
+
+
+def lines_html(lines: Iterable[typed.Line]) -> str:
+    """Typed lines as the page's lines (a small line, a quote, a heading by its style)."""
+    out = []
+    for line in lines:
+        inner = inline_html(line) if any(_seen(s) for s in line.spans) else "&nbsp;"
+        cls = _CLASSES.get(line.style)
+        out.append(f'<div class="line {cls}">{inner}</div>' if cls else f'<div class="line">{inner}</div>')
+    return "".join(out)
+
+
+def _seen(span: typed.Span) -> bool:
+    return not isinstance(span, typed.Words) or bool(span.text.strip())
 
 
 def markdown(text: str, names: Namer) -> str:
-    """Discord's markdown of one text as HTML lines (headings, quotes and small lines by their prefix)."""
-    lines = []
-    for raw in text.split("\n"):
-        cls, body = "", raw
-        for prefix, name in (("-# ", "small"), ("> ", "quote"), ("### ", "h3"), ("## ", "h2"), ("# ", "h1")):
-            if raw.startswith(prefix):
-                cls, body = name, raw[len(prefix) :]
-                break
-        inner = _inline(body, names) if body.strip() else "&nbsp;"
-        lines.append(f'<div class="line {cls}">{inner}</div>' if cls else f'<div class="line">{inner}</div>')
-    return "".join(lines)
+    """Words worded `neutral()` as HTML lines."""
+    return lines_html(typed.text(text, names))
 
 
-def embed_html(embed: Embed, names: Namer, *, picture: str | None = None, alt: str = "") -> str:
+def _inline(text: str, names: Namer) -> str:
+    return inline_html(typed.line(text, names))
+
+
+def block_html(block: typed.Block, *, picture: str | None = None, alt: str = "") -> str:
     parts = ['<section class="card"']
-    if embed.colour is not None:
-        parts.append(f' style="border-color:#{embed.colour:06x}"')
+    if block.colour is not None:
+        parts.append(f' style="border-color:#{block.colour:06x}"')
     parts.append(">")
-    if embed.title:
-        parts.append(f"<h2>{_inline(embed.title, names)}</h2>")
-    if embed.description:
-        parts.append(f'<div class="text">{markdown(embed.description, names)}</div>')
-    if embed.fields:
+    if block.title is not None:
+        parts.append(f"<h2>{inline_html(block.title)}</h2>")
+    if block.text:
+        parts.append(f'<div class="text">{lines_html(block.text)}</div>')
+    if block.fields:
         parts.append('<dl class="fields">')
-        for field in embed.fields:
-            wide = "" if field.inline else ' class="wide"'
-            term, value = _inline(field.name, names), markdown(field.value, names)
-            parts.append(f"<div{wide}><dt>{term}</dt><dd>{value}</dd></div>")
+        for name, value, inline in block.fields:
+            wide = "" if inline else ' class="wide"'
+            parts.append(f"<div{wide}><dt>{inline_html(name)}</dt><dd>{lines_html(value)}</dd></div>")
         parts.append("</dl>")
     if picture is not None:
         parts.append(f'<img class="picture" src="{html.escape(picture)}" alt="{html.escape(alt)}">')
-    if embed.footer:
-        parts.append(f"<footer>{markdown(embed.footer, names)}</footer>")
+    if block.footer:
+        parts.append(f"<footer>{lines_html(block.footer)}</footer>")
     parts.append("</section>")
     return "".join(parts)
+
+
+def embed_html(embed: Embed, names: Namer, *, picture: str | None = None, alt: str = "") -> str:
+    return block_html(typed.block(embed, names), picture=picture, alt=alt)
 
 
 def message_html(message: Message, names: Namer, *, picture: str | None = None) -> str:
@@ -108,30 +101,32 @@ def message_html(message: Message, names: Namer, *, picture: str | None = None) 
     return "".join(parts)
 
 
-def view_html(view: TableView, names: Namer, *, picture: str | None = None) -> str:
-    """A table's composed view as the live page's main part: whose turn and until when, the seats (names,
-    chips, who is to move), the board with its picture, the recent moves."""
-    lines = [line for line in (view.turn_line, view.takeover_line) if line]
-    parts = [f'<div class="content">{markdown(chr(10).join(lines), names)}</div>'] if lines else []
-    if view.board.content:
-        parts.append(f'<div class="content">{markdown(view.board.content, names)}</div>')
-    if view.phase:
-        parts.append(f'<p class="phase">{_inline(view.phase, names)}</p>')
+def view_html(view: typed.PublicView, *, picture: str | None = None) -> str:
+    """A table's typed public view as the live page's main part: whose turn and until when, the seats
+    (names, chips, who is to move), the board with its picture, the recent moves."""
+    parts = [f'<div class="content">{lines_html(view.said)}</div>'] if view.said else []
+    if view.board:
+        parts.append(f'<div class="content">{lines_html(view.board)}</div>')
+    if view.phase is not None:
+        parts.append(f'<p class="phase">{inline_html(view.phase)}</p>')
     seats = []
     for seat in view.seats:
-        count = "" if seat.chips is None else tn(view.locale, "count.chip", seat.chips)
-        chips = f' <span class="chips">{html.escape(count, quote=False)}</span>' if count else ""
+        chips = (
+            ""
+            if seat.chips is None
+            else f' <span class="chips">{html.escape(seat.chips.shown, quote=False)}</span>'
+        )
         mark = ' class="to-move"' if seat.to_move else ""
-        seats.append(f"<li{mark}>{html.escape(seat.name, quote=False)}{chips}</li>")
+        seats.append(f"<li{mark}>{html.escape(seat.person.name, quote=False)}{chips}</li>")
     if seats:
         parts.append(f'<ul class="seats">{"".join(seats)}</ul>')
-    alt = view.picture.alt if view.picture is not None else ""
-    for i, embed in enumerate(view.board.embeds):
-        parts.append(embed_html(embed, names, picture=picture if i == 0 else None, alt=alt))
-    if not view.board.embeds and picture is not None:
+    alt = ""  # the picture is the page's own request (its alt is the picture's)
+    for i, block in enumerate(view.blocks):
+        parts.append(block_html(block, picture=picture if i == 0 else None, alt=alt))
+    if not view.blocks and picture is not None:
         parts.append(f'<img class="picture" src="{html.escape(picture)}" alt="{html.escape(alt)}">')
     if view.log:
-        log = "".join(f"<li>{_inline(line, names)}</li>" for line in view.log)
+        log = "".join(f"<li>{inline_html(line)}</li>" for line in view.log)
         title = html.escape(t(view.locale, "web.log"))
         parts.append(f'<section class="card log"><h2>{title}</h2><ol>{log}</ol></section>')
     return "".join(parts)

@@ -57,11 +57,7 @@ class LivePages(PageBase):
             view = table_view(watched, locale=locale)
             picture = f"{link}/picture/{watched.version}.png?lang={locale}"
             has_picture = table_info(watched.record).pictures and watched.record.game is not None
-            names = {seat.player: seat.name for seat in view.seats}
-            namer = self._namer(watched, locale)
-            made = html.view_html(
-                view, lambda p: names.get(p) or namer(p), picture=picture if has_picture else None
-            )
+            made = html.view_html(view, picture=picture if has_picture else None)
             if watched.record.status == "finished":
                 replay = self.replay_url(watched.record.id)
                 words = escape(t(locale, "web.replay.link"))

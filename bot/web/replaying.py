@@ -7,7 +7,7 @@ from html import escape
 from aiohttp import web
 
 from bot.i18n import t
-from bot.render.common import Message
+from bot.render.common import Message, neutral
 from bot.render.pictures.labels import player_name
 from bot.sessions.errors import NotAllowed
 from bot.sessions.view import table_info
@@ -33,7 +33,8 @@ class ReplayPages(PageBase):
             raise Refusal("replay.not_finished", 409)
         locale = self._locale(request, (row.meta or {}).get("language", "en"))
         try:
-            viewer = await self.replays.step(table_id, step, guild_id=row.guild_id, locale=locale)
+            with neutral():  # the page draws the typed view's words
+                viewer = await self.replays.step(table_id, step, guild_id=row.guild_id, locale=locale)
             replayed = await self.replays.replayed_table(table_id, row.guild_id)
         except NotAllowed as refused:
             raise Refusal(refused.key, 409) from None
@@ -42,7 +43,8 @@ class ReplayPages(PageBase):
         if step > 0:
             history = await self.store.history(table_id)
             entry = history[step - 1] if step - 1 < len(history) else None
-        shown = replay_step(viewer, row.kind, entry, step, replayed.last, locale=locale)
+        with neutral():
+            shown = replay_step(viewer, row.kind, entry, step, replayed.last, locale=locale)
         info = table_info(replayed.record)
         namer: html.Namer = lambda player: player_name(info, player, info.names, locale)  # noqa: E731
         link = request.path.split("/step/")[0]

@@ -24,7 +24,7 @@ from aiohttp import web
 
 from bot.i18n import t
 from bot.ops.server import serve
-from bot.render.common import Button
+from bot.render.common import Button, PageLinks
 from bot.sessions.records import TableRecord
 from bot.web import html, metrics
 from bot.web.board import BoardPage
@@ -60,19 +60,17 @@ class WebServer(LivePages, ReplayPages, BoardPage, EventPage):
     """The pages (each role its own part: `live`, `replaying`, `board`, `event`), the links Discord posts to
     them, and the server's life."""
 
-    async def buttons(self, record: TableRecord, locale: object) -> list[Button]:
-        """The table message's link (`bot.sessions.links`): Watch while it plays, the replay once finished;
-        none for a game outside a server (a DM's) or a server that turned its pages off."""
+    async def pages(self, record: TableRecord) -> PageLinks | None:
+        """The table's pages (`bot.sessions.links`): its live page while it is open or plays, its replay once
+        finished, and the Activity; none for a game outside a server (a DM's) or a server that turned its
+        pages off."""
         if record.guild_id == 0 or not await self.web_on(record.guild_id):
-            return []
+            return None
         if record.status == "finished":
-            url, label = self.replay_url(record.id), t(locale, "web.button.replay")
-        elif record.status in ("lobby", "running"):
-            url, label = self.table_url(record.id), t(locale, "web.button.watch")
-        else:
-            return []
-        play = self.activity.buttons(record, locale) if self.activity is not None else []  # "Play here"
-        return [*play, Button(label=label, url=url, style="link")]
+            return PageLinks(replay=self.replay_url(record.id))
+        if record.status in ("lobby", "running"):
+            return PageLinks(watch=self.table_url(record.id), launch=self.activity is not None)
+        return None
 
     async def link_to(self, kind: str, ident: int, guild_id: int, locale: object) -> Button | None:
         """A link button to the replay (`REPLAY`, of table `ident`), the leaderboard (`BOARD`, of server

@@ -13,20 +13,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot import render
-from bot.i18n import t
-from bot.render.common import Embed, Message, Picture
-from bot.render.compose import TableView
+from bot.render.common import Embed, Message, Picture, neutral
 from bot.render.leaderboard import (
     ALL_TIME,
     CHIPS,
     RATING,
-    board_figures,
-    board_title,
-    leaderboard_line,
-    rating_board_line,
 )
 from bot.render.registry import PRESENTATIONS
-from bot.sessions.view import banner_of, table_info, view_of
+from bot.render.view import PublicView
+from bot.sessions.boards import board
+from bot.sessions.view import banner_of, table_info, typed_of
 from bot.web.feed import Watched
 from storage.contract import Store
 from storage.models import HistoryEntry
@@ -34,15 +30,17 @@ from storage.models import HistoryEntry
 BOARD_ROWS = 25  # players per section of the leaderboard page
 
 
-def table_view(watched: Watched, *, locale: str) -> TableView:
-    """The live page of a table for a spectator: the one composition (`bot.render.compose`, through the
-    sessions' adapter from a stored record) for the public reader: no hand, no move of anybody's."""
+def table_view(watched: Watched, *, locale: str) -> PublicView:
+    """The live page of a table for a spectator: the one composition's typed public view
+    (`bot.render.view.PublicView`, through the sessions' adapter from a stored record): no hand, no move."""
     record = watched.record
     banner = banner_of(record, record.session.next_note)
-    return view_of(
+    view = typed_of(
         record, steps=watched.steps, banner=[banner] if banner is not None else [],
         deadline=watched.deadline, locale=locale, reader=None,
     )  # fmt: skip
+    assert isinstance(view, PublicView)  # no reader: the public view
+    return view
 
 
 def table_picture(watched: Watched, *, locale: str) -> Picture | None:
@@ -83,27 +81,15 @@ def board_sections(kinds: list[str], season: str, seasons_on: bool) -> list[tupl
 
 
 async def board_view(store: Store, guild_id: int, season: str, seasons_on: bool, *, locale: str) -> Message:
-    """A server's leaderboard as `/leaderboard` words it, every section of it on one page."""
-    kinds = list(PRESENTATIONS.names())
+    """A server's leaderboard as `/leaderboard` words it, every section of it on one page (worded for the
+    typed view: people as people, not as Discord's mentions)."""
+    with neutral():
+        return await _board_view(store, guild_id, season, seasons_on, locale=locale)
+
+
+async def _board_view(store: Store, guild_id: int, season: str, seasons_on: bool, *, locale: str) -> Message:
     embeds = []
-    for kind, by, when in board_sections(kinds, season, seasons_on):
-        if by == RATING and kind is not None:
-            board = await store.rating_leaderboard(guild_id, kind, limit=BOARD_ROWS, season=when)
-            lines = [rating_board_line(r, locale) for r in board]
-            empty = t(locale, "ledger.empty.rating")
-        else:
-            rows = await store.leaderboard(guild_id, kind, limit=BOARD_ROWS, season=when)
-            lines = [leaderboard_line(r, locale) for r in rows]
-            empty = (
-                t(locale, "ledger.empty.season", season=when)
-                if when != ALL_TIME
-                else t(locale, "ledger.empty")
-            )
-        embeds.append(
-            Embed(
-                title=board_title(kind, when, by, locale),
-                description="\n".join(lines) or empty,
-                footer=board_figures(when, by, locale),
-            )
-        )
+    for kind, by, when in board_sections(list(PRESENTATIONS.names()), season, seasons_on):
+        section = await board(store, guild_id, kind, by, when, page=0, size=BOARD_ROWS, locale=locale)
+        embeds.append(Embed(title=section.title, description=section.text, footer=section.figures))
     return Message(embeds=embeds)

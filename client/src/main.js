@@ -2,6 +2,11 @@
 // authorisation (the code is traded for a token by the bot, which holds the client secret), then the table
 // of the channel the Activity runs in, followed by long polls, and moves made by tapping. Every word comes
 // from the bot in the player's language; the bot decides every rule and checks every request.
+//
+// Every field this page reads or sends is a field of the bot's API models (bot/web/api.py): the build checks
+// each `name.field` below against the schema the bot serves (/activity/api/schema.json), for the names this
+// line binds to models (vite.config.js; tests/test_activity_api.py checks the same without Node):
+// @api view: TableOut NoTable, m: MoveOut, s: SeatOut, c: ControlOut, data: Failed, config: Config
 import { DiscordSDK } from "@discord/embedded-app-sdk";
 import "./style.css";
 

@@ -11,7 +11,9 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.games.cards import parse_cards
-from bot.render.common import TableInfo
+from bot.render.common import Message, TableInfo
+from bot.render.compose import compose
+from bot.render.compose import table_message as composed_message
 from tests.engines import engine
 
 INSOMNIA_SEATS = ["101", "202", "ai:1", "303"]
@@ -138,3 +140,18 @@ STATES: dict[str, Callable[[], tuple[TableInfo, Any, str]]] = {
     "malice-fanned": malice_fanned,
     "malice-over": malice_over,
 }
+
+
+def table_message(
+    table: TableInfo,
+    game: Any,
+    note: str | None = None,
+    *,
+    deadline: int | None = None,
+    locale: object = "en",
+    picture: bool = True,
+) -> Message:
+    """The public table message of `game` as the one composition draws it (bot.render.compose)."""
+    banner = [note] if note else []
+    view = compose(table, game, banner=banner, deadline=deadline, locale=locale, picture=picture)
+    return composed_message(view, with_picture=picture)

@@ -17,7 +17,7 @@ from bot.render.drawings import CACHE, hand_picture, table_picture
 from bot.render.pictures.labels import card_words
 from tests.engines import engine
 from tests.render import golden
-from tests.render.states import INSOMNIA_SEATS, STATES, info
+from tests.render.states import INSOMNIA_SEATS, STATES, info, table_message
 
 MAX_BYTES = 150 * 1024
 # Fonts and resampling may differ a little between Pillow builds: a pixel counts as different only past this
@@ -200,7 +200,7 @@ def test_no_insomnia_table_picture_names_a_hidden_card_in_its_alt_text():
 
 def test_the_table_and_hand_messages_carry_their_pictures_and_the_embed_shows_it():
     table_info, game, player = STATES["insomnia-tricks"]()
-    table = render.table_message(table_info, game)
+    table = table_message(table_info, game)
     assert table.picture is not None and table.picture.filename == "insomnia-table.png"
     assert table.embeds[0].image == "attachment://insomnia-table.png"
     assert table.picture.alt in list(table.texts())  # tests that scan what is public see the alt text too
@@ -211,14 +211,14 @@ def test_the_table_and_hand_messages_carry_their_pictures_and_the_embed_shows_it
 def test_with_pictures_off_the_messages_are_text_only():
     table_info, game, player = STATES["malice-middle"]()
     table_info = table_info.model_copy(update={"pictures": False})
-    table = render.table_message(table_info, game)
+    table = table_message(table_info, game)
     assert table.picture is None and table.embeds[0].image is None
     assert render.hand_message(table_info, game, player, dm=False).picture is None
 
 
 def test_a_lobby_has_no_picture():
     table_info, _, _ = STATES["insomnia-exchange"]()
-    lobby = render.table_message(table_info.model_copy(update={"status": "lobby"}), None)
+    lobby = table_message(table_info.model_copy(update={"status": "lobby"}), None)
     assert lobby.picture is None
 
 
@@ -236,7 +236,7 @@ def test_discord_sends_the_picture_as_a_file_and_an_edit_replaces_it():
     from bot.discord_out import discord_kwargs
 
     table_info, game, _ = STATES["insomnia-auction"]()
-    message = render.table_message(table_info, game)
+    message = table_message(table_info, game)
     sent = discord_kwargs(message)
     (file,) = sent["files"]
     assert file.filename == "insomnia-table.png" and file.fp.read() == message.picture.data
@@ -287,7 +287,7 @@ def test_the_messages_draw_their_pictures_in_the_readers_language():
     """The table message in the table's language, the hand in its owner's: a German table and an English
     player's hand of the same state."""
     table_info, game, player = STATES["insomnia-tricks"]()
-    table = render.table_message(table_info, game, locale="de")
+    table = table_message(table_info, game, locale="de")
     assert table.picture is not None and table.picture.alt.startswith("Insomnia-Tisch")
     hand = render.hand_message(table_info, game, player, dm=False, locale="en-US")
     assert hand.picture is not None and hand.picture.alt.startswith("Your Insomnia hand")

@@ -16,7 +16,7 @@ from bot.render.common import Message
 from bot.render.drawings import hand_picture, table_picture
 from bot.render.pictures.labels import cards_words
 from tests.engines import engine
-from tests.render.states import INSOMNIA_SEATS, MALICE_SEATS, STATES, info
+from tests.render.states import INSOMNIA_SEATS, MALICE_SEATS, STATES, info, table_message
 
 
 def log_texts(events: list, locale: str) -> list[str]:
@@ -69,7 +69,7 @@ def test_the_table_marks_a_player_who_is_out(locale, mark):
     table_info, game, _ = STATES["insomnia-stage4"]()
     game.out = {"303": 1}
     game.chips = {**game.chips, "303": 0}
-    seats = render.table_message(table_info, game, None, locale=locale, picture=False).embeds[0].description
+    seats = table_message(table_info, game, None, locale=locale, picture=False).embeds[0].description
     (line,) = [row for row in seats.splitlines() if "<@303>" in row]
     assert line.endswith(mark) and all(mark not in row for row in seats.splitlines() if row != line)
 
@@ -116,7 +116,7 @@ def test_no_message_says_a_word_twice(kind, players, options, locale):
     table_info = info(kind, players)
     seen = set()
     for game, events in walk(kind, players, f"words-{kind}", 400, **options):
-        messages = [render.table_message(table_info, game, picture=False, locale=locale)]
+        messages = [table_message(table_info, game, picture=False, locale=locale)]
         if game.current_player:
             hand = render.hand_message(table_info, game, game.current_player, dm=False, locale=locale,
                                        picture=False)
@@ -137,7 +137,7 @@ def test_stage_4_shows_the_cards_each_player_won_in_the_table_and_hand_texts(loc
     table_info, game, player = STATES["insomnia-stage4"]()
     view = game.public_view()
     assert view.stage == 4 and len(view.eligible) == 3 and not game.view(player).hand
-    table = "\n".join(render.table_message(table_info, game, picture=False, locale=locale).texts())
+    table = "\n".join(table_message(table_info, game, picture=False, locale=locale).texts())
     for p in view.eligible:
         assert f"<@{p}>: {format_cards(view.won_cards[p], locale)}" in table
     hand = render.hand_message(table_info, game, player, dm=True, picture=False, locale=locale).content or ""
@@ -164,5 +164,5 @@ def test_the_text_names_the_trumps_in_the_tricks_only_as_the_picture_does(locale
     for state, shown in (("insomnia-tricks", True), ("insomnia-stage4", False)):
         table_info, game, _ = STATES[state]()
         assert game.public_view().trump is not None, state  # chosen in both: stage 4 comes after the tricks
-        fields = render.table_message(table_info, game, None, locale=locale, picture=False).embeds[0].fields
+        fields = table_message(table_info, game, None, locale=locale, picture=False).embeds[0].fields
         assert any(f.name == trumps for f in fields) is shown, (state, [f.name for f in fields])
