@@ -36,6 +36,7 @@ import os
 import random
 import signal
 import sqlite3
+import subprocess
 import sys
 import tempfile
 import time
@@ -57,14 +58,25 @@ from bot.config import Settings  # noqa: E402
 from bot.games.ai import choose_action  # noqa: E402
 from bot.games.registry import REGISTRY  # noqa: E402
 from bot.sessions import SessionManager  # noqa: E402
+from bot.sessions.pacing import GLOBAL_REQUESTS  # noqa: E402
 from storage import Store  # noqa: E402
 from tests.e2e.bot_process import API_ENV, GATEWAY_ENV  # noqa: E402
 from tests.e2e.fake_discord import FakeChannel, FakeDiscord, FakeDiscordError  # noqa: E402
 from tests.e2e.harness import Harness  # noqa: E402
 from tests.e2e.test_fuzz import RealGames  # noqa: E402
+from tests.e2e.test_play_in_place import Table as ClickingTable  # noqa: E402
 from tests.e2e.test_user_install import select_of  # noqa: E402
 
 PEOPLE = ("alice", "bob", "carol")
+
+
+def checkout(revision: str, into: str) -> Path:
+    """The files of `revision` (committed, as git has them) in a new folder under `into` (`--baseline`)."""
+    folder = Path(into) / "baseline"
+    folder.mkdir()
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", revision], check=True, capture_output=True)
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
+    return folder
 
 
 def pct(values: list[float], q: float) -> float:
@@ -100,6 +112,7 @@ class Figures:
     refused: int = 0  # interactions Discord refused (an answer past its 3 s) or a Move refused
     bot_cpu: float = 0.0  # CPU seconds the bot's process spent in the play
     bench_cpu: float = 0.0  # CPU seconds the bench's process (the fake Discord and the people) spent in it
+    code: Path = ROOT  # the bot's files: this checkout's, or a baseline revision's (`--baseline`)
 
 
 class Bench:
@@ -166,11 +179,12 @@ class BotProcess:
     at the fake), its database a SQLite file this process reads too. Discord is not in the bot's process,
     so neither is the fake: its work (and the simulated people's) never competes with the bot's."""
 
-    def __init__(self, fake: FakeDiscord, database: Path, folder: Path) -> None:
+    def __init__(self, fake: FakeDiscord, database: Path, folder: Path, code: Path = ROOT) -> None:
+        """`code`: the files the bot runs from (this checkout, or a baseline's: `--baseline`)."""
         settings = {name.upper() for name in Settings.model_fields}
         self.env = {k: v for k, v in os.environ.items() if k not in settings}
         self.env.update(
-            PYTHONPATH=str(ROOT),
+            PYTHONPATH=str(code),
             DISCORD_TOKEN=fake.token,
             DATABASE_PATH=str(database),
             TURN_TIMEOUT_SECONDS="600",
@@ -426,14 +440,16 @@ def shown_delays(bench: Bench, channel: str, answered: list[tuple[float, int | N
     return delays
 
 
-async def scenario(kind: str, tables: int, seconds: float, seed: int, *, clicks: bool = False) -> Figures:
-    figures = Figures(kind, tables, clicks=clicks)
+async def scenario(
+    kind: str, tables: int, seconds: float, seed: int, *, clicks: bool = False, code: Path = ROOT
+) -> Figures:
+    figures = Figures(kind, tables, clicks=clicks, code=code)
     figures_pending.clear()
     with tempfile.TemporaryDirectory() as folder:
         database = Path(folder) / "bench.sqlite3"
         bench = Bench(Path(folder), tables)
         await bench.fake.start()
-        bot = BotProcess(bench.fake, database, Path(folder))
+        bot = BotProcess(bench.fake, database, Path(folder), code)
         reader: Tables | None = None
         try:
             await bot.start()
@@ -531,6 +547,77 @@ def stored_moves(database: Path, since: float) -> int:
     with sqlite3.connect(database) as conn:
         (count,) = conn.execute("SELECT COUNT(*) FROM actions WHERE created_at >= ?", (since,)).fetchone()
     return int(count)
+
+
+@dataclass
+class GameCalls:
+    """Every rate-limited call of one whole game by clicks, from the first command to the end."""
+
+    kind: str
+    people_moves: int
+    calls: Counter[tuple[str, str]]  # (route, why) -> how many
+
+    @property
+    def total(self) -> int:
+        return sum(self.calls.values())
+
+
+def why(fake: FakeDiscord, request: Any) -> str:
+    """What a rate-limited call was for, told from its route and body as Discord saw it."""
+    route, body = request.route, request.body if isinstance(request.body, dict) else {}
+    if route == "POST /users/@me/channels":
+        return "a person's DM channel opened, for his hand"
+    parts = request.path.split("/")
+    channel = fake.channel(int(parts[2])) if len(parts) > 2 and parts[2].isdigit() else None
+    payload = body.get("payload_json", body) if isinstance(body, dict) else {}
+    buttons = bool(payload.get("components")) if isinstance(payload, dict) else False
+    if route == "POST /channels/{channel_id}/messages":
+        if channel is not None and channel.guild_id is None:
+            return "a hand by DM (each deal's, the mission's)"
+        return "the table message posted (a new table)" if buttons else "a message in the channel"
+    if route == "PATCH /channels/{channel_id}/messages/{message_id}":
+        return "the table message edited by a channel write (no click's token to carry it)"
+    if route == "DELETE /channels/{channel_id}/messages/{message_id}":
+        return "an old table message removed"
+    return "other"
+
+
+async def whole_game_by_clicks(kind: str) -> GameCalls:
+    """One whole game played by clicks at a person's pace (tests/e2e/test_play_in_place.py's people: each
+    moves 1-3 s on the fake's clock after the table message shows his turn), one table, the bot in this
+    process; its rate-limited calls from the first command (the table opened by slash commands, as the
+    other scenarios) to the end, each with its reason."""
+    with tempfile.TemporaryDirectory() as folder:
+        bench = Bench(Path(folder), 1)
+        await bench.start(Path(folder) / "bench.sqlite3", turn_timeout_seconds=600)
+        try:
+            channel = bench.names[0]
+            first = len(bench.fake.requests)
+            since = bench.fake.now()
+            await bench.open_game(kind, channel)
+            await bench.sessions.idle()
+            assert bench.harness is not None
+            clicking = ClickingTable(bench.harness, channel, bench.people(channel), seed=42)
+            clicking.table_id = bench.table(channel).id
+            await clicking.play()
+            await bench.sessions.idle()
+            limited = Counter(c.route for c in bench.fake.rest_stats(since=since).calls)
+            calls: Counter[tuple[str, str]] = Counter()
+            for request in bench.fake.requests[first:]:
+                if limited[request.route] > 0:
+                    limited[request.route] -= 1
+                    calls[(request.route, why(bench.fake, request))] += 1
+            return GameCalls(kind, clicking.moves, calls)
+        finally:
+            await bench.stop()
+
+
+def game_calls_line(g: GameCalls) -> str:
+    parts = [f"{n} {reason} (`{route}`)" for (route, reason), n in g.calls.most_common()]
+    return (
+        f"- {g.kind}: {g.total} rate-limited calls for {g.people_moves} moves of people "
+        f"(**{g.total / max(1, g.people_moves):.2f}** per move of a person): " + ("; ".join(parts) or "none")
+    )
 
 
 async def finished_game_messages(kind: str) -> list[int]:
@@ -682,14 +769,51 @@ def cpu_line(f: Figures) -> str:
     )
 
 
+def capacity_line(f: Figures, game: GameCalls | None) -> str:
+    """How many tables as busy as these one core and one token carry, from this run's own figures: the bot's
+    CPU per move of a person, how often a person moves at a busy table, and the whole game's rate-limited
+    calls per move of a person (the opening and the hands by DM included; the play's own calls if no whole
+    game was measured) against the token's 48 calls a second (GLOBAL_REQUESTS)."""
+    people = max(1, f.people_moves)
+    per_table = f.people_moves / f.seconds / f.tables  # moves of people a second at one busy table
+    cpu = f.bot_cpu / people
+    calls = game.total / max(1, game.people_moves) if game is not None else f.calls / people
+    core = 1 / (cpu * per_table) if cpu and per_table else float("inf")
+    token = GLOBAL_REQUESTS / (calls * per_table) if calls and per_table else float("inf")
+    return (
+        f"- {f.kind}: a busy table makes {per_table:.2f} moves of people a second; one core carries "
+        f"**{core:,.0f}** such tables (the bot at {cpu * 1000:.1f} ms of CPU per move of a person), one "
+        f"token **{token:,.0f}** ({calls:.3f} rate-limited calls per move of a person"
+        f"{', whole games' if game is not None else ''}, 48 a second)"
+    )
+
+
 def routes_line(f: Figures) -> str:
     parts = [f"{route} {count / f.moves:.2f}" for route, count in f.routes.most_common()]
     return f"- {f.kind}, {f.tables} tables: " + "; ".join(parts)
 
 
+def cpu_table(clicked: list[Figures], before: list[Figures], revision: str) -> list[str]:
+    """The bot's CPU per move of a person at each click scenario, at `--baseline`'s revision and now (the
+    same run: the two bots took turns on the same machine)."""
+    then = {(f.kind, f.tables): f for f in before}
+    out = [
+        f"| game | tables | the bot's CPU per move of a person at `{revision}` (ms) | now (ms) | now / then "
+        "| moves of people (then / now) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for f in clicked:
+        b = then.get((f.kind, f.tables))
+        now = f.bot_cpu / max(1, f.people_moves) * 1000
+        was = b.bot_cpu / max(1, b.people_moves) * 1000 if b is not None else float("nan")
+        moves = f"{b.people_moves} / {f.people_moves}" if b is not None else f"n/a / {f.people_moves}"
+        out.append(f"| {f.kind} | {f.tables} | {was:.1f} | **{now:.1f}** | {now / was:.2f} | {moves} |")
+    return out
+
+
 def report(
     rows: list[Figures], clicked: list[Figures], finished: dict[str, list[int]], resumed: dict[str, float],
-    args: Any,
+    args: Any, before: list[Figures] | None = None, games: dict[str, GameCalls] | None = None,
 ) -> str:
     validation = "on" if args.validate else "off"
     lines = [
@@ -724,6 +848,34 @@ def report(
             "schema checks and the simulated people, on the same cores):",
             "",
             *(cpu_line(f) for f in clicked),
+        ]
+        if before:
+            lines += [
+                "",
+                f"The bot's CPU per move of a person, before (the bot of revision `{args.baseline}`, "
+                f"{args.baseline_commit}, run by the same bench in turns with this one) and now:",
+                "",
+                *cpu_table(clicked, before, args.baseline),
+                "",
+                "Before, where the machine's time went:",
+                "",
+                *(cpu_line(f) for f in before),
+            ]
+        if games:
+            lines += [
+                "",
+                "Every rate-limited call of a whole game by clicks (one table, the people at a person's "
+                "pace: 1-3 s on the fake's clock after the table message shows their turn; from the first "
+                "command to the end), by reason:",
+                "",
+                *(game_calls_line(g) for g in games.values()),
+            ]
+        lines += [
+            "",
+            "What one core and one token carry, from these figures (the bot alone on the core; the "
+            "token's 48 calls a second):",
+            "",
+            *(capacity_line(f, (games or {}).get(f.kind)) for f in clicked),
         ]
     if rows:
         lines += [
@@ -772,6 +924,10 @@ async def main() -> None:
     )
     parser.add_argument("--write", action="store_true", help="write the figures into docs/benchmarks.md")
     parser.add_argument(
+        "--baseline", metavar="REV",
+        help="also run the click scenarios with the bot of git revision REV (say main), in turns with this",
+    )
+    parser.add_argument(
         "--two-processes",
         action="store_true",
         help="only the token's budget across two bot processes on one PostgreSQL (one killed and restarted)",
@@ -785,15 +941,33 @@ async def main() -> None:
     if args.quick:
         args.seconds, args.tables, args.click_tables, args.resume_tables = 15.0, "1,10", "10", 200
     logging.basicConfig(level=logging.ERROR)
-    clicked = []
+    clicked, before = [], []
+    baseline = None
+    folder = tempfile.TemporaryDirectory()
+    if args.baseline:
+        args.baseline_commit = subprocess.run(
+            ["git", "-C", str(ROOT), "rev-parse", "--short", args.baseline],
+            check=True, capture_output=True, text=True,
+        ).stdout.strip()
+        baseline = checkout(args.baseline, folder.name)
     print("\n".join(CLICK_HEADER), flush=True)
     for n in [int(x) for x in args.click_tables.split(",") if x]:
         for kind in ("malice", "insomnia"):
+            if baseline is not None:  # the two bots take turns: the same machine, the same minutes
+                then = await scenario(kind, n, args.seconds, args.seed, clicks=True, code=baseline)
+                before.append(then)
+                print(f"at {args.baseline}:", click_row(then), cpu_line(then), sep="\n", flush=True)
             figures = await scenario(kind, n, args.seconds, args.seed, clicks=True)
             clicked.append(figures)
             print(click_row(figures), flush=True)
             print(routes_line(figures), flush=True)
             print(cpu_line(figures), flush=True)
+    folder.cleanup()
+    games = {}
+    if clicked:
+        for kind in ("malice", "insomnia"):
+            games[kind] = await whole_game_by_clicks(kind)
+            print(game_calls_line(games[kind]), flush=True)
     rows = []
     print("\n".join(HEADER), flush=True)
     for n in [int(x) for x in args.tables.split(",") if x]:
@@ -804,7 +978,7 @@ async def main() -> None:
             print(routes_line(figures), flush=True)
     finished = {kind: await finished_game_messages(kind) for kind in ("malice", "insomnia")}
     resumed = await resume(args.resume_tables) if args.resume_tables else {}
-    text = report(rows, clicked, finished, resumed, args)
+    text = report(rows, clicked, finished, resumed, args, before, games)
     print(text)
     if args.write:
         write_section("discord", "## Discord traffic at Discord's limits\n\n" + text)
