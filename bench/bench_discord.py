@@ -113,6 +113,7 @@ class Figures:
     bot_cpu: float = 0.0  # CPU seconds the bot's process spent in the play
     bench_cpu: float = 0.0  # CPU seconds the bench's process (the fake Discord and the people) spent in it
     code: Path = ROOT  # the bot's files: this checkout's, or a baseline revision's (`--baseline`)
+    unlimited: Counter[str] = field(default_factory=Counter)  # interaction answers and token edits, by route
 
 
 class Bench:
@@ -458,6 +459,7 @@ async def scenario(
                 await bench.open_game(kind, name)
             await everything_shown(bench, reader)
             since = bench.fake.now()
+            first = len(bench.fake.requests)
             rng = random.Random(seed)
             until = time.monotonic() + seconds
             started = time.monotonic()
@@ -475,6 +477,8 @@ async def scenario(
             figures.peak = stats.peak(window=1.0)
             figures.answered_429 = stats.sent_429
             figures.routes = Counter(call.route for call in stats.calls)
+            requests = bench.fake.requests[first:]
+            figures.unlimited = Counter(r.route for r in requests if r.route.startswith(UNLIMITED))
             figures.moves = max(1, stored_moves(database, since))
             for name in bench.names:
                 figures.shown_after += shown_delays(bench, name, figures_pending.get(name, []))
@@ -788,6 +792,17 @@ def capacity_line(f: Figures, game: GameCalls | None) -> str:
     )
 
 
+# Interaction answers and edits through their tokens: outside the rate limits, but each a request the bot's
+# process makes (its CPU).
+UNLIMITED = ("POST /interactions", "PATCH /webhooks", "POST /webhooks", "GET /webhooks")
+
+
+def unlimited_line(f: Figures) -> str:
+    people = max(1, f.people_moves)
+    parts = [f"{route} {count / people:.2f}" for route, count in f.unlimited.most_common()]
+    return f"- {f.kind}, {f.tables} tables: " + "; ".join(parts)
+
+
 def routes_line(f: Figures) -> str:
     parts = [f"{route} {count / f.moves:.2f}" for route, count in f.routes.most_common()]
     return f"- {f.kind}, {f.tables} tables: " + "; ".join(parts)
@@ -848,6 +863,12 @@ def report(
             "schema checks and the simulated people, on the same cores):",
             "",
             *(cpu_line(f) for f in clicked),
+            "",
+            "The requests outside the limits (interaction answers, edits through a click's token: the /help "
+            "baseline, Move's dialog, its submit's answer, the computer's moves and the pictures), per move "
+            "of a person:",
+            "",
+            *(unlimited_line(f) for f in clicked),
         ]
         if before:
             lines += [
@@ -962,6 +983,7 @@ async def main() -> None:
             print(click_row(figures), flush=True)
             print(routes_line(figures), flush=True)
             print(cpu_line(figures), flush=True)
+            print(unlimited_line(figures), flush=True)
     folder.cleanup()
     games = {}
     if clicked:
