@@ -57,7 +57,7 @@ from bot import render  # noqa: E402
 from bot.config import Settings  # noqa: E402
 from bot.games.ai import choose_action  # noqa: E402
 from bot.games.registry import REGISTRY  # noqa: E402
-from bot.sessions import SessionManager  # noqa: E402
+from bot.sessions import SessionManager, lobbies  # noqa: E402
 from bot.sessions.pacing import GLOBAL_REQUESTS  # noqa: E402
 from storage import Store  # noqa: E402
 from tests.e2e.bot_process import API_ENV, GATEWAY_ENV  # noqa: E402
@@ -580,7 +580,7 @@ def why(fake: FakeDiscord, request: Any) -> str:
             return "a hand by DM (each deal's, the mission's)"
         return "the table message posted (a new table)" if buttons else "a message in the channel"
     if route == "PATCH /channels/{channel_id}/messages/{message_id}":
-        return "the table message edited by a channel write (no click's token to carry it)"
+        return "the table message edited in the channel (a change no click's answer or token carried)"
     if route == "DELETE /channels/{channel_id}/messages/{message_id}":
         return "an old table message removed"
     return "other"
@@ -591,6 +591,7 @@ async def whole_game_by_clicks(kind: str) -> GameCalls:
     moves 1-3 s on the fake's clock after the table message shows his turn), one table, the bot in this
     process; its rate-limited calls from the first command (the table opened by slash commands, as the
     other scenarios) to the end, each with its reason."""
+    lobbies.new_seed = lambda: f"bench-whole-{kind}-1"  # reproducible: the same deal every run
     with tempfile.TemporaryDirectory() as folder:
         bench = Bench(Path(folder), 1)
         await bench.start(Path(folder) / "bench.sqlite3", turn_timeout_seconds=600)
