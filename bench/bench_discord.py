@@ -18,6 +18,12 @@ Run from the repository root: `python bench/bench_discord.py [--write]` (`--quic
 a shorter window; `--seconds`, `--tables`, `--resume-tables` to change the sizes; `--no-validate` skips the
 schema checks).
 
+`--baseline REV` runs the click scenarios with the bot of git revision REV too (its files as git has them),
+the two bots in turns, and prints the bot's CPU per move of a person for both; `--profile` samples the bot's
+process with py-spy through each click scenario's play and splits that CPU by where it went. After the click
+scenarios: every rate-limited call of a whole game by clicks with its reason, and how many busy tables one
+core and one token carry, from the measured figures.
+
 `--two-processes` runs only the token's budget across processes instead (tests/e2e/shared_budget.py): two bot
 processes, shards 0 and 1 of 2, on one PostgreSQL (TEST_DATABASE_URL's server, else a throwaway one), 200
 tables (`--tables N`) at the same human pace, the process of shard 1 killed with SIGKILL a quarter into the
@@ -34,6 +40,7 @@ import json
 import logging
 import os
 import random
+import re
 import signal
 import sqlite3
 import subprocess
@@ -114,6 +121,7 @@ class Figures:
     bench_cpu: float = 0.0  # CPU seconds the bench's process (the fake Discord and the people) spent in it
     code: Path = ROOT  # the bot's files: this checkout's, or a baseline revision's (`--baseline`)
     unlimited: Counter[str] = field(default_factory=Counter)  # interaction answers and token edits, by route
+    where: Counter[str] = field(default_factory=Counter)  # the bot's profile: samples by where (`--profile`)
 
 
 class Bench:
@@ -227,6 +235,82 @@ class BotProcess:
         problems = [line for line in self.lines if "ERROR" in line or "Traceback" in line]
         if problems:
             print("the bot process logged errors:", *problems[:10], sep="\n", file=sys.stderr)
+
+
+# Where the bot's CPU goes (`--profile`): each sample of its process holding the GIL (py-spy `--gil`: what
+# runs Python, which is nearly all of its CPU) goes to the first of these its stack matches.
+WHERE = [
+    ("/help (the bench's baseline command)", r"Help\.help"),
+    ("pictures (drawing, palette, PNG)", r"table_picture|hand_picture|bot/render/pictures|PIL/"),
+    (
+        "composing the text (the table message, its log, the dialog)",
+        r"compose \(|Drawing\.word|dialog_of|(?<!open_)move_dialog \(|tablelog|message_of",
+    ),
+    ("storage (SQLite through aiosqlite)", r"storage/|aiosqlite"),
+    ("the rules and the computer player", r"bot/games/"),
+    (
+        "discord.py and aiohttp: requests out",
+        r"aiohttp|AsyncWebhookAdapter|HTTPClient\.request|discord/webhook|discord_out|InteractionResponse",
+    ),
+    (
+        "discord.py: events in (gateway, interactions)",
+        r"discord/gateway|discord/state|Interaction\.__init__|schedule_dynamic|_from_interaction|discord/ui"
+        r"|discord/app_commands",
+    ),
+]
+REST = "the event loop and the rest"
+
+
+class Profile:
+    """py-spy sampling the bot's process through the play (`--profile`; `pip install py-spy`)."""
+
+    def __init__(self, proc: asyncio.subprocess.Process, out: Path) -> None:
+        self.proc, self.out = proc, out
+
+    @classmethod
+    async def start(cls, bot: BotProcess, folder: Path, seconds: float) -> Profile:
+        assert bot.proc is not None
+        out = folder / f"profile-{bot.proc.pid}.txt"
+        proc = await asyncio.create_subprocess_exec(
+            "py-spy", "record", "--gil", "--rate", "50", "--format", "raw", "--duration", str(int(seconds)),
+            "--pid", str(bot.proc.pid), "--output", str(out),
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
+        )
+        return cls(proc, out)
+
+    async def stop(self) -> Counter[str]:
+        await asyncio.wait_for(self.proc.wait(), 120)
+        where: Counter[str] = Counter()
+        if not self.out.exists():
+            print("py-spy wrote no profile (is it installed? pip install py-spy)", file=sys.stderr)
+            return where
+        rules = [(name, re.compile(pattern)) for name, pattern in WHERE]
+        for line in self.out.read_text().splitlines():
+            stack, _, count = line.rpartition(" ")
+            name = next((name for name, rule in rules if rule.search(stack)), REST)
+            where[name] += int(count)
+        return where
+
+
+def where_table(clicked: list[Figures], before: list[Figures], revision: str) -> list[str]:
+    """The bot's CPU per move of a person split as its profile splits its samples, before and now."""
+    columns = [(f"{f.kind} at `{revision}`", f) for f in before] + [(f"{f.kind} now", f) for f in clicked]
+    columns = [(label, f) for label, f in columns if f.where]
+    if not columns:
+        return []
+    out = [
+        "| where | " + " | ".join(f"{label} (ms)" for label, _ in columns) + " |",
+        "|---|" + "---|" * len(columns),
+    ]
+    for name in [name for name, _ in WHERE] + [REST]:
+        cells = []
+        for _, f in columns:
+            share = f.where[name] / max(1, sum(f.where.values()))
+            cells.append(f"{share * f.bot_cpu / max(1, f.people_moves) * 1000:.1f} ({share:.0%})")
+        out.append(f"| {name} | " + " | ".join(cells) + " |")
+    totals = [f"**{f.bot_cpu / max(1, f.people_moves) * 1000:.1f}**" for _, f in columns]
+    out.append("| all | " + " | ".join(totals) + " |")
+    return out
 
 
 @dataclass
@@ -442,7 +526,8 @@ def shown_delays(bench: Bench, channel: str, answered: list[tuple[float, int | N
 
 
 async def scenario(
-    kind: str, tables: int, seconds: float, seed: int, *, clicks: bool = False, code: Path = ROOT
+    kind: str, tables: int, seconds: float, seed: int, *, clicks: bool = False, code: Path = ROOT,
+    profile: bool = False,
 ) -> Figures:
     figures = Figures(kind, tables, clicks=clicks, code=code)
     figures_pending.clear()
@@ -464,6 +549,7 @@ async def scenario(
             until = time.monotonic() + seconds
             started = time.monotonic()
             cpu = bot.cpu_seconds(), time.process_time()
+            spy = await Profile.start(bot, Path(folder), seconds) if profile else None
             await asyncio.gather(
                 *(drive(bench, reader, kind, n, until, figures, random.Random(rng.random()))
                   for n in bench.names)
@@ -472,6 +558,8 @@ async def scenario(
             figures.seconds = time.monotonic() - started
             figures.bot_cpu = bot.cpu_seconds() - cpu[0]
             figures.bench_cpu = time.process_time() - cpu[1]
+            if spy is not None:
+                figures.where = await spy.stop()
             stats = bench.fake.rest_stats(since=since)
             figures.calls = stats.total
             figures.peak = stats.peak(window=1.0)
@@ -883,6 +971,16 @@ def report(
                 "",
                 *(cpu_line(f) for f in before),
             ]
+        where = where_table(clicked, before or [], getattr(args, "baseline", None) or "")
+        if where:
+            lines += [
+                "",
+                "Where the bot's CPU went, per move of a person (a py-spy profile of the bot's process "
+                "through the play: its samples holding the GIL, each counted under the first of these its "
+                "stack is in; the share of the samples times the CPU per move):",
+                "",
+                *where,
+            ]
         if games:
             lines += [
                 "",
@@ -950,6 +1048,10 @@ async def main() -> None:
         help="also run the click scenarios with the bot of git revision REV (say main), in turns with this",
     )
     parser.add_argument(
+        "--profile", action="store_true",
+        help="sample the bot's process with py-spy in the click scenarios: where its CPU goes (needs py-spy)",
+    )
+    parser.add_argument(
         "--two-processes",
         action="store_true",
         help="only the token's budget across two bot processes on one PostgreSQL (one killed and restarted)",
@@ -976,10 +1078,12 @@ async def main() -> None:
     for n in [int(x) for x in args.click_tables.split(",") if x]:
         for kind in ("malice", "insomnia"):
             if baseline is not None:  # the two bots take turns: the same machine, the same minutes
-                then = await scenario(kind, n, args.seconds, args.seed, clicks=True, code=baseline)
+                then = await scenario(
+                    kind, n, args.seconds, args.seed, clicks=True, code=baseline, profile=args.profile
+                )
                 before.append(then)
                 print(f"at {args.baseline}:", click_row(then), cpu_line(then), sep="\n", flush=True)
-            figures = await scenario(kind, n, args.seconds, args.seed, clicks=True)
+            figures = await scenario(kind, n, args.seconds, args.seed, clicks=True, profile=args.profile)
             clicked.append(figures)
             print(click_row(figures), flush=True)
             print(routes_line(figures), flush=True)
