@@ -5,6 +5,7 @@ whole log in German at the next write. `compose` (bot/render/compose.py) takes o
 from __future__ import annotations
 
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -102,12 +103,12 @@ class StepLines:
     record's last steps (up to 16) at every write and every click's answer, and all but the newest were worded
     the same way the time before (the same step object, the group the log was in, the same notes, names and
     language). Bounded: 4,096 steps, about 50 busy tables' last steps in two languages, each entry a few
-    lines of text (the steps themselves are the records' own). The info's `seq` is left out of the key: no
-    step's lines depend on how many came after it."""
+    lines of text; a step is held weakly (the records hold their own). The info's `seq` is left out of the
+    key: no step's lines depend on how many came after it."""
 
     def __init__(self, size: int = 4096) -> None:
         self.size = size
-        self._items: OrderedDict[tuple[Any, ...], tuple[StepFacts, list[LogLine]]] = OrderedDict()
+        self._items: OrderedDict[tuple[Any, ...], tuple[weakref.ref[Any], list[LogLine]]] = OrderedDict()
         self._lock = threading.Lock()  # the presenter composes in the event loop, the web in threads
 
     def get(
@@ -116,18 +117,23 @@ class StepLines:
     ) -> list[LogLine]:
         """`facts`: `info` as JSON without its `seq` (the caller's, once for all its steps)."""
         group = None if current is None else (current.key, current.title)
-        key = (facts, id(step), step.count, group, tuple(notes), tuple(lead), resolve_locale(locale))
+        # The step's identity is checked below, so the facts' hash tells one table's versions apart.
+        key = (hash(facts), id(step), step.count, group, tuple(notes), tuple(lead), resolve_locale(locale))
         with self._lock:
             hit = self._items.get(key)
-            if hit is not None and hit[0] is step:  # the same object, not one at a freed object's address
+            if hit is not None and hit[0]() is step:  # the same object, not one at a freed object's address
                 self._items.move_to_end(key)
                 return hit[1]
         lines = render.log_lines(
             info, step.game.public_view(), list(step.events), current=current, notes=notes, lead=lead,
             locale=locale,
         )
+        try:
+            held = weakref.ref(step)
+        except TypeError:  # a step that cannot be held weakly is worded each time
+            return lines
         with self._lock:
-            self._items[key] = (step, lines)
+            self._items[key] = (held, lines)
             if len(self._items) > self.size:
                 self._items.popitem(last=False)
         return lines
