@@ -147,20 +147,7 @@ def _run(args: argparse.Namespace, parser: Parser) -> int:
     from bot.cli.serve import run
 
     setup_logging(settings.log_level, settings.log_format)
-    with asyncio.Runner(loop_factory=_loop_factory()) as runner:
-        return runner.run(run(settings))
-
-
-def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
-    """uvloop's event loop (a dependency): the bot's process spent about a fifth of its CPU in asyncio's own
-    loop (its callbacks, selector and transports) at 50 busy tables (bench_discord); asyncio's loop where
-    uvloop cannot be installed (it has no Windows build)."""
-    try:
-        import uvloop
-    except ImportError:
-        return None
-    factory: Callable[[], asyncio.AbstractEventLoop] = uvloop.new_event_loop
-    return factory
+    return asyncio.run(run(settings))
 
 
 def _check(args: argparse.Namespace, parser: Parser) -> int:
