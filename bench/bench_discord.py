@@ -18,6 +18,12 @@ Run from the repository root: `python bench/bench_discord.py [--write]` (`--quic
 a shorter window; `--seconds`, `--tables`, `--resume-tables` to change the sizes; `--no-validate` skips the
 schema checks).
 
+`--baseline REV` runs the click scenarios with the bot of git revision REV too (its files as git has them),
+the two bots in turns, and prints the bot's CPU per move of a person for both; `--profile` samples the bot's
+process with py-spy through each click scenario's play and splits that CPU by where it went. After the click
+scenarios: every rate-limited call of a whole game by clicks with its reason, and how many busy tables one
+core and one token carry, from the measured figures.
+
 `--two-processes` runs only the token's budget across processes instead (tests/e2e/shared_budget.py): two bot
 processes, shards 0 and 1 of 2, on one PostgreSQL (TEST_DATABASE_URL's server, else a throwaway one), 200
 tables (`--tables N`) at the same human pace, the process of shard 1 killed with SIGKILL a quarter into the
@@ -34,8 +40,10 @@ import json
 import logging
 import os
 import random
+import re
 import signal
 import sqlite3
+import subprocess
 import sys
 import tempfile
 import time
@@ -56,15 +64,26 @@ from bot import render  # noqa: E402
 from bot.config import Settings  # noqa: E402
 from bot.games.ai import choose_action  # noqa: E402
 from bot.games.registry import REGISTRY  # noqa: E402
-from bot.sessions import SessionManager  # noqa: E402
+from bot.sessions import SessionManager, lobbies  # noqa: E402
+from bot.sessions.pacing import GLOBAL_REQUESTS  # noqa: E402
 from storage import Store  # noqa: E402
 from tests.e2e.bot_process import API_ENV, GATEWAY_ENV  # noqa: E402
 from tests.e2e.fake_discord import FakeChannel, FakeDiscord, FakeDiscordError  # noqa: E402
 from tests.e2e.harness import Harness  # noqa: E402
 from tests.e2e.test_fuzz import RealGames  # noqa: E402
+from tests.e2e.test_play_in_place import Table as ClickingTable  # noqa: E402
 from tests.e2e.test_user_install import select_of  # noqa: E402
 
 PEOPLE = ("alice", "bob", "carol")
+
+
+def checkout(revision: str, into: str) -> Path:
+    """The files of `revision` (committed, as git has them) in a new folder under `into` (`--baseline`)."""
+    folder = Path(into) / "baseline"
+    folder.mkdir()
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", revision], check=True, capture_output=True)
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
+    return folder
 
 
 def pct(values: list[float], q: float) -> float:
@@ -100,6 +119,9 @@ class Figures:
     refused: int = 0  # interactions Discord refused (an answer past its 3 s) or a Move refused
     bot_cpu: float = 0.0  # CPU seconds the bot's process spent in the play
     bench_cpu: float = 0.0  # CPU seconds the bench's process (the fake Discord and the people) spent in it
+    code: Path = ROOT  # the bot's files: this checkout's, or a baseline revision's (`--baseline`)
+    unlimited: Counter[str] = field(default_factory=Counter)  # interaction answers and token edits, by route
+    where: Counter[str] = field(default_factory=Counter)  # the bot's profile: samples by where (`--profile`)
 
 
 class Bench:
@@ -166,11 +188,12 @@ class BotProcess:
     at the fake), its database a SQLite file this process reads too. Discord is not in the bot's process,
     so neither is the fake: its work (and the simulated people's) never competes with the bot's."""
 
-    def __init__(self, fake: FakeDiscord, database: Path, folder: Path) -> None:
+    def __init__(self, fake: FakeDiscord, database: Path, folder: Path, code: Path = ROOT) -> None:
+        """`code`: the files the bot runs from (this checkout, or a baseline's: `--baseline`)."""
         settings = {name.upper() for name in Settings.model_fields}
         self.env = {k: v for k, v in os.environ.items() if k not in settings}
         self.env.update(
-            PYTHONPATH=str(ROOT),
+            PYTHONPATH=str(code),
             DISCORD_TOKEN=fake.token,
             DATABASE_PATH=str(database),
             TURN_TIMEOUT_SECONDS="600",
@@ -212,6 +235,82 @@ class BotProcess:
         problems = [line for line in self.lines if "ERROR" in line or "Traceback" in line]
         if problems:
             print("the bot process logged errors:", *problems[:10], sep="\n", file=sys.stderr)
+
+
+# Where the bot's CPU goes (`--profile`): each sample of its process holding the GIL (py-spy `--gil`: what
+# runs Python, which is nearly all of its CPU) goes to the first of these its stack matches.
+WHERE = [
+    ("/help (the bench's baseline command)", r"Help\.help"),
+    ("pictures (drawing, palette, PNG)", r"table_picture|hand_picture|bot/render/pictures|PIL/"),
+    (
+        "composing the text (the table message, its log, the dialog)",
+        r"compose \(|Drawing\.word|dialog_of|(?<!open_)move_dialog \(|tablelog|message_of",
+    ),
+    ("storage (SQLite through aiosqlite)", r"storage/|aiosqlite"),
+    ("the rules and the computer player", r"bot/games/"),
+    (
+        "discord.py and aiohttp: requests out",
+        r"aiohttp|AsyncWebhookAdapter|HTTPClient\.request|discord/webhook|discord_out|InteractionResponse",
+    ),
+    (
+        "discord.py: events in (gateway, interactions)",
+        r"discord/gateway|discord/state|Interaction\.__init__|schedule_dynamic|_from_interaction|discord/ui"
+        r"|discord/app_commands",
+    ),
+]
+REST = "the event loop and the rest"
+
+
+class Profile:
+    """py-spy sampling the bot's process through the play (`--profile`; `pip install py-spy`)."""
+
+    def __init__(self, proc: asyncio.subprocess.Process, out: Path) -> None:
+        self.proc, self.out = proc, out
+
+    @classmethod
+    async def start(cls, bot: BotProcess, folder: Path, seconds: float) -> Profile:
+        assert bot.proc is not None
+        out = folder / f"profile-{bot.proc.pid}.txt"
+        proc = await asyncio.create_subprocess_exec(
+            "py-spy", "record", "--gil", "--rate", "50", "--format", "raw", "--duration", str(int(seconds)),
+            "--pid", str(bot.proc.pid), "--output", str(out),
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
+        )
+        return cls(proc, out)
+
+    async def stop(self) -> Counter[str]:
+        await asyncio.wait_for(self.proc.wait(), 120)
+        where: Counter[str] = Counter()
+        if not self.out.exists():
+            print("py-spy wrote no profile (is it installed? pip install py-spy)", file=sys.stderr)
+            return where
+        rules = [(name, re.compile(pattern)) for name, pattern in WHERE]
+        for line in self.out.read_text().splitlines():
+            stack, _, count = line.rpartition(" ")
+            name = next((name for name, rule in rules if rule.search(stack)), REST)
+            where[name] += int(count)
+        return where
+
+
+def where_table(clicked: list[Figures], before: list[Figures], revision: str) -> list[str]:
+    """The bot's CPU per move of a person split as its profile splits its samples, before and now."""
+    columns = [(f"{f.kind} at `{revision}`", f) for f in before] + [(f"{f.kind} now", f) for f in clicked]
+    columns = [(label, f) for label, f in columns if f.where]
+    if not columns:
+        return []
+    out = [
+        "| where | " + " | ".join(f"{label} (ms)" for label, _ in columns) + " |",
+        "|---|" + "---|" * len(columns),
+    ]
+    for name in [name for name, _ in WHERE] + [REST]:
+        cells = []
+        for _, f in columns:
+            share = f.where[name] / max(1, sum(f.where.values()))
+            cells.append(f"{share * f.bot_cpu / max(1, f.people_moves) * 1000:.1f} ({share:.0%})")
+        out.append(f"| {name} | " + " | ".join(cells) + " |")
+    totals = [f"**{f.bot_cpu / max(1, f.people_moves) * 1000:.1f}**" for _, f in columns]
+    out.append("| all | " + " | ".join(totals) + " |")
+    return out
 
 
 @dataclass
@@ -426,14 +525,17 @@ def shown_delays(bench: Bench, channel: str, answered: list[tuple[float, int | N
     return delays
 
 
-async def scenario(kind: str, tables: int, seconds: float, seed: int, *, clicks: bool = False) -> Figures:
-    figures = Figures(kind, tables, clicks=clicks)
+async def scenario(
+    kind: str, tables: int, seconds: float, seed: int, *, clicks: bool = False, code: Path = ROOT,
+    profile: bool = False,
+) -> Figures:
+    figures = Figures(kind, tables, clicks=clicks, code=code)
     figures_pending.clear()
     with tempfile.TemporaryDirectory() as folder:
         database = Path(folder) / "bench.sqlite3"
         bench = Bench(Path(folder), tables)
         await bench.fake.start()
-        bot = BotProcess(bench.fake, database, Path(folder))
+        bot = BotProcess(bench.fake, database, Path(folder), code)
         reader: Tables | None = None
         try:
             await bot.start()
@@ -442,10 +544,12 @@ async def scenario(kind: str, tables: int, seconds: float, seed: int, *, clicks:
                 await bench.open_game(kind, name)
             await everything_shown(bench, reader)
             since = bench.fake.now()
+            first = len(bench.fake.requests)
             rng = random.Random(seed)
             until = time.monotonic() + seconds
             started = time.monotonic()
             cpu = bot.cpu_seconds(), time.process_time()
+            spy = await Profile.start(bot, Path(folder), seconds) if profile else None
             await asyncio.gather(
                 *(drive(bench, reader, kind, n, until, figures, random.Random(rng.random()))
                   for n in bench.names)
@@ -454,11 +558,15 @@ async def scenario(kind: str, tables: int, seconds: float, seed: int, *, clicks:
             figures.seconds = time.monotonic() - started
             figures.bot_cpu = bot.cpu_seconds() - cpu[0]
             figures.bench_cpu = time.process_time() - cpu[1]
+            if spy is not None:
+                figures.where = await spy.stop()
             stats = bench.fake.rest_stats(since=since)
             figures.calls = stats.total
             figures.peak = stats.peak(window=1.0)
             figures.answered_429 = stats.sent_429
             figures.routes = Counter(call.route for call in stats.calls)
+            requests = bench.fake.requests[first:]
+            figures.unlimited = Counter(r.route for r in requests if r.route.startswith(UNLIMITED))
             figures.moves = max(1, stored_moves(database, since))
             for name in bench.names:
                 figures.shown_after += shown_delays(bench, name, figures_pending.get(name, []))
@@ -531,6 +639,78 @@ def stored_moves(database: Path, since: float) -> int:
     with sqlite3.connect(database) as conn:
         (count,) = conn.execute("SELECT COUNT(*) FROM actions WHERE created_at >= ?", (since,)).fetchone()
     return int(count)
+
+
+@dataclass
+class GameCalls:
+    """Every rate-limited call of one whole game by clicks, from the first command to the end."""
+
+    kind: str
+    people_moves: int
+    calls: Counter[tuple[str, str]]  # (route, why) -> how many
+
+    @property
+    def total(self) -> int:
+        return sum(self.calls.values())
+
+
+def why(fake: FakeDiscord, request: Any) -> str:
+    """What a rate-limited call was for, told from its route and body as Discord saw it."""
+    route, body = request.route, request.body if isinstance(request.body, dict) else {}
+    if route == "POST /users/@me/channels":
+        return "a person's DM channel opened, for his hand"
+    parts = request.path.split("/")
+    channel = fake.channel(int(parts[2])) if len(parts) > 2 and parts[2].isdigit() else None
+    payload = body.get("payload_json", body) if isinstance(body, dict) else {}
+    buttons = bool(payload.get("components")) if isinstance(payload, dict) else False
+    if route == "POST /channels/{channel_id}/messages":
+        if channel is not None and channel.guild_id is None:
+            return "a hand by DM (each deal's, the mission's)"
+        return "the table message posted (a new table)" if buttons else "a message in the channel"
+    if route == "PATCH /channels/{channel_id}/messages/{message_id}":
+        return "the table message edited in the channel (a change no click's answer or token carried)"
+    if route == "DELETE /channels/{channel_id}/messages/{message_id}":
+        return "an old table message removed"
+    return "other"
+
+
+async def whole_game_by_clicks(kind: str) -> GameCalls:
+    """One whole game played by clicks at a person's pace (tests/e2e/test_play_in_place.py's people: each
+    moves 1-3 s on the fake's clock after the table message shows his turn), one table, the bot in this
+    process; its rate-limited calls from the first command (the table opened by slash commands, as the
+    other scenarios) to the end, each with its reason."""
+    lobbies.new_seed = lambda: f"bench-whole-{kind}-1"  # reproducible: the same deal every run
+    with tempfile.TemporaryDirectory() as folder:
+        bench = Bench(Path(folder), 1)
+        await bench.start(Path(folder) / "bench.sqlite3", turn_timeout_seconds=600)
+        try:
+            channel = bench.names[0]
+            first = len(bench.fake.requests)
+            since = bench.fake.now()
+            await bench.open_game(kind, channel)
+            await bench.sessions.idle()
+            assert bench.harness is not None
+            clicking = ClickingTable(bench.harness, channel, bench.people(channel), seed=42)
+            clicking.table_id = bench.table(channel).id
+            await clicking.play()
+            await bench.sessions.idle()
+            limited = Counter(c.route for c in bench.fake.rest_stats(since=since).calls)
+            calls: Counter[tuple[str, str]] = Counter()
+            for request in bench.fake.requests[first:]:
+                if limited[request.route] > 0:
+                    limited[request.route] -= 1
+                    calls[(request.route, why(bench.fake, request))] += 1
+            return GameCalls(kind, clicking.moves, calls)
+        finally:
+            await bench.stop()
+
+
+def game_calls_line(g: GameCalls) -> str:
+    parts = [f"{n} {reason} (`{route}`)" for (route, reason), n in g.calls.most_common()]
+    return (
+        f"- {g.kind}: {g.total} rate-limited calls for {g.people_moves} moves of people "
+        f"(**{g.total / max(1, g.people_moves):.2f}** per move of a person): " + ("; ".join(parts) or "none")
+    )
 
 
 async def finished_game_messages(kind: str) -> list[int]:
@@ -682,14 +862,62 @@ def cpu_line(f: Figures) -> str:
     )
 
 
+def capacity_line(f: Figures, game: GameCalls | None) -> str:
+    """How many tables as busy as these one core and one token carry, from this run's own figures: the bot's
+    CPU per move of a person, how often a person moves at a busy table, and the whole game's rate-limited
+    calls per move of a person (the opening and the hands by DM included; the play's own calls if no whole
+    game was measured) against the token's 48 calls a second (GLOBAL_REQUESTS)."""
+    people = max(1, f.people_moves)
+    per_table = f.people_moves / f.seconds / f.tables  # moves of people a second at one busy table
+    cpu = f.bot_cpu / people
+    calls = game.total / max(1, game.people_moves) if game is not None else f.calls / people
+    core = 1 / (cpu * per_table) if cpu and per_table else float("inf")
+    token = GLOBAL_REQUESTS / (calls * per_table) if calls and per_table else float("inf")
+    return (
+        f"- {f.kind}: a busy table makes {per_table:.2f} moves of people a second; one core carries "
+        f"**{core:,.0f}** such tables (the bot at {cpu * 1000:.1f} ms of CPU per move of a person), one "
+        f"token **{token:,.0f}** ({calls:.3f} rate-limited calls per move of a person"
+        f"{', whole games' if game is not None else ''}, 48 a second)"
+    )
+
+
+# Interaction answers and edits through their tokens: outside the rate limits, but each a request the bot's
+# process makes (its CPU).
+UNLIMITED = ("POST /interactions", "PATCH /webhooks", "POST /webhooks", "GET /webhooks")
+
+
+def unlimited_line(f: Figures) -> str:
+    people = max(1, f.people_moves)
+    parts = [f"{route} {count / people:.2f}" for route, count in f.unlimited.most_common()]
+    return f"- {f.kind}, {f.tables} tables: " + "; ".join(parts)
+
+
 def routes_line(f: Figures) -> str:
     parts = [f"{route} {count / f.moves:.2f}" for route, count in f.routes.most_common()]
     return f"- {f.kind}, {f.tables} tables: " + "; ".join(parts)
 
 
+def cpu_table(clicked: list[Figures], before: list[Figures], revision: str) -> list[str]:
+    """The bot's CPU per move of a person at each click scenario, at `--baseline`'s revision and now (the
+    same run: the two bots took turns on the same machine)."""
+    then = {(f.kind, f.tables): f for f in before}
+    out = [
+        f"| game | tables | the bot's CPU per move of a person at `{revision}` (ms) | now (ms) | now / then "
+        "| moves of people (then / now) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for f in clicked:
+        b = then.get((f.kind, f.tables))
+        now = f.bot_cpu / max(1, f.people_moves) * 1000
+        was = b.bot_cpu / max(1, b.people_moves) * 1000 if b is not None else float("nan")
+        moves = f"{b.people_moves} / {f.people_moves}" if b is not None else f"n/a / {f.people_moves}"
+        out.append(f"| {f.kind} | {f.tables} | {was:.1f} | **{now:.1f}** | {now / was:.2f} | {moves} |")
+    return out
+
+
 def report(
     rows: list[Figures], clicked: list[Figures], finished: dict[str, list[int]], resumed: dict[str, float],
-    args: Any,
+    args: Any, before: list[Figures] | None = None, games: dict[str, GameCalls] | None = None,
 ) -> str:
     validation = "on" if args.validate else "off"
     lines = [
@@ -724,6 +952,50 @@ def report(
             "schema checks and the simulated people, on the same cores):",
             "",
             *(cpu_line(f) for f in clicked),
+            "",
+            "The requests outside the limits (interaction answers, edits through a click's token: the /help "
+            "baseline, Move's dialog, its submit's answer, the computer's moves and the pictures), per move "
+            "of a person:",
+            "",
+            *(unlimited_line(f) for f in clicked),
+        ]
+        if before:
+            lines += [
+                "",
+                f"The bot's CPU per move of a person, before (the bot of revision `{args.baseline}`, "
+                f"{args.baseline_commit}, run by the same bench in turns with this one) and now:",
+                "",
+                *cpu_table(clicked, before, args.baseline),
+                "",
+                "Before, where the machine's time went:",
+                "",
+                *(cpu_line(f) for f in before),
+            ]
+        where = where_table(clicked, before or [], getattr(args, "baseline", None) or "")
+        if where:
+            lines += [
+                "",
+                "Where the bot's CPU went, per move of a person (a py-spy profile of the bot's process "
+                "through the play: its samples holding the GIL, each counted under the first of these its "
+                "stack is in; the share of the samples times the CPU per move):",
+                "",
+                *where,
+            ]
+        if games:
+            lines += [
+                "",
+                "Every rate-limited call of a whole game by clicks (one table, the people at a person's "
+                "pace: 1-3 s on the fake's clock after the table message shows their turn; from the first "
+                "command to the end), by reason:",
+                "",
+                *(game_calls_line(g) for g in games.values()),
+            ]
+        lines += [
+            "",
+            "What one core and one token carry, from these figures (the bot alone on the core; the "
+            "token's 48 calls a second):",
+            "",
+            *(capacity_line(f, (games or {}).get(f.kind)) for f in clicked),
         ]
     if rows:
         lines += [
@@ -772,6 +1044,14 @@ async def main() -> None:
     )
     parser.add_argument("--write", action="store_true", help="write the figures into docs/benchmarks.md")
     parser.add_argument(
+        "--baseline", metavar="REV",
+        help="also run the click scenarios with the bot of git revision REV (say main), in turns with this",
+    )
+    parser.add_argument(
+        "--profile", action="store_true",
+        help="sample the bot's process with py-spy in the click scenarios: where its CPU goes (needs py-spy)",
+    )
+    parser.add_argument(
         "--two-processes",
         action="store_true",
         help="only the token's budget across two bot processes on one PostgreSQL (one killed and restarted)",
@@ -785,15 +1065,36 @@ async def main() -> None:
     if args.quick:
         args.seconds, args.tables, args.click_tables, args.resume_tables = 15.0, "1,10", "10", 200
     logging.basicConfig(level=logging.ERROR)
-    clicked = []
+    clicked, before = [], []
+    baseline = None
+    folder = tempfile.TemporaryDirectory()
+    if args.baseline:
+        args.baseline_commit = subprocess.run(
+            ["git", "-C", str(ROOT), "rev-parse", "--short", args.baseline],
+            check=True, capture_output=True, text=True,
+        ).stdout.strip()
+        baseline = checkout(args.baseline, folder.name)
     print("\n".join(CLICK_HEADER), flush=True)
     for n in [int(x) for x in args.click_tables.split(",") if x]:
         for kind in ("malice", "insomnia"):
-            figures = await scenario(kind, n, args.seconds, args.seed, clicks=True)
+            if baseline is not None:  # the two bots take turns: the same machine, the same minutes
+                then = await scenario(
+                    kind, n, args.seconds, args.seed, clicks=True, code=baseline, profile=args.profile
+                )
+                before.append(then)
+                print(f"at {args.baseline}:", click_row(then), cpu_line(then), sep="\n", flush=True)
+            figures = await scenario(kind, n, args.seconds, args.seed, clicks=True, profile=args.profile)
             clicked.append(figures)
             print(click_row(figures), flush=True)
             print(routes_line(figures), flush=True)
             print(cpu_line(figures), flush=True)
+            print(unlimited_line(figures), flush=True)
+    folder.cleanup()
+    games = {}
+    if clicked:
+        for kind in ("malice", "insomnia"):
+            games[kind] = await whole_game_by_clicks(kind)
+            print(game_calls_line(games[kind]), flush=True)
     rows = []
     print("\n".join(HEADER), flush=True)
     for n in [int(x) for x in args.tables.split(",") if x]:
@@ -804,7 +1105,7 @@ async def main() -> None:
             print(routes_line(figures), flush=True)
     finished = {kind: await finished_game_messages(kind) for kind in ("malice", "insomnia")}
     resumed = await resume(args.resume_tables) if args.resume_tables else {}
-    text = report(rows, clicked, finished, resumed, args)
+    text = report(rows, clicked, finished, resumed, args, before, games)
     print(text)
     if args.write:
         write_section("discord", "## Discord traffic at Discord's limits\n\n" + text)

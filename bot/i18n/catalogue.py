@@ -20,9 +20,9 @@ from typing import Any
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from babel.numbers import format_decimal
 from babel.support import Translations
 
+from bot.i18n.formatting import number
 from bot.i18n.locale import DEFAULT, LANGUAGES, Lang, resolve_locale
 
 DOMAIN = "cardtable"
@@ -90,7 +90,7 @@ class Catalogue:
             raise KeyError(f"no plural message {key!r} in the catalogue")
         lang = resolve_locale(locale)
         text = self._translations[lang].ngettext(key, key, n)
-        return text.format(**{"n": format_decimal(n, locale=lang), **params})
+        return text.format(**{"n": number(lang, n), **params})
 
 
 @functools.cache

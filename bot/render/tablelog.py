@@ -4,14 +4,17 @@ whole log in German at the next write. `compose` (bot/render/compose.py) takes o
 
 from __future__ import annotations
 
+import threading
+import weakref
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot import render
 from bot.games.base import GameEvent, GameState
-from bot.i18n import t
-from bot.render.common import LogGroup, TableInfo, name
+from bot.i18n import resolve_locale, t
+from bot.render.common import LogGroup, LogLine, TableInfo, name
 
 RECENT_LIMIT = render.RECENT_LIMIT  # characters of log lines a table message holds
 RECENT_AT_LEAST = render.RECENT_AT_LEAST
@@ -76,13 +79,11 @@ def log_of(
     """The log lines of these steps (oldest first) and of the notes among them, worded now."""
     out: list[Line] = []
     current: LogGroup | None = None
+    facts = info.model_dump_json(exclude={"seq"})  # what the lines depend on besides the step
     for step in steps:
         said = [(n.n, word_note(n, locale)) for n in notes if n.at == step.count]
         lead = [render.start_line(info, locale=locale)] if step.count == 0 else []
-        lines = render.log_lines(
-            info, step.game.public_view(), list(step.events), current=current,
-            notes=[text for _, text in said], lead=lead, locale=locale,
-        )  # fmt: skip
+        lines = STEP_LINES.get(info, facts, step, current, [text for _, text in said], lead, locale)
         for line in lines:
             # A step's notes are among its lines (they explain it): numbered, so the presenter can tell which
             # it has shown.
@@ -95,6 +96,50 @@ def log_of(
     # Notes with no step of their own yet (a seat given to the computer): after the last step's lines.
     out.extend(Line(n.at, n.n, word_note(n, locale)) for n in notes if n.at > last)
     return out
+
+
+class StepLines:
+    """The lines of the newest `size` steps as worded last, by step: a table message words the log of the
+    record's last steps (up to 16) at every write and every click's answer, and all but the newest were worded
+    the same way the time before (the same step object, the group the log was in, the same notes, names and
+    language). Bounded: 4,096 steps, about 50 busy tables' last steps in two languages, each entry a few
+    lines of text; a step is held weakly (the records hold their own). The info's `seq` is left out of the
+    key: no step's lines depend on how many came after it."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self._items: OrderedDict[tuple[Any, ...], tuple[weakref.ref[Any], list[LogLine]]] = OrderedDict()
+        self._lock = threading.Lock()  # the presenter composes in the event loop, the web in threads
+
+    def get(
+        self, info: TableInfo, facts: str, step: StepFacts, current: LogGroup | None, notes: list[str],
+        lead: list[str], locale: object,
+    ) -> list[LogLine]:
+        """`facts`: `info` as JSON without its `seq` (the caller's, once for all its steps)."""
+        group = None if current is None else (current.key, current.title)
+        # The step's identity is checked below, so the facts' hash tells one table's versions apart.
+        key = (hash(facts), id(step), step.count, group, tuple(notes), tuple(lead), resolve_locale(locale))
+        with self._lock:
+            hit = self._items.get(key)
+            if hit is not None and hit[0]() is step:  # the same object, not one at a freed object's address
+                self._items.move_to_end(key)
+                return hit[1]
+        lines = render.log_lines(
+            info, step.game.public_view(), list(step.events), current=current, notes=notes, lead=lead,
+            locale=locale,
+        )
+        try:
+            held = weakref.ref(step)
+        except TypeError:  # a step that cannot be held weakly is worded each time
+            return lines
+        with self._lock:
+            self._items[key] = (held, lines)
+            if len(self._items) > self.size:
+                self._items.popitem(last=False)
+        return lines
+
+
+STEP_LINES = StepLines()
 
 
 @dataclass(frozen=True)

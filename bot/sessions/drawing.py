@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot import render
-from bot.games.registry import REGISTRY
 from bot.render.common import Message
 from bot.render.compose import TableView
 from bot.sessions.display import Display
@@ -122,13 +121,14 @@ class Drawing:
         """The table message with its picture drawn in a worker thread, from the game as stored."""
         message, win = await self.word(job, record)
         display = await self.display(job)
-        if record.game is None or record.snapshot is None or not pictures_on(record, display):
+        game = record.game
+        if game is None or not pictures_on(record, display):
             return message, win
         info = info_of(record, display)
-        spec, snapshot, lang = REGISTRY[record.kind], record.snapshot, record.language
-        picture = await asyncio.to_thread(
-            lambda: render.table_picture(info, spec.load(snapshot), locale=lang)
-        )
+        lang = record.language
+        # The record's game is never changed (the service applies to a copy): the thread reads the stored
+        # state itself, as the computer's thinking does, rather than loading its snapshot again.
+        picture = await asyncio.to_thread(lambda: render.table_picture(info, game, locale=lang))
         return render.attach_picture(message, picture), win
 
     def shown(self, job: Job, record: TableRecord, win: Window | None, *, whole: bool = True) -> None:

@@ -21,7 +21,7 @@ from bot.i18n import t
 from bot.render.common import Message, custom_id
 from bot.sessions.display import Display
 from bot.sessions.records import TableRecord
-from bot.sessions.view import view_of
+from bot.sessions.view import dialog_of
 
 CHANNEL = "channel"
 INTERACTION = "interaction"
@@ -109,18 +109,18 @@ class MoveDialog:
 
 def move_dialog(record: TableRecord, player: str, *, locale: object) -> MoveDialog:
     """The Move dialog of `player`, drawn from his private view (`bot.render.compose`)."""
-    view = view_of(record, reader=player, locale=locale, pictures_off=True)
-    moves = [(m.label, m.token) for m in view.moves]
+    hand, choices = dialog_of(record, player, locale=locale)
+    moves = [(m.label, m.token) for m in choices]
     room = OPTIONS_PER_SELECT * SELECTS
     if len(moves) > room:  # many bids: the lowest ones and the last move (the pass) (slash: any amount)
         moves = moves[: room - 1] + moves[-1:]
     chunks = [moves[i : i + OPTIONS_PER_SELECT] for i in range(0, len(moves), OPTIONS_PER_SELECT)][:SELECTS]
-    hand = view.hand.texts() if view.hand is not None else iter(())
+    texts = hand.texts() if hand is not None else iter(())
     return MoveDialog(
         table_id=record.id,
         seq=record.seq,
         title=t(locale, "dm.move.title", table=record.id)[:45],
-        text="\n".join(hand)[:4000],
+        text="\n".join(texts)[:4000],
         moves=chunks,
         label=t(locale, "dm.move.pick"),
     )

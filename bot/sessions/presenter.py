@@ -40,6 +40,15 @@ from storage.contract import Store
 log = logging.getLogger(__name__)
 
 RETRY_PAUSES = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0)  # after a failed write; the last one repeats
+# How long a write waits for a computer seat to end its turn (a computer's turn takes a few tens of ms; a busy
+# process's queue of thinking may take longer: the table then shows what is stored, and the rest follows).
+COMPUTER_WAIT = 1.0
+
+
+def computer_to_move(record: TableRecord) -> bool:
+    game = record.game
+    player = None if game is None or game.is_over or not record.is_open else game.current_player
+    return player is not None and record.seat_is_computer(player)
 
 
 class Announcer(Protocol):
@@ -282,6 +291,7 @@ class Presenter:
                 await self._started.wait()
                 if self.coalesce:
                     await asyncio.sleep(self.coalesce)
+                    await self._computer_first(job)
                 job.wake.clear()
                 more = await self._guarded_step(job)
                 if more:
@@ -292,6 +302,16 @@ class Presenter:
                     return
         finally:
             job.busy = False
+
+    async def _computer_first(self, job: Job) -> None:
+        """While a computer seat is to move, its moves come within moments (it starts thinking 30 ms after the
+        move that gave it the turn): the write waits for them, at most `COMPUTER_WAIT`, so one write (one
+        picture) shows a person's move and the computer's answer together, not one after the other."""
+        deadline = time.monotonic() + COMPUTER_WAIT
+        while computer_to_move(job.record) and (left := deadline - time.monotonic()) > 0:
+            job.wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(job.wake.wait(), left)
 
     async def _guarded_step(self, job: Job) -> bool:
         try:

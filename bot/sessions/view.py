@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot import render
 from bot.render import compose as composition
 from bot.render import tablelog
 from bot.render.common import Message, PageLinks, RatingShown, TableInfo
@@ -17,7 +18,7 @@ from bot.sessions import rematch
 from bot.sessions.records import MoveFacts, NoteFact, TableRecord
 
 __all__ = [
-    "Line", "Window", "banner_of", "log_of", "message_of", "table_info", "view_of", "window",
+    "Line", "Window", "banner_of", "dialog_of", "log_of", "message_of", "table_info", "view_of", "window",
     "window_of", "word_note", "word_param",
 ]  # fmt: skip
 
@@ -104,6 +105,20 @@ def typed_of(
         table_info(record), record.game, steps=steps, notes=record.session.notes, banner=banner,
         deadline=deadline, reader=reader, locale=locale, log_lines=log_lines,
     )  # fmt: skip
+
+
+def dialog_of(
+    record: TableRecord, player: str, *, locale: object
+) -> tuple[Message | None, list[composition.MoveChoice]]:
+    """What the Move dialog of `player` shows: his hand (text) and his legal moves, as
+    `view_of(reader=player)` composes them, without the board, the seats and the log a dialog does not show
+    (they were most of composing it, at every press of Move)."""
+    game = record.game
+    if game is None or player not in game.players:
+        return None, []
+    info = table_info(record, pictures_off=True)
+    hand = render.hand_message(info, game, player, dm=True, locale=locale, picture=False)
+    return hand, composition.legal_moves(info, game, player, locale=locale)
 
 
 def window_of(view: TableView) -> Window:

@@ -56,8 +56,8 @@ ALLOWED: dict[str, str] = {
     "RGBA": "Pillow image mode",
     "L": "Pillow image mode (a grey mask)",
     "PNG": "Pillow file format",
-    # bot/render/view.py, common.py: a moment's style letter, as Discord's timestamps name them (t T d D f F R)
-    **{style: "a timestamp's style letter (Discord's t, T, d, D, f, F, R), never shown" for style in "tTdDfFR"},
+    # bot/render/view.py, common.py: a moment's style letter, as Discord's timestamps name them
+    **{style: "a timestamp's style letter (t, T, d, D, f, F, R), never shown" for style in "tTdDfFR"},
     "A": "a capital measured for the font's cap height (sprites.card), never drawn",
     "NFC": "a Unicode normalization form (text.drawable: letters composed as the font has them)",
     "NotoSans-Regular.ttf": "the shipped font's file name (pictures.fontfile)",

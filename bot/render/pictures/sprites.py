@@ -299,5 +299,43 @@ def badge(text: str, size: int, fill: RGB = WHITE, ink: RGB = INK) -> Image.Imag
 
 
 def paste(canvas: Image.Image, sprite: Image.Image, xy: tuple[int, int]) -> None:
-    canvas.paste(sprite, xy, sprite)
+    bands = _bands(sprite) if sprite.mode == "RGBA" and sprite.width * sprite.height >= LARGE else None
+    if bands is not None:
+        head, body, tail = bands
+        x, y = xy
+        canvas.paste(head, xy, head)
+        canvas.paste(body, (x, y + head.height))  # opaque: a copy, the same pixels blending would give
+        canvas.paste(tail, (x, y + head.height + body.height), tail)
+    else:
+        canvas.paste(sprite, xy, sprite)
     record(canvas, "sprite", sprite, xy)
+
+
+# A large sprite (a seat's or a player's panel, up to 572 × 400 pixels) is opaque but for its rounded
+# corners: blending each of its pixels through its alpha was half of pasting a Malice table's sprites.
+# Its rows that are opaque across are copied instead (the same pixels: blending at alpha 255 gives the
+# sprite's own), the rows of its corners blended. The split is kept with the sprite (`Image.info`), so it is
+# computed once per sprite, and the sprites are cached (each function's `@cache`).
+LARGE = 20_000  # pixels
+
+
+def _bands(sprite: Image.Image) -> tuple[Image.Image, Image.Image, Image.Image] | None:
+    """The sprite's rows above, across and below its opaque middle (None: its middle row is not opaque)."""
+    if "opaque_bands" not in sprite.info:
+        alpha = sprite.getchannel("A")
+        width = sprite.width
+        opaque = [alpha.crop((0, y, width, y + 1)).getextrema()[0] == 255 for y in range(sprite.height)]
+        middle = sprite.height // 2
+        top = bottom = middle
+        if opaque[middle]:
+            while top > 0 and opaque[top - 1]:
+                top -= 1
+            while bottom < sprite.height and opaque[bottom]:
+                bottom += 1
+        sprite.info["opaque_bands"] = None if top == bottom else (
+            sprite.crop((0, 0, sprite.width, top)),
+            sprite.crop((0, top, sprite.width, bottom)).convert("RGB"),
+            sprite.crop((0, bottom, sprite.width, sprite.height)),
+        )
+    bands: tuple[Image.Image, Image.Image, Image.Image] | None = sprite.info["opaque_bands"]
+    return bands

@@ -59,7 +59,9 @@ def printable(text: str) -> str:
     return cleaned if any(c.isalnum() for c in cleaned) else ""
 
 
-@cache
+# Bounded: every text of every picture is one (turn numbers, counts, every table's names), so a process that
+# runs for months would keep them all; 8,192 masks of a few KB each, the texts of the busy tables' pictures.
+@lru_cache(maxsize=8192)
 def text_mask(text: str, size: int) -> Image.Image:
     """A text as an "L" mask, tight to its ink plus the font's line height, so texts of one size align."""
     f = font(size)

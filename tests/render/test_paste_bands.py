@@ -1,0 +1,38 @@
+"""A large sprite is pasted in bands (its opaque middle rows copied, its corners' rows blended: issue 42): the
+picture a player gets is the same, pixel for pixel, as the sprite blended whole through its alpha."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from PIL import Image, ImageChops
+
+from bot.render.pictures import sprites as sp
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(
+    width=st.integers(150, 572),
+    height=st.integers(134, 420),
+    turn=st.booleans(),
+    x=st.integers(-20, 40),
+    y=st.integers(-20, 40),
+)
+def test_a_panel_pasted_in_bands_is_the_panel_blended_whole(width, height, turn, x, y):
+    panel = sp.panel(width, height, turn)
+    assert width * height >= sp.LARGE
+    base = Image.new("RGB", (620, 480), sp.FELT)
+    base.paste((200, 40, 40), (0, 0, 310, 240))  # not one colour under it: every blended pixel shows
+    banded, blended = base.copy(), base.copy()
+    sp.paste(banded, panel, (x, y))
+    blended.paste(panel, (x, y), panel)
+    assert ImageChops.difference(banded, blended).getbbox() is None
+
+
+def test_a_sprite_with_no_opaque_middle_is_blended_whole():
+    ring = sp.ring(300, 300, 4, sp.LAST)  # large, but see-through in the middle
+    assert ring.width * ring.height >= sp.LARGE
+    banded, blended = Image.new("RGB", (320, 320), sp.FELT), Image.new("RGB", (320, 320), sp.FELT)
+    sp.paste(banded, ring, (5, 5))
+    blended.paste(ring, (5, 5), ring)
+    assert ImageChops.difference(banded, blended).getbbox() is None
