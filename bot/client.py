@@ -246,6 +246,8 @@ class CardBot(commands.AutoShardedBot):
                 await sessions.close()
             web, self.web = self.web, None
             if web is not None:
+                if sessions is not None:
+                    sessions.pages.remove(web)  # as the web installed itself: a pair
                 await web.close()
             await super().close()
         finally:

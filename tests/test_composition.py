@@ -24,10 +24,8 @@ SOURCES = [*sorted((ROOT / "bot").rglob("*.py")), *sorted((ROOT / "cogs").rglob(
 RECORD_BASES = {"BaseModel", "NamedTuple", "TypedDict", "Enum", "StrEnum", "IntEnum", "Exception",
                 "Protocol", "RuntimeError", "ValueError", "Message", "Embed"}  # fmt: skip
 HELD = "<held by the part>"
-# Wiring still to remove, each with its owner (as tests/test_layers.py's KNOWN).
-ALLOWED: dict[str, str] = {
-    "sessions.presenter.drawing.links": "typed-view (issue 40): the composition places the web links itself",
-}
+# Wiring still to remove, each with its owner (as tests/test_layers.py's KNOWN): none is left.
+ALLOWED: dict[str, str] = {}
 
 
 def _bases(node: ast.ClassDef) -> set[str]:

@@ -52,6 +52,7 @@ from bot.render.pictures.canvas import PictureCache
 from bot.sessions.display import Display
 from bot.sessions.drawing import Drawing, Job
 from bot.sessions.kinds import game_options
+from bot.sessions.links import Pages
 from bot.sessions.records import MoveFacts, SessionState, TableRecord
 from bot.sessions.replay import Replayed, step_message
 from bot.sessions.resume import replay_facts
@@ -343,7 +344,7 @@ def public_surfaces(record: TableRecord, steps: tuple[MoveFacts, ...], plan: Pla
     async def facts(_record: TableRecord) -> tuple[MoveFacts, ...]:
         return steps
 
-    drawing = Drawing(None, facts=facts, deadline=lambda _table: DEADLINE)  # type: ignore[arg-type]
+    drawing = Drawing(None, facts=facts, deadline=lambda _table: DEADLINE, pages=Pages())  # type: ignore[arg-type]
     job = Job(record=record, display=Display(shown_seq=max(-1, record.seq - plan.shown)))
     message, _window = LOOP.run_until_complete(drawing.drawn(job, record))
     out["discord: table message (send)"] = discord_payload(message, edit=False)

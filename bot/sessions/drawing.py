@@ -13,7 +13,7 @@ from bot import render
 from bot.render.common import Message
 from bot.render.compose import TableView
 from bot.sessions.display import Display
-from bot.sessions.links import Links
+from bot.sessions.links import Pages
 from bot.sessions.records import MoveFacts, NoteFact, TableRecord
 from bot.sessions.view import Window, banner_of, message_of, table_info, view_of, window_of
 from storage.contract import Store
@@ -58,11 +58,12 @@ class Drawing:
         *,
         facts: Callable[[TableRecord], Awaitable[tuple[MoveFacts, ...]]],
         deadline: Callable[[int], float | None],
+        pages: Pages,
     ) -> None:
         self.store = store
         self._facts = facts
         self.deadline = deadline
-        self.links: Links | None = None  # the table's pages outside Discord (bot.web), which it links to
+        self.pages = pages  # the table's pages outside Discord (bot.web), which its message links to
 
     async def display(self, job: Job) -> Display:
         if job.display is None:
@@ -103,7 +104,7 @@ class Drawing:
         lang = record.language if locale is None else locale
         shown_seq, shown_note = (-1, 0) if all_lines else (display.shown_seq, display.shown_note)
         steps = await self.steps(job, record, shown_seq)
-        pages = await self.links.pages(record) if self.links is not None else None
+        pages = await self.pages.pages(record)
         return view_of(
             record, steps=steps, shown=(shown_seq, shown_note), banner=self.banner(record, display),
             deadline=self.deadline(record.id), locale=lang, pictures_off=display.pictures_off, pages=pages,

@@ -16,6 +16,27 @@ class Links(Protocol):
         ...
 
 
+class Pages:
+    """Where the table's pages come from: none until a surface outside Discord serves them. Made with the
+    sessions; the web server installs itself once it listens (its address known only then) and removes itself
+    when it closes, as a pair. One at a time: a second is a bug."""
+
+    def __init__(self) -> None:
+        self._links: Links | None = None
+
+    def install(self, links: Links) -> None:
+        if self._links is not None:
+            raise ValueError("the table's pages are already served")
+        self._links = links
+
+    def remove(self, links: Links) -> None:
+        if self._links is links:
+            self._links = None
+
+    async def pages(self, record: TableRecord) -> PageLinks | None:
+        return await self._links.pages(record) if self._links is not None else None
+
+
 def with_links(message: Message, buttons: list[Button]) -> Message:
     """The message with the link buttons at the end of its last row while it has room, else on a row of
     their own (within Discord's five rows of five)."""

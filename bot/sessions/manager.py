@@ -34,6 +34,7 @@ from bot.render.rematch import TOKEN as REMATCH
 from bot.sessions.errors import ChannelGone, MissingPermission, NotAllowed, Text
 from bot.sessions.kinds import offered_move
 from bot.sessions.life import Life
+from bot.sessions.links import Pages
 from bot.sessions.lobbies import Lobbies
 from bot.sessions.moves import Moves
 from bot.sessions.pacing import Budget
@@ -95,6 +96,8 @@ class SessionManager:
         self.servers = Servers(store, self.tables, default_timeout=default_timeout)
         self.resumer = Resume(store, self.tables, owns_guild=owns_guild)
         self.replays = Replays(store)  # finished games stepped through privately (the Replay button)
+        # The table's pages outside Discord: the web server installs itself here once it listens.
+        self.pages = Pages()
         self.scheduler = Scheduler(computer_moves=self.moves.computer_moves, time_out=self.life.time_out,
                                    clock=clock)
         self.presenter = Presenter(
@@ -102,6 +105,7 @@ class SessionManager:
             channel_gone=self.life.channel_gone, clock=clock, coalesce=coalesce, ping_after=ping_after,
             pacing=pacing,
             door=door,
+            pages=self.pages,
         )
         # A game moves into a thread of its own (when its server plays in threads), opened by the presenter.
         self.lobbies = Lobbies(store, self.tables, self.readers, default_timeout=default_timeout,

@@ -30,6 +30,7 @@ from bot.sessions.errors import ChannelGone, EditExpired, MissingPermission
 from bot.sessions.facts import TableFact
 from bot.sessions.failures import expected
 from bot.sessions.homes import Homes
+from bot.sessions.links import Pages
 from bot.sessions.pacing import Budget, Pacer, Slot
 from bot.sessions.pings import Pings
 from bot.sessions.places import interaction_only
@@ -98,6 +99,7 @@ class Presenter:
         ping_after: float = 15.0,
         pacing: bool = True,
         door: Budget | None = None,
+        pages: Pages | None = None,
     ) -> None:
         self.announcer = announcer
         self.store = store
@@ -108,7 +110,7 @@ class Presenter:
         self._channel_gone = channel_gone
         self.clock = clock
         self.coalesce = coalesce
-        self.drawing = Drawing(store, facts=facts, deadline=deadline)
+        self.drawing = Drawing(store, facts=facts, deadline=deadline, pages=pages or Pages())
         self.jobs = Jobs()  # each table's worker state, shared with the parts below
         self.pings = Pings(self, ping_after)
         self.homes = Homes(self)

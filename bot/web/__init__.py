@@ -57,7 +57,7 @@ async def start_web(
             f"cannot serve the web pages on {settings.web_host}:{settings.web_port} ({exc.strerror or exc}): "
             "choose another WEB_PORT (or WEB_HOST)"
         ) from None
-    sessions.presenter.drawing.links = server  # the table's pages, which its message links to
+    sessions.pages.install(server)  # the table's pages, which its message links to
     log.info("web pages at %s (listening on %s:%d)", server.base, server.host, server.port)
     return server
 
