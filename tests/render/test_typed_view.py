@@ -70,6 +70,24 @@ def test_discords_table_message_still_says_mentions_and_timestamps(locale):
     assert "<t:1900000000:R>" in words and f"<@{game.current_player}>" in words
 
 
+def test_a_step_worded_for_the_web_first_is_worded_for_discord_in_discords_words():
+    """The log's lines are kept per step (a table message words its last steps at every write): the typed
+    view's words and Discord's are kept apart, so a page drawn first never gives Discord a reference."""
+    from bot.render import tablelog
+    from bot.sessions.records import MoveFacts
+
+    table, game = malice()
+    mover = game.current_player
+    action = next(a for a in game.legal_actions() if a.kind == "play")
+    events = tuple(game.apply(action))
+    step = MoveFacts(count=1, actor=mover, events=events, game=game)
+    with neutral():
+        web = [line.text for line in tablelog.log_of(table, [step], [], locale="en")]
+    discord = [line.text for line in tablelog.log_of(table, [step], [], locale="en")]
+    assert any("\x1d" in line for line in web) and not any("<@" in line for line in web)
+    assert any(f"<@{mover}>" in line for line in discord) and not any("\x1d" in line for line in discord)
+
+
 def test_emphasis_people_and_moments_become_typed_spans():
     with neutral():
         from bot.render.common import moment, name
