@@ -13,7 +13,7 @@ from bot import render, warmup
 from bot.games.ai import choose_action
 from bot.games.registry import REGISTRY
 from bot.render.registry import PRESENTATIONS
-from bot.sessions.pacing import Budget, Pacer, WaitingLine, after_request, before_request
+from bot.sessions.pacing import Budget, Pacer, after_request, before_request
 from tests.live import TestSessions
 from tests.recording import RecordingAnnouncer
 from tests.test_sessions import ALICE, BOB, BOT, CHANNEL, GUILD, best_malice_move, fixed_seeds  # noqa: F401
@@ -154,38 +154,3 @@ async def test_the_door_follows_its_share_and_counts_what_the_slots_did_not():
         assert await before_request(door) is True and door.used() == 3
         after_request(door)
 
-
-async def test_a_waiting_line_serves_in_order_and_lets_a_waiter_step_out_when_it_became_urgent():
-    """The token edits that only bring a picture wait in such a line; a table whose computer has just moved
-    steps out of it (its edit goes first), and a turn handed to one stepping out passes on, never lost."""
-    line = WaitingLine()
-    served: list[str] = []
-    never = asyncio.Event()
-
-    async def waiter(name: str, leave: asyncio.Event) -> None:
-        if await line.enter(leave):
-            served.append(name)
-            await asyncio.sleep(0.01)
-            line.exit()
-        else:
-            served.append(f"{name} left")
-
-    first = asyncio.ensure_future(waiter("a", never))
-    await asyncio.sleep(0)  # a holds the turn
-    urgent = asyncio.Event()
-    others = [asyncio.ensure_future(waiter(n, urgent if n == "c" else never)) for n in ("b", "c", "d")]
-    await asyncio.sleep(0)
-    urgent.set()  # c's table got news while it waited
-    await asyncio.gather(first, *others)
-    assert served == ["a", "c left", "b", "d"]
-    # Told to leave just as its turn came: it holds the turn and passes it on, so nobody waits forever.
-    assert await line.enter(never)
-    late = asyncio.Event()
-    racing = asyncio.ensure_future(line.enter(late))
-    await asyncio.sleep(0)
-    line.exit()
-    late.set()
-    taken = await racing
-    if taken:
-        line.exit()
-    assert await asyncio.wait_for(line.enter(never), 1.0), "the line is free again"

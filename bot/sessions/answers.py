@@ -4,7 +4,6 @@ the answer to the command that opened the table, and afterwards changes only thr
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from typing import Any, Protocol
@@ -14,7 +13,7 @@ from bot.render.common import Message
 from bot.sessions.display import Display
 from bot.sessions.drawing import Drawing, Job, Jobs, follow_home, pictures_on
 from bot.sessions.failures import expected
-from bot.sessions.pacing import Budget, WaitingLine, first_of
+from bot.sessions.pacing import Budget
 from bot.sessions.places import CHANNEL_TOKEN_USES, INTERACTION, FirstAnswer, Tokens, interaction_only
 from bot.sessions.records import TableRecord
 from bot.sessions.view import Window
@@ -45,57 +44,20 @@ class Answers:
         self.presenter = presenter
         self.tokens = Tokens(presenter.clock)
         self.pace = Budget(TOKEN_EDITS_PER_SECOND, 1.0) if presenter.pacer is not None else None
-        self._pictures = WaitingLine()  # edits that only bring a new picture: one at a time in the pace
-        self._urgent = 0  # edits with news waiting for their turn in the pace (they go first)
-        self._calm = asyncio.Event()  # set when none is waiting
         self.token_edits = 0  # table messages edited through a click's token (no rate limit)
 
-    @staticmethod
-    def news(job: Job) -> bool:
-        """Whether the table message lacks more than its new picture: moves (a computer's turn a person
-        waits for) or the end. A click's answer shows its own move at once, in text; only its picture
-        follows through the token."""
-        display = job.display
-        return display is None or display.shown_seq < job.record.seq or not job.record.is_open
-
     @contextlib.asynccontextmanager
-    async def _paced(self, job: Job) -> AsyncIterator[None]:
-        """A turn in the token edits' pace. News goes first: a table whose message lacks only its picture
-        lines up behind the others (the first of that line takes a turn only while no news waits), and
-        steps out of that line as soon as a move is stored for it (the computer answered), so a busy
-        minute of pictures never holds a computer's turn back."""
+    async def _paced(self) -> AsyncIterator[None]:
+        """A turn in the token edits' pace, in the order they came. (An edit that brings only a picture
+        once waited behind those with moves; measured on and off at 48 a second it bought nothing
+        consistent: docs/design.md, "No news-first line".)"""
         pace = self.pace
         if pace is None:
             yield
             return
-        in_line = False
-        while not self.news(job):
-            job.news.clear()
-            if self.news(job):
-                break
-            if await self._pictures.enter(job.news):
-                in_line = True
-                break
-        # First in the line of pictures: it still lets every edit with news go before it.
-        while in_line and self._urgent and not self.news(job):
-            job.news.clear()
-            self._calm.clear()
-            await first_of(self._calm, job.news)
-        if in_line and self.news(job):
-            self._pictures.exit()
-            in_line = False
-        self._urgent += not in_line
-        try:
-            async with pace.queue:
-                await pace.wait()
-                pace.leave()
-        finally:
-            if in_line:
-                self._pictures.exit()
-            else:
-                self._urgent -= 1
-                if not self._urgent:
-                    self._calm.set()
+        async with pace.queue:
+            await pace.wait()
+            pace.leave()
         try:
             yield
         finally:
@@ -189,7 +151,7 @@ class Answers:
         if not self.tokens.has(job.record.id, display.table_message_id):
             return False
         # Its turn first, outside the table's lock: a click on the table is answered meanwhile.
-        async with self._paced(job), job.lock:
+        async with self._paced(), job.lock:
             if not presenter.needs_write(job):
                 return True  # a click's answer showed it meanwhile
             token = self.tokens.usable(job.record.id, display.table_message_id)

@@ -28,7 +28,6 @@ class Job:
     shown_revision: int = -1  # the record revision the table message shows (in memory: a restart redraws)
     steps: tuple[MoveFacts, ...] = ()  # replayed steps, when the records' own are not enough
     wake: asyncio.Event = field(default_factory=asyncio.Event)
-    news: asyncio.Event = field(default_factory=asyncio.Event)  # set at every stored change (see answers)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one write of this table's messages at a time
     task: asyncio.Task[Any] | None = None
     failures: int = 0

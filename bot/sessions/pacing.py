@@ -26,7 +26,6 @@ import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from typing import Any
 
 CHANNEL_WRITES, CHANNEL_PERIOD = 5, 5.0  # Discord: 5 per 5 s per channel (a DM channel, a thread too)
 GLOBAL_REQUESTS, GLOBAL_PERIOD = 48, 1.0  # Discord: 50 per second; the last two stay for clock drift
@@ -225,60 +224,4 @@ class Pacer:
             async with self._dms_in_flight:
                 await self._line.acquire(requests)
                 yield Slot(self, channel, requests)
-
-
-class WaitingLine:
-    """Waiters served one at a time, in the order they came; a waiter may step out of the line when its
-    `leave` event is set (what it waits for became urgent, and it goes another way)."""
-
-    def __init__(self) -> None:
-        self._busy = False
-        self._waiting: deque[asyncio.Future[None]] = deque()
-
-    async def enter(self, leave: asyncio.Event) -> bool:
-        """True when it is this waiter's turn (call `exit` after); False when `leave` was set first."""
-        if not self._busy:
-            self._busy = True
-            return True
-        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._waiting.append(turn)
-        leaving: asyncio.Future[Any] = asyncio.ensure_future(leave.wait())
-        try:
-            await asyncio.wait({turn, leaving}, return_when=asyncio.FIRST_COMPLETED)
-        except BaseException:
-            self._give_up(turn)
-            raise
-        finally:
-            leaving.cancel()
-        if turn.done() and not turn.cancelled():
-            return True  # handed the turn (perhaps as it was told to leave): it holds it
-        self._give_up(turn)
-        return False
-
-    def _give_up(self, turn: asyncio.Future[None]) -> None:
-        if turn.done() and not turn.cancelled():
-            self.exit()  # the turn came as it left: hand it on
-            return
-        turn.cancel()
-        with contextlib.suppress(ValueError):
-            self._waiting.remove(turn)
-
-    def exit(self) -> None:
-        """The turn passes to the next waiter still in the line."""
-        while self._waiting:
-            turn = self._waiting.popleft()
-            if not turn.done():
-                turn.set_result(None)
-                return
-        self._busy = False
-
-
-async def first_of(*events: asyncio.Event) -> None:
-    """Until one of `events` is set."""
-    waits = [asyncio.ensure_future(e.wait()) for e in events]
-    try:
-        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        for w in waits:
-            w.cancel()
 

@@ -148,7 +148,6 @@ class Presenter:
             job.record = record
         self.pings.track(job, record)
         job.silenced = False
-        job.news.set()
         self.wake(job)
 
     def wake(self, job: Job) -> None:
