@@ -292,7 +292,7 @@ class Presenter:
                 await self._started.wait()
                 if self.coalesce:
                     await asyncio.sleep(self.coalesce)
-                    await self._computer_first(job)
+                    await computer_first(job)
                 job.wake.clear()
                 more = await self._guarded_step(job)
                 if more:
@@ -303,16 +303,6 @@ class Presenter:
                     return
         finally:
             job.busy = False
-
-    async def _computer_first(self, job: Job) -> None:
-        """While a computer seat is to move, its moves come within moments (it starts thinking 30 ms after the
-        move that gave it the turn): the write waits for them, at most `COMPUTER_WAIT`, so one write (one
-        picture) shows a person's move and the computer's answer together, not one after the other."""
-        deadline = time.monotonic() + COMPUTER_WAIT
-        while computer_to_move(job.record) and (left := deadline - time.monotonic()) > 0:
-            job.wake.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(job.wake.wait(), left)
 
     async def _guarded_step(self, job: Job) -> bool:
         try:
@@ -392,3 +382,14 @@ class Presenter:
             return True
         self.pings.wake_when_due(job)
         return False
+
+
+async def computer_first(job: Job) -> None:
+    """While a computer seat is to move, its moves come within moments (it starts thinking 30 ms after the
+    move that gave it the turn): the write waits for them, at most `COMPUTER_WAIT`, so one write (one
+    picture) shows a person's move and the computer's answer together, not one after the other."""
+    deadline = time.monotonic() + COMPUTER_WAIT
+    while computer_to_move(job.record) and (left := deadline - time.monotonic()) > 0:
+        job.wake.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(job.wake.wait(), left)
