@@ -50,23 +50,23 @@ class ModerationCommands(commands.GroupCog, group_name="moderation"):
     @app_commands.checks.has_permissions(manage_guild=True)
     async def exclude(self, interaction: discord.Interaction, player: discord.User, reason: str = "") -> None:
         """Take a person off this server's leaderboards."""
-        await respond(
-            interaction,
-            lambda: self.fair_play.exclude(
-                interaction.guild_id or 0, player.id, interaction.user.id, reason, True, computer=player.bot
-            ),
-        )
+        await self._leaderboards(interaction, player, reason, excluded=True)
 
     @app_commands.command(name="include")
     @app_commands.describe(player="who is let back onto the leaderboards", reason="why (kept on the record)")
     @app_commands.checks.has_permissions(manage_guild=True)
     async def include(self, interaction: discord.Interaction, player: discord.User, reason: str = "") -> None:
         """Let a person back onto this server's leaderboards."""
+        await self._leaderboards(interaction, player, reason, excluded=False)
+
+    async def _leaderboards(
+        self, interaction: discord.Interaction, player: discord.User, reason: str, *, excluded: bool
+    ) -> None:
+        """`/moderation exclude` and `include`: one fair-play step, its direction the only difference."""
+        guild, moderator, computer = interaction.guild_id or 0, interaction.user.id, player.bot
         await respond(
             interaction,
-            lambda: self.fair_play.exclude(
-                interaction.guild_id or 0, player.id, interaction.user.id, reason, False, computer=player.bot
-            ),
+            lambda: self.fair_play.exclude(guild, player.id, moderator, reason, excluded, computer=computer),
         )
 
     @app_commands.command(name="log")

@@ -7,22 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.events.runner import Runner
-from bot.events.service import Tournaments
 from bot.sessions.facts import GameChanged, LobbyChanged, TableFinished
 from bot.sessions.threads import NO_THREADS
 from tests.events.test_service import create, wait_for, wait_for_status
 from tests.test_sessions import ALICE, BOB, CHANNEL, GUILD, fixed_seeds, manager  # noqa: F401  (fixed games)
-
-
-@pytest.fixture
-async def events(store, announcer):
-    sessions = await manager(store, announcer)
-    runner = Runner(store, sessions)
-    runner.start()
-    yield Tournaments(store, sessions, runner)
-    await runner.close()
-    await sessions.close(flush=0)
 
 
 @pytest.fixture

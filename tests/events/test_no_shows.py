@@ -4,22 +4,8 @@ the round's deadline (README, Tournaments: the deadline)."""
 
 from __future__ import annotations
 
-import pytest
-
-from bot.events.runner import Runner
-from bot.events.service import Tournaments
 from tests.events.test_service import create, wait_for, wait_for_status
 from tests.test_sessions import ALICE, BOB, CHANNEL, fixed_seeds, manager  # noqa: F401  (fixed games)
-
-
-@pytest.fixture
-async def events(store, announcer):
-    sessions = await manager(store, announcer)
-    runner = Runner(store, sessions)
-    runner.start()
-    yield Tournaments(store, sessions, runner)
-    await runner.close()
-    await sessions.close(flush=0)
 
 
 async def test_a_no_show_forfeits_a_game_that_ends_before_the_deadline(events, store):

@@ -8,8 +8,6 @@ from __future__ import annotations
 import asyncio
 import time
 
-import pytest
-
 from bot.events.runner import Runner
 from bot.events.service import Tournaments
 from bot.sessions.threads import NO_THREADS
@@ -17,16 +15,6 @@ from tests.refusals import refused
 from tests.test_sessions import ALICE, BOB, CAROL, CHANNEL, GUILD, manager
 
 DAVE = 104
-
-
-@pytest.fixture
-async def events(store, announcer):
-    sessions = await manager(store, announcer)
-    runner = Runner(store, sessions)
-    runner.start()
-    yield Tournaments(store, sessions, runner)
-    await runner.close()
-    await sessions.close(flush=0)
 
 
 async def create(events: Tournaments, **given) -> int:

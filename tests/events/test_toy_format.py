@@ -5,25 +5,11 @@ each game's seats, its pairing opens the tables and its standings end the event.
 
 from __future__ import annotations
 
-import pytest
-
 from bot.events.formats import FORMATS, Format
-from bot.events.runner import Runner
-from bot.events.service import Tournaments
 from tests.events import toy_format
 from tests.events.test_service import create, wait_for, wait_for_status
 from tests.refusals import refused
 from tests.test_sessions import ALICE, BOB, CAROL, CHANNEL, fixed_seeds, manager  # noqa: F401  (fixed games)
-
-
-@pytest.fixture
-async def events(store, announcer):
-    sessions = await manager(store, announcer)
-    runner = Runner(store, sessions)
-    runner.start()
-    yield Tournaments(store, sessions, runner)
-    await runner.close()
-    await sessions.close(flush=0)
 
 
 def test_the_toy_is_a_format():
