@@ -89,7 +89,7 @@ class Settings(BaseSettings):
     web_host: str = "127.0.0.1"
     public_url: str | None = None
     web_secret: SecretStr | None = None
-    # The game as a Discord Activity (bot/web/activity.py, README "Playing inside Discord"): the application's
+    # The game as a Discord Activity (docs/operators/web.md): the application's
     # OAuth2 client id and secret from the developer portal. The secret stays on the server (the bot trades
     # the Activity's code for a token at Discord with it); both, with WEB_PORT, turn the Activity on.
     discord_client_id: int | None = Field(default=None, gt=0)

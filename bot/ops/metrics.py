@@ -1,4 +1,4 @@
-"""The bot's Prometheus metrics (served at /metrics when METRICS_PORT is set; README, "Metrics").
+"""The bot's Prometheus metrics (served at /metrics when METRICS_PORT is set; docs/operators/metrics.md).
 
 Counted where they happen: the HTTP layer (`bot.ops.trace`: requests, 429s, answer latency), the store
 (`bot.ops.timed`: moves, transaction time). Read when scraped (`BotCollector`): tables, the presenter's
