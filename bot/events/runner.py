@@ -61,6 +61,37 @@ def room_of(row: CompetitionRow) -> Room:
     return Room(can_thread=bool(room[0]), permitted=bool(room[1]))
 
 
+class Announcements:
+    """An event's posts in its channel, each sent on its way to the end: one a closing runner started is let
+    through (`drain`), or a graceful restart would lose a round's claimed announcement."""
+
+    def __init__(self, store: Store, matches: Matches) -> None:
+        self.store = store
+        self.matches = matches
+        self._posting: set[asyncio.Task[Any]] = set()  # announcements claimed and on their way
+
+    async def post(self, row: CompetitionRow, message: Any, *, announced: int | None = None) -> None:
+        """Send `message` in the event's channel; `announced`: the round whose claimed announcement it is
+        (marked posted once sent)."""
+        posting = asyncio.ensure_future(self._send(row, message, announced))
+        self._posting.add(posting)
+        posting.add_done_callback(self._posting.discard)
+        await asyncio.shield(posting)  # a step cancelled by close() leaves the post to finish
+
+    async def drain(self) -> None:
+        if self._posting:
+            await asyncio.wait(list(self._posting), timeout=POST_GRACE)
+
+    async def _send(self, row: CompetitionRow, message: Any, announced: int | None) -> None:
+        try:
+            await self.matches.post(row.channel_id, message)
+        except Exception as exc:  # Discord unwell or the channel gone: the event goes on
+            log.warning("competition %s: its announcement failed (%s)", row.id, exc)
+            return  # a claimed one is taken again once its lease is over (`repost`)
+        if announced is not None:
+            await self.store.announcement_posted(row.id, announced)
+
+
 class Runner:
     def __init__(
         self, store: Store, sessions: SessionManager, *, clock: Callable[[], float] = time.time,
@@ -76,13 +107,13 @@ class Runner:
             sessions.guild_locales,
             post=sessions.post_lobby,
         )
+        self.announcements = Announcements(store, self.matches)
         self.clock = clock
         self.owns_guild = owns_guild
         self._locks: dict[int, asyncio.Lock] = {}
         self._deadlines: dict[int, float] = {}  # event -> its round's deadline
         self._starts: dict[int, float] = {}  # event -> the start time its host gave
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._posting: set[asyncio.Task[Any]] = set()  # announcements claimed and on their way
         self._watcher: asyncio.Task[Any] | None = None
         self._closed = False
 
@@ -95,8 +126,7 @@ class Runner:
         self.sessions.tables.stored.forget(self.after)
         # An announcement is claimed before it is sent (never twice, whichever process sends it): one on its
         # way is let through before the steps stop, or a graceful restart would lose it.
-        if self._posting:
-            await asyncio.wait(list(self._posting), timeout=POST_GRACE)
+        await self.announcements.drain()
         await cancel_and_wait([self._watcher, *self._tasks])
 
     async def idle(self) -> None:
@@ -180,8 +210,8 @@ class Runner:
             await self.begin(row)
         except NotAllowed as refusal:
             if refusal.key != "tournament.refused.started":  # another process started it first: nothing
-                await self._post(row, words.not_started(self.board(row), refusal.key, refusal.params,
-                                                        self.language(row)))  # fmt: skip
+                message = words.not_started(self.board(row), refusal.key, refusal.params, self.language(row))
+                await self.announcements.post(row, message)
 
     # ------------------------------------------------------------------ rounds
 
@@ -215,7 +245,7 @@ class Runner:
             final = row.round + 1
             if row.status == "finished" and await self.store.claim_announcement(event, final, ANNOUNCE_LEASE):
                 message = words.final_message(self.board(row), self.language(row))
-                await self._post(row, message, announced=final)
+                await self.announcements.post(row, message, announced=final)
             return
         if row.deadline is not None:
             self._deadlines[event] = row.deadline
@@ -223,7 +253,7 @@ class Runner:
         if await self.store.claim_announcement(event, row.round, ANNOUNCE_LEASE):
             row = await self.store.competition(event) or row
             message = words.round_message(self.board(row), self.language(row))
-            await self._post(row, message, announced=row.round)
+            await self.announcements.post(row, message, announced=row.round)
 
     def _deadline(self, row: CompetitionRow) -> float | None:
         minutes = row.options.get("deadline")
@@ -285,23 +315,6 @@ class Runner:
         except CompetitionError:
             return True  # another opener got there first
         return True
-
-    async def _post(self, row: CompetitionRow, message: Any, *, announced: int | None = None) -> None:
-        """Send `message` in the event's channel; `announced`: the round whose claimed announcement it is
-        (marked posted once sent)."""
-        posting = asyncio.ensure_future(self._send(row, message, announced))
-        self._posting.add(posting)
-        posting.add_done_callback(self._posting.discard)
-        await asyncio.shield(posting)  # a step cancelled by close() leaves the post to finish
-
-    async def _send(self, row: CompetitionRow, message: Any, announced: int | None) -> None:
-        try:
-            await self.matches.post(row.channel_id, message)
-        except Exception as exc:  # Discord unwell or the channel gone: the event goes on
-            log.warning("competition %s: its announcement failed (%s)", row.id, exc)
-            return  # a claimed one is taken again once its lease is over (`repost`)
-        if announced is not None:
-            await self.store.announcement_posted(row.id, announced)
 
     async def repost(self) -> int:
         """Announcements claimed long ago and never marked sent (their sender died, or Discord refused
