@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bot.i18n import t
 from bot.web.guard import Refusal
 from bot.web.inputs import MAX_DAY, MAX_ID, link_part
 
@@ -30,10 +31,10 @@ SIGNATURE = re.compile(r"[A-Za-z0-9_-]{22}")
 @dataclass(frozen=True)
 class Kind:
     """A kind of page a link opens: its name (the link's first part) and, when a command links to it with a
-    button (`WebServer.link_to`), that button's catalogue key."""
+    button (`WebServer.link_to`), that button's words in a reader's language."""
 
     name: str
-    button: str | None = None
+    button: Callable[[object], str] | None = None
 
 
 # Every kind of link, by name: a new page with a link of its own is one line here (and its routes in
@@ -41,10 +42,12 @@ class Kind:
 KINDS: dict[str, Kind] = {
     kind.name: kind
     for kind in (
-        Kind(TABLE),  # the live table (the table message's Watch button, made by the composition)
-        Kind(REPLAY, button="web.button.replay"),  # a finished table, step by step (/history)
-        Kind(BOARD, button="web.button.board"),  # a server's leaderboard (/leaderboard)
-        Kind(EVENT, button="web.button.event"),  # a tournament (/tournament show)
+        Kind(TABLE),  # the live table (the table message's Watch button, placed by the composition)
+        Kind(
+            REPLAY, lambda locale: t(locale, "web.button.replay")
+        ),  # a finished table, step by step: /history
+        Kind(BOARD, lambda locale: t(locale, "web.button.board")),  # a server's leaderboard: /leaderboard
+        Kind(EVENT, lambda locale: t(locale, "web.button.event")),  # a tournament: /tournament show
     )
 }
 

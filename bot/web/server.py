@@ -10,7 +10,6 @@ from collections.abc import Callable
 
 from aiohttp import web
 
-from bot.i18n import t
 from bot.ops.server import serve
 from bot.render.common import Button, PageLinks
 from bot.sessions.records import TableRecord
@@ -115,7 +114,7 @@ class WebServer:
             raise ValueError(f"no command links to a {kind} page")
         if guild_id == 0 or not await self.site.web_on(guild_id):
             return None
-        return Button(label=t(locale, button), url=self.site.url(kind, ident), style="link")
+        return Button(label=button(locale), url=self.site.url(kind, ident), style="link")
 
     async def web_on(self, guild_id: int) -> bool:
         return await self.site.web_on(guild_id)
