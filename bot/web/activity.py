@@ -143,10 +143,10 @@ class Activity:
             )  # fmt: skip
         public = view.public if isinstance(view, SeatView) else view
         said = (*public.said, *public.board)
-        board = "".join(
-            [f'<div class="content">{html.lines_html(said)}</div>' if said else ""]
-            + [html.block_html(b) for b in public.blocks]
-        )  # fmt: skip
+        board = html.join([
+            html.el("div", html.lines_html(said), class_="content") if said else None,
+            *(html.block_html(b) for b in public.blocks),
+        ])  # fmt: skip
         return api.TableOut(
             table=record.id, version=f"{record.id}.{watched.version}", seq=record.seq, status=record.status,
             game=public.game, locale=locale,
@@ -263,8 +263,8 @@ async def framed_by_discord(request: web.Request, response: web.StreamResponse) 
 def _hand(view: SeatView) -> api.HandOut:
     """The reader's own hand (his own view alone has one): its cards to tap and its message's words."""
     cards = [api.CardOut(card=c.code, shown=c.shown) for c in view.hand]
-    said = f'<div class="content">{html.lines_html(view.hand_said)}</div>' if view.hand_said else ""
-    return api.HandOut(cards=cards, html=said + "".join(html.block_html(b) for b in view.hand_blocks))
+    said = html.el("div", html.lines_html(view.hand_said), class_="content") if view.hand_said else None
+    return api.HandOut(cards=cards, html=html.join([said, *(html.block_html(b) for b in view.hand_blocks)]))
 
 
 def _move(move: Control) -> api.MoveOut:
