@@ -66,10 +66,6 @@ class WebServer:
         return self.site.base
 
     @property
-    def store(self) -> Store:
-        return self.site.store
-
-    @property
     def feed(self) -> Feed:
         return self.site.feed
 
@@ -115,9 +111,6 @@ class WebServer:
         if guild_id == 0 or not await self.site.web_on(guild_id):
             return None
         return Button(label=button(locale), url=self.site.url(kind, ident), style="link")
-
-    async def web_on(self, guild_id: int) -> bool:
-        return await self.site.web_on(guild_id)
 
     # ---- life
 
