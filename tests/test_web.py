@@ -6,7 +6,10 @@ a browser (tests/e2e/test_web.py has the browser): what a reader of the pages wo
 - the page speaks the reader's language: `?lang=`, else the browser's, else the server's;
 - a link is for one page kind and one id: a table's signature opens neither another table nor a board;
 - a finished table's page links its replay; a running table has no replay (409);
-- a tournament's page shows its pairings and bracket in the reader's language, behind its own link only.
+- a tournament's page shows its pairings and bracket in the reader's language, behind its own link only;
+- a move has the same number in `/history` and on the replay page (from 1);
+- stopping the server ends its live feeds and logs the refusals it had only counted;
+- every kind of link a command posts opens its page (the link kinds are data: `bot.web.links.KINDS`).
 """
 
 from __future__ import annotations
@@ -19,10 +22,11 @@ from collections.abc import AsyncIterator
 import aiohttp
 import pytest
 
+from bot import render
 from bot.sessions.replay import Replays
 from bot.web.feed import Feed
-from bot.web.links import BOARD, TABLE, Signer
-from bot.web.quiet import REPEATS
+from bot.web.links import BOARD, KINDS, TABLE, Signer
+from bot.web.quiet import REPEATS, WINDOW, RefusalLog
 from bot.web.server import WebServer
 from tests.test_sessions import ALICE, BOT, CHANNEL, GUILD, fixed_seeds, manager  # noqa: F401
 
@@ -313,3 +317,79 @@ async def test_a_replay_step_is_numbered_as_its_counter_and_speaks_to_a_spectato
         assert f"<code>{step:>3}</code>" in shown["html"]  # the step's line: its badge says the same
         assert "your turn" not in shown["html"]  # nobody watching a replay is to move
     assert "is to play" in shown["html"] or "is playing" in shown["html"]
+
+
+async def test_history_and_the_replay_page_number_a_move_alike_from_one(site) -> None:
+    from bot.games.ai import choose_action
+
+    sessions, web, http = site
+    table = await sessions.open_table("malice", GUILD, CHANNEL, ALICE, opponent=BOT, options={"timeout": 300})
+    for n in range(3):
+        record = sessions.tables.in_channel(CHANNEL)
+        await sessions.moves.act(CHANNEL, ALICE, choose_action(record.playing, str(ALICE), f"number/{n}"))
+        await sessions.idle()
+    await sessions.life.resign(CHANNEL, ALICE)
+    await sessions.idle()
+    row, entries = await sessions.history(CHANNEL, table_id=table.id)
+    lines = render.history_pages(row.kind, row.id, row.status, entries)[0].description.splitlines()
+    numbered = [line for line in lines if line.startswith("`")]
+    assert numbered[0].startswith("`  1` ") and numbered[-1].startswith(f"`{len(entries):>3}` ")
+    for step in (1, len(entries)):
+        async with http.get(f"{web.replay_url(table.id)}/step/{step}") as part:
+            shown = await part.json()
+        assert (
+            f"<code>{step:>3}</code>" in shown["html"] and f"move {step} of {shown['last']}" in shown["html"]
+        )
+
+
+def test_a_repeating_address_s_count_is_logged_once_its_window_is_over_without_another_refusal(
+    caplog,
+) -> None:
+    now = [0.0]
+    log = RefusalLog(clock=lambda: now[0])
+    with caplog.at_level(logging.INFO, logger="bot.web.access"):
+        for _ in range(REPEATS + 7):
+            log.refused("198.51.100.9", 404, "GET", "/nothing", "web.error.not_found")
+        log.refused("198.51.100.10", 404, "GET", "/nothing", "web.error.not_found")
+        log.flush()  # the window still open: nothing yet
+        assert not [r for r in caplog.records if "were not logged" in r.getMessage()]
+        now[0] = WINDOW + 1
+        log.flush()
+        log.flush()  # once only
+    summaries = [r.getMessage() for r in caplog.records if "were not logged" in r.getMessage()]
+    assert summaries == ["7 more refused requests from 198.51.100.9 were not logged"]
+
+
+async def test_stopping_the_server_ends_its_live_feeds_and_logs_what_it_only_counted(site, caplog) -> None:
+    sessions, web, http = site
+    table = await sessions.open_table("malice", GUILD, CHANNEL, ALICE, opponent=BOT, options={"timeout": 300})
+    await sessions.idle()
+    with caplog.at_level(logging.INFO, logger="bot.web.access"):
+        for n in range(REPEATS + 3):
+            async with http.get(web.base + f"/nothing/{n}", headers={"X-Forwarded-For": "198.51.100.11"}):
+                pass
+        async with http.get(web.table_url(table.id) + "/live") as live:
+            assert (await live.content.readline()).startswith(b"id: ")  # the feed is on
+            await web.close()
+            await live.content.read()  # returns: the server ended the feed
+            assert live.content.at_eof()
+    summaries = [r.getMessage() for r in caplog.records if "were not logged" in r.getMessage()]
+    assert summaries == ["3 more refused requests from 198.51.100.11 were not logged"]
+
+
+async def test_every_kind_of_link_a_command_posts_opens_its_page(site, store) -> None:
+    sessions, web, http = site
+    table = await sessions.open_table("malice", GUILD, CHANNEL, ALICE, opponent=BOT, options={"timeout": 300})
+    await sessions.idle()
+    await sessions.life.resign(CHANNEL, ALICE)
+    await sessions.idle()
+    event = await store.create_competition(GUILD, CHANNEL, "malice", "knockout", 0, {}, host_id=9)
+    ids = {"replay": table.id, "board": GUILD, "event": event}
+    posted = [kind for kind in KINDS.values() if kind.button is not None]
+    assert sorted(k.name for k in posted) == sorted(ids)
+    for kind in posted:
+        button = await web.link_to(kind.name, ids[kind.name], GUILD, "de")
+        assert button is not None and button.style == "link"
+        async with http.get(button.url) as page:
+            assert page.status == 200, kind.name
+        assert await web.link_to(kind.name, ids[kind.name], 0, "de") is None  # outside a server: none

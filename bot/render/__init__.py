@@ -367,8 +367,9 @@ def history_line(kind: str, status: str, entry: HistoryEntry, *, locale: object 
     """One stored action as `/history` words it (its number, who, what, the chips it moved); a running game
     never shows a discard. The web's replay heads each step with it."""
     actor = entry.actor or "system"
+    number = entry.seq + 1  # move 1 is the first move (the stored seq counts from 0), as the replay counts
     if actor == VOIDED:  # a moderator voided the game (storage.fairplay): its chips given back
-        line = f"`{entry.seq:>3}` {t(locale, 'history.void')}"
+        line = f"`{number:>3}` {t(locale, 'history.void')}"
     else:
         if actor[:1].isdigit() or actor.startswith("ai:"):
             who = name(actor, locale)
@@ -378,7 +379,7 @@ def history_line(kind: str, status: str, entry: HistoryEntry, *, locale: object 
             who = f"({actor})"
         action = REGISTRY[kind].parse_action(entry.action)
         hide = status != "finished"
-        line = f"`{entry.seq:>3}` {who} {renderer(kind).action_text(action, hide=hide, locale=locale)}"
+        line = f"`{number:>3}` {who} {renderer(kind).action_text(action, hide=hide, locale=locale)}"
     moves = [
         f"{_account(m.from_account, locale)} → {_account(m.to_account, locale)} {m.amount} ({m.reason})"
         for m in entry.ledger

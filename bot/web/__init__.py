@@ -1,4 +1,5 @@
-"""The table on the web: a surface beside the Discord cogs (README, "The table on the web").
+"""The table on the web: a surface beside the Discord cogs (docs/players/web.md for its readers,
+docs/design.md "The table on the web" for its parts).
 
 `start_web` serves the pages inside the bot process when WEB_PORT is set: a table live, a finished table's
 replay, a server's leaderboard, each behind a signed link (`links`), drawn from the same composition as the

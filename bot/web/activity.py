@@ -1,7 +1,7 @@
 """The game as a Discord Activity (issue 33): the page Discord shows inside a channel, and its API.
 
 Everything lives under `/activity/` (the developer portal maps the Activity's root `/` to
-`PUBLIC_URL/activity`, README "Playing inside Discord"):
+`PUBLIC_URL/activity`, docs/operators/web.md "The Activity"):
 - `/activity/` and `/activity/assets/...`: the client built from `client/` (Vite, the Embedded App SDK);
 - `GET api/config`: the application's client id (public; the page's SDK needs it);
 - `POST api/token` `{code}`: the code the Discord client gave the page, traded at Discord for an access token
@@ -72,61 +72,17 @@ class Activity:
             for event in self._waiting.get(channel or 0, ()):
                 event.set()
 
-    def install(self, app: web.Application) -> None:
-        app.on_response_prepare.append(_framed_by_discord)  # after the pages' own headers (bot/web/server.py)
-        app.router.add_get("/activity", self.redirect)
-        app.router.add_get("/activity/", self.index)
-        app.router.add_get("/activity/assets/{name}", self.asset)
-        app.router.add_get("/activity/api/config", self.config)
-        app.router.add_get("/activity/api/schema.json", self.schema)
-        app.router.add_post("/activity/api/token", self.token)
-        app.router.add_get("/activity/api/table", self.table)
-        app.router.add_post("/activity/api/click", self.click)
+    def stop_waiting(self) -> None:
+        """The server stops: every long poll answers now, and none waits from here on."""
+        self.closing.set()
+        for events in self._waiting.values():
+            for event in events:
+                event.set()
 
     async def close(self) -> None:
-        self.closing.set()
         await self.identity.close()
 
-    # ---- the page
-
-    async def redirect(self, request: web.Request) -> web.Response:
-        raise web.HTTPFound("/activity/")
-
-    async def index(self, request: web.Request) -> web.Response:
-        page = CLIENT / "index.html"
-        if not page.is_file():
-            raise Refusal("activity.error.not_built", 503)
-        return web.Response(
-            body=page.read_bytes(), content_type="text/html", headers={"Cache-Control": "no-store"}
-        )
-
-    async def asset(self, request: web.Request) -> web.Response:
-        name = request.match_info["name"]
-        path = CLIENT / "assets" / name
-        kind = TYPES.get(Path(name).suffix)
-        if kind is None or "/" in name or name.startswith(".") or not path.is_file():
-            raise Refusal("web.error.not_found", 404)
-        return web.Response(
-            body=path.read_bytes(), content_type=kind, headers={"Cache-Control": "max-age=3600"}
-        )
-
-    # ---- the API
-
-    async def config(self, request: web.Request) -> web.Response:
-        return _answer(api.Config(client_id=str(self.identity.client_id)))
-
-    async def token(self, request: web.Request) -> web.Response:
-        try:
-            code = inputs.body(inputs.TokenBody, await request.read()).code
-        except Refusal:
-            raise Refusal("activity.error.code", 400) from None
-        return _answer(api.Token(access_token=await self.identity.exchange(code)))
-
-    async def schema(self, request: web.Request) -> web.Response:
-        """The JSON schema of every request and answer (`bot.web.api`): what the client's build checks."""
-        return web.json_response(api.schema(), headers={"Cache-Control": "max-age=300"})
-
-    async def _reader(self, request: web.Request, instance_id: str | None) -> tuple[Player, int, str]:
+    async def reader(self, request: web.Request, instance_id: str | None) -> tuple[Player, int, str]:
         """The player (Discord's word for the token), the channel his Activity runs in, his language."""
         instance_id = inputs.instance(instance_id)
         player = await self.identity.who(request.headers.get("Authorization", ""))
@@ -137,7 +93,7 @@ class Activity:
         self.sessions.saw(player.id, locale, display_name=player.name or None)
         return player, instance.channel_id, locale
 
-    async def _current(self, channel_id: int) -> Watched | None:
+    async def current(self, channel_id: int) -> Watched | None:
         record = self.sessions.tables.in_channel(channel_id)
         if record is None:
             row = await self.feed.store.last_table(channel_id)
@@ -146,19 +102,10 @@ class Activity:
             return await self.feed.current(row.id)
         return await self.feed.current(record.id)
 
-    async def table(self, request: web.Request) -> web.Response:
-        after = inputs.after(request.query.get("after"))
-        player, channel_id, locale = await self._reader(request, request.query.get("instance"))
-        watched = await self._current(channel_id)
-        if watched is not None and after == f"{watched.record.id}.{watched.version}":
-            await self._wait(channel_id, watched.record.id)
-            watched = await self._current(channel_id)
-        if watched is None:
-            return _answer(api.NoTable(locale=locale, empty=t(locale, "activity.no_table")))
-        return _answer(self.shown(watched, str(player.id), locale))
-
-    async def _wait(self, channel_id: int, table_id: int) -> None:
+    async def wait(self, channel_id: int, table_id: int) -> None:
         """Until a newer state of the channel's table (or a new table there) is stored, `WAIT` at most."""
+        if self.closing.is_set():
+            return
         event = asyncio.Event()
         self._waiting.setdefault(channel_id, set()).add(event)
         try:
@@ -175,29 +122,9 @@ class Activity:
             if not waiting:
                 self._waiting.pop(channel_id, None)
 
-    async def click(self, request: web.Request) -> web.Response:
-        body = inputs.body(inputs.ClickBody, await request.read())  # strict: `true` is no table
-        player, channel_id, locale = await self._reader(request, body.instance)
-        table_id, token, seq = body.table, body.token, body.seq
-        # A finished table (its Rematch) is no longer in play: the stored one says where it was.
-        record = self.sessions.tables.by_id(table_id)
-        if record is None:
-            watched = await self.feed.current(table_id)
-            record = watched.record if watched is not None else None
-        if record is None or channel_id not in (record.channel_id, record.home_channel_id):
-            return _answer(api.Failed(error=t(locale, "activity.error.other_table")), status=403)
-        if token in NOT_CLICKS:
-            raise Refusal("web.error.bad_request", 400)
-        try:
-            answer = await self.sessions.click(table_id, player.id, token, seq, locale=locale)
-        except NotAllowed as refusal:
-            return _answer(api.Failed(error=refusal_text(refusal, locale)), status=409)
-        said = answer.word(locale) if isinstance(answer, Text) else None
-        return _answer(api.Clicked(said=said))
-
     # ---- what a reader sees
 
-    def _picture(self, watched: Watched, locale: str) -> str | None:
+    def picture(self, watched: Watched, locale: str) -> str | None:
         """The table's picture, relative to the page (its path under `/activity/`), or None without one."""
         record = watched.record
         if self.picture_link is None or record.game is None or not table_info(record).pictures:
@@ -216,10 +143,10 @@ class Activity:
             )  # fmt: skip
         public = view.public if isinstance(view, SeatView) else view
         said = (*public.said, *public.board)
-        board = "".join(
-            [f'<div class="content">{html.lines_html(said)}</div>' if said else ""]
-            + [html.block_html(b) for b in public.blocks]
-        )  # fmt: skip
+        board = html.join([
+            html.el("div", html.lines_html(said), class_="content") if said else None,
+            *(html.block_html(b) for b in public.blocks),
+        ])  # fmt: skip
         return api.TableOut(
             table=record.id, version=f"{record.id}.{watched.version}", seq=record.seq, status=record.status,
             game=public.game, locale=locale,
@@ -232,8 +159,91 @@ class Activity:
             hand=_hand(view) if isinstance(view, SeatView) else None,
             moves=[_move(m) for m in view.moves] if isinstance(view, SeatView) else [],
             controls=[_control(c) for c in public.controls if c.kind in CLICKS],
-            picture=self._picture(watched, locale), words=_words(locale),
+            picture=self.picture(watched, locale), words=_words(locale),
         )  # fmt: skip
+
+
+ACTIVITY = web.AppKey("activity", Activity)  # the app's Activity, when its settings are set
+
+
+# ---- the page (handlers: `bot.web.routes`)
+
+
+async def redirect(request: web.Request) -> web.Response:
+    raise web.HTTPFound("/activity/")
+
+
+async def index(request: web.Request) -> web.Response:
+    page = CLIENT / "index.html"
+    if not page.is_file():
+        raise Refusal("activity.error.not_built", 503)
+    return web.Response(
+        body=page.read_bytes(), content_type="text/html", headers={"Cache-Control": "no-store"}
+    )
+
+
+async def asset(request: web.Request) -> web.Response:
+    name = request.match_info["name"]
+    path = CLIENT / "assets" / name
+    kind = TYPES.get(Path(name).suffix)
+    if kind is None or "/" in name or name.startswith(".") or not path.is_file():
+        raise Refusal("web.error.not_found", 404)
+    return web.Response(body=path.read_bytes(), content_type=kind, headers={"Cache-Control": "max-age=3600"})
+
+
+# ---- the API
+
+
+async def config(request: web.Request) -> web.Response:
+    return _answer(api.Config(client_id=str(request.app[ACTIVITY].identity.client_id)))
+
+
+async def token(request: web.Request) -> web.Response:
+    try:
+        code = inputs.body(inputs.TokenBody, await request.read()).code
+    except Refusal:
+        raise Refusal("activity.error.code", 400) from None
+    return _answer(api.Token(access_token=await request.app[ACTIVITY].identity.exchange(code)))
+
+
+async def schema(request: web.Request) -> web.Response:
+    """The JSON schema of every request and answer (`bot.web.api`): what the client's build checks."""
+    return web.json_response(api.schema(), headers={"Cache-Control": "max-age=300"})
+
+
+async def table(request: web.Request) -> web.Response:
+    activity = request.app[ACTIVITY]
+    after = inputs.after(request.query.get("after"))
+    player, channel_id, locale = await activity.reader(request, request.query.get("instance"))
+    watched = await activity.current(channel_id)
+    if watched is not None and after == f"{watched.record.id}.{watched.version}":
+        await activity.wait(channel_id, watched.record.id)
+        watched = await activity.current(channel_id)
+    if watched is None:
+        return _answer(api.NoTable(locale=locale, empty=t(locale, "activity.no_table")))
+    return _answer(activity.shown(watched, str(player.id), locale))
+
+
+async def click(request: web.Request) -> web.Response:
+    activity = request.app[ACTIVITY]
+    body = inputs.body(inputs.ClickBody, await request.read())  # strict: `true` is no table
+    player, channel_id, locale = await activity.reader(request, body.instance)
+    table_id, token, seq = body.table, body.token, body.seq
+    # A finished table (its Rematch) is no longer in play: the stored one says where it was.
+    record = activity.sessions.tables.by_id(table_id)
+    if record is None:
+        watched = await activity.feed.current(table_id)
+        record = watched.record if watched is not None else None
+    if record is None or channel_id not in (record.channel_id, record.home_channel_id):
+        return _answer(api.Failed(error=t(locale, "activity.error.other_table")), status=403)
+    if token in NOT_CLICKS:
+        raise Refusal("web.error.bad_request", 400)
+    try:
+        answer = await activity.sessions.click(table_id, player.id, token, seq, locale=locale)
+    except NotAllowed as refusal:
+        return _answer(api.Failed(error=refusal_text(refusal, locale)), status=409)
+    said = answer.word(locale) if isinstance(answer, Text) else None
+    return _answer(api.Clicked(said=said))
 
 
 # The Activity's page lives in Discord's client (an iframe of discord.com, its test builds and the desktop
@@ -245,7 +255,7 @@ FRAMED_BY_DISCORD = (
 )
 
 
-async def _framed_by_discord(request: web.Request, response: web.StreamResponse) -> None:
+async def framed_by_discord(request: web.Request, response: web.StreamResponse) -> None:
     if request.path.startswith("/activity/"):
         response.headers["Content-Security-Policy"] = FRAMED_BY_DISCORD
 
@@ -253,8 +263,8 @@ async def _framed_by_discord(request: web.Request, response: web.StreamResponse)
 def _hand(view: SeatView) -> api.HandOut:
     """The reader's own hand (his own view alone has one): its cards to tap and its message's words."""
     cards = [api.CardOut(card=c.code, shown=c.shown) for c in view.hand]
-    said = f'<div class="content">{html.lines_html(view.hand_said)}</div>' if view.hand_said else ""
-    return api.HandOut(cards=cards, html=said + "".join(html.block_html(b) for b in view.hand_blocks))
+    said = html.el("div", html.lines_html(view.hand_said), class_="content") if view.hand_said else None
+    return api.HandOut(cards=cards, html=html.join([said, *(html.block_html(b) for b in view.hand_blocks)]))
 
 
 def _move(move: Control) -> api.MoveOut:

@@ -5,31 +5,31 @@ from __future__ import annotations
 from aiohttp import web
 
 from bot.i18n import t
-from bot.web import html, inputs, metrics
-from bot.web.base import PageBase
+from bot.web import inputs, metrics
 from bot.web.guard import Refusal
+from bot.web.html import Namer, message_html, page
 from bot.web.links import BOARD
 from bot.web.shown import board_view
+from bot.web.site import SITE, html_page, locale_of
 from storage import ALL_TIME
 
 
-class BoardPage(PageBase):
-    # ---- the leaderboard
+def known_names(names: dict[str, str], locale: str) -> Namer:
+    """People by the display names this process saw, else by the last digits of their id."""
+    return lambda player: names.get(player) or t(locale, "web.player", digits=player[-4:])
 
-    async def board_page(self, request: web.Request) -> web.Response:
-        guild_id = self._id(request, BOARD)
-        settings = await self.store.guild_settings(guild_id)
-        if not settings.web:
-            raise Refusal("web.error.off", 403)
-        locale = self._locale(request, settings.language or "en")
-        season = request.query.get("season") or self.store.current_season()
-        if season != ALL_TIME:
-            season = inputs.season(season)
-        message = await board_view(self.store, guild_id, season, settings.seasons == "monthly", locale=locale)
-        known = self.names()
-        namer: html.Namer = lambda player: known.get(player) or t(locale, "web.player", digits=player[-4:])  # noqa: E731
-        metrics.PAGES.labels(BOARD).inc()
-        page = html.page(
-            title=t(locale, "web.title.board"), body=html.message_html(message, namer), locale=locale
-        )
-        return web.Response(text=page, content_type="text/html", headers={"Cache-Control": "no-store"})
+
+async def board_page(request: web.Request) -> web.Response:
+    site = request.app[SITE]
+    guild_id = site.linked(request, BOARD)
+    settings = await site.store.guild_settings(guild_id)
+    if not settings.web:
+        raise Refusal("web.error.off", 403)
+    locale = locale_of(request, settings.language or "en")
+    season = request.query.get("season") or site.store.current_season()
+    if season != ALL_TIME:
+        season = inputs.season(season)
+    message = await board_view(site.store, guild_id, season, settings.seasons == "monthly", locale=locale)
+    metrics.PAGES.labels(BOARD).inc()
+    body = message_html(message, known_names(site.names(), locale))
+    return html_page(page(title=t(locale, "web.title.board"), body=body, locale=locale))

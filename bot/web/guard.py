@@ -2,8 +2,8 @@
 per address and in all, no body, short queries; and every refusal one clear sentence with its 4xx status,
 never a traceback (a bug is a 500 with a sentence, logged here with its traceback).
 
-The address is the peer's, or, when the peer is this machine (a reverse proxy in front, README), the last
-address the proxy added to `X-Forwarded-For`.
+The address is the peer's, or, when the peer is this machine (a reverse proxy in front: docs/operators/web.md,
+"Behind a reverse proxy"), the last address the proxy added to `X-Forwarded-For`.
 """
 
 from __future__ import annotations

@@ -1,8 +1,11 @@
-"""The typed view as HTML (`bot.render.view`): each typed part drawn as the page draws it (a person by the
-name the table knows, a moment as a `<time>` element the page's script counts down in the reader's
-language, emphasis as its elements); then the pages around it. Every word is escaped: nothing of a player's
-name or a stored word reaches the page as markup. Nothing here reads another surface's output: the words
-arrive as typed spans (`bot.render.view.text`), worded `neutral()`.
+"""The pages' one HTML builder: `el` makes an element, `page` the skeleton every page is drawn in, and the
+typed view (`bot.render.view`) drawn with them (a person by the name the table knows, a moment as a `<time>`
+element the page's script counts down in the reader's language, emphasis as its elements).
+
+Escaped by construction: what `el` and `join` make is `Markup`; anything else placed in them, a player's
+name or a stored word, is text and is escaped there, an attribute's value always. No page writes a tag in a
+string of its own. Nothing here reads another surface's output: the words arrive as typed spans
+(`bot.render.view.text`), worded `neutral()`.
 """
 
 from __future__ import annotations
@@ -17,144 +20,192 @@ from bot.render.common import Embed, Message
 Namer = typed.Namer  # a player id -> the name the page shows
 _TAGS = {"strong": "strong", "em": "em", "u": "u", "s": "s", "code": "code"}
 _CLASSES = {"small": "small", "quote": "quote", "h1": "h1", "h2": "h2", "h3": "h3"}
+VOID = frozenset({"meta", "link", "img", "br"})  # elements without content or an end tag
 
 
-def span_html(span: typed.Span) -> str:
+class Markup(str):
+    """HTML made by this module: placed as it is. (Joining two by `+` gives a plain `str`, which is text:
+    join with `join`.)"""
+
+    __slots__ = ()
+
+
+Child = Markup | str | None  # a plain str is text (escaped where it is placed); None is nothing
+
+
+def text(words: str) -> Markup:
+    return Markup(html.escape(words, quote=False))
+
+
+def join(children: Iterable[Child]) -> Markup:
+    return Markup("".join(c if isinstance(c, Markup) else text(c) for c in children if c is not None))
+
+
+def _attribute(name: str) -> str:
+    return name.rstrip("_").replace("_", "-")  # class_ -> class, data_step -> data-step
+
+
+def el(tag: str, *children: Child, **attributes: str | int | None) -> Markup:
+    """`<tag a="v">children</tag>`: every attribute's value and every plain-text child escaped; an attribute
+    whose value is None is left out."""
+    attrs = "".join(
+        f' {_attribute(name)}="{html.escape(str(value))}"'
+        for name, value in attributes.items()
+        if value is not None
+    )
+    if tag in VOID:
+        return Markup(f"<{tag}{attrs}>")
+    return Markup(f"<{tag}{attrs}>{join(children)}</{tag}>")
+
+
+# ---- the typed view
+
+
+def span_html(span: typed.Span) -> Markup:
     match span:
         case typed.Words():
-            inner = html.escape(span.text, quote=False)
+            inner = text(span.text)
         case typed.Person():
-            inner = f'<span class="who">{html.escape(span.name, quote=False)}</span>'
+            inner = el("span", span.name, class_="who")
         case typed.Channel():
-            inner = "#"
+            inner = text("#")
         case typed.Moment():
-            inner = f'<time data-t="{span.at}" data-style="{span.style}"></time>'
+            inner = el("time", data_t=span.at, data_style=span.style)
     for mark in reversed(span.marks):
-        inner = f"<{_TAGS[mark]}>{inner}</{_TAGS[mark]}>"
+        inner = el(_TAGS[mark], inner)
     return inner
 
 
-def inline_html(line: typed.Line) -> str:
-    return "".join(span_html(s) for s in line.spans)
+def inline_html(line: typed.Line) -> Markup:
+    return join(span_html(s) for s in line.spans)
 
 
-def lines_html(lines: Iterable[typed.Line]) -> str:
+def lines_html(lines: Iterable[typed.Line]) -> Markup:
     """Typed lines as the page's lines (a small line, a quote, a heading by its style)."""
     out = []
     for line in lines:
-        inner = inline_html(line) if any(_seen(s) for s in line.spans) else "&nbsp;"
+        inner = inline_html(line) if any(_seen(s) for s in line.spans) else Markup("&nbsp;")
         cls = _CLASSES.get(line.style)
-        out.append(f'<div class="line {cls}">{inner}</div>' if cls else f'<div class="line">{inner}</div>')
-    return "".join(out)
+        out.append(el("div", inner, class_=f"line {cls}" if cls else "line"))
+    return join(out)
 
 
 def _seen(span: typed.Span) -> bool:
     return not isinstance(span, typed.Words) or bool(span.text.strip())
 
 
-def markdown(text: str, names: Namer) -> str:
+def markdown(words: str, names: Namer) -> Markup:
     """Words worded `neutral()` as HTML lines."""
-    return lines_html(typed.text(text, names))
+    return lines_html(typed.text(words, names))
 
 
-def _inline(text: str, names: Namer) -> str:
-    return inline_html(typed.line(text, names))
+def picture_html(picture: str, alt: str) -> Markup:
+    return el("img", class_="picture", src=picture, alt=alt)
 
 
-def block_html(block: typed.Block, *, picture: str | None = None, alt: str = "") -> str:
-    parts = ['<section class="card"']
-    if block.colour is not None:
-        parts.append(f' style="border-color:#{block.colour:06x}"')
-    parts.append(">")
-    if block.title is not None:
-        parts.append(f"<h2>{inline_html(block.title)}</h2>")
-    if block.text:
-        parts.append(f'<div class="text">{lines_html(block.text)}</div>')
+def block_html(block: typed.Block, *, picture: str | None = None, alt: str = "") -> Markup:
+    fields = None
     if block.fields:
-        parts.append('<dl class="fields">')
-        for name, value, inline in block.fields:
-            wide = "" if inline else ' class="wide"'
-            parts.append(f"<div{wide}><dt>{inline_html(name)}</dt><dd>{lines_html(value)}</dd></div>")
-        parts.append("</dl>")
-    if picture is not None:
-        parts.append(f'<img class="picture" src="{html.escape(picture)}" alt="{html.escape(alt)}">')
-    if block.footer:
-        parts.append(f"<footer>{lines_html(block.footer)}</footer>")
-    parts.append("</section>")
-    return "".join(parts)
+        rows = [
+            el(
+                "div",
+                el("dt", inline_html(name)),
+                el("dd", lines_html(value)),
+                class_=None if inline else "wide",
+            )
+            for name, value, inline in block.fields
+        ]
+        fields = el("dl", *rows, class_="fields")
+    return el(
+        "section",
+        el("h2", inline_html(block.title)) if block.title is not None else None,
+        el("div", lines_html(block.text), class_="text") if block.text else None,
+        fields,
+        picture_html(picture, alt) if picture is not None else None,
+        el("footer", lines_html(block.footer)) if block.footer else None,
+        class_="card",
+        style=None if block.colour is None else f"border-color:#{block.colour:06x}",
+    )
 
 
-def embed_html(embed: Embed, names: Namer, *, picture: str | None = None, alt: str = "") -> str:
+def embed_html(embed: Embed, names: Namer, *, picture: str | None = None, alt: str = "") -> Markup:
     return block_html(typed.block(embed, names), picture=picture, alt=alt)
 
 
-def message_html(message: Message, names: Namer, *, picture: str | None = None) -> str:
+def message_html(message: Message, names: Namer, *, picture: str | None = None) -> Markup:
     """A message as the page's main part: its content, then its embeds (the picture in the first)."""
     parts = []
     if message.content:
-        parts.append(f'<div class="content">{markdown(message.content, names)}</div>')
+        parts.append(el("div", markdown(message.content, names), class_="content"))
     alt = message.picture.alt if message.picture is not None else ""
     for i, embed in enumerate(message.embeds):
         parts.append(embed_html(embed, names, picture=picture if i == 0 else None, alt=alt))
     if not message.embeds and picture is not None:
-        parts.append(f'<img class="picture" src="{html.escape(picture)}" alt="{html.escape(alt)}">')
-    return "".join(parts)
+        parts.append(picture_html(picture, alt))
+    return join(parts)
 
 
-def view_html(view: typed.PublicView, *, picture: str | None = None) -> str:
+def view_html(view: typed.PublicView, *, picture: str | None = None) -> Markup:
     """A table's typed public view as the live page's main part: whose turn and until when, the seats
     (names, chips, who is to move), the board with its picture, the recent moves."""
-    parts = [f'<div class="content">{lines_html(view.said)}</div>'] if view.said else []
+    parts = [el("div", lines_html(view.said), class_="content")] if view.said else []
     if view.board:
-        parts.append(f'<div class="content">{lines_html(view.board)}</div>')
+        parts.append(el("div", lines_html(view.board), class_="content"))
     if view.phase is not None:
-        parts.append(f'<p class="phase">{inline_html(view.phase)}</p>')
-    seats = []
-    for seat in view.seats:
-        chips = (
-            ""
-            if seat.chips is None
-            else f' <span class="chips">{html.escape(seat.chips.shown, quote=False)}</span>'
+        parts.append(el("p", inline_html(view.phase), class_="phase"))
+    seats = [
+        el(
+            "li",
+            seat.person.name,
+            None if seat.chips is None else join([" ", el("span", seat.chips.shown, class_="chips")]),
+            class_="to-move" if seat.to_move else None,
         )
-        mark = ' class="to-move"' if seat.to_move else ""
-        seats.append(f"<li{mark}>{html.escape(seat.person.name, quote=False)}{chips}</li>")
+        for seat in view.seats
+    ]
     if seats:
-        parts.append(f'<ul class="seats">{"".join(seats)}</ul>')
+        parts.append(el("ul", *seats, class_="seats"))
     alt = ""  # the picture is the page's own request (its alt is the picture's)
     for i, block in enumerate(view.blocks):
         parts.append(block_html(block, picture=picture if i == 0 else None, alt=alt))
     if not view.blocks and picture is not None:
-        parts.append(f'<img class="picture" src="{html.escape(picture)}" alt="{html.escape(alt)}">')
+        parts.append(picture_html(picture, alt))
     if view.log:
-        log = "".join(f"<li>{inline_html(line)}</li>" for line in view.log)
-        title = html.escape(t(view.locale, "web.log"))
-        parts.append(f'<section class="card log"><h2>{title}</h2><ol>{log}</ol></section>')
-    return "".join(parts)
+        log = el("ol", *(el("li", inline_html(line)) for line in view.log))
+        parts.append(el("section", el("h2", t(view.locale, "web.log")), log, class_="card log"))
+    return join(parts)
+
+
+# ---- the page
 
 
 def page(
     *,
     title: str,
-    body: str,
+    body: Markup,
     locale: str,
     data: dict[str, str] | None = None,
     script: bool = False,
 ) -> str:
-    """A whole page: phone-first (readable at 360 px), the reader's language, no outside resource."""
-    attributes = "".join(f' data-{k}="{html.escape(v)}"' for k, v in (data or {}).items())
-    script_tag = '<script src="/static/web.js" defer></script>' if script else ""
-    return (
-        f'<!doctype html><html lang="{locale}"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        '<meta name="referrer" content="no-referrer"><meta name="robots" content="noindex, nofollow">'
-        f"<title>{html.escape(title)}</title>"
-        '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">'
-        f'<link rel="stylesheet" href="/static/web.css">{script_tag}</head>'
-        f"<body{attributes}><main>{body}</main>"
-        f'<footer class="about">{html.escape(t(locale, "web.footer"))}</footer></body></html>'
+    """A whole page: phone-first (readable at 360 px), the reader's language, no outside resource; `data`
+    the body's `data-*` attributes (what the page's script reads)."""
+    head = el(
+        "head",
+        el("meta", charset="utf-8"),
+        el("meta", name="viewport", content="width=device-width, initial-scale=1"),
+        el("meta", name="referrer", content="no-referrer"),
+        el("meta", name="robots", content="noindex, nofollow"),
+        el("title", title),
+        el("link", rel="icon", href="/static/favicon.svg", type="image/svg+xml"),
+        el("link", rel="stylesheet", href="/static/web.css"),
+        el("script", src="/static/web.js", defer="") if script else None,
     )
+    attributes: dict[str, str | int | None] = {f"data-{k}": v for k, v in (data or {}).items()}
+    body_el = el(
+        "body", el("main", body), el("footer", t(locale, "web.footer"), class_="about"), **attributes
+    )
+    return "<!doctype html>" + el("html", head, body_el, lang=locale)
 
 
 def error_page(status: int, sentence: str, locale: str) -> str:
-    body = f'<section class="card error"><h2>{status}</h2><p>{html.escape(sentence)}</p></section>'
+    body = el("section", el("h2", str(status)), el("p", sentence), class_="card error")
     return page(title=f"{status} · {sentence}", body=body, locale=locale)

@@ -18,14 +18,38 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bot.i18n import t
 from bot.web.guard import Refusal
 from bot.web.inputs import MAX_DAY, MAX_ID, link_part
 
 TABLE, REPLAY, BOARD, EVENT = "table", "replay", "board", "event"
-KINDS = (TABLE, REPLAY, BOARD, EVENT)
 LINK_DAYS = 30  # how long a posted link opens its page
 DAY = 86_400
 SIGNATURE = re.compile(r"[A-Za-z0-9_-]{22}")
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A kind of page a link opens: its name (the link's first part) and, when a command links to it with a
+    button (`WebServer.link_to`), that button's words in a reader's language."""
+
+    name: str
+    button: Callable[[object], str] | None = None
+
+
+# Every kind of link, by name: a new page with a link of its own is one line here (and its routes in
+# `bot.web.routes`). A link of a kind not here is no link (404).
+KINDS: dict[str, Kind] = {
+    kind.name: kind
+    for kind in (
+        Kind(TABLE),  # the live table (the table message's Watch button, placed by the composition)
+        Kind(
+            REPLAY, lambda locale: t(locale, "web.button.replay")
+        ),  # a finished table, step by step: /history
+        Kind(BOARD, lambda locale: t(locale, "web.button.board")),  # a server's leaderboard: /leaderboard
+        Kind(EVENT, lambda locale: t(locale, "web.button.event")),  # a tournament: /tournament show
+    )
+}
 
 
 @dataclass(frozen=True)

@@ -3,8 +3,9 @@
 - Every refusal (a 4xx, a 503 when full) is one line on the `bot.web.access` logger at INFO: status, method,
   path (cut and escaped), address, the reason's catalogue key.
 - An address refused `REPEATS` times within `WINDOW` seconds gets one WARNING line saying so; its further
-  refusals in that window are counted, not logged, and the count is logged (WARNING) when its next window
-  opens. A flood of 1,000 refused requests is a dozen lines.
+  refusals in that window are counted, not logged, and the count is logged (WARNING) once the window is
+  over: when the address is refused again, or at the server's next `flush` (every `WINDOW` seconds, and as
+  it stops), whichever comes first. A flood of 1,000 refused requests is a dozen lines.
 - HTTP that aiohttp's parser refuses (an over-long request line or header, a null byte, bytes that are not
   UTF-8, an unknown method) is answered `400 Bad Request` in plain words without echoing the request back,
   and logged as one refusal; aiohttp itself writes a traceback of ten lines and echoes the line.
@@ -56,10 +57,7 @@ class RefusalLog:
         now = self.clock()
         count = self._counts.pop(address, None)
         if count is not None and now - count.since > WINDOW:
-            if count.quiet:
-                access.warning(
-                    "%d more refused requests from %s were not logged", count.quiet, shown(address)
-                )
+            _summary(address, count)
             count = None
         count = count or Count(now)
         self._counts[address] = count  # (most recent last: the oldest is forgotten first)
@@ -77,6 +75,20 @@ class RefusalLog:
             )
         else:
             access.info(line, *args)
+
+    def flush(self, *, everything: bool = False) -> None:
+        """The counts of the windows that are over logged, one line per address that had any (`everything`:
+        every window, over or not: the server stops), and those windows forgotten."""
+        now = self.clock()
+        for address, count in list(self._counts.items()):
+            if everything or now - count.since > WINDOW:
+                del self._counts[address]
+                _summary(address, count)
+
+
+def _summary(address: str, count: Count) -> None:
+    if count.quiet:
+        access.warning("%d more refused requests from %s were not logged", count.quiet, shown(address))
 
 
 class _QuietHandler(RequestHandler):

@@ -58,16 +58,13 @@ class Step:
     last: int
 
 
-def replay_step(
-    viewer: Message, kind: str, entry: HistoryEntry | None, step: int, last: int, *, locale: str
-) -> Step:
+def replay_step(viewer: Message, kind: str, entry: HistoryEntry | None, last: int, *, locale: str) -> Step:
     viewer = viewer.model_copy(
         update={"rows": []}
     )  # its steering buttons are Discord's; the page has its own
-    # The line is numbered as the step it leads to (the stored seq counts from 0: step 17 is seq 16), so its
-    # badge and the counter above it ("move 17 of 35") say the same number.
-    numbered = None if entry is None else entry.model_copy(update={"seq": step})
-    action = None if numbered is None else render.history_line(kind, "finished", numbered, locale=locale)
+    # `/history` numbers a move from 1 (step 17 is seq 16), so the line's badge, the counter above it
+    # ("move 17 of 35") and `/history` say the same number.
+    action = None if entry is None else render.history_line(kind, "finished", entry, locale=locale)
     return Step(viewer, action, last)
 
 

@@ -204,8 +204,8 @@ async def test_a_browser_watches_a_malice_game_live_then_steps_through_its_repla
     actions = await chromium.run(step_through)
     assert len(actions) == final == len(worded)
     for seq, action in enumerate(actions):
-        said = re.sub(r"<@(\d+)>", lambda m: names.get(m.group(1)) or "", worded[seq])
-        # Numbered as the step (the counter's "move n of N"), seq + 1: /history counts its seq from 0.
+        said = re.sub(r"<@(\d+)>", lambda m: names.get(m.group(1)) or "", worded[seq + 1])
+        # Numbered as the step (the counter's "move n of N"), seq + 1, as /history numbers it: from 1.
         assert " ".join(action.split()) == " ".join(f"{seq + 1:>3} {said}".replace("`", "").split()), seq
     # The replay and the server's leaderboard, in both languages at both sizes.
     board = bot.web.board_url(row.guild_id)
