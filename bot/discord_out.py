@@ -109,7 +109,7 @@ def note_languages(interaction: discord.Interaction) -> None:
     language of its public messages). Every command, autocomplete and click passes here."""
     sessions = getattr(interaction.client, "sessions", None)
     if sessions is not None:
-        sessions.saw(
+        sessions.languages.saw(
             interaction.user.id, interaction.locale, interaction.guild_id, interaction.guild_locale,
             display_name=getattr(interaction.user, "display_name", None),
         )

@@ -236,7 +236,7 @@ async def open_game(
     table message follows, paced; in an interaction-only place (a DM or group DM of a user install) it is
     this interaction's answer."""
     if opponent is not None and not opponent.bot:  # the challenge carries his name: his seat is named at once
-        sessions_of(interaction).saw(opponent.id, None, display_name=opponent.display_name)
+        sessions_of(interaction).languages.saw(opponent.id, None, display_name=opponent.display_name)
     if place_of(interaction) == INTERACTION:
         await open_here(interaction, spec.name, params, opponent)
         return

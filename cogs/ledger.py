@@ -49,7 +49,7 @@ NO_PINGS = discord.AllowedMentions.none()
 async def public_language(bot: CardBot, guild_id: int) -> str:
     """The server's language for public messages (the session manager knows it; English without one)."""
     sessions = getattr(bot, "sessions", None)
-    return await sessions.public_language(guild_id) if sessions is not None else "en"
+    return await sessions.languages.public(guild_id) if sessions is not None else "en"
 
 
 async def leaderboard_page(

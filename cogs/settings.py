@@ -82,7 +82,7 @@ class Settings(commands.GroupCog, group_name="settings"):
         """Show this server's settings of the bot."""
         sessions = self.bot.sessions
         guild = _guild(interaction)
-        language = await sessions.public_language(guild)
+        language = await sessions.languages.public(guild)
         await respond(
             interaction,
             lambda: sessions.servers.show(guild, public_language=language, locale=interaction.locale),
@@ -95,7 +95,7 @@ class Settings(commands.GroupCog, group_name="settings"):
     async def language(self, interaction: discord.Interaction, language: app_commands.Choice[str]) -> None:
         """The language of the bot's public messages in this server."""
         chosen = None if language.value == "default" else language.value
-        now = await self.bot.sessions.set_public_language(_guild(interaction), chosen)
+        now = await self.bot.sessions.languages.choose(_guild(interaction), chosen)
         # The answer is the manager's own, in his language; it names the public language in his words.
         locale = interaction.locale
         language_name = t(locale, f"language.{now}")

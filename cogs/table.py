@@ -225,7 +225,7 @@ class TableCommands(commands.Cog):
         """A game's actions and chip movements, in order (only you see it)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         table_id, kind = history_ref(game)
-        row, entries = await self.bot.sessions.history(
+        row, entries = await self.bot.sessions.replays.history(
             interaction.channel_id or 0, table_id=table_id, kind=kind
         )
         excluded = await excluded_at(self.bot.sessions.store, row)

@@ -106,7 +106,7 @@ class TournamentCommands(commands.GroupCog, group_name="tournament"):
             roles=roles_of(interaction),
             parent_id=parent_of(interaction),
         )
-        language = await self.bot.sessions.public_language(interaction.guild_id or 0)
+        language = await self.bot.sessions.languages.public(interaction.guild_id or 0)
         await interaction.response.send_message(
             text.word(language), allowed_mentions=discord.AllowedMentions.none()
         )

@@ -17,7 +17,7 @@ async def test_history_names_the_players_taken_off_the_leaderboards(store, annou
     table = await running_table(store, CHANNEL, [str(ALICE), str(BOB), "ai:1"], guild=GUILD)
     await store.exclude_player(GUILD, str(BOB), moderator=77, reason="farming")
     await store.exclude_player(GUILD + 1, str(ALICE), moderator=77, reason="elsewhere")  # another server's
-    row, entries = await sessions.history(CHANNEL, table_id=table)
+    row, entries = await sessions.replays.history(CHANNEL, table_id=table)
     excluded = await excluded_at(store, row)
     assert excluded == [str(BOB)]
     de = render.history_pages(row.kind, row.id, row.status, entries, locale="de", excluded=excluded)

@@ -82,7 +82,7 @@ async def test_a_registered_test_game_is_challenged_played_settled_and_logged(st
     actions = [a.action for a in await store.actions(table.id)]
     replayed = SPEC.replay(row.players, row.seed, {"chips": 3, "rounds": 4}, actions)
     assert replayed.model_dump_json() == row.snapshot
-    _, entries = await sessions.history(CHANNEL, kind="highcard")
+    _, entries = await sessions.replays.history(CHANNEL, kind="highcard")
     pages = render.history_pages("highcard", table.id, "finished", entries)
     assert "keeps" in pages[0].description and "highcard_round" in pages[0].description
     assert any("Game over" in t for t in announcer.public_texts())

@@ -117,7 +117,7 @@ async def test_cancel_ends_with_chips_as_they_are_and_history_hides_exchanges(st
     player = table.game.current_player
     card = table.game.view(player).hand[0]
     await sessions.moves.act(CHANNEL, int(player), {"kind": "exchange", "card": str(card)})
-    row, entries = await sessions.history(CHANNEL)
+    row, entries = await sessions.replays.history(CHANNEL)
     pages = render.history_pages(row.kind, row.id, row.status, entries)
     assert "exchanges a card" in pages[0].description and card.pretty not in pages[0].description
     await sessions.cancel(CHANNEL, ALICE, can_manage=False)

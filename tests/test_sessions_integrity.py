@@ -23,7 +23,7 @@ def resumed_manager(store: Store, announcer: RecordingAnnouncer) -> TestSessions
 
 async def test_a_table_is_stored_with_its_seats_and_languages_from_its_first_write(store, announcer):
     sessions = await manager(store, announcer)
-    sessions.saw(BOB, "de", "Bob")
+    sessions.languages.saw(BOB, "de", "Bob")
     table = await sessions.open_table("malice", GUILD, CHANNEL, ALICE, opponent=BOB)
     row = await store.get_table(table.id)
     assert row is not None and row.status == "lobby"

@@ -14,8 +14,8 @@ from tests.test_sessions import ALICE, BOB, CHANNEL, GUILD, manager
 
 async def test_dms_and_public_lines_keep_their_languages_across_a_restart(store, announcer):
     sessions = await manager(store, announcer)
-    sessions.saw(ALICE, "de", GUILD, "de")  # alice and her server speak German; bob's client is English
-    sessions.saw(BOB, "en-US")
+    sessions.languages.saw(ALICE, "de", GUILD, "de")  # alice and her server: German; bob: English
+    sessions.languages.saw(BOB, "en-US")
     await sessions.open_table("insomnia", GUILD, CHANNEL, ALICE)
     await sessions.lobbies.join(CHANNEL, BOB)
     await sessions.lobbies.start(CHANNEL, ALICE)

@@ -12,8 +12,8 @@ JOSE, DIMA, DIMA_AGAIN = "José Ñúñez-Çağlar Ørsted", "Дмитрий Шо
 
 async def test_a_lobby_names_its_seats_after_a_restart_and_takes_a_new_name_without_a_move(store, announcer):
     sessions = await manager(store, announcer)
-    sessions.saw(ALICE, "en-US", display_name=JOSE)
-    sessions.saw(BOB, "en-US", display_name=DIMA)
+    sessions.languages.saw(ALICE, "en-US", display_name=JOSE)
+    sessions.languages.saw(BOB, "en-US", display_name=DIMA)
     await sessions.open_table("insomnia", GUILD, CHANNEL, ALICE)
     await sessions.lobbies.join(CHANNEL, BOB)  # stores his seat, not the session state
     await sessions.close()
@@ -23,7 +23,7 @@ async def test_a_lobby_names_its_seats_after_a_restart_and_takes_a_new_name_with
     record = again.tables.in_channel(CHANNEL)
     assert record is not None and record.session.names == {str(ALICE): JOSE, str(BOB): DIMA}
 
-    again.saw(BOB, "de", display_name=DIMA_AGAIN)  # he renamed himself and clicked: nothing else happens
+    again.languages.saw(BOB, "de", display_name=DIMA_AGAIN)  # renamed and clicked: nothing else happens
     await again.close()  # the name is stored in the background: closing waits for it
     row = await store.active_table(CHANNEL)
     assert row is not None and {s.player: s.display_name for s in row.seats} == {str(ALICE): JOSE,

@@ -27,7 +27,7 @@ async def test_switching_the_language_rewords_the_older_log_lines_of_a_running_t
     english = table_text(announcer, table.message_id)
     assert " plays " in english and "**Turn 2**" in english, english
 
-    assert await sessions.set_public_language(GUILD, "de") == "de"
+    assert await sessions.languages.choose(GUILD, "de") == "de"
     await sessions.idle()
     german = table_text(announcer, table.message_id)
     # The same moves, all of them in German now: no English line stays beside the German ones.

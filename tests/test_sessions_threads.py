@@ -54,8 +54,8 @@ async def test_games_move_into_their_threads_and_leave_one_message_each_in_the_c
         assert not [s for s in announcer.log[archived + 1:] if s.target == thread and s.kind != "dm"]
     row = await store.get_table(first.id)
     assert (row.status, row.channel_id, row.home_channel_id) == ("finished", lobby, CHANNEL)
-    got, _ = await sessions.history(CHANNEL, table_id=first.id)
-    assert got.id == first.id and (await sessions.history(lobby))[0].id == first.id
+    got, _ = await sessions.replays.history(CHANNEL, table_id=first.id)
+    assert got.id == first.id and (await sessions.replays.history(lobby))[0].id == first.id
     await sessions.close()
 
 

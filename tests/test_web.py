@@ -63,7 +63,7 @@ async def frames(http: aiohttp.ClientSession, url: str, count: int) -> list[dict
 
 async def test_a_name_made_of_html_is_shown_as_text_on_the_page_and_in_its_frames(site) -> None:
     sessions, web, http = site
-    sessions.saw(ALICE, "en-US", GUILD, "en-US", display_name=NASTY)
+    sessions.languages.saw(ALICE, "en-US", GUILD, "en-US", display_name=NASTY)
     table = await sessions.open_table("malice", GUILD, CHANNEL, ALICE, opponent=BOT, options={"timeout": 300})
     await sessions.idle()
     async with http.get(web.table_url(table.id)) as page:
@@ -330,7 +330,7 @@ async def test_history_and_the_replay_page_number_a_move_alike_from_one(site) ->
         await sessions.idle()
     await sessions.life.resign(CHANNEL, ALICE)
     await sessions.idle()
-    row, entries = await sessions.history(CHANNEL, table_id=table.id)
+    row, entries = await sessions.replays.history(CHANNEL, table_id=table.id)
     lines = render.history_pages(row.kind, row.id, row.status, entries)[0].description.splitlines()
     numbered = [line for line in lines if line.startswith("`")]
     assert numbered[0].startswith("`  1` ") and numbered[-1].startswith(f"`{len(entries):>3}` ")

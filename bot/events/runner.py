@@ -104,7 +104,7 @@ class Runner:
             sessions.life,
             sessions.servers,
             sessions.presenter,
-            sessions.guild_locales,
+            sessions.languages.guild_locales,
             post=sessions.post_lobby,
         )
         self.announcements = Announcements(store, self.matches)

@@ -93,7 +93,7 @@ class Tournaments:
         rounds = chosen.rounds(rounds)
         stored = {
             "deadline": deadline, "table": table, "room": [room.can_thread, room.permitted],
-            "language": await self.sessions.public_language(guild_id), "checkin": checkin,
+            "language": await self.sessions.languages.public(guild_id), "checkin": checkin,
         }  # fmt: skip
         event = await self.store.create_competition(
             guild_id, channel_id, kind, fmt, rounds, stored, user_id, starts_at

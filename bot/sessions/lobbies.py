@@ -274,6 +274,15 @@ class Lobbies:
         )
 
 
+def challenge_seats(host_id: int, opponent: int | None, is_bot: bool, vs_computer: bool) -> list[str]:
+    """A challenge's two seats: the host's and his opponent's (the computer's when he challenged the bot)."""
+    if opponent is None or opponent == host_id:
+        raise NotAllowed("table.challenge_self")
+    if is_bot and not vs_computer:
+        raise NotAllowed("table.challenge_bot")
+    return [str(host_id), "ai:1" if vs_computer else str(opponent)]
+
+
 def seats_of(players: tuple[str, ...], names: dict[str, str]) -> list[SeatIn]:
     """The seats of `players` in order, each with the name Discord last showed (the pictures draw it)."""
     return [

@@ -27,15 +27,15 @@ from typing import Any
 
 from bot import render
 from bot.games.registry import REGISTRY
-from bot.i18n import DEFAULT, resolve_locale
 from bot.render.common import Message
 from bot.render.compose import hand_message
 from bot.render.rematch import TOKEN as REMATCH
 from bot.sessions.errors import ChannelGone, MissingPermission, NotAllowed, Text
 from bot.sessions.kinds import offered_move
+from bot.sessions.languages import Languages
 from bot.sessions.life import Life
 from bot.sessions.links import Pages
-from bot.sessions.lobbies import Lobbies
+from bot.sessions.lobbies import Lobbies, challenge_seats
 from bot.sessions.moves import Moves
 from bot.sessions.pacing import Budget
 from bot.sessions.places import CHANNEL, INTERACTION
@@ -51,7 +51,6 @@ from bot.sessions.tables import Readers, Tables
 from bot.sessions.threads import NO_THREADS, Room, Threads
 from bot.sessions.view import message_of, view_of
 from storage.contract import Store
-from storage.models import HistoryEntry, TableRow
 
 log = logging.getLogger(__name__)
 
@@ -66,10 +65,7 @@ class SessionManager:
     - `cancel`: the server's rule of who may cancel (`Servers`) applied by `Life`;
     - `click`: one persistent button routed to the part its token names (lobby, life, moves, rematches);
     - `hand`, `table_view`, `choices`: a record (`Tables`) read with the presenter's and scheduler's facts;
-    - `saw`, `public_language`, `set_public_language`: the readers, the servers' locales and the store's
-      choice, the open tables told (`Moves.speak`);
     - `resume_all`: the tables (`Resume`) and then the rematches back after a restart;
-    - `history`: a past game of the channel, its number checked against the channel.
     """
 
     def __init__(
@@ -90,12 +86,12 @@ class SessionManager:
         self.store = store
         self.tables = Tables()
         self.readers = Readers()
-        self._renames: set[asyncio.Task[None]] = set()  # names being stored (`saw`)
         self.moves = Moves(store, self.tables, self.readers)
         self.life = Life(self.tables, self.moves)
+        self.languages = Languages(store, self.readers, self.moves)
         self.servers = Servers(store, self.tables, default_timeout=default_timeout)
         self.resumer = Resume(store, self.tables, owns_guild=owns_guild)
-        self.replays = Replays(store)  # finished games stepped through privately (the Replay button)
+        self.replays = Replays(store)  # past games: /history, and finished ones stepped through privately
         # The table's pages outside Discord: the web server installs itself here once it listens.
         self.pages = Pages()
         self.scheduler = Scheduler(computer_moves=self.moves.computer_moves, time_out=self.life.time_out,
@@ -121,7 +117,6 @@ class SessionManager:
         self.bot_user_id = bot_user_id
         # Tables in DMs and group DMs of a user install, where the bot may only answer interactions.
         self.places = Places(self.tables, self.moves, self.lobbies, self.presenter)
-        self.guild_locales: dict[int, str] = {}  # guild id -> its locale, as its last interaction told it
         if present_now:
             self.presenter.start()
 
@@ -138,8 +133,7 @@ class SessionManager:
         stop writing. The stored state is complete: what is not shown by then, the next process shows."""
         await self.scheduler.close()
         await self.rematches.close()
-        if self._renames:
-            await asyncio.wait(set(self._renames), timeout=flush)
+        await self.languages.flush(flush)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.presenter.idle(), flush)
         await self.presenter.close()
@@ -164,19 +158,13 @@ class SessionManager:
         settings = await self.servers.of(guild_id)
         self.servers.may_open(settings, channel_id, can_manage=can_manage, roles=roles, parent_id=parent_id)
         options = self.servers.new_table_options(settings, kind, options or {})
-        players = None
-        vs_computer = False
-        if REGISTRY[kind].table == "challenge":
-            vs_computer = self.bot_user_id is not None and opponent == self.bot_user_id
-            if opponent is None or opponent == host_id:
-                raise NotAllowed("table.challenge_self")
-            if opponent_is_bot and not vs_computer:
-                raise NotAllowed("table.challenge_bot")
-            players = [str(host_id), "ai:1" if vs_computer else str(opponent)]
+        challenge = REGISTRY[kind].table == "challenge"
+        vs_computer = challenge and self.bot_user_id is not None and opponent == self.bot_user_id
+        players = challenge_seats(host_id, opponent, opponent_is_bot, vs_computer) if challenge else None
         record = await self.lobbies.open(
             kind=kind, guild_id=guild_id, channel_id=channel_id, host_id=host_id, options=options,
             players=players,
-            language=settings.language or language or self.guild_locales.get(guild_id, DEFAULT),
+            language=self.languages.opening(guild_id, settings.language, language),
         )
         if place == INTERACTION:
             await self.presenter.answers.here(record)
@@ -285,52 +273,6 @@ class SessionManager:
         offered = render.choices(record.kind, record.game, me, command, option, namespace, locale=locale)
         return [(label, f"{value}@{record.seq}") for label, value in offered]
 
-    # ------------------------------------------------------------------ languages
-
-    def saw(
-        self, user_id: int, locale: object, guild_id: int | None = None, guild_locale: object = None,
-        display_name: str | None = None,
-    ) -> None:
-        """An interaction's languages and the user's name as Discord shows it: his DMs' language and the
-        pictures' name once he sits at a table; the server's default public language for tables opened
-        later."""
-        if self.readers.saw(user_id, locale, display_name) and display_name:
-            self._store_name(str(user_id), display_name)
-        if guild_id is not None and guild_locale is not None:
-            self.guild_locales[guild_id] = resolve_locale(guild_locale)
-
-    def _store_name(self, player: str, name: str) -> None:
-        """A name this process did not know him by, onto his seats at open tables and his entries of events
-        not over (a restart's pictures name him from there); in the background: the interaction that showed
-        it must answer within Discord's 3 s, and a name is no step of a game."""
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:  # no loop (a test calling in from outside): nothing to store with
-            return
-
-        async def store() -> None:
-            try:
-                await self.store.rename(player, name)
-            except Exception:
-                log.warning("storing the display name of %s failed", player, exc_info=True)
-
-        task = loop.create_task(store())
-        self._renames.add(task)
-        task.add_done_callback(self._renames.discard)
-
-    async def public_language(self, guild_id: int) -> str:
-        """The language of a server's public messages: its `/settings language`, else its own locale."""
-        chosen = await self.store.guild_language(guild_id)
-        return chosen or self.guild_locales.get(guild_id, DEFAULT)
-
-    async def set_public_language(self, guild_id: int, language: str | None) -> str:
-        """Store the server's choice (None: its own locale again); its open tables speak it from their next
-        write on, their whole log included. Returns the language now in force."""
-        await self.store.set_guild_language(guild_id, language)
-        now = await self.public_language(guild_id)
-        await self.moves.speak(guild_id, now)
-        return now
-
     async def resume_all(self) -> int:
         """After a restart: every open table back from the store, its timers running; no Discord call (the
         presenter refreshes each table message once it may write, paced under the global limit)."""
@@ -338,17 +280,3 @@ class SessionManager:
         await self.rematches.resume()
         await self.resumer.unshown_ends()  # after the rematches: what they stored shows with the end
         return resumed
-
-    async def history(
-        self, channel_id: int, *, table_id: int | None = None, kind: str | None = None
-    ) -> tuple[TableRow, list[HistoryEntry]]:
-        """A past or running game of the channel: by its number, else the last one (of `kind`)."""
-        if table_id is not None:
-            row = await self.store.get_table(table_id)
-            if row is None or channel_id not in (row.channel_id, row.home_channel_id):
-                raise NotAllowed("history.no_table", table=table_id)
-        else:
-            row = await self.store.last_table(channel_id, kind)
-            if row is None:
-                raise NotAllowed("history.none")
-        return row, await self.store.history(row.id)

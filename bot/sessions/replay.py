@@ -22,7 +22,7 @@ from bot.sessions.resume import replay_facts
 from bot.sessions.rows import record_from_row
 from bot.sessions.view import Line, Window, log_of, message_of, table_info, view_of
 from storage.contract import Store
-from storage.models import ActionRow
+from storage.models import ActionRow, HistoryEntry, TableRow
 
 TABLES_KEPT = 32  # replayed tables in memory, and at most this many steps in all (the table asked for stays):
 STEPS_KEPT = 4000  # a step is some 7 KB (a 386-move Malice game takes 2.6 MB), so some 30 MB at most
@@ -102,6 +102,21 @@ class Replays:
         # A picture is drawn in a worker thread, like the presenter's (the pictures' cache makes a step
         # seen before a lookup).
         return await asyncio.to_thread(step_message, replayed, step, lines, locale)
+
+    async def history(
+        self, channel_id: int, *, table_id: int | None = None, kind: str | None = None
+    ) -> tuple[TableRow, list[HistoryEntry]]:
+        """A past or running game of the channel, as /history lists it: by its number, else the channel's last
+        one (of `kind`)."""
+        if table_id is not None:
+            row = await self.store.get_table(table_id)
+            if row is None or channel_id not in (row.channel_id, row.home_channel_id):
+                raise NotAllowed("history.no_table", table=table_id)
+        else:
+            row = await self.store.last_table(channel_id, kind)
+            if row is None:
+                raise NotAllowed("history.none")
+        return row, await self.store.history(row.id)
 
 
 def step_message(replayed: Replayed, step: int, lines: list[Line], locale: str) -> Message:

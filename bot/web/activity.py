@@ -90,7 +90,7 @@ class Activity:
         if instance.guild_id and not (await self.feed.store.guild_settings(instance.guild_id)).web:
             raise Refusal("web.error.off", 403)  # the server turned its pages off (/settings web off)
         locale = resolve_locale(player.locale)
-        self.sessions.saw(player.id, locale, display_name=player.name or None)
+        self.sessions.languages.saw(player.id, locale, display_name=player.name or None)
         return player, instance.channel_id, locale
 
     async def current(self, channel_id: int) -> Watched | None:
