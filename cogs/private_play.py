@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
-from bot.discord_out import discord_kwargs, note_languages
+from bot.discord_out import discord_kwargs, discord_words, note_languages
 from bot.errors import report_error
 from bot.games.refusal import Refusal
 from bot.interactions import (
@@ -104,12 +104,12 @@ async def rematch_here(interaction: discord.Interaction, table_id: int) -> bool:
 
 def move_modal(dialog: MoveDialog) -> discord.ui.Modal:
     modal = discord.ui.Modal(title=dialog.title, custom_id=dialog.custom_id, timeout=None)
-    modal.add_item(discord.ui.TextDisplay(dialog.text))
+    modal.add_item(discord.ui.TextDisplay(discord_words(dialog.text)))
     several = len(dialog.moves) > 1
     for number, moves in enumerate(dialog.moves, start=1):
         select: discord.ui.Select[Any] = discord.ui.Select(
             custom_id=f"{PICK}{number}",
-            options=[discord.SelectOption(label=label, value=value) for label, value in moves],
+            options=[discord.SelectOption(label=discord_words(label), value=value) for label, value in moves],
             min_values=0 if several else 1,
             max_values=1,
             required=not several,

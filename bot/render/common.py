@@ -6,9 +6,8 @@ can scan every string the bot would show.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
+import re
+from collections.abc import Callable, Iterator
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -108,53 +107,53 @@ def is_computer(player: str) -> bool:
 
 
 def name(player: str, locale: object = "en") -> str:
-    """How a player is written: a mention for a person (shows his name in every reader's client; pings
-    only where allowed), a computer seat or the pot in the reader's language."""
+    """How a player is written: a reference to a person (each surface draws it: Discord as a mention, which
+    shows his name in every reader's client and pings only where allowed; the web by his name), a computer
+    seat or the pot in the reader's language."""
     if is_computer(player):
         return t(locale, "common.computer", number=player.split(":", 1)[1])
     if player.startswith("@"):  # a ledger account: the pot is the only one
         return t(locale, "common.pot_account")
-    return _ref("p", player) if _NEUTRAL.get() else f"<@{player}>"
+    return _ref(PERSON, player)
 
 
 def moment(at: float, style: str = "R") -> str:
-    """A moment as the words say it: Discord writes `<t:...:R>` in each reader's own language; a neutral
-    wording carries the moment itself (`bot.render.view.Moment`)."""
-    return _ref("t", f"{int(at)}:{style}") if _NEUTRAL.get() else f"<t:{int(at)}:{style}>"
+    """A moment as the words carry it: each surface words it in its reader's language (Discord as its
+    timestamp markup; the typed view as a `bot.render.view.Moment`)."""
+    return _ref(MOMENT, f"{int(at)}:{style}")
 
 
 def channel(channel_id: int | str) -> str:
     """A channel as the words name it (a link in Discord; a typed `bot.render.view.Channel` elsewhere)."""
-    return _ref("c", str(channel_id)) if _NEUTRAL.get() else f"<#{channel_id}>"
+    return _ref(CHANNEL, str(channel_id))
 
 
-# People, moments and channels inside worded text. Discord's markup for them is the default, for the words
-# that go to Discord alone (refusals, DMs, the table message); words composed for the typed view
-# (`bot.render.view`) are worded `neutral()`: each such part is then the view's own reference, which
-# `bot.render.view.text` turns into a typed part (a `Person`, a `Moment`, a `Channel`), so no surface ever
-# reads Discord's markup back. The references use ASCII's separators (GS ... RS), which no catalogue
-# sentence, no card and no Discord name contains.
+def role(role_id: int | str) -> str:
+    """A server's role as the words name it (Discord alone shows roles: its settings)."""
+    return _ref(ROLE, str(role_id))
+
+
+# People, moments, channels and roles inside worded text are references, the only way the words write them:
+# each surface draws a reference its own way (`bot.discord_out` as Discord's markup, `bot.render.view.text`
+# as a typed part, the terminal as a name), so no surface ever reads another's markup back. They use
+# ASCII's separators (GS kind value RS), which no catalogue sentence, no card and no Discord name contains.
 REF_OPEN, REF_CLOSE = "\x1d", "\x1e"
-_NEUTRAL: ContextVar[bool] = ContextVar("neutral_words", default=False)
-
-
-def is_neutral() -> bool:
-    """Whether words made now are the typed view's (a cache of words keys on it)."""
-    return _NEUTRAL.get()
+PERSON, MOMENT, CHANNEL, ROLE = "p", "t", "c", "r"
+REFERENCE = re.compile(f"{REF_OPEN}([{PERSON}{MOMENT}{CHANNEL}{ROLE}])([^{REF_CLOSE}]*){REF_CLOSE}")
 
 
 def _ref(kind: str, value: str) -> str:
     return f"{REF_OPEN}{kind}{value}{REF_CLOSE}"
 
 
-@contextmanager
-def neutral() -> Iterator[None]:
-    """Word people, moments and channels as the typed view's references inside this block."""
-    token = _NEUTRAL.set(True)
-    try:
-        yield
-    finally:
-        _NEUTRAL.reset(token)
+def drawn(words: str, draw: Callable[[str, str], str]) -> str:
+    """Words with each reference drawn by `draw(kind, value)` (a surface's own way: a mention, a name)."""
+    return REFERENCE.sub(lambda m: draw(m.group(1), m.group(2)), words) if REF_OPEN in words else words
+
+
+def people(words: str) -> list[str]:
+    """The ids of the people the words name, in order of first mention."""
+    return list(dict.fromkeys(v for k, v in REFERENCE.findall(words) if k == PERSON))
 
 
 def rows_of(buttons: list[Button], limit_rows: int = MAX_BUTTON_ROWS) -> list[list[Button]]:

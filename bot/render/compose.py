@@ -36,7 +36,6 @@ from bot.render.common import (
     custom_parts,
     is_computer,
     name,
-    neutral,
     rows_of,
 )
 from bot.render.pictures.labels import player_name
@@ -88,7 +87,7 @@ class TableView(BaseModel):
     over: bool = False
     phase: str | None = None  # the decision now awaited, worded ("Turn 4 · Alice", "Deal 2 · auction")
     turn: str | None = None  # who is to move (a player id)
-    turn_line: str | None = None  # "Alice, your turn: ... Time runs out <t:...:R>."
+    turn_line: str | None = None  # "Alice, your turn: ... Time runs out" and the deadline's moment
     deadline: int | None = None  # the turn's deadline as a unix time (None: no clock, or no turn)
     takeover_line: str | None = None  # "The computer plays for Bob." after a takeover
     banner: str | None = None  # the session's and the presenter's word over the table (worded)
@@ -317,14 +316,12 @@ def typed_view(
     locale: object = "en",
     log_lines: int | None = None,
 ) -> typed.PublicView | typed.SeatView:
-    """The table's typed view for `reader` (None, or someone not seated: the public one). Its words are
-    composed `neutral()`, so people and moments in them are typed parts. Its controls are the table
-    message's, as the composition places them (a finished game's rematch too)."""
-    with neutral():
-        worded = compose(
-            info, game, steps=steps, notes=notes, banner=banner, deadline=deadline, reader=reader,
-            locale=locale,
-        )  # fmt: skip
+    """The table's typed view for `reader` (None, or someone not seated: the public one). The references
+    to people and moments in its words become typed parts. Its controls are the table message's, as the
+    composition places them (a finished game's rematch too)."""
+    worded = compose(
+        info, game, steps=steps, notes=notes, banner=banner, deadline=deadline, reader=reader, locale=locale
+    )
     lang = str(locale)
 
     def names(player: str) -> str:

@@ -17,7 +17,7 @@ def button(table_id: int, *, locale: object) -> Button:
 
 
 def names(players: Sequence[str], locale: object) -> str:
-    """Players as a worded param: "<@1> and <@2>" in the reader's language."""
+    """Players as a worded param ("Alice and Bob", each a person's reference) in the reader's language."""
     return join(locale, [name(p, locale) for p in players])
 
 

@@ -15,8 +15,8 @@ as data whose parts are typed (issue 40).
   and his legal moves. They are distinct types: a function that takes a `PublicView` cannot be handed a
   hand, and mypy (strict here) says so.
 
-Words are composed `neutral()` (`bot.render.common`): a person, a moment or a channel inside a sentence is
-the view's own reference, turned here into its typed part (`text`). The catalogue's light emphasis (`**`,
+A person, a moment or a channel inside composed words is a reference (`bot.render.common`: the only way
+the words write them), turned here into its typed part (`text`). The catalogue's light emphasis (`**`,
 `*`, `` ` ``, a `-# ` small line) becomes each span's marks. No surface parses another's output: Discord's
 markup is never in these words, and each surface draws the spans its own way.
 """
@@ -198,7 +198,7 @@ _PREFIXES: tuple[tuple[str, LineStyle], ...] = (
 
 
 def text(words: str | None, names: Namer) -> Text:
-    """Words composed `neutral()` as typed lines (one per line of the words)."""
+    """Composed words as typed lines (one per line of the words)."""
     if not words:
         return ()
     return tuple(line(raw, names) for raw in words.split("\n"))

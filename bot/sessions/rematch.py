@@ -72,7 +72,7 @@ def _ends(state: RematchState | None, finished_at: float | None) -> float:
 
 
 class Names:
-    """Players as a worded param: "<@1> and <@2>" in the reader's language."""
+    """Players as a worded param ("Alice and Bob", each a person's reference) in the reader's language."""
 
     def __init__(self, players: Sequence[str]) -> None:
         self.players = list(players)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import pytest
 
+from bot.discord_out import discord_message, discord_words
 from bot.games.base import GameEvent, GameState
 from bot.i18n.cards import format_card
 from bot.render.compose import compose, hand_message, table_message
@@ -34,7 +35,7 @@ def test_the_public_view_names_the_mover_his_clock_and_no_hidden_card(locale):
     assert view.turn == game.current_player and view.deadline == 1_900_000_000
     assert view.reader is None and view.hand is None and view.moves == []
     assert [s.name for s in view.seats] == ["Anna", "Jörg Weißmüller"]
-    message = table_message(view)
+    message = discord_message(table_message(view))
     text = "\n".join(message.texts())
     assert "<t:1900000000:R>" in text  # Discord words the clock in each reader's language
     assert view.log, "the opening is in the log"
@@ -60,7 +61,7 @@ def test_the_table_says_who_the_computer_plays_for_after_a_takeover():
     game = engine("insomnia").new_game(INSOMNIA_SEATS, "compose-2", chips=15)
     table = info("insomnia", INSOMNIA_SEATS, computer_seats=["202"])
     view = compose(table, game, locale="en")
-    assert view.takeover_line is not None and "<@202>" in view.takeover_line
+    assert view.takeover_line is not None and "<@202>" in discord_words(view.takeover_line)
     assert [s.takeover for s in view.seats] == [False, True, False, False]
     assert [s.chips for s in view.seats] == [15, 15, 15, 15]
     assert view.takeover_line in (table_message(view).content or "")
