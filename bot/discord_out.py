@@ -21,9 +21,13 @@ from bot.render.common import (
     CHANNEL,
     MOMENT,
     PERSON,
+    Action,
+    Button,
     Embed,
     EmbedField,
     Message,
+    Steers,
+    click,
     drawn,
     people,
 )
@@ -108,6 +112,42 @@ def discord_message(message: Message) -> Message:
     })  # fmt: skip
 
 
+# ---- a control's action as its custom id, and back
+#
+# `cardtable:<table>:<token>[:<seq>]` for a table's buttons (and the Move dialog), and
+# `cardreplay:<table>:<step>:<nav>` for a replay viewer's: the persistent ids every message ever sent carries,
+# so they never change (a message from before a restart is clicked with the ids it was sent with).
+TABLE_PREFIX, REPLAY_PREFIX = "cardtable", "cardreplay"
+TABLE_ID = re.compile(rf"{TABLE_PREFIX}:(?P<table>[0-9]+):(?P<token>[A-Za-z0-9\-]+)(?::(?P<seq>[0-9]+))?")
+REPLAY_ID = re.compile(
+    rf"{REPLAY_PREFIX}:(?P<table>[0-9]{{1,20}}):(?P<seq>[0-9]{{1,6}}):(?P<token>open|first|back|forward|last)"
+)
+IDS: dict[Steers, re.Pattern[str]] = {"table": TABLE_ID, "replay": REPLAY_ID}
+
+
+def encode(table_id: int, action: Action, steers: Steers = "table") -> str:
+    """A control's action on `table_id` as its custom id."""
+    if steers == "replay":
+        return f"{REPLAY_PREFIX}:{table_id}:{action.seq or 0}:{action.token}"
+    base = f"{TABLE_PREFIX}:{table_id}:{action.token}"
+    return base if action.seq is None else f"{base}:{action.seq}"
+
+
+def decode(custom_id: str, steers: Steers = "table") -> tuple[int, Action] | None:
+    """A custom id `encode` made, as its table and action (None: another id)."""
+    match = IDS[steers].fullmatch(custom_id)
+    if match is None:
+        return None
+    seq = match["seq"]
+    return int(match["table"]), click(match["token"], int(seq) if seq is not None else None)
+
+
+def custom_id(button: Button) -> str:
+    if button.table is None or button.action is None:
+        raise ValueError(f"button {button.label!r} has no action to click")
+    return encode(button.table, button.action, button.steers)
+
+
 def discord_kwargs(message: Message, *, edit: bool = False) -> dict[str, Any]:
     """A composed `Message` as keyword arguments of discord.py's send/edit, in Discord's words, cut to
     Discord's limits."""
@@ -130,7 +170,7 @@ def discord_kwargs(message: Message, *, edit: bool = False) -> dict[str, Any]:
                 view.add_item(
                     discord.ui.Button(
                         label=b.label,
-                        custom_id=b.custom_id,
+                        custom_id=custom_id(b),
                         style=STYLES[b.style],
                         disabled=b.disabled,
                         row=row_number,

@@ -11,7 +11,6 @@ import json
 
 import pytest
 
-from bot.discord_out import discord_words
 from bot.sessions import NotAllowed, SessionManager
 from storage import Store
 from tests.engines import engine
@@ -246,8 +245,7 @@ async def test_timeouts_apply_the_default_and_three_in_a_row_forfeit_malice(stor
                 )
             )
     await sessions.idle()
-    lines = [discord_words(line.text) for line in table.log_lines()]
-    timeouts = [line for line in lines if f"<@{ALICE}> ran out of time" in line]
+    timeouts = [line for line in table.log_lines() if f"<@{ALICE}> ran out of time" in line.text]
     assert len(timeouts) == 3
     assert any("forfeits" in t for t in announcer.public_texts())
     row = await store.get_table(table.id)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import itertools
 
-from bot.discord_out import discord_words
 from bot.sessions.rating import people_ranks
 from tests.test_sessions import (  # noqa: F401 - fixed_seeds is an autouse fixture
     ALICE,
@@ -66,7 +65,7 @@ async def test_an_insomnia_game_of_three_people_and_a_computer_rates_the_three_a
     assert [c.games for c in changes] == [1, 1, 1]
     # The record carries them, and the table message's result says them.
     assert [c.player for c in table.ratings] == [c.player for c in changes]
-    result = [discord_words(line.text) for line in table.log_lines() if "Ratings:" in line.text]
+    result = [line.text for line in table.log_lines() if "Ratings:" in line.text]
     assert len(result) == 1 and "provisional" in result[0]
     assert all(f"<@{c.player}>" in result[0] for c in changes)
 

@@ -16,21 +16,69 @@ from bot.i18n import t
 
 ButtonStyle = Literal["primary", "secondary", "success", "danger", "link"]
 
-CUSTOM_ID_PREFIX = "cardtable"
 # Discord limits we lay buttons out against.
 MAX_BUTTON_ROWS = 5
 MAX_BUTTONS_PER_ROW = 5
 MAX_LABEL = 80
 
 
+class _Part(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Card(_Part):
+    code: str  # the engine's notation (`AS`): what an action names
+    shown: str  # as the reader writes it (`A♠`, `A♠` in German ranks too)
+
+
+class Place(_Part):
+    """Where a card is taken from or goes: the game's name for it (`centre2`) and the reader's words."""
+
+    key: str
+    shown: str
+
+
+class Action(_Part):
+    """What a control does: its token (what the session's click entry point takes: a move's token, `join`,
+    `hand`, `rematch`, a replay's steering), the move count it was drawn for (a replay's: the step it leads
+    to), and for a move the card it moves, from and to which place, or the amount it bids. Each surface
+    carries it its own way: Discord encodes it in the button's custom id (`bot.discord_out`), the Activity
+    sends its token and count back."""
+
+    token: str
+    seq: int | None = None
+    card: Card | None = None
+    source: Place | None = None  # None: the hand
+    to: Place | None = None
+    amount: int | None = None
+    as_rank: str | None = None
+
+
+# What a button's action steers: a table (its message, a lobby, a seat's hand) or a replay viewer.
+Steers = Literal["table", "replay"]
+
+
 class Button(BaseModel):
-    """A button; a link button (`style="link"`, a `url`, no custom id) opens its page: no interaction."""
+    """A button: its label and look, and what a click does: `action` on table `table` (a replay viewer's
+    step with `steers="replay"`). A link button (`style="link"`, a `url`, no action) opens its page: no
+    interaction."""
 
     label: str = Field(max_length=MAX_LABEL)
-    custom_id: str = Field(default="", max_length=100)
     style: ButtonStyle = "secondary"
     disabled: bool = False
     url: str | None = Field(default=None, max_length=512)
+    table: int | None = None
+    action: Action | None = None
+    steers: Steers = "table"
+
+    @property
+    def token(self) -> str | None:
+        return None if self.action is None else self.action.token
+
+
+def click(token: str, seq: int | None = None) -> Action:
+    """The action of a button whose click does `token` (drawn for move count `seq`, where it counts)."""
+    return Action(token=token, seq=seq)
 
 
 class EmbedField(BaseModel):
@@ -85,21 +133,6 @@ class Message(BaseModel):
         for row in self.rows:
             for button in row:
                 yield button.label
-
-
-def custom_id(table_id: int, action: str, seq: int | None = None) -> str:
-    """`cardtable:<table_id>:<action>[:<seq>]`: the persistent id a button is parsed from after a restart."""
-    base = f"{CUSTOM_ID_PREFIX}:{table_id}:{action}"
-    return base if seq is None else f"{base}:{seq}"
-
-
-def custom_parts(button: Button) -> tuple[int, str, int | None] | None:
-    """A table button's `(table, action, seq)` as `custom_id` made them (None: a link, another id)."""
-    parts = button.custom_id.split(":")
-    if len(parts) not in (3, 4) or parts[0] != CUSTOM_ID_PREFIX or not parts[1].isdecimal():
-        return None
-    seq = int(parts[3]) if len(parts) == 4 and parts[3].isdecimal() else None
-    return int(parts[1]), parts[2], seq
 
 
 def is_computer(player: str) -> bool:

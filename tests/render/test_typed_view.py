@@ -118,9 +118,10 @@ def test_no_discord_markup_in_the_web_and_events_floors(floor):
 
 @pytest.mark.parametrize("floor", ["bot/render", "bot/sessions"])
 def test_the_render_floor_and_the_sessions_write_no_discord_markup(floor):
-    """A person, a moment, a channel and a role are written as references only (`bot.render.common`);
-    Discord's renderer (`bot.discord_out`) alone draws them as `<@id>`, `<t:...>`, `<#id>`, `<@&id>`."""
-    assert not _marked(floor, ("<t:", "<@", "<#"))
+    """A person, a moment, a channel and a role are written as references only (`bot.render.common`), a
+    control's action as data: Discord's renderer (`bot.discord_out`) alone draws them as `<@id>`,
+    `<t:...>`, `<#id>`, `<@&id>` and encodes custom ids."""
+    assert not _marked(floor, ("<t:", "<@", "<#", "custom_id", "cardtable:", "cardreplay:"))
 
 
 def _marked(floor: str, marks: tuple[str, ...]) -> list[str]:
