@@ -240,11 +240,9 @@ class _Pictures(Generic[G, V, P, E, A]):
 # has it, its pictures module and the constants of its commands, terminal moves, simulator figures and /rules
 # layout.
 TEXT, PICTURES = "text", "pictures"
-CONSTANTS: tuple[tuple[str, str, type], ...] = (
-    ("commands", "COMMANDS", CommandSet),
-    ("moves", "MOVES", TypedMoves),
-    ("figures", "FIGURES", Figures),
-    ("rules", "RULES", RulesLayout),
+# Each constant is named as its module, in capitals (`commands.COMMANDS`).
+CONSTANTS: tuple[tuple[str, type], ...] = (
+    ("commands", CommandSet), ("moves", TypedMoves), ("figures", Figures), ("rules", RulesLayout),
 )
 
 
@@ -262,7 +260,8 @@ def folder(
     package = package or f"{__package__}.{kind}"
     text = _module(package, TEXT, Renderer, required=True)
     found: dict[str, Any] = {}
-    for module, constant, cls in CONSTANTS:
+    for module, cls in CONSTANTS:
+        constant = module.upper()
         loaded = _module(package, module)
         value = getattr(loaded, constant, None) if loaded is not None else None
         if loaded is not None and not isinstance(value, cls):
