@@ -1,11 +1,15 @@
-"""The Discord side of the session layer: rendered `Message`s as discord.py's send and edit arguments, and
-`DiscordAnnouncer`, the presenter's `Announcer` (public messages, edits, deletions, DMs), with Discord's error
-codes turned into the session layer's exceptions. The bot creates it with the session manager."""
+"""The Discord side of the session layer: Discord's renderer of composed words and `Message`s (references to
+people, moments, channels and roles drawn as Discord's markup, the allowed mentions computed from them, a
+control's action encoded as its custom id and decoded on a click), discord.py's send and edit arguments,
+and `DiscordAnnouncer`, the presenter's `Announcer` (public messages, edits, deletions, DMs), with
+Discord's error codes turned into the session layer's exceptions. The bot creates it with the session
+manager."""
 
 from __future__ import annotations
 
 import io
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
@@ -13,7 +17,20 @@ import discord
 
 from bot import render
 from bot.fit import fit
-from bot.render.common import Message
+from bot.render.common import (
+    CHANNEL,
+    MOMENT,
+    PERSON,
+    Action,
+    Button,
+    Embed,
+    EmbedField,
+    Message,
+    Steers,
+    click,
+    drawn,
+    people,
+)
 from bot.sessions.errors import ChannelGone, DMClosed, EditExpired, MissingPermission
 from storage.contract import Store
 
@@ -47,9 +64,94 @@ class _Layout(discord.ui.View):
         return False
 
 
+_WRITTEN_MENTION = re.compile(r"<@!?([0-9]+)>")  # one a cog wrote itself (`Member.mention`)
+
+
+def _markup(kind: str, value: str) -> str:
+    if kind == PERSON:
+        return f"<@{value}>"
+    if kind == MOMENT:  # Discord writes it in each reader's own language
+        at, _, style = value.partition(":")
+        return f"<t:{at}:{style or 'R'}>"
+    if kind == CHANNEL:
+        return f"<#{value}>"
+    return f"<@&{value}>"  # a role
+
+
+def discord_words(words: str) -> str:
+    """Composed words in Discord's markup: a person as his mention, a moment as `<t:...:R>`, a channel as
+    `<#id>`, a role as `<@&id>` (the only place the bot writes them)."""
+    return drawn(words, _markup)
+
+
+def _drawn(text: str | None) -> str | None:
+    return None if text is None else discord_words(text)
+
+
+def discord_message(message: Message) -> Message:
+    """A composed `Message` in Discord's words (every text a reader sees: content, embeds, labels, the
+    picture's description); its `mentions` are cut to the people it names (nobody else can be pinged)."""
+    named = {int(p) for text in message.texts() for p in people(text) if p.isdecimal()}
+    named |= {int(i) for text in message.texts() for i in _WRITTEN_MENTION.findall(text)}  # a cog's own
+    embeds = [
+        Embed(
+            title=_drawn(e.title), description=_drawn(e.description), footer=_drawn(e.footer),
+            colour=e.colour, image=e.image,
+            fields=[EmbedField(name=discord_words(f.name), value=discord_words(f.value), inline=f.inline)
+                    for f in e.fields],
+        )
+        for e in message.embeds
+    ]  # fmt: skip
+    rows = [[b.model_copy(update={"label": discord_words(b.label)}) for b in row] for row in message.rows]
+    picture = message.picture
+    if picture is not None:
+        picture = picture.model_copy(update={"alt": discord_words(picture.alt)})
+    return message.model_copy(update={
+        "content": _drawn(message.content), "embeds": embeds, "rows": rows, "picture": picture,
+        "mentions": [i for i in message.mentions if i in named],
+    })  # fmt: skip
+
+
+# ---- a control's action as its custom id, and back
+#
+# `cardtable:<table>:<token>[:<seq>]` for a table's buttons (and the Move dialog), and
+# `cardreplay:<table>:<step>:<nav>` for a replay viewer's: the persistent ids every message ever sent carries,
+# so they never change (a message from before a restart is clicked with the ids it was sent with).
+TABLE_PREFIX, REPLAY_PREFIX = "cardtable", "cardreplay"
+TABLE_ID = re.compile(rf"{TABLE_PREFIX}:(?P<table>[0-9]+):(?P<token>[A-Za-z0-9\-]+)(?::(?P<seq>[0-9]+))?")
+REPLAY_ID = re.compile(
+    rf"{REPLAY_PREFIX}:(?P<table>[0-9]{{1,20}}):(?P<seq>[0-9]{{1,6}}):(?P<token>open|first|back|forward|last)"
+)
+IDS: dict[Steers, re.Pattern[str]] = {"table": TABLE_ID, "replay": REPLAY_ID}
+
+
+def encode(table_id: int, action: Action, steers: Steers = "table") -> str:
+    """A control's action on `table_id` as its custom id."""
+    if steers == "replay":
+        return f"{REPLAY_PREFIX}:{table_id}:{action.seq or 0}:{action.token}"
+    base = f"{TABLE_PREFIX}:{table_id}:{action.token}"
+    return base if action.seq is None else f"{base}:{action.seq}"
+
+
+def decode(custom_id: str, steers: Steers = "table") -> tuple[int, Action] | None:
+    """A custom id `encode` made, as its table and action (None: another id)."""
+    match = IDS[steers].fullmatch(custom_id)
+    if match is None:
+        return None
+    seq = match["seq"]
+    return int(match["table"]), click(match["token"], int(seq) if seq is not None else None)
+
+
+def custom_id(button: Button) -> str:
+    if button.table is None or button.action is None:
+        raise ValueError(f"button {button.label!r} has no action to click")
+    return encode(button.table, button.action, button.steers)
+
+
 def discord_kwargs(message: Message, *, edit: bool = False) -> dict[str, Any]:
-    """A rendered `Message` as keyword arguments of discord.py's send/edit, cut to Discord's limits."""
-    message = fit(message)
+    """A composed `Message` as keyword arguments of discord.py's send/edit, in Discord's words, cut to
+    Discord's limits."""
+    message = fit(discord_message(message))
     kwargs: dict[str, Any] = {
         # An edit with no content must clear the old text (an empty string does; None may leave it).
         "content": message.content if message.content or not edit else "",
@@ -68,7 +170,7 @@ def discord_kwargs(message: Message, *, edit: bool = False) -> dict[str, Any]:
                 view.add_item(
                     discord.ui.Button(
                         label=b.label,
-                        custom_id=b.custom_id,
+                        custom_id=custom_id(b),
                         style=STYLES[b.style],
                         disabled=b.disabled,
                         row=row_number,

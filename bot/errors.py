@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 import discord
 from discord import app_commands
 
+from bot.discord_out import discord_words
 from bot.games.refusal import Refusal
 from bot.i18n import catalogue, join, number, t
 from bot.render.wording import refusal_text
@@ -105,6 +106,7 @@ async def report_error(interaction: discord.Interaction, error: BaseException, w
             exc_info=error,
         )
         message = t(interaction.locale, "errors.unexpected", error_id=error_id)
+    message = discord_words(message)  # its people and moments as Discord writes them
     message = message if len(message) <= 2000 else message[:1999] + "…"  # Discord's limit for a message
     try:
         if interaction.type is discord.InteractionType.autocomplete:

@@ -14,7 +14,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.discord_out import discord_kwargs
+from bot.discord_out import discord_kwargs, discord_words
 from bot.games.refusal import Refusal
 from bot.games.spec import GameSpec
 from bot.i18n import resolve_locale
@@ -280,7 +280,7 @@ def choices_for(
     for label, value in options:
         if typed and not _matches(typed, label, str(value).split("@")[0], locale):
             continue
-        out.append(app_commands.Choice(name=label[:100], value=str(value)[:100]))
+        out.append(app_commands.Choice(name=discord_words(label)[:100], value=str(value)[:100]))
     return out[:25]
 
 

@@ -20,6 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import ratings
+from bot.discord_out import discord_words
 from bot.errors import guarded
 from bot.games.refusal import Refusal
 from bot.games.registry import REGISTRY
@@ -59,7 +60,7 @@ async def leaderboard_page(
     rating (one game), all-time or in one season."""
     locale = await public_language(bot, guild_id)
     section = await board(bot.store, guild_id, kind, by, season, page=page, size=PAGE_SIZE, locale=locale)
-    embed = discord.Embed(title=section.title, description=section.text, colour=COLOUR)
+    embed = discord.Embed(title=section.title, description=discord_words(section.text), colour=COLOUR)
     embed.set_footer(text=t(locale, "ledger.footer", page=page + 1, figures=section.figures))
     view = discord.ui.View(timeout=None)
     scope, when = kind or "all", "all" if season == ALL_TIME else season

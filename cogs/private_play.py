@@ -17,13 +17,12 @@ kept in memory, so a dialog opened before a restart still works after it.
 from __future__ import annotations
 
 import asyncio
-import re
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.ext import commands
 
-from bot.discord_out import discord_kwargs, note_languages
+from bot.discord_out import decode, discord_kwargs, discord_words, encode, note_languages
 from bot.errors import report_error
 from bot.games.refusal import Refusal
 from bot.interactions import (
@@ -43,7 +42,6 @@ from bot.sessions.rematch import STARTING
 if TYPE_CHECKING:
     from bot.client import CardBot
 
-PICKED = re.compile(rf"cardtable:(?P<table>[0-9]{{1,20}}):{PICK}:(?P<seq>[0-9]{{1,20}})")
 
 
 async def open_move_dialog(interaction: discord.Interaction, table_id: int) -> bool:
@@ -103,13 +101,14 @@ async def rematch_here(interaction: discord.Interaction, table_id: int) -> bool:
 
 
 def move_modal(dialog: MoveDialog) -> discord.ui.Modal:
-    modal = discord.ui.Modal(title=dialog.title, custom_id=dialog.custom_id, timeout=None)
-    modal.add_item(discord.ui.TextDisplay(dialog.text))
+    custom_id = encode(dialog.table_id, dialog.action)
+    modal = discord.ui.Modal(title=dialog.title, custom_id=custom_id, timeout=None)
+    modal.add_item(discord.ui.TextDisplay(discord_words(dialog.text)))
     several = len(dialog.moves) > 1
     for number, moves in enumerate(dialog.moves, start=1):
         select: discord.ui.Select[Any] = discord.ui.Select(
             custom_id=f"{PICK}{number}",
-            options=[discord.SelectOption(label=label, value=value) for label, value in moves],
+            options=[discord.SelectOption(label=discord_words(label), value=value) for label, value in moves],
             min_values=0 if several else 1,
             max_values=1,
             required=not several,
@@ -159,12 +158,12 @@ class PrivatePlay(commands.Cog):
         if interaction.type is not discord.InteractionType.modal_submit:
             return
         data: dict[str, Any] = dict(interaction.data or {})
-        found = PICKED.fullmatch(str(data.get("custom_id", "")))
-        if found is None:
-            return
+        found = decode(str(data.get("custom_id", "")))
+        if found is None or found[1].token != PICK or found[1].seq is None:
+            return  # another modal's
         note_languages(interaction)
         try:
-            await submitted(interaction, int(found["table"]), int(found["seq"]))
+            await submitted(interaction, found[0], found[1].seq)
         except Exception as error:
             await report_error(interaction, error, where="the Move dialog")
 

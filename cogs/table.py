@@ -3,8 +3,9 @@ buttons of a table.
 
 The bot owns the session manager (`bot.sessions`, built in its `setup_hook`; its Discord side is
 `bot.discord_out.DiscordAnnouncer`); this cog registers the buttons and asks the manager. Buttons are
-`DynamicItem`s parsed from `cardtable:<table_id>:<action>[:<seq>]`, so they keep working on a new bot process;
-an action a cog answers first is in the bot's `TableHooks`.
+`DynamicItem`s whose custom id (`cardtable:<table_id>:<action>[:<seq>]`) `bot.discord_out` encodes from the
+button's structured action and decodes on a click, so they keep working on a new bot process; an action a cog
+answers first is in the bot's `TableHooks`.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import render
-from bot.discord_out import note_languages
+from bot.discord_out import TABLE_ID, decode, encode, note_languages
 from bot.errors import guarded
 from bot.i18n import t
 from bot.interactions import (
@@ -37,7 +38,7 @@ from bot.interactions import (
     where,
 )
 from bot.reading import history_ref
-from bot.render.common import Message
+from bot.render.common import Message, click
 from bot.render.replay import finished_rows
 from bot.sessions.errors import Text
 from bot.sessions.fairplay import excluded_at
@@ -52,14 +53,12 @@ log = logging.getLogger(__name__)
 
 
 
-class TableButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"cardtable:(?P<table>[0-9]+):(?P<action>[A-Za-z0-9\-]+)(?::(?P<seq>[0-9]+))?",
-):
+class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE_ID.pattern):
     """Every button of a table: lobby, table message and hand. The custom id carries all it needs."""
 
     def __init__(self, table_id: int, action: str, seq: int | None = None) -> None:
-        super().__init__(discord.ui.Button(label=action, custom_id=render.custom_id(table_id, action, seq)))
+        custom_id = encode(table_id, click(action, seq))
+        super().__init__(discord.ui.Button(label=action, custom_id=custom_id))
         self.table_id = table_id
         self.action = action
         self.seq = seq
@@ -68,8 +67,10 @@ class TableButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> TableButton:
-        seq = match["seq"]
-        return cls(int(match["table"]), match["action"], int(seq) if seq is not None else None)
+        decoded = decode(match.group(0))
+        assert decoded is not None  # the template matched
+        table_id, action = decoded
+        return cls(table_id, action.token, action.seq)
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:

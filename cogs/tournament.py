@@ -19,6 +19,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord_out import discord_words
 from bot.events.formats import FORMATS
 from bot.events.service import Tournaments
 from bot.games.refusal import Refusal
@@ -108,7 +109,7 @@ class TournamentCommands(commands.GroupCog, group_name="tournament"):
         )
         language = await self.bot.sessions.languages.public(interaction.guild_id or 0)
         await interaction.response.send_message(
-            text.word(language), allowed_mentions=discord.AllowedMentions.none()
+            discord_words(text.word(language)), allowed_mentions=discord.AllowedMentions.none()
         )
 
     @app_commands.command(name="join")

@@ -5,8 +5,10 @@ reads the table as it stands through this handle, as a player would look at the 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
+from bot.discord_out import discord_words
 from bot.sessions import SessionManager
 from bot.sessions.facts import TableFact
 from bot.sessions.records import TableRecord
@@ -39,9 +41,11 @@ class Live:
         return table_info(self.record)
 
     def log_lines(self, locale: object = None) -> list[Line]:
-        """The log of the steps the record carries, worded now (in the table's language by default)."""
+        """The log of the steps the record carries, worded now (in the table's language by default), as
+        Discord's renderer draws it in the table's channel."""
         locale = self.record.language if locale is None else locale
-        return log_of(self.record, self.record.moves, locale=locale)
+        lines = log_of(self.record, self.record.moves, locale=locale)
+        return [replace(line, text=discord_words(line.text)) for line in lines]
 
     def banner(self, locale: object = None) -> str | None:
         banner = self.record.session.banner

@@ -1,11 +1,13 @@
 """`RecordingAnnouncer`: a real implementation of the session's `Announcer` protocol that keeps what the bot
-would post, edit, delete and DM, for the session tests to read back."""
+would post, edit, delete and DM, for the session tests to read back: each message as Discord's renderer
+draws it (`bot.discord_out.discord_message`), as a player sees it."""
 
 from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
 
+from bot.discord_out import discord_message
 from bot.render.common import Message
 from bot.sessions import DMClosed
 
@@ -27,6 +29,7 @@ class RecordingAnnouncer:
     changed: asyncio.Event = field(default_factory=asyncio.Event)
 
     async def send(self, channel_id: int, message: Message) -> int:
+        message = discord_message(message)
         self._next_id += 1
         self.messages[self._next_id] = message
         self.log.append(Sent("send", channel_id, self._next_id, message))
@@ -34,6 +37,7 @@ class RecordingAnnouncer:
         return self._next_id
 
     async def edit(self, channel_id: int, message_id: int, message: Message) -> bool:
+        message = discord_message(message)
         if message_id not in self.messages:
             return False
         self.messages[message_id] = message
@@ -50,7 +54,7 @@ class RecordingAnnouncer:
     async def dm(self, user_id: int, message: Message) -> None:
         if user_id in self.closed_dms:
             raise DMClosed(str(user_id))
-        self.log.append(Sent("dm", user_id, 0, message))
+        self.log.append(Sent("dm", user_id, 0, discord_message(message)))
         self.changed.set()
 
     def dm_requests(self, user_id: int) -> int:

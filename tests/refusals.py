@@ -1,5 +1,6 @@
 """Refusals as a player reads them, for tests: a `Refusal` carries a key and params, and its sentence is
-made in the reader's language (`bot.render.wording`), so a test checks the sentence a player would see."""
+made in the reader's language (`bot.render.wording`) and drawn by Discord's renderer (`bot.discord_out`), so a
+test checks the sentence a player would see."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from bot.discord_out import discord_words
 from bot.games.refusal import Refusal
 from bot.render.wording import refusal_text
 
@@ -16,7 +18,7 @@ from bot.render.wording import refusal_text
 def english(error: BaseException) -> str:
     """The sentence an English reader gets for this refusal."""
     assert isinstance(error, Refusal), f"not a refusal: {error!r}"
-    return refusal_text(error, "en")
+    return discord_words(refusal_text(error, "en"))
 
 
 @contextlib.contextmanager
@@ -26,7 +28,7 @@ def refused(
     """`pytest.raises(Refusal, match=...)`, matched against the sentence in `locale` (English by default)."""
     with pytest.raises(Refusal) as info:
         yield info
-    text = refusal_text(info.value, locale)
+    text = discord_words(refusal_text(info.value, locale))
     if match is not None:
         assert re.search(match, text), f"{text!r} does not match {match!r}"
     if key is not None:

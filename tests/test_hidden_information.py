@@ -45,7 +45,7 @@ from bot.games.base import GameAction, GameState, seed_commitment
 from bot.games.cards import Rank
 from bot.games.registry import REGISTRY
 from bot.i18n import t
-from bot.render import drawings
+from bot.render import common, drawings
 from bot.render.common import Message, Picture
 from bot.render.compose import compose
 from bot.render.pictures.canvas import PictureCache
@@ -515,8 +515,9 @@ def test_the_malice_turn_line_keeps_an_ace_in_the_hand_secret(locale):
     game = _first_state(ace_only_in_the_hand)
     info = table_info(_malice_record(game, locale))
     mover = game.current_player
-    general = t(locale, "turn.message_deadline", player=f"<@{mover}>", hint=t(locale, "malice.hint.play"),
-                deadline=f"<t:{int(DEADLINE)}:R>")  # fmt: skip
+    hint = t(locale, "malice.hint.play")
+    general = t(locale, "turn.message_deadline", player=common.name(mover), hint=hint,
+                deadline=common.moment(DEADLINE))  # fmt: skip
     assert compose(info, game, deadline=DEADLINE, locale=locale).turn_line == general
     hand = render.hand_message(info, game, mover, dm=True, locale=locale, picture=False).content or ""
     assert t(locale, "malice.hand.your_turn_ace") in hand, "the mover himself is told"

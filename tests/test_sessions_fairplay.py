@@ -5,6 +5,7 @@ player once he is let back; a void already shows as its own line (tests/storage/
 from __future__ import annotations
 
 from bot import render
+from bot.discord_out import discord_words
 from bot.sessions.fairplay import excluded_at
 from tests.storage.conftest import running_table
 from tests.test_sessions import ALICE, BOB, GUILD, fixed_seeds, manager  # noqa: F401  (fixed games)
@@ -21,7 +22,7 @@ async def test_history_names_the_players_taken_off_the_leaderboards(store, annou
     excluded = await excluded_at(store, row)
     assert excluded == [str(BOB)]
     de = render.history_pages(row.kind, row.id, row.status, entries, locale="de", excluded=excluded)
-    first = de[0].description.splitlines()[0]
+    first = discord_words(de[0].description or "").splitlines()[0]
     assert first.startswith("⚖️ Ein Moderator hat <@") and f"<@{BOB}>" in first and f"<@{ALICE}>" not in first
     en = render.history_pages(row.kind, row.id, row.status, entries, locale="en", excluded=excluded)
     assert "off this server's leaderboards" in en[0].description

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.discord_out import discord_words
 from bot.reading import engine_notation
 from bot.render.wording import refusal_text
 from bot.sessions import NotAllowed
@@ -42,8 +43,9 @@ async def test_a_refusal_is_worded_in_each_readers_language(store, announcer):
     await sessions.open_table("insomnia", GUILD, CHANNEL, ALICE)
     with pytest.raises(NotAllowed) as refused:
         await sessions.lobbies.start(CHANNEL, BOB)
-    assert refusal_text(refused.value, "de") == f"Nur der Gastgeber, <@{ALICE}>, kann das Spiel starten."
-    assert refusal_text(refused.value, "en-GB") == f"Only the host, <@{ALICE}>, can start the game."
+    german, english = (discord_words(refusal_text(refused.value, lang)) for lang in ("de", "en-GB"))
+    assert german == f"Nur der Gastgeber, <@{ALICE}>, kann das Spiel starten."
+    assert english == f"Only the host, <@{ALICE}>, can start the game."
     await sessions.close()
 
 

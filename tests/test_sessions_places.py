@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from bot.discord_out import encode
 from bot.render.common import Message
 from bot.sessions.places import INTERACTION, TOKEN_USES
 from tests.recording import RecordingAnnouncer
@@ -101,7 +102,8 @@ async def test_a_token_discord_refuses_is_dropped_and_the_dialog_is_the_movers_a
     with refused("You are not playing at this table"):
         sessions.places.move_dialog(record.id, 103, locale="en")
     dialog = sessions.places.move_dialog(record.id, mover, locale="de")
-    assert dialog.custom_id == f"cardtable:{record.id}:pick:{table.seq}" and len(dialog.title) <= 45
+    assert encode(record.id, dialog.action) == f"cardtable:{record.id}:pick:{table.seq}"
+    assert len(dialog.title) <= 45
     tokens = [value for chunk in dialog.moves for _, value in chunk]
     assert "end" in tokens and all(len(chunk) <= 25 for chunk in dialog.moves)
     assert "Deine Hand" in dialog.text

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.render.common import Button
-from bot.render.replay import finished_rows, parse_replay_id, replay_id, steering
+from bot.discord_out import custom_id, decode
+from bot.render.common import Button, click
+from bot.render.replay import finished_rows, steering
 from bot.sessions import NotAllowed
 from bot.sessions.replay import Replays
 from tests.test_sessions import (  # noqa: F401
@@ -76,9 +77,9 @@ async def test_each_step_shows_what_the_public_table_showed_then(store, announce
         assert counter in texts[0]
         assert message.picture is not None and message.mentions == []
         # The steering buttons lead to their steps; those leading nowhere are disabled.
-        ids = [parse_replay_id(b.custom_id) for b in message.rows[0]]
+        ids = [decode(custom_id(b), "replay") for b in message.rows[0]]
         targets = [0, max(step - 1, 0), min(step + 1, replayed.last), replayed.last]
-        assert [i.step for i in ids if i] == targets
+        assert [i[1].seq for i in ids if i] == targets
     final = await sessions.replays.step(table.id, replayed.last, guild_id=GUILD, locale="en")
     assert table.seed in "\n".join(final.texts())
     beyond = await sessions.replays.step(table.id, 10_000, guild_id=GUILD, locale="en")
@@ -96,10 +97,10 @@ async def test_only_a_finished_game_of_the_readers_server_is_replayed(store, ann
         await sessions.replays.step(table.id, 0, guild_id=GUILD, locale="en")
     assert refused.value.key == "replay.not_finished"
     # The running table's message offers no replay; the finished one's does.
-    assert not any("cardreplay" in b.custom_id for b in _buttons(announcer))
+    assert not any("cardreplay" in custom_id(b) for b in _buttons(announcer))
     await sessions.cancel(CHANNEL, ALICE, can_manage=True)
     await sessions.idle()
-    assert replay_id(table.id, 0, "open") in [b.custom_id for b in _buttons(announcer)]
+    assert f"cardreplay:{table.id}:0:open" in [custom_id(b) for b in _buttons(announcer)]
     for guild, unknown in ((GUILD + 1, table.id), (GUILD, table.id + 100)):
         with pytest.raises(NotAllowed) as refused:
             await sessions.replays.step(unknown, 0, guild_id=guild, locale="en")
@@ -108,7 +109,7 @@ async def test_only_a_finished_game_of_the_readers_server_is_replayed(store, ann
 
 
 def _buttons(announcer) -> list[Button]:
-    return [b for m in announcer.messages.values() for row in m.rows for b in row]
+    return [b for m in announcer.messages.values() for row in m.rows for b in row if b.url is None]
 
 
 async def test_replayed_tables_are_kept_within_their_bound(store, announcer):
@@ -130,7 +131,7 @@ async def test_replayed_tables_are_kept_within_their_bound(store, announcer):
 
 def test_the_replay_button_keeps_a_finished_messages_rows_valid():
     def buttons(n: int) -> list[Button]:
-        return [Button(label=str(i), custom_id=f"x:{i}") for i in range(n)]
+        return [Button(label=str(i), table=7, action=click(f"x{i}")) for i in range(n)]
 
     assert finished_rows([], 7, "running") == [] and finished_rows([], 7, "cancelled") == []
     assert [len(r) for r in finished_rows([], 7, "finished")] == [1]
@@ -138,7 +139,7 @@ def test_the_replay_button_keeps_a_finished_messages_rows_valid():
     assert [len(r) for r in finished_rows([buttons(5)], 7, "finished")] == [5, 1]
     full = [buttons(5) for _ in range(5)]
     assert finished_rows(full, 7, "finished") == full, "no sixth row: Discord allows five"
-    assert parse_replay_id(replay_id(12, 34, "back")) == parse_replay_id("cardreplay:12:34:back")
-    assert parse_replay_id("cardreplay:12:34:sideways") is None
+    assert decode("cardreplay:12:34:back", "replay") == (12, click("back", 34))
+    assert decode("cardreplay:12:34:sideways", "replay") is None
     assert [b.disabled for b in steering(1, 0, 0)] == [True, True, True, True]
-    assert len({b.custom_id for b in steering(1, 0, 9)}) == 4, "custom ids unique on one message"
+    assert len({custom_id(b) for b in steering(1, 0, 9)}) == 4, "custom ids unique on one message"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 
+from bot.discord_out import discord_words
 from bot.render.wording import word
 from tests.refusals import refused
 from tests.test_sessions import ALICE, BOB, BOT, CAROL, CHANNEL, GUILD, fixed_seeds, manager  # noqa: F401
@@ -15,7 +16,7 @@ OTHER = CHANNEL + 1
 
 
 def said(text) -> str:
-    return word(text.key, text.params, "en")
+    return discord_words(word(text.key, text.params, "en"))
 
 
 async def test_server_defaults_fill_what_the_command_left_out(store, announcer):

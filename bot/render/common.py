@@ -6,9 +6,8 @@ can scan every string the bot would show.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
+import re
+from collections.abc import Callable, Iterator
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -17,21 +16,69 @@ from bot.i18n import t
 
 ButtonStyle = Literal["primary", "secondary", "success", "danger", "link"]
 
-CUSTOM_ID_PREFIX = "cardtable"
 # Discord limits we lay buttons out against.
 MAX_BUTTON_ROWS = 5
 MAX_BUTTONS_PER_ROW = 5
 MAX_LABEL = 80
 
 
+class _Part(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Card(_Part):
+    code: str  # the engine's notation (`AS`): what an action names
+    shown: str  # as the reader writes it (`A♠`, `A♠` in German ranks too)
+
+
+class Place(_Part):
+    """Where a card is taken from or goes: the game's name for it (`centre2`) and the reader's words."""
+
+    key: str
+    shown: str
+
+
+class Action(_Part):
+    """What a control does: its token (what the session's click entry point takes: a move's token, `join`,
+    `hand`, `rematch`, a replay's steering), the move count it was drawn for (a replay's: the step it leads
+    to), and for a move the card it moves, from and to which place, or the amount it bids. Each surface
+    carries it its own way: Discord encodes it in the button's custom id (`bot.discord_out`), the Activity
+    sends its token and count back."""
+
+    token: str
+    seq: int | None = None
+    card: Card | None = None
+    source: Place | None = None  # None: the hand
+    to: Place | None = None
+    amount: int | None = None
+    as_rank: str | None = None
+
+
+# What a button's action steers: a table (its message, a lobby, a seat's hand) or a replay viewer.
+Steers = Literal["table", "replay"]
+
+
 class Button(BaseModel):
-    """A button; a link button (`style="link"`, a `url`, no custom id) opens its page: no interaction."""
+    """A button: its label and look, and what a click does: `action` on table `table` (a replay viewer's
+    step with `steers="replay"`). A link button (`style="link"`, a `url`, no action) opens its page: no
+    interaction."""
 
     label: str = Field(max_length=MAX_LABEL)
-    custom_id: str = Field(default="", max_length=100)
     style: ButtonStyle = "secondary"
     disabled: bool = False
     url: str | None = Field(default=None, max_length=512)
+    table: int | None = None
+    action: Action | None = None
+    steers: Steers = "table"
+
+    @property
+    def token(self) -> str | None:
+        return None if self.action is None else self.action.token
+
+
+def click(token: str, seq: int | None = None) -> Action:
+    """The action of a button whose click does `token` (drawn for move count `seq`, where it counts)."""
+    return Action(token=token, seq=seq)
 
 
 class EmbedField(BaseModel):
@@ -88,73 +135,58 @@ class Message(BaseModel):
                 yield button.label
 
 
-def custom_id(table_id: int, action: str, seq: int | None = None) -> str:
-    """`cardtable:<table_id>:<action>[:<seq>]`: the persistent id a button is parsed from after a restart."""
-    base = f"{CUSTOM_ID_PREFIX}:{table_id}:{action}"
-    return base if seq is None else f"{base}:{seq}"
-
-
-def custom_parts(button: Button) -> tuple[int, str, int | None] | None:
-    """A table button's `(table, action, seq)` as `custom_id` made them (None: a link, another id)."""
-    parts = button.custom_id.split(":")
-    if len(parts) not in (3, 4) or parts[0] != CUSTOM_ID_PREFIX or not parts[1].isdecimal():
-        return None
-    seq = int(parts[3]) if len(parts) == 4 and parts[3].isdecimal() else None
-    return int(parts[1]), parts[2], seq
-
-
 def is_computer(player: str) -> bool:
     return player.startswith("ai:")
 
 
 def name(player: str, locale: object = "en") -> str:
-    """How a player is written: a mention for a person (shows his name in every reader's client; pings
-    only where allowed), a computer seat or the pot in the reader's language."""
+    """How a player is written: a reference to a person (each surface draws it: Discord as a mention, which
+    shows his name in every reader's client and pings only where allowed; the web by his name), a computer
+    seat or the pot in the reader's language."""
     if is_computer(player):
         return t(locale, "common.computer", number=player.split(":", 1)[1])
     if player.startswith("@"):  # a ledger account: the pot is the only one
         return t(locale, "common.pot_account")
-    return _ref("p", player) if _NEUTRAL.get() else f"<@{player}>"
+    return _ref(PERSON, player)
 
 
 def moment(at: float, style: str = "R") -> str:
-    """A moment as the words say it: Discord writes `<t:...:R>` in each reader's own language; a neutral
-    wording carries the moment itself (`bot.render.view.Moment`)."""
-    return _ref("t", f"{int(at)}:{style}") if _NEUTRAL.get() else f"<t:{int(at)}:{style}>"
+    """A moment as the words carry it: each surface words it in its reader's language (Discord as its
+    timestamp markup; the typed view as a `bot.render.view.Moment`)."""
+    return _ref(MOMENT, f"{int(at)}:{style}")
 
 
 def channel(channel_id: int | str) -> str:
     """A channel as the words name it (a link in Discord; a typed `bot.render.view.Channel` elsewhere)."""
-    return _ref("c", str(channel_id)) if _NEUTRAL.get() else f"<#{channel_id}>"
+    return _ref(CHANNEL, str(channel_id))
 
 
-# People, moments and channels inside worded text. Discord's markup for them is the default, for the words
-# that go to Discord alone (refusals, DMs, the table message); words composed for the typed view
-# (`bot.render.view`) are worded `neutral()`: each such part is then the view's own reference, which
-# `bot.render.view.text` turns into a typed part (a `Person`, a `Moment`, a `Channel`), so no surface ever
-# reads Discord's markup back. The references use ASCII's separators (GS ... RS), which no catalogue
-# sentence, no card and no Discord name contains.
+def role(role_id: int | str) -> str:
+    """A server's role as the words name it (Discord alone shows roles: its settings)."""
+    return _ref(ROLE, str(role_id))
+
+
+# People, moments, channels and roles inside worded text are references, the only way the words write them:
+# each surface draws a reference its own way (`bot.discord_out` as Discord's markup, `bot.render.view.text`
+# as a typed part, the terminal as a name), so no surface ever reads another's markup back. They use
+# ASCII's separators (GS kind value RS), which no catalogue sentence, no card and no Discord name contains.
 REF_OPEN, REF_CLOSE = "\x1d", "\x1e"
-_NEUTRAL: ContextVar[bool] = ContextVar("neutral_words", default=False)
-
-
-def is_neutral() -> bool:
-    """Whether words made now are the typed view's (a cache of words keys on it)."""
-    return _NEUTRAL.get()
+PERSON, MOMENT, CHANNEL, ROLE = "p", "t", "c", "r"
+REFERENCE = re.compile(f"{REF_OPEN}([{PERSON}{MOMENT}{CHANNEL}{ROLE}])([^{REF_CLOSE}]*){REF_CLOSE}")
 
 
 def _ref(kind: str, value: str) -> str:
     return f"{REF_OPEN}{kind}{value}{REF_CLOSE}"
 
 
-@contextmanager
-def neutral() -> Iterator[None]:
-    """Word people, moments and channels as the typed view's references inside this block."""
-    token = _NEUTRAL.set(True)
-    try:
-        yield
-    finally:
-        _NEUTRAL.reset(token)
+def drawn(words: str, draw: Callable[[str, str], str]) -> str:
+    """Words with each reference drawn by `draw(kind, value)` (a surface's own way: a mention, a name)."""
+    return REFERENCE.sub(lambda m: draw(m.group(1), m.group(2)), words) if REF_OPEN in words else words
+
+
+def people(words: str) -> list[str]:
+    """The ids of the people the words name, in order of first mention."""
+    return list(dict.fromkeys(v for k, v in REFERENCE.findall(words) if k == PERSON))
 
 
 def rows_of(buttons: list[Button], limit_rows: int = MAX_BUTTON_ROWS) -> list[list[Button]]:

@@ -32,11 +32,9 @@ from bot.render.common import (
     Message,
     Picture,
     TableInfo,
-    custom_id,
-    custom_parts,
+    click,
     is_computer,
     name,
-    neutral,
     rows_of,
 )
 from bot.render.pictures.labels import player_name
@@ -88,7 +86,7 @@ class TableView(BaseModel):
     over: bool = False
     phase: str | None = None  # the decision now awaited, worded ("Turn 4 · Alice", "Deal 2 · auction")
     turn: str | None = None  # who is to move (a player id)
-    turn_line: str | None = None  # "Alice, your turn: ... Time runs out <t:...:R>."
+    turn_line: str | None = None  # "Alice, your turn: ... Time runs out" and the deadline's moment
     deadline: int | None = None  # the turn's deadline as a unix time (None: no clock, or no turn)
     takeover_line: str | None = None  # "The computer plays for Bob." after a takeover
     banner: str | None = None  # the session's and the presenter's word over the table (worded)
@@ -211,7 +209,7 @@ def _links(info: TableInfo, locale: object) -> list[Button]:
         return []
     out = []
     if pages.launch and info.status in ("lobby", "running"):
-        out.append(Button(label=t(locale, "activity.button.play"), custom_id=custom_id(info.id, LAUNCH),
+        out.append(Button(label=t(locale, "activity.button.play"), table=info.id, action=click(LAUNCH),
                           style="primary"))  # fmt: skip
     if info.status == "finished" and pages.replay:
         out.append(Button(label=t(locale, "web.button.replay"), url=pages.replay, style="link"))
@@ -243,7 +241,7 @@ def _controls(info: TableInfo, game: GameState, board: Message, locale: object) 
     buttons = [b for row in board.rows for b in row]
     if game.is_over or info.status != "running":
         return buttons
-    move = Button(label=t(locale, "dm.button.move"), custom_id=custom_id(info.id, MOVE), style="success")
+    move = Button(label=t(locale, "dm.button.move"), table=info.id, action=click(MOVE), style="success")
     return [move, *buttons]
 
 
@@ -317,14 +315,12 @@ def typed_view(
     locale: object = "en",
     log_lines: int | None = None,
 ) -> typed.PublicView | typed.SeatView:
-    """The table's typed view for `reader` (None, or someone not seated: the public one). Its words are
-    composed `neutral()`, so people and moments in them are typed parts. Its controls are the table
-    message's, as the composition places them (a finished game's rematch too)."""
-    with neutral():
-        worded = compose(
-            info, game, steps=steps, notes=notes, banner=banner, deadline=deadline, reader=reader,
-            locale=locale,
-        )  # fmt: skip
+    """The table's typed view for `reader` (None, or someone not seated: the public one). The references
+    to people and moments in its words become typed parts. Its controls are the table message's, as the
+    composition places them (a finished game's rematch too)."""
+    worded = compose(
+        info, game, steps=steps, notes=notes, banner=banner, deadline=deadline, reader=reader, locale=locale
+    )
     lang = str(locale)
 
     def names(player: str) -> str:
@@ -376,23 +372,20 @@ def _public(
 
 
 def controls(kind: str, buttons: Sequence[Button]) -> tuple[typed.Control, ...]:
-    """Table buttons as typed controls, each with its kind and its action as its maker made it."""
+    """Table buttons as typed controls, each with its kind and the structured action its maker gave it."""
     out = []
     for button in buttons:
         if button.url is not None:
             out.append(typed.Control(kind="link", label=button.label, style="link", url=button.url))
             continue
-        parts = custom_parts(button)
-        if parts is None or button.disabled:
-            continue  # the replay's steering (its own ids) and a spent button: Discord's alone
-        _, token, seq = parts
-        if token in DIALOGS:
-            continue
+        token = button.token
+        if token is None or button.steers != "table" or button.disabled or token in DIALOGS:
+            continue  # the replay's steering, a spent button, Discord's own dialogs: Discord's alone
         what: typed.ControlKind = (
             "launch" if token == LAUNCH
             else "rematch" if token == rematch.TOKEN
             else "move" if render.parse_token(kind, token) is not None
             else "lobby"
         )  # fmt: skip
-        out.append(typed.control(what, button, token, seq))
+        out.append(typed.control(what, button))
     return tuple(out)

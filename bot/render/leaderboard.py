@@ -1,6 +1,7 @@
 """The words of a server's leaderboard (`/leaderboard` in Discord, the board's page on the web): one line per
 player by chips or by rating, the title and what the figures are. A person is worded by `common.name`: a
-mention for Discord, a typed `Person` for the web page (worded `neutral()`), which shows the name it knows."""
+reference each surface draws (a mention on Discord, a typed `Person` on the web page, which shows the name
+it knows)."""
 
 from __future__ import annotations
 

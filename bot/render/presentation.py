@@ -1,5 +1,7 @@
-"""How a game looks and reads, as data: `GamePresentation`, one per game, written in the game's presentation
-folder (`bot/render/<game>/presentation.py`) beside its rules (`bot/games/<game>/`).
+"""How a game looks and reads, as data: `GamePresentation`, one per game, made from the game's presentation
+folder (`bot/render/<game>/`, beside its rules in `bot/games/<game>/`) by `folder(...)`: the one convention
+every game's folder follows, so no game repeats the list of its parts (a game in one module, as the tests' toy
+game, writes its `GamePresentation` itself).
 
 A `GamePresentation` is typed by the game's own classes (state, public view, player view, event union, action
 union), and so are its parts: the text renderer, the pictures, the terminal moves and the simulator figures.
@@ -10,11 +12,13 @@ That check is the only place the game-specific types meet the generic ones; noth
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import types
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Annotated, Generic, TypeVar, Union, cast, get_args, get_origin
+from typing import TYPE_CHECKING, Annotated, Any, Generic, TypeVar, Union, cast, get_args, get_origin
 
 from bot.games.base import GameAction, GameEvent, GameState, GameView, HandView
 from bot.i18n.rules import RulesLayout
@@ -228,3 +232,57 @@ class _Pictures(Generic[G, V, P, E, A]):
         typed = self._typed
         own = [typed.action(a) for a in legal]
         return self._pictures.hand(info, typed.private(view), own, names, locale=locale)
+
+
+# ---- a game's presentation from its folder
+
+# The folder's parts, by the one convention: its text (required: how the game reads) and, each where the game
+# has it, its pictures module and the constants of its commands, terminal moves, simulator figures and /rules
+# layout.
+TEXT, PICTURES = "text", "pictures"
+# Each constant is named as its module, in capitals (`commands.COMMANDS`).
+CONSTANTS: tuple[tuple[str, type], ...] = (
+    ("commands", CommandSet), ("moves", TypedMoves), ("figures", Figures), ("rules", RulesLayout),
+)
+
+
+def folder(
+    kind: str, game: type[G], view: type[V], player_view: type[P], events: object, actions: object, *,
+    package: str | None = None,
+) -> Presentation:
+    """The presentation of game `kind` from its folder `bot/render/<kind>/`: its `text` module (a `Renderer`
+    of the engine's classes given here), its `pictures` module (a `Pictures`), and the `COMMANDS`,
+    `MOVES`, `FIGURES` and `RULES` of its `commands`, `moves`, `figures` and `rules` modules, each part
+    optional but the text. Each is checked as it loads (a module offers every function of its protocol, a
+    constant is of its class), so a game missing a part's function fails at start-up, not at a click; the
+    seam then checks every state, view, event and action handed over (`GamePresentation.erased`).
+    `package`: another folder than `bot/render/<kind>/` (a test's)."""
+    package = package or f"{__package__}.{kind}"
+    text = _module(package, TEXT, Renderer, required=True)
+    found: dict[str, Any] = {}
+    for module, cls in CONSTANTS:
+        constant = module.upper()
+        loaded = _module(package, module)
+        value = getattr(loaded, constant, None) if loaded is not None else None
+        if loaded is not None and not isinstance(value, cls):
+            raise TypeError(f"{package}.{module}.{constant} is not a {cls.__name__}")
+        found[module] = value
+    return GamePresentation(
+        kind=kind, game=game, view=view, player_view=player_view, events=events, actions=actions,
+        renderer=text, pictures=_module(package, PICTURES, Pictures), **found,
+    ).erased()  # fmt: skip
+
+
+def _module(package: str, name: str, protocol: type | None = None, *, required: bool = False) -> Any:
+    """The folder's module `name` (None when the game has none), checked against its protocol."""
+    if importlib.util.find_spec(f"{package}.{name}") is None:
+        if required:
+            raise TypeError(f"{package} has no {name} module")
+        return None
+    module = importlib.import_module(f"{package}.{name}")
+    if protocol is not None:
+        offered = [f for f in vars(protocol) if not f.startswith("_")]
+        missing = [f for f in offered if not callable(getattr(module, f, None))]
+        if missing:
+            raise TypeError(f"{package}.{name} lacks {', '.join(missing)} of {protocol.__name__}")
+    return module

@@ -6,18 +6,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.i18n import join, t
-from bot.render.common import Button, RematchShown, custom_id, name
+from bot.render.common import Button, RematchShown, click, name
 
-TOKEN = "rematch"  # the button's action: `cardtable:<table>:rematch`
+TOKEN = "rematch"  # the button's action (its token)
 OPEN, STARTED = "open", "started"
 
 
 def button(table_id: int, *, locale: object) -> Button:
-    return Button(label=t(locale, "rematch.button"), custom_id=custom_id(table_id, TOKEN), style="success")
+    return Button(label=t(locale, "rematch.button"), table=table_id, action=click(TOKEN), style="success")
 
 
 def names(players: Sequence[str], locale: object) -> str:
-    """Players as a worded param: "<@1> and <@2>" in the reader's language."""
+    """Players as a worded param ("Alice and Bob", each a person's reference) in the reader's language."""
     return join(locale, [name(p, locale) for p in players])
 
 

@@ -1,54 +1,25 @@
 """The replay viewer as message data: the Replay button, the step counter and the four steering buttons.
 
-A replay is stateless on Discord's side: every button names its table and the step it leads to
-(`cardreplay:<table>:<step>:<nav>`), so a viewer opened before a restart keeps working after it. `nav` tells
-the four buttons apart (two of them may lead to the same step) and says how the click is answered: `open`
-answers with a new private viewer, the others update the viewer they are on.
+A replay is stateless on Discord's side: every button's action names its table and the step it leads to
+(`Action(token=<nav>, seq=<step>)`, `steers="replay"`; Discord's renderer makes its persistent custom id),
+so a viewer opened before a restart keeps working after it. `nav` tells the four buttons apart (two of them
+may lead to the same step) and says how the click is answered: `open` answers with a new private viewer,
+the others update the viewer they are on.
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-
 from bot.i18n import t
-from bot.render.common import MAX_BUTTON_ROWS, MAX_BUTTONS_PER_ROW, Button, Message
+from bot.render.common import MAX_BUTTON_ROWS, MAX_BUTTONS_PER_ROW, Button, Message, click
 
-REPLAY_PREFIX = "cardreplay"
 NAVS = ("first", "back", "forward", "last")
 OPEN = "open"
-# What the cog's persistent button matches (a step beyond the game is refused when clicked, not here).
-_NAV = "|".join((OPEN, *NAVS))
-PATTERN = re.compile(rf"{REPLAY_PREFIX}:(?P<table>[0-9]{{1,20}}):(?P<step>[0-9]{{1,6}}):(?P<nav>{_NAV})")
-TEMPLATE = PATTERN.pattern
-
-
-@dataclass(frozen=True)
-class ReplayId:
-    table_id: int
-    step: int
-    nav: str
-
-    @property
-    def opens(self) -> bool:
-        """A new viewer (the Replay button) rather than a step on the viewer clicked."""
-        return self.nav == OPEN
-
-
-def replay_id(table_id: int, step: int, nav: str) -> str:
-    return f"{REPLAY_PREFIX}:{table_id}:{step}:{nav}"
-
-
-def parse_replay_id(custom_id: str) -> ReplayId | None:
-    match = PATTERN.fullmatch(custom_id)
-    if match is None:
-        return None
-    return ReplayId(int(match["table"]), int(match["step"]), match["nav"])
 
 
 def replay_button(table_id: int, *, locale: object = "en") -> Button:
     """The Replay button of a finished table (its message, a /history answer): the viewer at the start."""
-    return Button(label=t(locale, "replay.button.open"), custom_id=replay_id(table_id, 0, OPEN))
+    label = t(locale, "replay.button.open")
+    return Button(label=label, table=table_id, action=click(OPEN, 0), steers="replay")
 
 
 def finished_rows(
@@ -74,7 +45,9 @@ def steering(table_id: int, step: int, steps: int, *, locale: object = "en") -> 
     return [
         Button(
             label=t(locale, f"replay.button.{nav}"),
-            custom_id=replay_id(table_id, targets[nav], nav),
+            table=table_id,
+            action=click(nav, targets[nav]),
+            steers="replay",
             style="primary" if nav == "forward" else "secondary",
             disabled=targets[nav] == step,
         )

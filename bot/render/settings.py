@@ -8,7 +8,7 @@ from typing import Any
 from bot.games.registry import REGISTRY
 from bot.i18n import t
 from bot.render import game_name
-from bot.render.common import Embed, EmbedField, Message, channel
+from bot.render.common import Embed, EmbedField, Message, channel, role
 from bot.render.options import option_lines
 from bot.render.registry import PRESENTATIONS
 
@@ -41,7 +41,7 @@ def settings_message(
         EmbedField(
             name=t(locale, "settings.show.role"),
             value=(
-                t(locale, "settings.show.role_set", role=f"<@&{host_role}>")
+                t(locale, "settings.show.role_set", role=role(host_role))
                 if host_role is not None
                 else t(locale, "settings.show.role_none")
             ),

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 from bot import render
 from bot.games.base import GameEvent, GameState
 from bot.i18n import resolve_locale, t
-from bot.render.common import LogGroup, LogLine, TableInfo, is_neutral, name
+from bot.render.common import LogGroup, LogLine, TableInfo, name
 
 RECENT_LIMIT = render.RECENT_LIMIT  # characters of log lines a table message holds
 RECENT_AT_LEAST = render.RECENT_AT_LEAST
@@ -118,12 +118,7 @@ class StepLines:
         """`facts`: `info` as JSON without its `seq` (the caller's, once for all its steps)."""
         group = None if current is None else (current.key, current.title)
         # The step's identity is checked below, so the facts' hash tells one table's versions apart.
-        # Worded for Discord or for the typed view (`common.neutral`): a person is `<@id>` in one, a reference
-        # in the other, so each surface keeps its own lines.
-        key = (
-            hash(facts), id(step), step.count, group, tuple(notes), tuple(lead), resolve_locale(locale),
-            is_neutral(),
-        )
+        key = (hash(facts), id(step), step.count, group, tuple(notes), tuple(lead), resolve_locale(locale))
         with self._lock:
             hit = self._items.get(key)
             if hit is not None and hit[0]() is step:  # the same object, not one at a freed object's address

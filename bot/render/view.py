@@ -15,8 +15,8 @@ as data whose parts are typed (issue 40).
   and his legal moves. They are distinct types: a function that takes a `PublicView` cannot be handed a
   hand, and mypy (strict here) says so.
 
-Words are composed `neutral()` (`bot.render.common`): a person, a moment or a channel inside a sentence is
-the view's own reference, turned here into its typed part (`text`). The catalogue's light emphasis (`**`,
+A person, a moment or a channel inside composed words is a reference (`bot.render.common`: the only way
+the words write them), turned here into its typed part (`text`). The catalogue's light emphasis (`**`,
 `*`, `` ` ``, a `-# ` small line) becomes each span's marks. No surface parses another's output: Discord's
 markup is never in these words, and each surface draws the spans its own way.
 """
@@ -32,7 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from bot.games.base import GameView, HandView
 from bot.i18n import catalogue, t, tn
 from bot.i18n.cards import format_card, parse_card
-from bot.render.common import REF_CLOSE, REF_OPEN, Button, Embed, Message, is_computer
+from bot.render.common import REF_CLOSE, REF_OPEN, Action, Button, Card, Embed, Message, Place, is_computer
 
 Mark = Literal["strong", "em", "u", "s", "code"]
 LineStyle = Literal["", "small", "quote", "h1", "h2", "h3"]
@@ -86,34 +86,9 @@ class Line(_Part):
 Text = tuple[Line, ...]
 
 
-class Card(_Part):
-    code: str  # the engine's notation (`AS`): what an action names
-    shown: str  # as the reader writes it (`A♠`, `A♠` in German ranks too)
-
-
-class Place(_Part):
-    """Where a card is taken from or goes: the game's name for it (`centre2`) and the reader's words."""
-
-    key: str
-    shown: str
-
-
 class Count(_Part):
     n: int
     shown: str  # "15 chips"
-
-
-class Action(_Part):
-    """What a control does: its token (what the session's click entry point takes), the move count it was
-    drawn for, and for a move the card it moves, from and to which place, or the amount it bids."""
-
-    token: str
-    seq: int | None = None
-    card: Card | None = None
-    source: Place | None = None  # None: the hand
-    to: Place | None = None
-    amount: int | None = None
-    as_rank: str | None = None
 
 
 class Control(_Part):
@@ -198,7 +173,7 @@ _PREFIXES: tuple[tuple[str, LineStyle], ...] = (
 
 
 def text(words: str | None, names: Namer) -> Text:
-    """Words composed `neutral()` as typed lines (one per line of the words)."""
+    """Composed words as typed lines (one per line of the words)."""
     if not words:
         return ()
     return tuple(line(raw, names) for raw in words.split("\n"))
@@ -356,7 +331,7 @@ def move(kind: str, label: str, token: str, seq: int, facts: Mapping[str, object
     return Control(kind="move", label=label, short=short, action=action)
 
 
-def control(kind: ControlKind, button: Button, token: str, seq: int | None) -> Control:
-    """A button of the table message as a control of the given kind, its action already taken apart by
-    its maker (`bot.render.compose`), never parsed from a custom id here."""
-    return Control(kind=kind, label=button.label, style=button.style, action=Action(token=token, seq=seq))
+def control(kind: ControlKind, button: Button) -> Control:
+    """A button of the table message as a control of the given kind, with the structured action its maker
+    gave it (no custom id exists below the Discord side)."""
+    return Control(kind=kind, label=button.label, style=button.style, action=button.action)

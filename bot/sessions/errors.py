@@ -15,7 +15,7 @@ from bot.render.wording import word
 
 
 class Text:
-    """A message to word later: `Text("table.not_your_turn", player="<@1>")`. Its params are worded as a
+    """A message to word later: `Text("table.not_your_turn", player=name("1"))`. Its params are worded as a
     refusal's (`bot.render.wording`): a `Text` (a game's name) in the same language. A key the catalogue lacks
     is shown as it is (a game without translations may give its sentence)."""
 

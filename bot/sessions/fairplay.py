@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
+from bot.render.common import name
 from bot.sessions.errors import NotAllowed, Text
 from bot.sessions.rating import rate
 from storage.contract import Store
@@ -41,12 +42,12 @@ class FairPlay:
         """Take a person off the server's leaderboards (`on`) or let him back; never the bot itself (it plays
         the computer seats) nor another bot (`computer`): they are on no leaderboard."""
         if computer or player == self.bot_user_id:
-            raise NotAllowed("moderation.refused.computer", player=f"<@{player}>")
+            raise NotAllowed("moderation.refused.computer", player=name(str(player)))
         changed = await self.store.exclude_player(guild_id, str(player), moderator, reason, on)
         key = (
             ("excluded" if on else "included") if changed else ("already_excluded" if on else "not_excluded")
         )
-        return Text(f"moderation.{key}", player=f"<@{player}>")
+        return Text(f"moderation.{key}", player=name(str(player)))
 
     async def log(self, guild_id: int) -> list[ModerationRow]:
         """What this server's moderators did, as stored."""

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 from bot import render
 from bot.i18n import t
-from bot.render.common import Message, name
+from bot.render.common import Message, channel, name
 from bot.sessions.display import Display
 from bot.sessions.drawing import Drawing, Job
 from bot.sessions.pacing import Pacer, Slot
@@ -50,7 +50,7 @@ def playing_message(record: TableRecord) -> Message:
     players = ", ".join(name(p, lang) for p in record.players)
     game = render.game_name(record.kind, lang)
     return Message(content=t(lang, "thread.playing", game=game, table=record.id,
-                             thread=f"<#{record.channel_id}>", players=players))
+                             thread=channel(record.channel_id), players=players))
 
 
 def wanted_home(record: TableRecord) -> str:
@@ -117,7 +117,7 @@ class Homes:
                     message = playing_message(record)
                 else:
                     message, _ = await presenter.drawing.drawn(job, record)
-                    played = t(record.language, "thread.played_in", thread=f"<#{record.channel_id}>")
+                    played = t(record.language, "thread.played_in", thread=channel(record.channel_id))
                     message.content = f"{played}\n{message.content or ''}".strip()
                 async with slot.request():
                     # False: someone deleted it; the channel then keeps no message of the game, as he chose.

@@ -253,7 +253,7 @@ class SessionManager:
             pictures_off=self.presenter.pictures_off(record.id), picture=True,
         )  # fmt: skip
         message = message_of(record, view)
-        message.rows = [[b for b in row if b.custom_id.endswith(":hand")] for row in message.rows]
+        message.rows = [[b for b in row if b.token == "hand"] for row in message.rows]
         message.rows = [row for row in message.rows if row]
         return message
 

@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 from bot.games.registry import REGISTRY
 from bot.i18n import t
-from bot.render.common import Message, name
+from bot.render.common import Message, moment, name
 from bot.render.compose import hand_message
 from bot.sessions.drawing import Drawing, Job
 from bot.sessions.errors import DMClosed
@@ -153,10 +153,9 @@ class Pings:
             display.ping_player = None
             return False
         deadline = presenter.deadline(record.id)
-        # Discord writes the <t:...:R> timestamp in each reader's own language.
-        if deadline:
+        if deadline:  # each surface words the moment in its reader's own language
             text = t(record.language, "turn.ping_deadline", player=name(target), table=record.id,
-                     deadline=f"<t:{int(deadline)}:R>")
+                     deadline=moment(deadline))
         else:
             text = t(record.language, "turn.ping", player=name(target), table=record.id)
         async with presenter.write_slot(record.channel_id) as slot, slot.request():

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bot.i18n import t
-from bot.render.common import Message, custom_id
+from bot.render.common import Action, Message, click
 from bot.sessions.display import Display
 from bot.sessions.records import TableRecord
 from bot.sessions.view import dialog_of
@@ -33,7 +33,7 @@ TOKEN_USES = 5  # follow-ups Discord allows per interaction when only a user ins
 # edits the table message as often as its 15 minutes allow (this only bounds a runaway loop).
 CHANNEL_TOKEN_USES = 10_000
 
-PICK = "pick"  # the dialog's own id action: `cardtable:<table>:pick:<seq>`
+PICK = "pick"  # the dialog's own action (Discord's renderer makes its id, as a button's)
 OPTIONS_PER_SELECT = 25  # Discord's limit of a select's options
 SELECTS = 4  # a modal holds 5 components: the hand's text and up to four selects of moves
 
@@ -103,8 +103,9 @@ class MoveDialog:
     label: str
 
     @property
-    def custom_id(self) -> str:
-        return custom_id(self.table_id, PICK, self.seq)
+    def action(self) -> Action:
+        """What submitting it does, on its table: Discord's side makes the dialog's id from it."""
+        return click(PICK, self.seq)
 
 
 def move_dialog(record: TableRecord, player: str, *, locale: object) -> MoveDialog:

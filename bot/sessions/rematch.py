@@ -8,8 +8,8 @@ message says which, and who has clicked. The server's settings (game channels, h
 the first game opened: the rematch opens in that channel for the same people without asking them again.
 
 Restart-safe: the clicks and the outcome are stored with the finished table (`SessionState.rematch`, its
-`meta`), so a click before a restart counts after it; the button's custom id is the table's
-(`cardtable:<table>:rematch`), parsed like every other table button. At start the process looks up the
+`meta`), so a click before a restart counts after it; the button's action is the table's `rematch`, its
+custom id made and read on the Discord side like every other table button's. At start the process looks up the
 tables finished in the last ten minutes (`Store.finished_since`) and watches their rematches again; one
 whose time ran out while the bot was away lapses at once, and one whose channel got a newer table meanwhile
 lapses as "another game opened".
@@ -72,7 +72,7 @@ def _ends(state: RematchState | None, finished_at: float | None) -> float:
 
 
 class Names:
-    """Players as a worded param: "<@1> and <@2>" in the reader's language."""
+    """Players as a worded param ("Alice and Bob", each a person's reference) in the reader's language."""
 
     def __init__(self, players: Sequence[str]) -> None:
         self.players = list(players)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from bot import render
 from bot.render import replay as viewer
-from bot.render.common import Message, is_neutral
+from bot.render.common import Message
 from bot.sessions.errors import NotAllowed
 from bot.sessions.records import MoveFacts, TableRecord
 from bot.sessions.resume import replay_facts
@@ -48,10 +48,9 @@ class Replayed:
         return self.record.evolve(game=self.steps[step].game, seq=step, status=status, snapshot=None)
 
     def log(self, locale: str) -> list[Line]:
-        key = f"{locale}/typed" if is_neutral() else locale  # the web's words are the typed view's
-        if key not in self.lines:
-            self.lines[key] = log_of(self.record, self.steps, locale=locale)
-        return self.lines[key]
+        if locale not in self.lines:
+            self.lines[locale] = log_of(self.record, self.steps, locale=locale)
+        return self.lines[locale]
 
 
 def replay_table(record: TableRecord, rows: list[ActionRow]) -> Replayed:

@@ -19,7 +19,7 @@ from bot import render
 from bot.games.registry import REGISTRY
 from bot.games.spec import option_choices, option_range
 from bot.i18n.rules import Rules
-from bot.render.common import Message
+from bot.render.common import Message, channel, role
 from bot.render.options import OptionName, OptionValue, option_label, option_value
 from bot.render.registry import PRESENTATIONS
 from bot.render.settings import settings_message
@@ -35,11 +35,11 @@ ALL_TIME_WORDS = (ALL_TIME, "all", "alltime", "gesamt", "insgesamt", "ewig")
 
 
 def mention_channels(channels: Collection[int]) -> str:
-    return ", ".join(f"<#{c}>" for c in channels)
+    return ", ".join(channel(c) for c in channels)
 
 
 def mention_role(role_id: int) -> str:
-    return f"<@&{role_id}>"
+    return role(role_id)
 
 
 class Servers:
@@ -133,7 +133,7 @@ class Servers:
         if not allowed and channel_id not in before:
             if not before:
                 raise NotAllowed("settings.channels.all_already")
-            raise NotAllowed("settings.channels.not_listed", channel=f"<#{channel_id}>",
+            raise NotAllowed("settings.channels.not_listed", channel=channel(channel_id),
                              channels=mention_channels(before))
         await self.store.set_game_channel(guild_id, channel_id, allowed)
         return await self._channels_now(guild_id)

@@ -11,6 +11,7 @@ import asyncio
 from collections.abc import Iterable, Mapping
 
 from bot.i18n import resolve_locale
+from bot.render.common import channel
 from bot.sessions.errors import NotAllowed
 from bot.sessions.facts import Stored, fact_of
 from bot.sessions.records import SessionState, TableRecord
@@ -38,7 +39,7 @@ class Tables:
         if record is None:
             threads = self.threads_of(channel_id)
             if threads:  # asked in the channel whose games play in their threads: name them
-                raise NotAllowed("table.in_threads", threads=", ".join(f"<#{t}>" for t in threads))
+                raise NotAllowed("table.in_threads", threads=", ".join(channel(t) for t in threads))
             raise NotAllowed("table.no_game")
         return record
 

@@ -1,4 +1,5 @@
-"""The bot's rendered messages as terminal text: Discord markdown and mentions become plain words."""
+"""The bot's composed messages as terminal text: markdown off, people as their names (the terminal's own
+drawing of the words' references)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import re
 
 from bot.games.registry import REGISTRY
 from bot.i18n.rules import Rules
-from bot.render.common import Embed, Message
+from bot.render.common import PERSON, Embed, Message, drawn
 
 # The table's number means nothing with one table (English and German: "table #1", "Tisch #1").
 _TABLE_NO = re.compile(r" \((?:table|Tisch) #\d+\)|(?:,| ·)? (?:table|Tisch) #\d+")
@@ -24,9 +25,8 @@ def unmarked(text: str) -> str:
 
 
 def plain(text: str, names: dict[str, str]) -> str:
-    """Markdown off, `<@id>` as the player's name, slash-command hints (which mean nothing here) dropped."""
-    for player, shown in names.items():
-        text = text.replace(f"<@{player}>", shown)
+    """Markdown off, a person as his name, slash-command hints (which mean nothing here) dropped."""
+    text = drawn(text, lambda kind, value: names.get(value, value) if kind == PERSON else "")
     text = _slash().sub("", unmarked(text)).replace(" ()", "")
     return _TABLE_NO.sub("", text)
 

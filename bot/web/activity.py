@@ -26,13 +26,14 @@ from pathlib import Path
 from aiohttp import web
 
 from bot.i18n import resolve_locale, t
-from bot.render.common import neutral
 from bot.render.compose import DIALOGS, LAUNCH
-from bot.render.view import Control, SeatView
+from bot.render.pictures.labels import player_name
+from bot.render.view import Control, SeatView, plain, text
 from bot.render.wording import refusal_text
 from bot.sessions.errors import NotAllowed, Text
 from bot.sessions.facts import TableFact
 from bot.sessions.manager import SessionManager
+from bot.sessions.records import TableRecord
 from bot.sessions.view import table_info, typed_of
 from bot.web import api, html, inputs
 from bot.web.feed import Feed, Watched
@@ -136,11 +137,10 @@ class Activity:
         `PublicView`; every part as the view typed it (no custom id or token read back here)."""
         record = watched.record
         seated = record.game is not None and me in record.game.players
-        with neutral():
-            view = typed_of(
-                record, steps=watched.steps, deadline=watched.deadline, locale=locale,
-                reader=me if seated else None, log_lines=LOG_LINES,
-            )  # fmt: skip
+        view = typed_of(
+            record, steps=watched.steps, deadline=watched.deadline, locale=locale,
+            reader=me if seated else None, log_lines=LOG_LINES,
+        )  # fmt: skip
         public = view.public if isinstance(view, SeatView) else view
         said = (*public.said, *public.board)
         board = html.join([
@@ -241,9 +241,16 @@ async def click(request: web.Request) -> web.Response:
     try:
         answer = await activity.sessions.click(table_id, player.id, token, seq, locale=locale)
     except NotAllowed as refusal:
-        return _answer(api.Failed(error=refusal_text(refusal, locale)), status=409)
-    said = answer.word(locale) if isinstance(answer, Text) else None
+        refused = _plain(refusal_text(refusal, locale), record, locale)
+        return _answer(api.Failed(error=refused), status=409)
+    said = _plain(answer.word(locale), record, locale) if isinstance(answer, Text) else None
     return _answer(api.Clicked(said=said))
+
+
+def _plain(words: str, record: TableRecord, locale: str) -> str:
+    """A sentence for the page as plain words: its people by the names the table knows."""
+    info = table_info(record)
+    return plain(text(words, lambda player: player_name(info, player, info.names, locale)))
 
 
 # The Activity's page lives in Discord's client (an iframe of discord.com, its test builds and the desktop

@@ -12,7 +12,7 @@ from aiohttp import web
 from bot.events import plan
 from bot.i18n import t
 from bot.render import tournament as words
-from bot.render.common import Message, neutral
+from bot.render.common import Message
 from bot.web import metrics
 from bot.web.board import known_names
 from bot.web.guard import Refusal
@@ -31,8 +31,7 @@ async def _event(request: web.Request) -> tuple[Message, str]:
     if not settings.web:
         raise Refusal("web.error.off", 403)
     locale = locale_of(request, settings.language or str(row.options.get("language") or "en"))
-    with neutral():  # the page draws the typed view's words
-        return words.show_message(plan.board(row, site.names()), locale), locale
+    return words.show_message(plan.board(row, site.names()), locale), locale
 
 
 async def event_page(request: web.Request) -> web.Response:

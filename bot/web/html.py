@@ -5,7 +5,7 @@ element the page's script counts down in the reader's language, emphasis as its 
 Escaped by construction: what `el` and `join` make is `Markup`; anything else placed in them, a player's
 name or a stored word, is text and is escaped there, an attribute's value always. No page writes a tag in a
 string of its own. Nothing here reads another surface's output: the words arrive as typed spans
-(`bot.render.view.text`), worded `neutral()`.
+(`bot.render.view.text`).
 """
 
 from __future__ import annotations
@@ -95,7 +95,7 @@ def _seen(span: typed.Span) -> bool:
 
 
 def markdown(words: str, names: Namer) -> Markup:
-    """Words worded `neutral()` as HTML lines."""
+    """Composed words as HTML lines."""
     return lines_html(typed.text(words, names))
 
 

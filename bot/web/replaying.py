@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from aiohttp import web
 
 from bot.i18n import t
-from bot.render.common import Message, neutral
+from bot.render.common import Message
 from bot.render.pictures.labels import player_name
 from bot.sessions.errors import NotAllowed
 from bot.sessions.view import table_info
@@ -46,8 +46,7 @@ async def _step(request: web.Request, step: int) -> Shown:
         raise Refusal("replay.not_finished", 409)
     locale = locale_of(request, (row.meta or {}).get("language", "en"))
     try:
-        with neutral():  # the page draws the typed view's words
-            viewer = await site.replays.step(table_id, step, guild_id=row.guild_id, locale=locale)
+        viewer = await site.replays.step(table_id, step, guild_id=row.guild_id, locale=locale)
         replayed = await site.replays.replayed_table(table_id, row.guild_id)
     except NotAllowed as refused:
         raise Refusal(refused.key, 409) from None
@@ -56,8 +55,7 @@ async def _step(request: web.Request, step: int) -> Shown:
     if step > 0:
         history = await site.store.history(table_id)
         entry = history[step - 1] if step - 1 < len(history) else None
-    with neutral():
-        shown = replay_step(viewer, row.kind, entry, replayed.last, locale=locale)
+    shown = replay_step(viewer, row.kind, entry, replayed.last, locale=locale)
     info = table_info(replayed.record)
     namer: Namer = lambda player: player_name(info, player, info.names, locale)  # noqa: E731
     link = request.path.split("/step/")[0]

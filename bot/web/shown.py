@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot import render
-from bot.render.common import Embed, Message, Picture, neutral
+from bot.render.common import Embed, Message, Picture
 from bot.render.leaderboard import (
     ALL_TIME,
     CHIPS,
@@ -78,13 +78,8 @@ def board_sections(kinds: list[str], season: str, seasons_on: bool) -> list[tupl
 
 
 async def board_view(store: Store, guild_id: int, season: str, seasons_on: bool, *, locale: str) -> Message:
-    """A server's leaderboard as `/leaderboard` words it, every section of it on one page (worded for the
-    typed view: people as people, not as Discord's mentions)."""
-    with neutral():
-        return await _board_view(store, guild_id, season, seasons_on, locale=locale)
-
-
-async def _board_view(store: Store, guild_id: int, season: str, seasons_on: bool, *, locale: str) -> Message:
+    """A server's leaderboard as `/leaderboard` words it, every section of it on one page (people as the
+    words' references, which the page draws by name)."""
     embeds = []
     for kind, by, when in board_sections(list(PRESENTATIONS.names()), season, seasons_on):
         section = await board(store, guild_id, kind, by, when, page=0, size=BOARD_ROWS, locale=locale)

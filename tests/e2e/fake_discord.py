@@ -9,8 +9,9 @@ each message (`Visibility`). Tests drive it through `UserHandle`s (`fake.user("a
 Discord's rules that a bot can break are checked here (message and embed limits, one response per
 interaction, the right response type for the interaction type, and every request body against Discord's own
 OpenAPI schema in tests/e2e/discord_api): a breach answers 400 like Discord does and is recorded in
-`violations`, which fails the test at teardown. So is any REST route this fake does not know
-(`unknown_routes`).
+`violations`, which fails the test at teardown. Words that still hold the bot's own references to a person, a
+moment or a channel (which its Discord renderer draws as `<@id>`, `<t:...>`, `<#id>`) are a violation too.
+So is any REST route this fake does not know (`unknown_routes`).
 
 Discord's limits, which answer like Discord but are no violation (a bot must live with them):
 - rate limits, only with `rate_limits=True`: 5 message writes per 5 s per channel (POST, PATCH and DELETE of
@@ -490,6 +491,18 @@ def _user_id(user: FakeUser | UserHandle | int) -> int:
     if isinstance(user, int):
         return user
     return user.id
+
+
+def _undrawn_references(body: Any) -> list[str]:
+    """Every string of a request body that still holds the render floor's references to a person, a moment or
+    a channel (ASCII's GS ... RS): the bot's Discord renderer (`bot.discord_out`) draws them all as markup."""
+    if isinstance(body, str):
+        return [body] if "\x1d" in body or "\x1e" in body else []
+    if isinstance(body, dict):
+        return [s for v in body.values() for s in _undrawn_references(v)]
+    if isinstance(body, list | tuple):
+        return [s for v in body for s in _undrawn_references(v)]
+    return []
 
 
 @dataclass
@@ -1684,6 +1697,9 @@ class FakeDiscord(ActivityFake):
             body = dict(await request.post())
         record = RecordedRequest(next(self._seq), request.method, path, "?", dict(request.query), body)
         self.requests.append(record)
+        undrawn = _undrawn_references(body)
+        if undrawn:  # Discord would show the separators as they are: a path that skipped Discord's renderer
+            self.violations.append(f"{request.method} {path}: words with undrawn references: {undrawn[:3]}")
         template, handler, params = f"{request.method} {path}", None, {}
         for method, pattern, route, route_handler in self._routes:
             match = pattern.match(path)

@@ -26,6 +26,7 @@ import pytest
 from pydantic import SecretStr
 
 from bot import render
+from bot.discord_out import discord_words
 from bot.games.ai import choose_action
 from bot.sessions.view import log_of
 from bot.web.activity import CLIENT
@@ -119,7 +120,8 @@ class Table:
         if record is None:  # finished: the tables in play let it go; the message shows the result
             return ""
         said = [
-            line.text for line in log_of(record, record.moves, locale=record.language) if line.count == seq
+            discord_words(line.text)
+            for line in log_of(record, record.moves, locale=record.language) if line.count == seq
         ]
         if said:
             await self.fake.wait_for(lambda: said[-1] in self.message().text, what=f"move {seq} on Discord")

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from bot.discord_out import discord_words
 from bot.games.ai import choose_action
 from bot.sessions.resume import replay_facts
 from bot.sessions.rows import record_from_row
@@ -146,7 +147,7 @@ async def check_announced_and_settled(harness: Harness, player: Player) -> None:
     assert row is not None and row.status == "finished", f"table {player.table_id}: {row and row.status}"
     record = record_from_row(row, await harness.store.rating_changes(row.id))
     steps = replay_facts(record, await harness.store.actions(row.id))
-    stored = [line.text for line in log_of(record, steps, locale="en")]
+    stored = [discord_words(line.text) for line in log_of(record, steps, locale="en")]
     title = f"{row.kind.capitalize()} · table #{row.id}"
     table = table_message(fake, title, player.channel)
     assert "Game over" in table.text, table.text

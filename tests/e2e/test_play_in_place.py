@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from bot import render
+from bot.discord_out import discord_words
 from bot.games.ai import choose_action
 from bot.sessions.resume import replay_facts
 from bot.sessions.rows import record_from_row
@@ -88,7 +89,7 @@ class Table:
         after = self.record() or await self.finished_record()
         mine = next(step for step in after.moves if step.count == record.seq + 1)
         assert mine.actor == str(user.id), "his move was stored"
-        said = [line.text for line in log_of(after, after.moves, locale="en") if line.count == mine.count]
+        said = [text for count, text in shown_log(after) if count == mine.count]
         # (a move the log words with no line of its own, an exchange's pass, shows as the turn moving on)
         assert not said or said[-1] in done.message.text, (said, done.message.text[-300:])
         self.moves += 1
@@ -105,6 +106,11 @@ class Table:
     async def play(self) -> None:
         while (turn := await self.person_to_move()) is not None:
             await self.move(*turn)
+
+
+def shown_log(record) -> list[tuple[int, str]]:
+    """The table's log lines, by step, as its Discord message shows them."""
+    return [(line.count, discord_words(line.text)) for line in log_of(record, record.moves, locale="en")]
 
 
 def rate_limited(harness: Harness, since: float) -> int:
@@ -197,7 +203,7 @@ async def test_a_dialog_opened_before_a_restart_submits_after_it_once(harness: H
     stored = [a for a in await harness.store.actions(record.id) if a.actor == str(alice.id)]
     assert len(stored) == 1
     after = table.record()
-    said = [line.text for line in log_of(after, after.moves, locale="en") if line.count == record.seq + 1]
+    said = [text for count, text in shown_log(after) if count == record.seq + 1]
     assert said and said[-1] in done.message.text, "her move is shown in the answer to her submit"
     # The same dialog once more (a double tap): refused privately as stale, nothing stored twice.
     again = await alice.submit(opened, {select_of(opened, token): [token]})
@@ -253,7 +259,7 @@ async def test_a_submit_answered_too_late_still_shows_the_move_and_play_goes_on(
     assert harness.bot is not None
     await harness.bot.sessions.idle()
     after = table.record()
-    said = [line.text for line in log_of(after, after.moves, locale="en") if line.count == record.seq + 1]
+    said = [text for count, text in shown_log(after) if count == record.seq + 1]
     assert said and said[-1] in table.message().text, "the table message shows her move"
     assert harness.take_logged_errors() == [], "a late answer is no bug"
     turn = await table.person_to_move()

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from bot import render
+from bot.discord_out import discord_message
 from bot.games.registry import REGISTRY
 from bot.sessions.kinds import game_options
 from bot.sessions.rows import record_from_row
@@ -52,7 +53,7 @@ class Expected:
         )
         renderer = render.renderer(self.row.kind)
         board = renderer.table(table_info(record), self.states[step], None, locale=locale)
-        return board.embeds[0].model_dump(include={"title", "description"})
+        return discord_message(board).embeds[0].model_dump(include={"title", "description"})
 
     def picture(self, step: int, locale: str) -> bytes:
         picture = render.table_picture(table_info(self.record), self.states[step], locale=locale)

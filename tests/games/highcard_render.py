@@ -17,7 +17,7 @@ from bot.render.common import (
     LogGroup,
     Message,
     TableInfo,
-    custom_id,
+    click,
     is_computer,
     name,
     rows_of,
@@ -50,8 +50,8 @@ def lobby(info: TableInfo, *, locale: object = "en") -> Message:
             content=f"🃏 {name(info.players[0])} opened a **High card** table (#{info.id}): join, start.",
             rows=rows_of(
                 [
-                    Button(label="Join", custom_id=custom_id(info.id, "join"), style="success"),
-                    Button(label="Start", custom_id=custom_id(info.id, "start"), style="primary"),
+                    Button(label="Join", table=info.id, action=click("join"), style="success"),
+                    Button(label="Start", table=info.id, action=click("start"), style="primary"),
                 ]
             ),
         )
@@ -60,8 +60,8 @@ def lobby(info: TableInfo, *, locale: object = "en") -> Message:
     if info.status != "lobby":
         return Message(content=f"{text} This table is {info.status}.")
     buttons = [
-        Button(label="Accept", custom_id=custom_id(info.id, "accept"), style="success"),
-        Button(label="Decline", custom_id=custom_id(info.id, "decline"), style="danger"),
+        Button(label="Accept", table=info.id, action=click("accept"), style="success"),
+        Button(label="Decline", table=info.id, action=click("decline"), style="danger"),
     ]
     return Message(
         content=f"{text}\n{name(opponent)}: accept or decline.",
@@ -82,7 +82,7 @@ def table(info: TableInfo, game: HighCardGame, note: str | None, *, locale: obje
         colour=COLOUR,
     )
     rows = [] if view.is_over else rows_of(
-        [Button(label="My hand", custom_id=custom_id(info.id, "hand"), style="primary")]
+        [Button(label="My hand", table=info.id, action=click("hand"), style="primary")]
     )
     return Message(embeds=[embed], rows=rows)
 
@@ -129,7 +129,7 @@ def hand(info: TableInfo, game: HighCardGame, player: str, *, dm: bool, locale: 
         if not dm:
             rows = rows_of(
                 [
-                    Button(label=a.kind.capitalize(), custom_id=custom_id(info.id, token(a), info.seq))
+                    Button(label=a.kind.capitalize(), table=info.id, action=click(token(a), info.seq))
                     for a in game.legal_actions()
                 ]
             )

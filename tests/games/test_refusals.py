@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.discord_out import discord_words
 from bot.games.cards import Card
 from bot.games.insomnia import Bid, EndGame, Exchange, InsomniaGame, Pass, Play, Rethrow
 from bot.games.malice import EndGame as MaliceEndGame
@@ -40,6 +41,11 @@ RAISERS = {"IllegalAction", "Refusal"}
 # `number_input(key, text)` raises `Refusal(key, ...)` with its caller's key (the callers are checked
 # instead); unpickling rebuilds a refusal with the key it had.
 PASSED_ON = {("bot/render/commands.py", "refusal"), ("bot/games/refusal.py", "key")}
+
+
+def _read(refusal: Refusal, locale: str) -> str:
+    """A refusal's sentence as a Discord player reads it (its people drawn as mentions)."""
+    return discord_words(refusal_text(refusal, locale))
 
 
 def _name(call: ast.Call) -> str:
@@ -339,7 +345,7 @@ def test_the_walk_reaches_every_refusal_the_sources_raise():
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_each_refusal_reads_as_one_sentence_in_english_and_in_german(case):
     refusal = refusal_of(case)
-    english, german = refusal_text(refusal, "en"), refusal_text(refusal, "de-DE")
+    english, german = _read(refusal, "en"), _read(refusal, "de-DE")
     assert english == case.english
     assert german != english and not german[:1].islower() and german.endswith("."), german
     for text in (english, german):
@@ -362,20 +368,20 @@ QUOTED = {
 @pytest.mark.parametrize(("case_id", "german"), QUOTED.items())
 def test_the_refusals_quoted_in_issue_20_read_in_german(case_id, german):
     (case,) = [c for c in CASES if c.id == case_id]
-    assert refusal_text(refusal_of(case), "de") == german
+    assert _read(refusal_of(case), "de") == german
 
 
 def test_facts_are_worded_in_the_readers_notation():
     """A card in German notation, a rank with its German article, a player by his mention, a plural."""
     by_id = {case.id: refusal_of(case) for case in CASES}
-    assert refusal_text(by_id["malice-side-takes-two"], "de") == (
+    assert _read(by_id["malice-side-takes-two"], "de") == (
         "Du kannst K♠ nicht auf Seitenstapel 1 legen: oben liegt eine Dame, dort passt nur eine Dame oder "
         "ein Bube."
     )
-    assert refusal_text(by_id["malice-resign-stranger"], "de") == "<@42> spielt in diesem Spiel nicht mit."
-    assert refusal_text(by_id["insomnia-bid-equal-one"], "de") == "Biete mehr als 1 Chip oder passe."
-    follow = refusal_text(by_id["insomnia-follow-suit"], "de")
+    assert _read(by_id["malice-resign-stranger"], "de") == "<@42> spielt in diesem Spiel nicht mit."
+    assert _read(by_id["insomnia-bid-equal-one"], "de") == "Biete mehr als 1 Chip oder passe."
+    follow = _read(by_id["insomnia-follow-suit"], "de")
     assert follow == "Du musst Farbe bedienen: du hast Pik auf der Hand."
-    assert refusal_text(by_id["malice-command-unknown"], "de") == "Unbekannter Malice-Zug fold."
+    assert _read(by_id["malice-command-unknown"], "de") == "Unbekannter Malice-Zug fold."
     assert by_id["malice-not-held"].params == {"card": Card.parse("QS")}  # a fact, not words
     assert str(by_id["malice-not-held"]) == "malice.refusal.not_in_hand(card=Card('QS'))"  # for the log

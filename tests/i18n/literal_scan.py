@@ -38,11 +38,11 @@ NON_TEXT_CALLS = {
     "debug", "info", "warning", "error", "exception", "critical", "isinstance", "engine", "Literal",
     "TypeError", "ValueError", "KeyError", "RuntimeError", "AssertionError", "NotImplementedError",
     "command", "describe", "rename", "choices", "autocomplete", "Group", "group", "guild_only",
-    "default_permissions", "strftime", "encode", "decode", "load_extension", "TypeVar",
+    "default_permissions", "strftime", "encode", "decode", "load_extension", "TypeVar", "click",
 }  # fmt: skip
 NON_TEXT_KEYWORDS = {
     "custom_id", "style", "kind", "key", "template", "group_name", "name", "reason", "type", "value",
-    "where",  # bot.errors.report_error's place of a failure, for the log
+    "steers", "where",  # bot.errors.report_error's place of a failure, for the log
 }  # fmt: skip
 # Calls whose first argument is a catalogue key (the rest are the message's params).
 # `__init__`: a refusal of its own kind names its key to its base (`super().__init__("table.changed")`).

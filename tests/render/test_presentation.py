@@ -98,3 +98,30 @@ def test_the_log_is_worded_again_from_stored_facts_alone(kind, players, options,
         lines += len(live)
     assert lines > 10
     assert f"facts-{kind}" in live[-1].text  # the last line reveals the seed, from the table facts
+
+
+def test_a_games_folder_is_read_by_the_convention_and_a_missing_part_fails_as_it_loads(tmp_path, monkeypatch):
+    """`folder` finds a game's parts by their module names; a text module that lacks one of the renderer's
+    functions, or a constant of the wrong kind, is refused at start-up, not at a player's click."""
+    from bot.games.malice.game import MaliceGame
+    from bot.games.malice.models import Action, Event, MalicePublicView, MaliceView
+    from bot.render.presentation import folder
+
+    classes = (MaliceGame, MalicePublicView, MaliceView, Event, Action)
+    made = folder("malice", *classes)
+    assert made.commands is PRESENTATIONS["malice"].commands and made.rules is PRESENTATIONS["malice"].rules
+    assert made.pictures is not None and made.moves is not None and made.figures is not None
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for name, files in {
+        "toy_short": {"text.py": "def lobby(info, *, locale='en'):\n    return None\n"},
+        "toy_wrong": {"text.py": "from bot.render.malice.text import *  # noqa: F403\n",
+                      "rules.py": "RULES = 'not a layout'\n"},
+    }.items():  # fmt: skip
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "__init__.py").write_text("")
+        for file, source in files.items():
+            (tmp_path / name / file).write_text(source)
+    with pytest.raises(TypeError, match="lacks table, log_entries"):
+        folder("toy", *classes, package="toy_short")
+    with pytest.raises(TypeError, match="RULES is not a RulesLayout"):
+        folder("toy", *classes, package="toy_wrong")

@@ -10,6 +10,7 @@ import re
 import pytest
 
 from bot import render
+from bot.discord_out import discord_message, discord_words
 from bot.games.insomnia.models import PlayersOut, PotSplit, Stage4Eligible
 from bot.i18n.cards import format_cards
 from bot.render.common import Message
@@ -22,7 +23,7 @@ from tests.render.states import INSOMNIA_SEATS, MALICE_SEATS, STATES, info, tabl
 def log_texts(events: list, locale: str) -> list[str]:
     table_info, game, _ = STATES["insomnia-stage4"]()
     entries = render.renderer("insomnia").log_entries(table_info, game.public_view(), events, locale=locale)
-    return [e for e in entries if isinstance(e, str)]
+    return [discord_words(e) for e in entries if isinstance(e, str)]  # as Discord shows them
 
 
 @pytest.mark.parametrize(
@@ -69,7 +70,8 @@ def test_the_table_marks_a_player_who_is_out(locale, mark):
     table_info, game, _ = STATES["insomnia-stage4"]()
     game.out = {"303": 1}
     game.chips = {**game.chips, "303": 0}
-    seats = table_message(table_info, game, None, locale=locale, picture=False).embeds[0].description
+    message = discord_message(table_message(table_info, game, None, locale=locale, picture=False))
+    seats = message.embeds[0].description
     (line,) = [row for row in seats.splitlines() if "<@303>" in row]
     assert line.endswith(mark) and all(mark not in row for row in seats.splitlines() if row != line)
 
@@ -137,7 +139,7 @@ def test_stage_4_shows_the_cards_each_player_won_in_the_table_and_hand_texts(loc
     table_info, game, player = STATES["insomnia-stage4"]()
     view = game.public_view()
     assert view.stage == 4 and len(view.eligible) == 3 and not game.view(player).hand
-    table = "\n".join(table_message(table_info, game, picture=False, locale=locale).texts())
+    table = "\n".join(discord_message(table_message(table_info, game, picture=False, locale=locale)).texts())
     for p in view.eligible:
         assert f"<@{p}>: {format_cards(view.won_cards[p], locale)}" in table
     hand = render.hand_message(table_info, game, player, dm=True, picture=False, locale=locale).content or ""

@@ -9,6 +9,7 @@ import io
 import pytest
 from PIL import Image
 
+from bot.discord_out import discord_message
 from bot.render import tournament as words
 from bot.render.pictures import tournament as draw
 from bot.render.pictures.text import PHONE_WIDTH, recording
@@ -94,12 +95,12 @@ def test_the_bracket_draws_every_round_with_byes_and_the_rounds_to_come(locale, 
 
 
 def test_a_rounds_pairings_ping_each_player_once_and_say_where_they_play():
-    message = words.round_message(SWISS, "en")
+    message = discord_message(words.round_message(SWISS, "en"))
     assert sorted(message.mentions) == [1, 2, 3, 5, 6]
     text = message.content or ""
     assert "Table 1: <@1> vs <@5> → <#900>" in text and "Bye: <@3> (counts as a win)" in text
     assert "<t:1767225600:R>" in text and message.picture is not None  # round 2: the standings so far
-    german = words.round_message(SWISS, "de").content or ""
+    german = discord_message(words.round_message(SWISS, "de")).content or ""
     assert "Tisch 1: <@1> gegen <@5> → <#900>" in german and "Freilos: <@3>" in german
 
 

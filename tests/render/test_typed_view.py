@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.render.common import neutral
+from bot.discord_out import discord_message, discord_words
 from bot.render.compose import compose, table_message, typed_view
 from bot.render.view import Moment, Person, PublicView, SeatView, plain, text
 from bot.web import html
@@ -65,14 +65,15 @@ def test_an_auction_bid_is_a_typed_amount():
 def test_discords_table_message_still_says_mentions_and_timestamps(locale):
     """The Discord message draws the same composition in Discord's words: what players see is unchanged."""
     table, game = malice()
-    message = table_message(compose(table, game, deadline=1_900_000_000, locale=locale))
+    message = discord_message(table_message(compose(table, game, deadline=1_900_000_000, locale=locale)))
     words = "\n".join(message.texts())
     assert "<t:1900000000:R>" in words and f"<@{game.current_player}>" in words
+    assert "\x1d" not in words and "\x1e" not in words
 
 
-def test_a_step_worded_for_the_web_first_is_worded_for_discord_in_discords_words():
-    """The log's lines are kept per step (a table message words its last steps at every write): the typed
-    view's words and Discord's are kept apart, so a page drawn first never gives Discord a reference."""
+def test_the_log_is_worded_once_for_every_surface_and_discord_draws_its_people():
+    """The render floor writes a person only as a reference: the same lines serve the page and Discord, and
+    Discord's renderer draws each reference as the person's mention."""
     from bot.render import tablelog
     from bot.sessions.records import MoveFacts
 
@@ -81,18 +82,16 @@ def test_a_step_worded_for_the_web_first_is_worded_for_discord_in_discords_words
     action = next(a for a in game.legal_actions() if a.kind == "play")
     events = tuple(game.apply(action))
     step = MoveFacts(count=1, actor=mover, events=events, game=game)
-    with neutral():
-        web = [line.text for line in tablelog.log_of(table, [step], [], locale="en")]
-    discord = [line.text for line in tablelog.log_of(table, [step], [], locale="en")]
-    assert any("\x1d" in line for line in web) and not any("<@" in line for line in web)
+    worded = [line.text for line in tablelog.log_of(table, [step], [], locale="en")]
+    assert any("\x1d" in line for line in worded) and not any("<@" in line for line in worded)
+    discord = [discord_words(line) for line in worded]
     assert any(f"<@{mover}>" in line for line in discord) and not any("\x1d" in line for line in discord)
 
 
 def test_emphasis_people_and_moments_become_typed_spans():
-    with neutral():
-        from bot.render.common import moment, name
+    from bot.render.common import moment, name
 
-        words = f"**{name('7')}** plays · `x*y` until {moment(5)}\n-# small"
+    words = f"**{name('7')}** plays · `x*y` until {moment(5)}\n-# small"
     lines = text(words, lambda p: f"N{p}")
     assert lines[0].spans[0] == Person(id="7", name="N7", marks=("strong",))
     assert lines[0].spans[-1] == Moment(at=5)
@@ -114,13 +113,24 @@ def test_a_name_with_markup_reaches_the_page_escaped():
 @pytest.mark.parametrize("floor", ["bot/web", "bot/events"])
 def test_no_discord_markup_in_the_web_and_events_floors(floor):
     """Discord's markup (`<t:...>`, `<@id>`, `<#id>`) and custom ids are made on the Discord side alone."""
-    found = [
+    assert not _marked(floor, DISCORD_MARKUP)
+
+
+@pytest.mark.parametrize("floor", ["bot/render", "bot/sessions"])
+def test_the_render_floor_and_the_sessions_write_no_discord_markup(floor):
+    """A person, a moment, a channel and a role are written as references only (`bot.render.common`), a
+    control's action as data: Discord's renderer (`bot.discord_out`) alone draws them as `<@id>`,
+    `<t:...>`, `<#id>`, `<@&id>` and encodes custom ids."""
+    assert not _marked(floor, ("<t:", "<@", "<#", "custom_id", "cardtable:", "cardreplay:"))
+
+
+def _marked(floor: str, marks: tuple[str, ...]) -> list[str]:
+    return [
         f"{path.relative_to(ROOT)}: {mark}"
         for path in sorted([*(ROOT / floor).rglob("*.py"), *(ROOT / floor).glob("static/*.js")])
-        for mark in DISCORD_MARKUP
+        for mark in marks
         if mark in path.read_text(encoding="utf-8")
     ]
-    assert not found, found
 
 
 def test_the_web_reads_no_surface_with_a_regular_expression():
@@ -130,15 +140,14 @@ def test_the_web_reads_no_surface_with_a_regular_expression():
 
 
 def test_the_leaderboard_names_people_as_people_on_the_web():
-    """The board's page words `/leaderboard`'s lines neutral(): a person is a Person, shown by his name."""
+    """`/leaderboard`'s lines name a person by reference: a mention on Discord, a Person on the page."""
     from types import SimpleNamespace
 
     from bot.render.leaderboard import leaderboard_line
 
     row = SimpleNamespace(rank=1, player="100000000000000001", net=5, games=2, wins=1)
-    assert "<@100000000000000001>" in leaderboard_line(row, "en")  # Discord's /leaderboard, as before
-    with neutral():
-        said = leaderboard_line(row, "en")
+    said = leaderboard_line(row, "en")
+    assert "<@100000000000000001>" in discord_words(said)  # Discord's /leaderboard, as before
     page = html.markdown(said, lambda p: "Alice")
     assert '<span class="who">Alice</span>' in page and "&lt;@" not in page
 

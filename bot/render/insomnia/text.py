@@ -61,7 +61,7 @@ from bot.render.common import (
     LogGroup,
     Message,
     TableInfo,
-    custom_id,
+    click,
     name,
     rows_of,
 )
@@ -155,12 +155,12 @@ def lobby(info: TableInfo, *, locale: object = "en") -> Message:
         embed.description = f"{embed.description}\n\n" + t(locale, "lobby.status", status=status)
         return Message(embeds=[embed])
     buttons = [
-        Button(label=t(locale, "lobby.button.join"), custom_id=custom_id(info.id, "join"), style="success"),
-        Button(label=t(locale, "lobby.button.leave"), custom_id=custom_id(info.id, "leave")),
-        Button(label=t(locale, "lobby.button.addbot"), custom_id=custom_id(info.id, "addbot")),
-        Button(label=t(locale, "lobby.button.start"), custom_id=custom_id(info.id, "start"), style="primary"),
+        Button(label=t(locale, "lobby.button.join"), table=info.id, action=click("join"), style="success"),
+        Button(label=t(locale, "lobby.button.leave"), table=info.id, action=click("leave")),
+        Button(label=t(locale, "lobby.button.addbot"), table=info.id, action=click("addbot")),
+        Button(label=t(locale, "lobby.button.start"), table=info.id, action=click("start"), style="primary"),
         Button(
-            label=t(locale, "lobby.button.cancel"), custom_id=custom_id(info.id, "cancel"), style="danger"
+            label=t(locale, "lobby.button.cancel"), table=info.id, action=click("cancel"), style="danger"
         ),
     ]
     return Message(
@@ -281,13 +281,13 @@ def table(info: TableInfo, game: InsomniaGame, note: str | None, *, locale: obje
         buttons = [
             Button(
                 label=t(locale, "common.button.my_hand"),
-                custom_id=custom_id(info.id, "hand"),
+                table=info.id, action=click("hand"),
                 style="primary",
             )
         ]
         if view.phase in ("exchange", "auction", "rethrow"):
             buttons.append(
-                Button(label=_pass_label(view.phase, locale), custom_id=custom_id(info.id, "pass", info.seq))
+                Button(label=_pass_label(view.phase, locale), table=info.id, action=click("pass", info.seq))
             )
         rows = rows_of(buttons)
     return Message(embeds=[embed], rows=rows)
@@ -573,7 +573,7 @@ def hand(info: TableInfo, game: InsomniaGame, player: str, *, dm: bool, locale: 
             buttons = [
                 Button(
                     label=_label(a, view, locale),
-                    custom_id=custom_id(info.id, token(a), info.seq),
+                    table=info.id, action=click(token(a), info.seq),
                     style="secondary" if a.kind == "pass" else "primary",
                 )
                 for a in game.legal_actions()

@@ -42,7 +42,7 @@ from bot.render.common import (
     LogGroup,
     Message,
     TableInfo,
-    custom_id,
+    click,
     is_computer,
     name,
     rows_of,
@@ -96,12 +96,12 @@ def lobby(info: TableInfo, *, locale: object = "en") -> Message:
         buttons = [
             Button(
                 label=t(locale, "lobby.button.accept"),
-                custom_id=custom_id(info.id, "accept"),
+                table=info.id, action=click("accept"),
                 style="success",
             ),
             Button(
                 label=t(locale, "lobby.button.decline"),
-                custom_id=custom_id(info.id, "decline"),
+                table=info.id, action=click("decline"),
                 style="danger",
             ),
         ]
@@ -172,11 +172,11 @@ def table(info: TableInfo, game: MaliceGame, note: str | None, *, locale: object
             [
                 Button(
                     label=t(locale, "common.button.my_hand"),
-                    custom_id=custom_id(info.id, "hand"),
+                    table=info.id, action=click("hand"),
                     style="primary",
                 ),
                 Button(
-                    label=t(locale, "malice.button.end_turn"), custom_id=custom_id(info.id, "end", info.seq)
+                    label=t(locale, "malice.button.end_turn"), table=info.id, action=click("end", info.seq)
                 ),
             ]
         )
@@ -325,7 +325,7 @@ def hand(info: TableInfo, game: MaliceGame, player: str, *, dm: bool, locale: ob
             buttons = [
                 Button(
                     label=_move_label(a, locale),
-                    custom_id=custom_id(info.id, token(a), info.seq),
+                    table=info.id, action=click(token(a), info.seq),
                     style="primary" if isinstance(a, Play) and a.to.startswith("centre") else "secondary",
                 )
                 for a in actions

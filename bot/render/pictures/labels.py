@@ -1,6 +1,6 @@
 """How a picture names players and cards in words (its labels and its alt text), in the reader's language.
 
-A picture cannot show a Discord mention (`<@id>` renders only in text), so a person is named by his display
+A picture cannot show a Discord mention (it renders only in text), so a person is named by his display
 name (`TableInfo.names`, filled by the caller from the stored seats), a computer player as the text does
 ("Computer 2"), and a person whose name the bot never saw by his seat ("Player 3"), never by an id. Drawn
 labels are the name as typed, less the letters of scripts the shipped font lacks (`text.printable`: Chinese,
