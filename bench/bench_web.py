@@ -36,6 +36,7 @@ from bot.web.feed import Feed
 from bot.web.guard import Limits
 from bot.web.links import Signer
 from bot.web.server import WebServer
+from bot.web.site import Site
 from storage import Store
 from tests.recording import RecordingAnnouncer
 
@@ -148,8 +149,9 @@ async def bot(
         )
         feed = Feed(store, local=sessions.tables.by_id, deadline=sessions.scheduler.deadline)
         sessions.tables.stored.listen(feed.stored)
-        web = WebServer(store, feed, Replays(store), Signer("bench-web-secret-0123456789"), host="127.0.0.1",
-                        port=0, public_url=None, limits=limits)  # fmt: skip
+        signer = Signer("bench-web-secret-0123456789")
+        web = WebServer(Site(store, feed, Replays(store), signer, host="127.0.0.1", port=0, public_url=None,
+                             limits=limits))  # fmt: skip
         await web.start()
         try:
             yield sessions, feed, web

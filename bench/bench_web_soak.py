@@ -124,7 +124,7 @@ async def run(floods: int, viewers: int, tables: int, seconds: float, pace: floa
             1 for c in channels if (r := sessions.tables.in_channel(c)) is None or r.id not in table_ids
         )
         return {
-            "ended": ended, "trims": web.crowd.trims, "floods": floods, "viewers": viewers,
+            "ended": ended, "trims": web.site.crowd.trims, "floods": floods, "viewers": viewers,
             "tables": tables, "seconds": seconds, "before": before, "after": after, "frames": frames,
             "wall": time.perf_counter() - started,
         }  # fmt: skip

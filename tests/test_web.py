@@ -28,6 +28,7 @@ from bot.web.feed import Feed
 from bot.web.links import BOARD, KINDS, TABLE, Signer
 from bot.web.quiet import REPEATS, WINDOW, RefusalLog
 from bot.web.server import WebServer
+from bot.web.site import Site
 from tests.test_sessions import ALICE, BOT, CHANNEL, GUILD, fixed_seeds, manager  # noqa: F401
 
 SECRET = "unit-web-secret-0123456789"
@@ -39,8 +40,11 @@ async def site(store, announcer) -> AsyncIterator[tuple]:
     sessions = await manager(store, announcer)
     feed = Feed(store, local=sessions.tables.by_id, deadline=sessions.scheduler.deadline)
     sessions.tables.stored.listen(feed.stored)
-    web = WebServer(store, feed, Replays(store), Signer(SECRET), host="127.0.0.1", port=0, public_url=None,
-                    names=lambda: sessions.readers.names)  # fmt: skip
+    site = Site(
+        store, feed, Replays(store), Signer(SECRET), host="127.0.0.1", port=0, public_url=None,
+        names=lambda: sessions.readers.names,
+    )  # fmt: skip
+    web = WebServer(site)
     await web.start()
     async with aiohttp.ClientSession() as http:
         yield sessions, web, http
@@ -168,10 +172,10 @@ async def test_a_tournament_has_a_page_with_its_pairings_and_bracket_in_the_read
     async with http.get(url, params={"lang": "en"}) as page:
         assert f"Tournament #{event}" in await page.text()
     # The link opens this event's page only: not another event's, not the server's board with its number.
-    forged = web.signer.link(EVENT, event + 1).path.split("/")
+    forged = web.site.signer.link(EVENT, event + 1).path.split("/")
     async with http.get(web.base + "/".join([*forged[:-1], url.rsplit("/", 1)[1]])) as page:
         assert page.status == 404
-    board = web.signer.link(BOARD, event).path.replace("/board/", "/event/")
+    board = web.site.signer.link(BOARD, event).path.replace("/board/", "/event/")
     async with http.get(web.base + board) as page:
         assert page.status == 404
     await store.set_web(GUILD, False)  # the server turned its pages off
@@ -277,7 +281,7 @@ async def test_a_bug_is_a_500_with_its_traceback_and_an_error_id_the_reader_is_s
     async def broken(table_id: int) -> None:
         raise RuntimeError("a bug")
 
-    web.feed.current = broken
+    web.site.feed.current = broken
     with caplog.at_level(logging.INFO):
         async with http.get(web.table_url(table.id), params={"lang": "de"}) as page:
             text = await page.text()

@@ -19,6 +19,7 @@ from bot.web.feed import Feed
 from bot.web.identity import Identity
 from bot.web.links import TABLE, Signer
 from bot.web.server import WebServer
+from bot.web.site import Site
 from storage.contract import Store
 
 log = logging.getLogger(__name__)
@@ -47,10 +48,11 @@ async def start_web(
         activity = Activity(
             sessions, feed, identity, picture_link=lambda table_id: signer.link(TABLE, table_id).path
         )
-    server = WebServer(
+    site = Site(
         store, feed, sessions.replays, signer, host=settings.web_host, port=settings.web_port,
         public_url=settings.public_url, names=lambda: sessions.readers.names, activity=activity,
     )  # fmt: skip
+    server = WebServer(site)
     try:
         await server.start()
     except OSError as exc:

@@ -6,23 +6,16 @@ server's `Site`."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 
 from aiohttp import web
 
 from bot.ops.server import serve
 from bot.render.common import Button, PageLinks
 from bot.sessions.records import TableRecord
-from bot.sessions.replay import Replays
-from bot.web.activity import Activity
 from bot.web.app import make_app
-from bot.web.feed import Feed
-from bot.web.guard import Limits
-from bot.web.links import BOARD, EVENT, KINDS, REPLAY, TABLE, Signer
-from bot.web.memory import Crowd
+from bot.web.links import BOARD, EVENT, KINDS, REPLAY, TABLE
 from bot.web.quiet import QuietRunner
 from bot.web.site import Site
-from storage.contract import Store
 
 log = logging.getLogger(__name__)
 
@@ -30,28 +23,12 @@ log = logging.getLogger(__name__)
 class WebServer:
     """The pages' application and its runner, and the links Discord posts to the pages."""
 
-    def __init__(
-        self,
-        store: Store,
-        feed: Feed,
-        replays: Replays,
-        signer: Signer,
-        *,
-        host: str,
-        port: int,
-        public_url: str | None,
-        names: Callable[[], dict[str, str]] = dict,
-        limits: Limits | None = None,
-        activity: Activity | None = None,
-    ) -> None:
-        self.site = Site(
-            store, feed, replays, signer, host=host, port=port, public_url=public_url, names=names,
-            limits=limits, activity=activity,
-        )  # fmt: skip
-        self.app = make_app(self.site)
+    def __init__(self, site: Site) -> None:
+        self.site = site
+        self.app = make_app(site)
         self._runner: web.AppRunner | None = None
 
-    # ---- what the bot and its tests ask of it
+    # ---- where it listens (the port is the one it got once started, when asked for any)
 
     @property
     def host(self) -> str:
@@ -65,17 +42,7 @@ class WebServer:
     def base(self) -> str:
         return self.site.base
 
-    @property
-    def feed(self) -> Feed:
-        return self.site.feed
-
-    @property
-    def signer(self) -> Signer:
-        return self.site.signer
-
-    @property
-    def crowd(self) -> Crowd:
-        return self.site.crowd
+    # ---- the links Discord posts
 
     def table_url(self, table_id: int) -> str:
         return self.site.url(TABLE, table_id)
