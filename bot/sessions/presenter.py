@@ -23,7 +23,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Protocol
 
 from bot.render.common import Message
-from bot.sessions.answers import Answers
+from bot.sessions.answers import COMPUTER_WAIT, Answers
 from bot.sessions.display import Display
 from bot.sessions.drawing import Drawing, Job, Jobs
 from bot.sessions.errors import ChannelGone, EditExpired, MissingPermission
@@ -41,15 +41,6 @@ from storage.contract import Store
 log = logging.getLogger(__name__)
 
 RETRY_PAUSES = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0)  # after a failed write; the last one repeats
-# How long a write waits for a computer seat to end its turn (a computer's turn takes a few tens of ms; a busy
-# process's queue of thinking may take longer: the table then shows what is stored, and the rest follows).
-COMPUTER_WAIT = 1.0
-
-
-def computer_to_move(record: TableRecord) -> bool:
-    game = record.game
-    player = None if game is None or game.is_over or not record.is_open else game.current_player
-    return player is not None and record.seat_is_computer(player)
 
 
 class Announcer(Protocol):
@@ -145,7 +136,7 @@ class Presenter:
         if job is None:
             job = self.jobs[record.id] = Job(record)
         elif record.revision >= job.record.revision:
-            job.record = record
+            job.told(record)
         self.pings.track(job, record)
         job.silenced = False
         self.wake(job)
@@ -292,7 +283,7 @@ class Presenter:
                 await self._started.wait()
                 if self.coalesce:
                     await asyncio.sleep(self.coalesce)
-                    await computer_first(job)
+                    await job.computer_answered(COMPUTER_WAIT)
                 job.wake.clear()
                 more = await self._guarded_step(job)
                 if more:
@@ -383,13 +374,3 @@ class Presenter:
         self.pings.wake_when_due(job)
         return False
 
-
-async def computer_first(job: Job) -> None:
-    """While a computer seat is to move, its moves come within moments (it starts thinking 30 ms after the
-    move that gave it the turn): the write waits for them, at most `COMPUTER_WAIT`, so one write (one
-    picture) shows a person's move and the computer's answer together, not one after the other."""
-    deadline = time.monotonic() + COMPUTER_WAIT
-    while computer_to_move(job.record) and (left := deadline - time.monotonic()) > 0:
-        job.wake.clear()
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(job.wake.wait(), left)
