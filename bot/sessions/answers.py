@@ -85,14 +85,21 @@ class Answers:
             yield None
             return
         # The computer's immediate reply first (a few tens of ms): this answer shows both, picture and all,
-        # and no token edit has to follow it.
-        await job.computer_answered(COMPUTER_WAIT)
-        async with job.lock:
-            record = job.record
-            message, win = await self.message(job, record)
-            yield message
-            self.presenter.drawing.shown(job, record, win)
-        await self.clicked(job, token)
+        # and no token edit has to follow it (the presenter's worker leaves the table message to it meanwhile,
+        # and is woken if it did not show it all).
+        job.answering += 1
+        try:
+            await job.computer_answered(COMPUTER_WAIT)
+            async with job.lock:
+                record = job.record
+                message, win = await self.message(job, record)
+                yield message
+                self.presenter.drawing.shown(job, record, win)
+            await self.clicked(job, token)
+        finally:
+            job.answering -= 1
+            if not job.answering and self.presenter.needs_write(job):
+                self.presenter.wake(job)
 
     async def here(self, record: TableRecord) -> None:
         """A new table in an interaction-only place: its message will be the answer to the command that

@@ -41,6 +41,7 @@ class Job:
     ping_wanted: bool = False
     tracked_seq: int = -1
     moved: asyncio.Event | None = None  # set by the next record: for those who wait for the computer's reply
+    answering: int = 0  # clicks being answered with the table message: the worker leaves it to them
 
     def told(self, record: TableRecord) -> None:
         """A newer record of the table (the presenter's `stored` signal): those waiting for one go on."""

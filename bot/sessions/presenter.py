@@ -288,7 +288,7 @@ class Presenter:
                 more = await self._guarded_step(job)
                 if more:
                     job.wake.set()
-                elif self._over(job):
+                elif over(self, job):
                     if self.jobs.get(job.record.id) is job:
                         del self.jobs[job.record.id]
                     return
@@ -330,19 +330,6 @@ class Presenter:
             await asyncio.sleep(pause)
             return True
 
-    def _over(self, job: Job) -> bool:
-        """A finished or cancelled table whose last state is shown: its worker can end."""
-        record, display = job.record, job.display
-        if record.is_open or job.wake.is_set():
-            return False
-        if display is None:
-            return job.silenced
-        if interaction_only(display) and self.needs_write(job):
-            return False  # its last state is shown at the next click on it: keep what it needs
-        settled = job.silenced or (not self.needs_write(job) and display.hands_seq >= record.seq)
-        settled = settled and display.ping_message_id is None and not display.stale_messages
-        return settled and self.homes.settled(job)
-
     async def _step(self, job: Job) -> bool:
         """At most one channel write (plus the new hands); True when more is left to do now."""
         display = await self.drawing.display(job)
@@ -354,7 +341,7 @@ class Presenter:
             if not owed:
                 display.hands_seq = job.record.seq  # nothing to send: stored with the next write
         wrote = False
-        if not job.silenced and self.needs_write(job):
+        if not job.silenced and behind_answers(job):
             # The table message first: the whole channel waits for it, a hand only its owner.
             await self.write_table(job)
             wrote = True
@@ -362,7 +349,7 @@ class Presenter:
             await self.pings.send_hands(job, owed)
         if job.silenced:
             return False
-        if wrote or self.needs_write(job):
+        if wrote or behind_answers(job):
             return True
         if await self.pings.update(job) or await self.homes.update(job):
             return True
@@ -374,3 +361,22 @@ class Presenter:
         self.pings.wake_when_due(job)
         return False
 
+
+def over(presenter: Presenter, job: Job) -> bool:
+    """A finished or cancelled table whose last state is shown: its worker can end."""
+    record, display = job.record, job.display
+    if record.is_open or job.wake.is_set():
+        return False
+    if display is None:
+        return job.silenced
+    if interaction_only(display) and presenter.needs_write(job):
+        return False  # its last state is shown at the next click on it: keep what it needs
+    settled = job.silenced or (not presenter.needs_write(job) and display.hands_seq >= record.seq)
+    settled = settled and display.ping_message_id is None and not display.stale_messages
+    return settled and presenter.homes.settled(job)
+
+
+def behind_answers(job: Job) -> bool:
+    """The table message is behind, and no click is being answered with it (that answer wakes the worker
+    after, if it did not show everything)."""
+    return job.shown_revision < job.record.revision and not job.answering
