@@ -5,6 +5,8 @@ log window, the banner, the picture. `Job` is one table's worker state (the pres
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,38 +40,26 @@ class Job:
     turn_since: float = 0.0
     ping_wanted: bool = False
     tracked_seq: int = -1
-    # Those who wait for the computer's reply (`computer_answered`): each is woken by the next record.
-    waiting: list[asyncio.Future[None]] = field(default_factory=list)
+    moved: asyncio.Event | None = None  # set by the next record: for those who wait for the computer's reply
     answering: int = 0  # clicks being answered with the table message: the worker leaves it to them
 
     def told(self, record: TableRecord) -> None:
         """A newer record of the table (the presenter's `stored` signal): those waiting for one go on."""
         self.record = record
-        waiting, self.waiting = self.waiting, []
-        for future in waiting:
-            if not future.done():
-                future.set_result(None)
+        if self.moved is not None:
+            self.moved.set()
+            self.moved = None
 
     async def computer_answered(self, within: float) -> None:
         """While a computer seat is to move, its moves come within moments (it starts thinking 30 ms after
         the move that gave it the turn): wait for them, at most `within` seconds, so that one write (one
-        picture, one answer) shows a person's move and the computer's reply together. (A future and a timer
-        handle: no task of its own per wait.)"""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + within
-        while computer_to_move(self.record) and (left := deadline - loop.time()) > 0:
-            future: asyncio.Future[None] = loop.create_future()
-            self.waiting.append(future)
-            timer = loop.call_later(left, _settle, future)
-            try:
-                await future
-            finally:
-                timer.cancel()
-
-
-def _settle(future: asyncio.Future[None]) -> None:
-    if not future.done():
-        future.set_result(None)
+        picture, one answer) shows a person's move and the computer's reply together."""
+        deadline = time.monotonic() + within
+        while computer_to_move(self.record) and (left := deadline - time.monotonic()) > 0:
+            if self.moved is None:
+                self.moved = asyncio.Event()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.moved.wait(), left)
 
 
 class Jobs(dict[int, Job]):
