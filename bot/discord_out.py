@@ -182,9 +182,7 @@ def discord_kwargs(message: Message, *, edit: bool = False) -> dict[str, Any]:
     # The picture rides on the same request as the text. An edit's `attachments` replaces the old picture
     # (or, with none, removes it); a send takes `files`. A File is read once, so each call makes a new one.
     files = [_file(message.picture)] if message.picture is not None else []
-    if edit and not files and message.keep_picture:
-        pass  # no `attachments`: the message keeps the picture it has (its embed still shows it)
-    elif edit:
+    if edit:
         kwargs["attachments"] = files
     elif files:
         kwargs["files"] = files

@@ -23,14 +23,16 @@ from bot.reading import engine_notation
 from bot.render.common import Message
 from bot.render.registry import PRESENTATIONS
 from bot.sessions import SessionManager
-from bot.sessions.errors import Text
+from bot.sessions.errors import Later, Text
 from bot.sessions.places import CHANNEL, INTERACTION
 from bot.sessions.threads import NO_THREADS, Room
 
 
-async def answer(interaction: discord.Interaction, message: Message | Text | str | None) -> None:
+async def answer(interaction: discord.Interaction, message: Message | Text | Later | str | None) -> None:
     """The ephemeral answer to a command or click, whether or not it was deferred; a `Text` is worded in
-    the user's language."""
+    the user's language, a `Later` built now."""
+    if isinstance(message, Later):
+        message = message.build()
     if message is None:
         message = Text("common.done")
     if isinstance(message, Text):
@@ -203,7 +205,7 @@ async def open_here(
 
 
 async def answer_with_table(
-    interaction: discord.Interaction, table_id: int, otherwise: Message | Text | None
+    interaction: discord.Interaction, table_id: int, otherwise: Message | Text | Later | None
 ) -> None:
     """The interaction's answer (or the follow-up completing its public deferral) is the new table's message,
     its id and the interaction's token recorded; `otherwise` when the table has no such message (closed
@@ -296,7 +298,8 @@ def _matches(typed: str, label: str, value: str, locale: object) -> bool:
 
 
 
-Answer = Message | Text | None  # what the session says to a click: a private message, a sentence, nothing
+# What the session says to a click: a private message (built now, or `Later`), a sentence, nothing.
+Answer = Message | Text | Later | None
 
 
 async def answer_click(

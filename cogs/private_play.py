@@ -139,7 +139,8 @@ async def submitted(interaction: discord.Interaction, table_id: int, seq: int) -
     if len(picked) != 1:
         raise Refusal("dm.move.pick_one")
     user, sessions = interaction.user.id, sessions_of(interaction)
-    move = sessions.click(table_id, user, picked[0], seq, locale=interaction.locale)
+    # His receipt is built only if the table message's update fails (it shows his move): `Later`.
+    move = sessions.click(table_id, user, picked[0], seq, locale=interaction.locale, receipt=False)
     await answer_click(interaction, table_id, move)
 
 

@@ -27,6 +27,7 @@ from bot.errors import guarded
 from bot.i18n import t
 from bot.interactions import (
     ANSWER_WITHIN,
+    Answer,
     answer,
     answer_click,
     can_manage,
@@ -40,7 +41,6 @@ from bot.interactions import (
 from bot.reading import history_ref
 from bot.render.common import Message, click
 from bot.render.replay import finished_rows
-from bot.sessions.errors import Text
 from bot.sessions.fairplay import excluded_at
 from bot.sessions.links import with_links
 
@@ -85,7 +85,7 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE
             in_place=self.action not in ("hand", "table"), also=lambda result: isinstance(result, Message),
         )  # fmt: skip
 
-    async def _click(self, interaction: discord.Interaction) -> Message | Text | None:
+    async def _click(self, interaction: discord.Interaction) -> Answer:
         """The session's answer to this click (private: a hand, a sentence)."""
         task = asyncio.ensure_future(
             sessions_of(interaction).click(

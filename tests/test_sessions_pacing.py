@@ -87,11 +87,12 @@ async def test_the_table_picture_drawn_in_a_thread_is_the_one_drawn_in_place(sto
     message_id = sessions.presenter.message_id(table.id)
     async with sessions.presenter.answers.update(table.id, message_id) as in_place:
         threaded = await sessions.presenter.drawn(table.id)
-    # A click's answer is text first: it keeps the picture already on the message (no upload in the 3 s), and
-    # the new picture follows through the click's token; the thread's message carries it at once.
-    assert in_place.picture is None and in_place.keep_picture is not None
-    assert threaded.picture is not None and threaded.picture.filename == in_place.keep_picture
-    assert [text for text in threaded.texts() if text != threaded.picture.alt] == list(in_place.texts())
+    # A click's answer carries the new picture itself (no token edit follows it with the picture): the same
+    # message as a write of the table message.
+    assert in_place.picture is not None and threaded.picture is not None
+    assert in_place.picture.data == threaded.picture.data
+    assert in_place.picture.filename == threaded.picture.filename
+    assert list(threaded.texts()) == list(in_place.texts())
     await sessions.close()
 
 

@@ -95,16 +95,6 @@ def attach_picture(message: Message, picture: Picture | None) -> Message:
     return message
 
 
-def keep_table_picture(message: Message, kind: str) -> Message:
-    """The table message as an edit that keeps the picture it shows (the table's, drawn by an earlier write)
-    inside its embed; the new picture follows in a later edit."""
-    filename = f"{kind}-table.png"
-    message.keep_picture = filename
-    if message.embeds:
-        message.embeds[0].image = f"attachment://{filename}"
-    return message
-
-
 def table_picture(info: TableInfo, game: GameState | None, *, locale: object = "en") -> Picture | None:
     """The table message's picture alone (None: pictures off, nothing to draw, or drawing failed): the table,
     or once the game is over its result card (with the rating changes of `info.ratings`; none: not rated).

@@ -113,9 +113,6 @@ class Message(BaseModel):
     rows: list[list[Button]] = []
     mentions: list[int] = []
     picture: Picture | None = None
-    # An edit that leaves the message's picture of this filename as it is (a newer one follows in a later
-    # edit): the answer to a click is then as quick as text.
-    keep_picture: str | None = None
 
     def texts(self) -> Iterator[str]:
         """Every string a reader would see: for tests that check what is public."""

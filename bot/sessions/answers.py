@@ -8,10 +8,9 @@ import contextlib
 from collections.abc import AsyncIterator
 from typing import Any, Protocol
 
-from bot import render
 from bot.render.common import Message
 from bot.sessions.display import Display
-from bot.sessions.drawing import Drawing, Job, Jobs, follow_home, pictures_on
+from bot.sessions.drawing import Drawing, Job, Jobs, follow_home
 from bot.sessions.failures import expected
 from bot.sessions.pacing import Budget
 from bot.sessions.places import CHANNEL_TOKEN_USES, INTERACTION, FirstAnswer, Tokens, interaction_only
@@ -31,6 +30,10 @@ class Host(Protocol):
     def needs_write(self, job: Job) -> bool: ...
     def wake(self, job: Job) -> None: ...
 
+
+# How long a click's answer (and a write) waits for a computer seat's reply (a computer's turn takes a few
+# tens of ms; a busy process's queue of thinking may take longer: it shows what is stored, the rest follows).
+COMPUTER_WAIT = 1.0
 
 # Table messages edited through a click's token per second: outside Discord's limits, but each draws a
 # picture (about 10 ms), so a busy process keeps most of its CPU for the answers (a table whose turn comes
@@ -81,23 +84,22 @@ class Answers:
         if job is None or display is None or display.table_message_id != message_id:
             yield None
             return
-        async with job.lock:
-            record = job.record
-            # Text now (as quick as any answer), keeping the picture the message has; the new picture follows
-            # through this click's token a moment later (the record is not counted shown until then).
-            # (the message shows a table picture already once a step of the game was shown on it; the first
-            # one, when a click starts the game, goes with the answer)
-            later = record.game is not None and pictures_on(record, display) and display.shown_seq >= 0
-            if later:
-                message, win = await self.presenter.drawing.word(job, record)
-                render.keep_table_picture(message, record.kind)
-            else:
+        # The computer's immediate reply first (a few tens of ms): this answer shows both, picture and all,
+        # and no token edit has to follow it (the presenter's worker leaves the table message to it meanwhile,
+        # and is woken if it did not show it all).
+        job.answering += 1
+        try:
+            await job.computer_answered(COMPUTER_WAIT)
+            async with job.lock:
+                record = job.record
                 message, win = await self.message(job, record)
-            yield message
-            self.presenter.drawing.shown(job, record, win, whole=not later)
-        await self.clicked(job, token)
-        if later:
-            self.presenter.wake(job)
+                yield message
+                self.presenter.drawing.shown(job, record, win)
+            await self.clicked(job, token)
+        finally:
+            job.answering -= 1
+            if not job.answering and self.presenter.needs_write(job):
+                self.presenter.wake(job)
 
     async def here(self, record: TableRecord) -> None:
         """A new table in an interaction-only place: its message will be the answer to the command that

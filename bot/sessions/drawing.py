@@ -5,6 +5,8 @@ log window, the banner, the picture. `Job` is one table's worker state (the pres
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,6 +40,26 @@ class Job:
     turn_since: float = 0.0
     ping_wanted: bool = False
     tracked_seq: int = -1
+    moved: asyncio.Event | None = None  # set by the next record: for those who wait for the computer's reply
+    answering: int = 0  # clicks being answered with the table message: the worker leaves it to them
+
+    def told(self, record: TableRecord) -> None:
+        """A newer record of the table (the presenter's `stored` signal): those waiting for one go on."""
+        self.record = record
+        if self.moved is not None:
+            self.moved.set()
+            self.moved = None
+
+    async def computer_answered(self, within: float) -> None:
+        """While a computer seat is to move, its moves come within moments (it starts thinking 30 ms after
+        the move that gave it the turn): wait for them, at most `within` seconds, so that one write (one
+        picture, one answer) shows a person's move and the computer's reply together."""
+        deadline = time.monotonic() + within
+        while computer_to_move(self.record) and (left := deadline - time.monotonic()) > 0:
+            if self.moved is None:
+                self.moved = asyncio.Event()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.moved.wait(), left)
 
 
 class Jobs(dict[int, Job]):
@@ -150,6 +172,12 @@ class Drawing:
         display = await self.display(job)
         return await self.steps(job, job.record, display.hands_seq)
 
+
+
+def computer_to_move(record: TableRecord) -> bool:
+    game = record.game
+    player = None if game is None or game.is_over or not record.is_open else game.current_player
+    return player is not None and record.seat_is_computer(player)
 
 
 def pictures_on(record: TableRecord, display: Display) -> bool:

@@ -7,10 +7,12 @@ does (`interaction.locale`), and `bot.errors.user_message` words any refusal in 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from bot.games.refusal import Refusal
 from bot.i18n import catalogue
+from bot.render.common import Message
 from bot.render.wording import word
 
 
@@ -31,6 +33,14 @@ class Text:
 
     def __repr__(self) -> str:
         return type(self).__name__ + f"({self.key!r}, {self.params!r})"
+
+
+class Later:
+    """A private answer built only if it is sent: a move's receipt (his hand, his move), which a click
+    answered in place with the table message never sends (a quarter of a ms of wording saved per move)."""
+
+    def __init__(self, build: Callable[[], Message]) -> None:
+        self.build = build
 
 
 class GameName(Text):

@@ -30,7 +30,7 @@ from bot.games.registry import REGISTRY
 from bot.render.common import Message
 from bot.render.compose import hand_message
 from bot.render.rematch import TOKEN as REMATCH
-from bot.sessions.errors import ChannelGone, MissingPermission, NotAllowed, Text
+from bot.sessions.errors import ChannelGone, Later, MissingPermission, NotAllowed, Text
 from bot.sessions.kinds import offered_move
 from bot.sessions.languages import Languages
 from bot.sessions.life import Life
@@ -199,8 +199,8 @@ class SessionManager:
 
     async def click(
         self, table_id: int, user_id: int, token: str, seq: int | None, *, can_manage: bool = False,
-        roles: Collection[int] = (), locale: object = "en", room: Room = NO_THREADS,
-    ) -> Message | Text | None:
+        roles: Collection[int] = (), locale: object = "en", room: Room = NO_THREADS, receipt: bool = True,
+    ) -> Message | Text | Later | None:
         """A persistent button. Returns the clicker's private answer: a hand in his `locale`, or a `Text`.
         `room`: what Discord says of the channel clicked in (Start and Accept may open a thread)."""
         if token == REMATCH:  # on a finished table's message
@@ -229,7 +229,7 @@ class SessionManager:
         action = render.parse_token(record.kind, token)
         if action is None:
             raise NotAllowed("table.stale_button")
-        return await self.moves.act(channel_id, user_id, action, seq=seq, locale=locale)
+        return await self.moves.act(channel_id, user_id, action, seq=seq, locale=locale, receipt=receipt)
 
     # ------------------------------------------------------------------ reading
 

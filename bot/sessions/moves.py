@@ -23,7 +23,7 @@ from bot.games.registry import REGISTRY
 from bot.games.spec import GameSpec
 from bot.render.common import Message, name
 from bot.render.registry import PRESENTATIONS
-from bot.sessions.errors import GameName, NotAllowed, TableChanged
+from bot.sessions.errors import GameName, Later, NotAllowed, TableChanged
 from bot.sessions.fairplay import no_shows
 from bot.sessions.kinds import offered_move
 from bot.sessions.rating import rated
@@ -195,10 +195,13 @@ class Moves:
         *,
         seq: int | None = None,
         locale: object = "en",
-    ) -> Message:
-        """A player's own action (a button); his answer in his language, built from what was stored."""
+        receipt: bool = True,
+    ) -> Message | Later:
+        """A player's own action (a button); his answer in his language, built from what was stored (only
+        when it is sent, `Later`, without `receipt`: a click answered in place with the table message)."""
         async with self.tables.lock(channel_id), self._judged_as_stored(channel_id):
-            return await self._act(channel_id, user_id, action, seq=seq, locale=locale)
+            done = await self._act(channel_id, user_id, action, seq=seq, locale=locale)
+        return done.build() if receipt else done
 
     @contextlib.asynccontextmanager
     async def _judged_as_stored(self, channel_id: int) -> AsyncIterator[None]:
@@ -220,7 +223,7 @@ class Moves:
 
     async def _act(
         self, channel_id: int, user_id: int, action: ActionInput, *, seq: int | None, locale: object
-    ) -> Message:
+    ) -> Later:
         record = self.tables.require(channel_id)
         if seq is not None and seq != record.seq:
             raise NotAllowed("table.stale_button")
@@ -235,7 +238,8 @@ class Moves:
         if player in session.timeouts:
             session = session.model_copy(update={"timeouts": _without(session.timeouts, player)})
         new = await self.commit(record, player, parsed, session=session, answered=player)
-        return render.action_receipt(table_info(new), new.playing, player, parsed, locale=locale)
+        info = table_info(new)
+        return Later(lambda: render.action_receipt(info, new.playing, player, parsed, locale=locale))
 
     async def command(
         self, channel_id: int, user_id: int, kind: str, command: str, params: dict[str, Any], *,
@@ -259,7 +263,8 @@ class Moves:
             action = commands.build_action(record.playing, command, params, player)
             # Under the same lock as the checks above: a copy of this command sent at the same moment sees the
             # move stored and is refused as outdated.
-            return await self._act(channel_id, user_id, action, seq=offered_at, locale=locale)
+            done = await self._act(channel_id, user_id, action, seq=offered_at, locale=locale)
+        return done.build()
 
     # ------------------------------------------------------------------ the computer's moves
 

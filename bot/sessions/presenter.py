@@ -23,7 +23,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Protocol
 
 from bot.render.common import Message
-from bot.sessions.answers import Answers
+from bot.sessions.answers import COMPUTER_WAIT, Answers
 from bot.sessions.display import Display
 from bot.sessions.drawing import Drawing, Job, Jobs
 from bot.sessions.errors import ChannelGone, EditExpired, MissingPermission
@@ -41,15 +41,6 @@ from storage.contract import Store
 log = logging.getLogger(__name__)
 
 RETRY_PAUSES = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0)  # after a failed write; the last one repeats
-# How long a write waits for a computer seat to end its turn (a computer's turn takes a few tens of ms; a busy
-# process's queue of thinking may take longer: the table then shows what is stored, and the rest follows).
-COMPUTER_WAIT = 1.0
-
-
-def computer_to_move(record: TableRecord) -> bool:
-    game = record.game
-    player = None if game is None or game.is_over or not record.is_open else game.current_player
-    return player is not None and record.seat_is_computer(player)
 
 
 class Announcer(Protocol):
@@ -145,7 +136,7 @@ class Presenter:
         if job is None:
             job = self.jobs[record.id] = Job(record)
         elif record.revision >= job.record.revision:
-            job.record = record
+            job.told(record)
         self.pings.track(job, record)
         job.silenced = False
         self.wake(job)
@@ -292,12 +283,12 @@ class Presenter:
                 await self._started.wait()
                 if self.coalesce:
                     await asyncio.sleep(self.coalesce)
-                    await computer_first(job)
+                    await job.computer_answered(COMPUTER_WAIT)
                 job.wake.clear()
                 more = await self._guarded_step(job)
                 if more:
                     job.wake.set()
-                elif self._over(job):
+                elif over(self, job):
                     if self.jobs.get(job.record.id) is job:
                         del self.jobs[job.record.id]
                     return
@@ -339,19 +330,6 @@ class Presenter:
             await asyncio.sleep(pause)
             return True
 
-    def _over(self, job: Job) -> bool:
-        """A finished or cancelled table whose last state is shown: its worker can end."""
-        record, display = job.record, job.display
-        if record.is_open or job.wake.is_set():
-            return False
-        if display is None:
-            return job.silenced
-        if interaction_only(display) and self.needs_write(job):
-            return False  # its last state is shown at the next click on it: keep what it needs
-        settled = job.silenced or (not self.needs_write(job) and display.hands_seq >= record.seq)
-        settled = settled and display.ping_message_id is None and not display.stale_messages
-        return settled and self.homes.settled(job)
-
     async def _step(self, job: Job) -> bool:
         """At most one channel write (plus the new hands); True when more is left to do now."""
         display = await self.drawing.display(job)
@@ -363,7 +341,7 @@ class Presenter:
             if not owed:
                 display.hands_seq = job.record.seq  # nothing to send: stored with the next write
         wrote = False
-        if not job.silenced and self.needs_write(job):
+        if not job.silenced and behind_answers(job):
             # The table message first: the whole channel waits for it, a hand only its owner.
             await self.write_table(job)
             wrote = True
@@ -371,7 +349,7 @@ class Presenter:
             await self.pings.send_hands(job, owed)
         if job.silenced:
             return False
-        if wrote or self.needs_write(job):
+        if wrote or behind_answers(job):
             return True
         if await self.pings.update(job) or await self.homes.update(job):
             return True
@@ -384,12 +362,21 @@ class Presenter:
         return False
 
 
-async def computer_first(job: Job) -> None:
-    """While a computer seat is to move, its moves come within moments (it starts thinking 30 ms after the
-    move that gave it the turn): the write waits for them, at most `COMPUTER_WAIT`, so one write (one
-    picture) shows a person's move and the computer's answer together, not one after the other."""
-    deadline = time.monotonic() + COMPUTER_WAIT
-    while computer_to_move(job.record) and (left := deadline - time.monotonic()) > 0:
-        job.wake.clear()
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(job.wake.wait(), left)
+def over(presenter: Presenter, job: Job) -> bool:
+    """A finished or cancelled table whose last state is shown: its worker can end."""
+    record, display = job.record, job.display
+    if record.is_open or job.wake.is_set():
+        return False
+    if display is None:
+        return job.silenced
+    if interaction_only(display) and presenter.needs_write(job):
+        return False  # its last state is shown at the next click on it: keep what it needs
+    settled = job.silenced or (not presenter.needs_write(job) and display.hands_seq >= record.seq)
+    settled = settled and display.ping_message_id is None and not display.stale_messages
+    return settled and presenter.homes.settled(job)
+
+
+def behind_answers(job: Job) -> bool:
+    """The table message is behind, and no click is being answered with it (that answer wakes the worker
+    after, if it did not show everything)."""
+    return job.shown_revision < job.record.revision and not job.answering
