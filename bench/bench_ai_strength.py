@@ -77,9 +77,11 @@ def bench_malice(games: int, seed: str, rules: str = "standard rules") -> str:
     low, high = wilson(wins, games)
     rate = games / elapsed
     print(f"Malice, {rules}, computer vs random moves, {games} games ({elapsed:.0f} s, {rate:.1f} games/s):")
-    print(f"  won {wins} ({100 * wins / games:.1f}%, 95% CI {100 * low:.1f}% to {100 * high:.1f}%), "
-          f"drawn {draws}, lost {games - wins - draws}   aim: at least 90%  "
-          f"{'MET' if wins / games >= 0.9 else 'NOT MET'}")
+    print(
+        f"  won {wins} ({100 * wins / games:.1f}%, 95% CI {100 * low:.1f}% to {100 * high:.1f}%), "
+        f"drawn {draws}, lost {games - wins - draws}   aim: at least 90%  "
+        f"{'MET' if wins / games >= 0.9 else 'NOT MET'}"
+    )
     if scores:
         print(f"  score of a win (cards left in the opponent's pile): mean {statistics.mean(scores):.1f}")
     aim = "met" if wins / games >= 0.9 else "NOT met"
@@ -108,13 +110,16 @@ def bench_malice_race(games: int, seed: str) -> list[str]:
     for rules, options in MALICE_RULES.items():
         report = simulate("malice", 2, games, seed, options=options, progress=True)
         ends = report.end_reasons
-        print(f"Malice, {rules}, computer vs computer, {games} games, seed {seed}: "
-              f"{shares(ends, report.games)}")
+        print(
+            f"Malice, {rules}, computer vs computer, {games} games, seed {seed}: {shares(ends, report.games)}"
+        )
         emptied = ends.get("payoff_emptied", 0) / report.games
         aim = ("met" if emptied >= 0.5 else "NOT met") if options else "–"
 
-        cells = [f"{ends.get(r, 0)} ({100 * ends.get(r, 0) / games:.1f}%)"
-                 for r in ("payoff_emptied", "stalemate", "turn_cap")]
+        cells = [
+            f"{ends.get(r, 0)} ({100 * ends.get(r, 0) / games:.1f}%)"
+            for r in ("payoff_emptied", "stalemate", "turn_cap")
+        ]
         rows.append(f"| {rules} | {' | '.join(cells)} | {statistics.mean(report.lengths):.1f} | {aim} |")
     return rows
 
@@ -141,15 +146,23 @@ def bench_insomnia(games: int, players: int, seed: str, why_more: str = "") -> t
         wins += mine.won
     elapsed = time.perf_counter() - start
     mean, sd, low, high = _mean_ci(nets)
-    print(f"Insomnia, {players} players (computer + {players - 1} random), {games} games ({elapsed:.0f} s)"
-          f"{why_more}:")
-    print(f"  computer's net chips per game: mean {mean:+.3f}, stddev {sd:.2f}, 95% CI {low:+.3f} to "
-          f"{high:+.3f}   aim: CI above 0  {'MET' if low > 0 else 'NOT MET'}")
+    print(
+        f"Insomnia, {players} players (computer + {players - 1} random), {games} games ({elapsed:.0f} s)"
+        f"{why_more}:"
+    )
+    print(
+        f"  computer's net chips per game: mean {mean:+.3f}, stddev {sd:.2f}, 95% CI {low:+.3f} to "
+        f"{high:+.3f}   aim: CI above 0  {'MET' if low > 0 else 'NOT MET'}"
+    )
     zero = sum(1 for n in nets if n == 0)
-    print(f"  placed first in {wins} games ({100 * wins / games:.1f}%; a random seat's share is "
-          f"{100 / players:.1f}%); net exactly 0 in {100 * zero / games:.1f}%")
-    row = (f"| {players} | {games:,} | {mean:+.3f} | {sd:.2f} | {low:+.3f} to {high:+.3f} | "
-           f"{100 * zero / games:.1f}% | {100 * wins / games:.1f}% | {'met' if low > 0 else 'NOT met'} |")
+    print(
+        f"  placed first in {wins} games ({100 * wins / games:.1f}%; a random seat's share is "
+        f"{100 / players:.1f}%); net exactly 0 in {100 * zero / games:.1f}%"
+    )
+    row = (
+        f"| {players} | {games:,} | {mean:+.3f} | {sd:.2f} | {low:+.3f} to {high:+.3f} | "
+        f"{100 * zero / games:.1f}% | {100 * wins / games:.1f}% | {'met' if low > 0 else 'NOT met'} |"
+    )
     return nets, row
 
 
@@ -180,11 +193,15 @@ def bench_decision_time(games: int, seed: str) -> list[str]:
         "|---" * (len(phases) + 1) + "|",
     ]
     for players in (2, 4, 6, 8):
-        cells = [f"{phase} {1000 * statistics.mean(t):.2f} / {1000 * max(t):.1f} ({len(t)})"
-                 for (n, phase), t in times.items() if n == players]
+        cells = [
+            f"{phase} {1000 * statistics.mean(t):.2f} / {1000 * max(t):.1f} ({len(t)})"
+            for (n, phase), t in times.items()
+            if n == players
+        ]
         print(f"  {players} players: " + ", ".join(cells))
         row = [
-            f"{1000 * statistics.mean(t):.2f} / {1000 * max(t):.1f}" if (t := times.get((players, phase)))
+            f"{1000 * statistics.mean(t):.2f} / {1000 * max(t):.1f}"
+            if (t := times.get((players, phase)))
             else "–"
             for phase in phases
         ]
@@ -239,11 +256,15 @@ def main() -> None:
         if len(args.players) > 1:
             mean, sd, low, high = _mean_ci(pooled)
             counts = ", ".join(map(str, args.players))
-            print(f"Insomnia, pooled over {len(pooled)} games at {counts} players: "
-                  f"net chips per game mean {mean:+.3f}, stddev {sd:.2f}, 95% CI {low:+.3f} to {high:+.3f}  "
-                  f"{'MET' if low > 0 else 'NOT MET'}")
-            section.append(f"| pooled | {len(pooled):,} | {mean:+.3f} | {sd:.2f} | {low:+.3f} to {high:+.3f} "
-                           f"| | | {'met' if low > 0 else 'NOT met'} |")
+            print(
+                f"Insomnia, pooled over {len(pooled)} games at {counts} players: "
+                f"net chips per game mean {mean:+.3f}, stddev {sd:.2f}, 95% CI {low:+.3f} to {high:+.3f}  "
+                f"{'MET' if low > 0 else 'NOT MET'}"
+            )
+            section.append(
+                f"| pooled | {len(pooled):,} | {mean:+.3f} | {sd:.2f} | {low:+.3f} to {high:+.3f} "
+                f"| | | {'met' if low > 0 else 'NOT met'} |"
+            )
     if args.timing_games:
         section += ["", *bench_decision_time(args.timing_games, args.seed)]
     if args.write:

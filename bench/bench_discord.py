@@ -207,8 +207,13 @@ class BotProcess:
 
     async def start(self) -> None:
         self.proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tests.e2e.bot_process", cwd=self.folder, env=self.env,
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+            sys.executable,
+            "-m",
+            "tests.e2e.bot_process",
+            cwd=self.folder,
+            env=self.env,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
         )
         self._reader = asyncio.ensure_future(self._read())
         deadline = time.monotonic() + 90
@@ -272,9 +277,21 @@ class Profile:
         assert bot.proc is not None
         out = folder / f"profile-{bot.proc.pid}.txt"
         proc = await asyncio.create_subprocess_exec(
-            "py-spy", "record", "--gil", "--rate", "50", "--format", "raw", "--duration", str(int(seconds)),
-            "--pid", str(bot.proc.pid), "--output", str(out),
-            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
+            "py-spy",
+            "record",
+            "--gil",
+            "--rate",
+            "50",
+            "--format",
+            "raw",
+            "--duration",
+            str(int(seconds)),
+            "--pid",
+            str(bot.proc.pid),
+            "--output",
+            str(out),
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.DEVNULL,
         )
         return cls(proc, out)
 
@@ -526,7 +543,13 @@ def shown_delays(bench: Bench, channel: str, answered: list[tuple[float, int | N
 
 
 async def scenario(
-    kind: str, tables: int, seconds: float, seed: int, *, clicks: bool = False, code: Path = ROOT,
+    kind: str,
+    tables: int,
+    seconds: float,
+    seed: int,
+    *,
+    clicks: bool = False,
+    code: Path = ROOT,
     profile: bool = False,
 ) -> Figures:
     figures = Figures(kind, tables, clicks=clicks, code=code)
@@ -551,8 +574,10 @@ async def scenario(
             cpu = bot.cpu_seconds(), time.process_time()
             spy = await Profile.start(bot, Path(folder), seconds) if profile else None
             await asyncio.gather(
-                *(drive(bench, reader, kind, n, until, figures, random.Random(rng.random()))
-                  for n in bench.names)
+                *(
+                    drive(bench, reader, kind, n, until, figures, random.Random(rng.random()))
+                    for n in bench.names
+                )
             )
             await everything_shown(bench, reader, hands=not clicks)
             figures.seconds = time.monotonic() - started
@@ -916,8 +941,13 @@ def cpu_table(clicked: list[Figures], before: list[Figures], revision: str) -> l
 
 
 def report(
-    rows: list[Figures], clicked: list[Figures], finished: dict[str, list[int]], resumed: dict[str, float],
-    args: Any, before: list[Figures] | None = None, games: dict[str, GameCalls] | None = None,
+    rows: list[Figures],
+    clicked: list[Figures],
+    finished: dict[str, list[int]],
+    resumed: dict[str, float],
+    args: Any,
+    before: list[Figures] | None = None,
+    games: dict[str, GameCalls] | None = None,
 ) -> str:
     validation = "on" if args.validate else "off"
     lines = [
@@ -928,7 +958,7 @@ def report(
         "(at once after his own answer when the turn stays his, else once the table message shows the "
         "turn came to him); Insomnia: three people and a computer seat, Malice: "
         "a person against the computer. The baseline is /help, sent by the same person just before each "
-        "move (as many samples as moves). \"A computer's turn\": from its last move being stored to the "
+        'move (as many samples as moves). "A computer\'s turn": from its last move being stored to the '
         "table message showing it.",
     ]
     if clicked:
@@ -936,7 +966,7 @@ def report(
             "",
             "### By clicks (issue 30): every move answered in place",
             "",
-            "Each move: Move on the table message, the move picked in the dialog; \"answer\" is the dialog's "
+            'Each move: Move on the table message, the move picked in the dialog; "answer" is the dialog\'s '
             "submit until its answer (the table message updated with the move, type 7). Rate-limited calls: "
             "every call of the bot's token in the play (interaction answers and their webhook are outside "
             "the limits), per move of a person.",
@@ -1029,10 +1059,16 @@ def report(
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=40.0, help="how long each scenario plays")
-    parser.add_argument("--tables", default="1,10,100",
-                        help="table counts played by slash commands, comma-separated ('' for none)")
-    parser.add_argument("--click-tables", default="1000",
-                        help="table counts played by clicks (the Move dialog), comma-separated ('' for none)")
+    parser.add_argument(
+        "--tables",
+        default="1,10,100",
+        help="table counts played by slash commands, comma-separated ('' for none)",
+    )
+    parser.add_argument(
+        "--click-tables",
+        default="1000",
+        help="table counts played by clicks (the Move dialog), comma-separated ('' for none)",
+    )
     parser.add_argument("--resume-tables", type=int, default=1000)
     parser.add_argument("--quick", action="store_true", help="N = 1 and 10, 15 s, resume with 200 tables")
     parser.add_argument("--seed", type=int, default=7)
@@ -1044,11 +1080,13 @@ async def main() -> None:
     )
     parser.add_argument("--write", action="store_true", help="write the figures into docs/benchmarks.md")
     parser.add_argument(
-        "--baseline", metavar="REV",
+        "--baseline",
+        metavar="REV",
         help="also run the click scenarios with the bot of git revision REV (say main), in turns with this",
     )
     parser.add_argument(
-        "--profile", action="store_true",
+        "--profile",
+        action="store_true",
         help="sample the bot's process with py-spy in the click scenarios: where its CPU goes (needs py-spy)",
     )
     parser.add_argument(
@@ -1071,7 +1109,9 @@ async def main() -> None:
     if args.baseline:
         args.baseline_commit = subprocess.run(
             ["git", "-C", str(ROOT), "rev-parse", "--short", args.baseline],
-            check=True, capture_output=True, text=True,
+            check=True,
+            capture_output=True,
+            text=True,
         ).stdout.strip()
         baseline = checkout(args.baseline, folder.name)
     print("\n".join(CLICK_HEADER), flush=True)
@@ -1128,9 +1168,16 @@ async def two_processes(args: Any) -> None:
         url = await postgres.database()
         try:
             scenario = Scenario(
-                url, Path(folder), tables=tables, seconds=args.seconds, think=(1.0, 3.0),
-                kill_at=args.seconds / 4, down_for=8.0, validate=args.validate, seed=args.seed,
-            )  # fmt: skip
+                url,
+                Path(folder),
+                tables=tables,
+                seconds=args.seconds,
+                think=(1.0, 3.0),
+                kill_at=args.seconds / 4,
+                down_for=8.0,
+                validate=args.validate,
+                seed=args.seed,
+            )
             figures = await scenario.run()
         finally:
             assert postgres.admin is not None
@@ -1143,30 +1190,38 @@ async def two_processes(args: Any) -> None:
         f"| {s['down_seconds']} | {s['moves_while_down']} | {s['moves_after_restart']} |"
     )
     validation = "on" if args.validate else "off"
-    text = "\n".join([
-        "Two bot processes of one token (`cardtable-bot run`, shards 0 and 1 of 2) on one PostgreSQL "
-        f"database ({database}), one fake Discord with its rate limits on (50 requests per second for the "
-        f"token, 429 past it; request bodies checked against Discord's schemas: {validation}) counting every "
-        f"request of the token; {s['tables']} tables of Malice against the computer, half on each shard, "
-        f"opened in {s['opening']} s (each challenge is answered once its table is posted), then "
-        f"played for {args.seconds:.0f} s at the Discord section's human pace (a move 1-3 s after a person "
-        f"can know it is her turn); the process of shard 1 killed with SIGKILL {args.seconds / 4:.0f} s into "
-        "the play "
-        "and started again 8 s later (\"away\": from the kill until it was ready again). \"Most calls in a "
-        "second\": in any window of one second; \"in a clock second\": in one whole second of the fake's "
-        "clock.",
-        "",
-        *TWO_HEADER,
-        row,
-        "",
-        "Each process's share of the token's budget, as its /metrics said (sampled every 0.25 s): shard 0 "
-        f"had the whole 48 per second {s['whole_share_after_kill_s']} s after the kill; "
-        f"{s['share_after_restart_s']} s after the restarted process joined its lease, both were at 24 "
-        "again.",
-        "",
-        "The token's calls in each second of the run: " + ", ".join(str(n) for n in figures.calls_per_second),
-        *(["", f"Problems: {'; '.join(s['problems'])}"] if s["problems"] else []),
-    ])
+    text = "\n".join(
+        [
+            "Two bot processes of one token (`cardtable-bot run`, shards 0 and 1 of 2) on one PostgreSQL "
+            f"database ({database}), one fake Discord with its rate limits on (50 requests per second for "
+            "the "
+            f"token, 429 past it; request bodies checked against Discord's schemas: {validation}) counting "
+            "every "
+            f"request of the token; {s['tables']} tables of Malice against the computer, half on each shard, "
+            f"opened in {s['opening']} s (each challenge is answered once its table is posted), then "
+            f"played for {args.seconds:.0f} s at the Discord section's human pace (a move 1-3 s after a "
+            "person "
+            f"can know it is her turn); the process of shard 1 killed with SIGKILL {args.seconds / 4:.0f} s "
+            "into "
+            "the play "
+            'and started again 8 s later ("away": from the kill until it was ready again). "Most calls in a '
+            'second": in any window of one second; "in a clock second": in one whole second of the fake\'s '
+            "clock.",
+            "",
+            *TWO_HEADER,
+            row,
+            "",
+            "Each process's share of the token's budget, as its /metrics said (sampled every 0.25 s): shard "
+            "0 "
+            f"had the whole 48 per second {s['whole_share_after_kill_s']} s after the kill; "
+            f"{s['share_after_restart_s']} s after the restarted process joined its lease, both were at 24 "
+            "again.",
+            "",
+            "The token's calls in each second of the run: "
+            + ", ".join(str(n) for n in figures.calls_per_second),
+            *(["", f"Problems: {'; '.join(s['problems'])}"] if s["problems"] else []),
+        ]
+    )
     print(text)
     if args.write:
         write_section("discord-processes", "## One token's budget across two processes\n\n" + text)

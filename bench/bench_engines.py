@@ -73,10 +73,14 @@ def bench_insomnia(games: int, rows: list[str]) -> Tally:
             deals += game.deal
         elapsed = clock() - start
         deal_ms = f"{1000 * statistics.median(deal_times):.3f}" if deal_times else "-"
-        print(f"{n:>7} {games / elapsed:>9.0f} {deals / games:>11.2f} {tally.actions / games:>13.1f} "
-              f"{deal_ms:>13}")
-        rows.append(f"| {n} | {games / elapsed:,.0f} | {deals / games:.2f} | {tally.actions / games:.1f} | "
-                    f"{deal_ms if deal_times else '–'} |")
+        print(
+            f"{n:>7} {games / elapsed:>9.0f} {deals / games:>11.2f} {tally.actions / games:>13.1f} "
+            f"{deal_ms:>13}"
+        )
+        rows.append(
+            f"| {n} | {games / elapsed:,.0f} | {deals / games:.2f} | {tally.actions / games:.1f} | "
+            f"{deal_ms if deal_times else '–'} |"
+        )
         total.legal += tally.legal
         total.apply += tally.apply
         total.actions += tally.actions
@@ -109,8 +113,10 @@ def bench_insomnia_deals(deals: int) -> str:
             deal_start = clock()
             game = insomnia.new_game(players, f"deals-{games}")
     ms = sorted(1000 * t for t in times)
-    figures = (f"median {statistics.median(ms):.3f} ms, mean {statistics.mean(ms):.3f} ms, 95th percentile "
-               f"{ms[int(0.95 * len(ms))]:.3f} ms")
+    figures = (
+        f"median {statistics.median(ms):.3f} ms, mean {statistics.mean(ms):.3f} ms, 95th percentile "
+        f"{ms[int(0.95 * len(ms))]:.3f} ms"
+    )
     print(f"{deals} full deals ({games} games): {figures}  (aim: under 2 ms)")
     return f"**{deals} full deals ({games} games): {figures}** (aim: under 2 ms)."
 
@@ -128,10 +134,12 @@ def bench_malice(games: int) -> tuple[Tally, str]:
         reasons[game.result.reason] = reasons.get(game.result.reason, 0) + 1
     ms = [1000 * t for t in times]
     ends = ", ".join(f"{reason} {n}" for reason, n in sorted(reasons.items()))
-    text = (f"{games} games: {games / sum(times):.0f} games/s; a full game median "
-            f"{statistics.median(ms):.2f} ms, mean {statistics.mean(ms):.2f} ms (aim: under 20 ms); "
-            f"{statistics.mean(turns):.1f} turns and {tally.actions / games:.1f} actions per game; "
-            f"ends: {ends}")
+    text = (
+        f"{games} games: {games / sum(times):.0f} games/s; a full game median "
+        f"{statistics.median(ms):.2f} ms, mean {statistics.mean(ms):.2f} ms (aim: under 20 ms); "
+        f"{statistics.mean(turns):.1f} turns and {tally.actions / games:.1f} actions per game; "
+        f"ends: {ends}"
+    )
     print(text)
     return tally, text
 
@@ -164,10 +172,14 @@ def bench_hand_value(hands: int) -> list[str]:
         t2 = clock()
         rounds.append((t1 - t0, t2 - t1))
     mine, treys_t = min(r[0] for r in rounds), min(r[1] for r in rounds)
-    print(f"hand_value (4 cards, bot.games.insomnia): {hands / mine / 1e6:.2f} M/s, "
-          f"{1e6 * mine / hands:.3f} µs/hand")
-    print(f"treys Evaluator().evaluate (5 cards):    {hands / treys_t / 1e6:.2f} M/s, "
-          f"{1e6 * treys_t / hands:.3f} µs/hand")
+    print(
+        f"hand_value (4 cards, bot.games.insomnia): {hands / mine / 1e6:.2f} M/s, "
+        f"{1e6 * mine / hands:.3f} µs/hand"
+    )
+    print(
+        f"treys Evaluator().evaluate (5 cards):    {hands / treys_t / 1e6:.2f} M/s, "
+        f"{1e6 * treys_t / hands:.3f} µs/hand"
+    )
     print(f"ratio hand_value / treys time per hand: {mine / treys_t:.2f} (below 1: hand_value is faster)")
     t0 = clock()
     for h in ours[: hands // 10]:
@@ -189,10 +201,14 @@ def bench_hand_value(hands: int) -> list[str]:
 
 def report(name: str, tally: Tally) -> str:
     per = 1e6 / tally.actions
-    print(f"{name}: legal_actions() {tally.legal * per:.1f} µs, apply() {tally.apply * per:.1f} µs, together "
-          f"{(tally.legal + tally.apply) * per:.1f} µs per action ({tally.actions} actions)")
-    return (f"| {name} | {tally.legal * per:.1f} | {tally.apply * per:.1f} | "
-            f"{(tally.legal + tally.apply) * per:.1f} |")
+    print(
+        f"{name}: legal_actions() {tally.legal * per:.1f} µs, apply() {tally.apply * per:.1f} µs, together "
+        f"{(tally.legal + tally.apply) * per:.1f} µs per action ({tally.actions} actions)"
+    )
+    return (
+        f"| {name} | {tally.legal * per:.1f} | {tally.apply * per:.1f} | "
+        f"{(tally.legal + tally.apply) * per:.1f} |"
+    )
 
 
 def main() -> None:
@@ -201,8 +217,10 @@ def main() -> None:
     parser.add_argument("--write", action="store_true", help="also write the figures into docs/benchmarks.md")
     args = parser.parse_args()
     scale = 10 if args.quick else 1
-    print(f"machine: {platform.platform()}, {platform.processor() or platform.machine()}, "
-          f"Python {platform.python_version()}")
+    print(
+        f"machine: {platform.platform()}, {platform.processor() or platform.machine()}, "
+        f"Python {platform.python_version()}"
+    )
     games = 2000 // scale
     hand_lines = bench_hand_value(200_000 // scale)
     rows: list[str] = []
@@ -212,34 +230,42 @@ def main() -> None:
     print("\n== cost per action ==")
     costs = [report("Insomnia (random games, 2-8 players)", ins), report("Malice (random games)", mal)]
     if args.write:
-        write_section("engines", "\n".join([
-            "## Engines",
-            "",
-            "Random players pick uniformly among `legal_actions()` with their own seeded generator.",
-            "",
-            *hand_lines,
-            "",
-            f"**Full random Insomnia games** ({games:,} per player count; full deal: the median wall time of "
-            "the deals that ran to their end, the next deal's set-up included; – when none did):",
-            "",
-            "| players | games/s | deals per game | actions per game | full deal, median ms |",
-            "|---|---|---|---|---|",
-            *rows,
-            "",
-            "Random games are short: a uniformly random bid is often all of a player's chips, and a player "
-            "at 0 chips ends the game (rule 31). So full deals are also measured on their own: 4 players, "
-            "15 chips, random play with bids of at most 3, a new game whenever one ends:",
-            "",
-            deals,
-            "",
-            f"**Malice**, random players: {malice_text}.",
-            "",
-            "**Cost per action** (all the random games above):",
-            "",
-            "| game | `legal_actions()` µs | `apply()` µs | together µs |",
-            "|---|---|---|---|",
-            *costs,
-        ]))
+        write_section(
+            "engines",
+            "\n".join(
+                [
+                    "## Engines",
+                    "",
+                    "Random players pick uniformly among `legal_actions()` with their own seeded generator.",
+                    "",
+                    *hand_lines,
+                    "",
+                    f"**Full random Insomnia games** ({games:,} per player count; full deal: the median "
+                    "wall time of "
+                    "the deals that ran to their end, the next deal's set-up included; – when none did):",
+                    "",
+                    "| players | games/s | deals per game | actions per game | full deal, median ms |",
+                    "|---|---|---|---|---|",
+                    *rows,
+                    "",
+                    "Random games are short: a uniformly random bid is often all of a player's chips, and a "
+                    "player "
+                    "at 0 chips ends the game (rule 31). So full deals are also measured on their own: 4 "
+                    "players, "
+                    "15 chips, random play with bids of at most 3, a new game whenever one ends:",
+                    "",
+                    deals,
+                    "",
+                    f"**Malice**, random players: {malice_text}.",
+                    "",
+                    "**Cost per action** (all the random games above):",
+                    "",
+                    "| game | `legal_actions()` µs | `apply()` µs | together µs |",
+                    "|---|---|---|---|",
+                    *costs,
+                ]
+            ),
+        )
 
 
 if __name__ == "__main__":

@@ -136,14 +136,19 @@ def at_revision(revision: str, runs: int) -> list[dict[str, str]]:
         env = {**os.environ, "PYTHONPATH": folder}
         out = subprocess.run(
             [sys.executable, "-c", AT_REVISION, folder, str(runs)],
-            check=True, capture_output=True, text=True, env=env, cwd=folder,
+            check=True,
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=folder,
         ).stdout
     figures: list[dict[str, str]] = json.loads(out.strip().splitlines()[-1])
     return figures
 
 
-def table(rows: list[tuple[str, dict[str, str]]], before: list[dict[str, str]] | None = None,
-          revision: str = "") -> str:
+def table(
+    rows: list[tuple[str, dict[str, str]]], before: list[dict[str, str]] | None = None, revision: str = ""
+) -> str:
     then = f" drawn at `{revision}` (ms) | PNG at `{revision}` (KB) |" if before else ""
     head = (
         "| picture | pixels | first, no sprites (ms) | drawn (ms) | cached (ms) | empty canvas (ms) "

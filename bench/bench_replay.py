@@ -163,8 +163,10 @@ async def run(runs: int) -> str:
         sessions = SessionManager(
             store, RecordingAnnouncer(), default_timeout=300, bot_user_id=BOT, coalesce=0.0, pacing=False
         )
-        games = [("Malice, to the end by the rules", await malice(sessions)),
-                 ("Insomnia, 4 computers, 3 deals", await insomnia(sessions))]
+        games = [
+            ("Malice, to the end by the rules", await malice(sessions)),
+            ("Insomnia, 4 computers, 3 deals", await insomnia(sessions)),
+        ]
         await sessions.close()
         rows = [(name, await measure(store, table_id, runs)) for name, table_id in games]
         await store.close()

@@ -172,9 +172,16 @@ async def baseline_appends(code: str, target: str, tables: int, n: int, first_ch
     """Actions per second through the Store of the revision in `code`, in a process of its own: fresh running
     tables on `target`, `n` actions from sequence 0."""
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, __file__, "--baseline-round", target, str(tables), str(n), str(first_channel),
-        env={**os.environ, "BENCH_CODE": code}, stdout=asyncio.subprocess.PIPE,
-    )  # fmt: skip
+        sys.executable,
+        __file__,
+        "--baseline-round",
+        target,
+        str(tables),
+        str(n),
+        str(first_channel),
+        env={**os.environ, "BENCH_CODE": code},
+        stdout=asyncio.subprocess.PIPE,
+    )
     out, _err = await proc.communicate()
     if proc.returncode:
         raise SystemExit(f"the baseline's round failed ({proc.returncode})")
@@ -220,10 +227,33 @@ async def measure_writes(
 # ---- reads ------------------------------------------------------------------------------------------------
 
 
-TABLE_COLUMNS = ["id", "guild_id", "channel_id", "kind", "status", "options", "seed", "commitment", "host_id",
-                 "meta", "snapshot", "created_at", "started_at", "finished_at"]  # fmt: skip
-LEDGER_COLUMNS = ["table_id", "seq", "guild_id", "kind", "from_account", "to_account", "amount", "reason",
-                  "created_at"]  # fmt: skip
+TABLE_COLUMNS = [
+    "id",
+    "guild_id",
+    "channel_id",
+    "kind",
+    "status",
+    "options",
+    "seed",
+    "commitment",
+    "host_id",
+    "meta",
+    "snapshot",
+    "created_at",
+    "started_at",
+    "finished_at",
+]
+LEDGER_COLUMNS = [
+    "table_id",
+    "seq",
+    "guild_id",
+    "kind",
+    "from_account",
+    "to_account",
+    "amount",
+    "reason",
+    "created_at",
+]
 
 
 MONTH = 30 * 86400.0
@@ -564,8 +594,10 @@ async def main() -> None:
         if args.baseline:
             args.baseline_commit = subprocess.run(
                 ["git", "-C", str(ROOT), "rev-parse", "--short", args.baseline],
-                check=True, capture_output=True, text=True,
-            ).stdout.strip()  # fmt: skip
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout.strip()
             baseline = checkout(args.baseline, tmp)
         if "sqlite" in backends:
             results["SQLite"] = await run_backend("sqlite", args, tmp, None, baseline)

@@ -150,8 +150,11 @@ async def bot(
         feed = Feed(store, local=sessions.tables.by_id, deadline=sessions.scheduler.deadline)
         sessions.tables.stored.listen(feed.stored)
         signer = Signer("bench-web-secret-0123456789")
-        web = WebServer(Site(store, feed, Replays(store), signer, host="127.0.0.1", port=0, public_url=None,
-                             limits=limits))  # fmt: skip
+        web = WebServer(
+            Site(
+                store, feed, Replays(store), signer, host="127.0.0.1", port=0, public_url=None, limits=limits
+            )
+        )
         await web.start()
         try:
             yield sessions, feed, web
@@ -179,9 +182,11 @@ async def flood(tables: int, seconds: float, pace: float, rate: float) -> dict[s
                 # CPU it burns itself on this machine is not taken from the bot.
                 command = [sys.executable, __file__, "--flood-child", web.table_url(first.id), str(rate)]
                 child = await asyncio.create_subprocess_exec(
-                    *(["nice", "-n", "19"] if niced else []), *command,
-                    stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-                )  # fmt: skip
+                    *(["nice", "-n", "19"] if niced else []),
+                    *command,
+                    stdin=asyncio.subprocess.PIPE,
+                    stdout=asyncio.subprocess.PIPE,
+                )
                 assert child.stdout is not None
                 await child.stdout.readline()
             stop = asyncio.Event()
@@ -256,9 +261,14 @@ def flood_table(figures: dict[str, str]) -> str:
 
 
 async def person(
-    sessions: SessionManager, channel: int, user: int, pace: float, stop: asyncio.Event,
-    answers: list[float] | None = None, options: dict[str, object] | None = None,
-) -> None:  # fmt: skip
+    sessions: SessionManager,
+    channel: int,
+    user: int,
+    pace: float,
+    stop: asyncio.Event,
+    answers: list[float] | None = None,
+    options: dict[str, object] | None = None,
+) -> None:
     """One person moving every `pace` seconds until `stop`; a finished game is opened again (with `options`).
     `answers`: how long each of her moves took to be answered (applied and stored: what her answer waits
     for)."""
@@ -301,9 +311,14 @@ async def run(tables: int, viewers: int, seconds: float, pace: float) -> dict[st
         memory_before = rss_mb()
         urls = [web.table_url(table_ids[n % tables]) + "/live" for n in range(viewers)]
         child = await asyncio.create_subprocess_exec(
-            sys.executable, __file__, "--child", str(seconds), stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE, env={**os.environ, "BENCH_URLS": json.dumps(urls)},
-        )  # fmt: skip
+            sys.executable,
+            __file__,
+            "--child",
+            str(seconds),
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            env={**os.environ, "BENCH_URLS": json.dumps(urls)},
+        )
         assert child.stdout is not None and child.stdin is not None
         await child.stdout.readline()  # ready
         while len(feed.viewers) < viewers:

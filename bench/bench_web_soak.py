@@ -66,9 +66,14 @@ crowd closes, the web server gives glibc's free pages back (`bot/web/memory.py`,
 async def flood(urls: list[str], seconds: float, feed_viewers: Sized) -> int:
     """One flood: the viewers open, are fed for `seconds`, close; the frames they got."""
     child = await asyncio.create_subprocess_exec(
-        sys.executable, VIEWERS_CHILD, "--child", str(seconds), stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE, env={**os.environ, "BENCH_URLS": json.dumps(urls)},
-    )  # fmt: skip
+        sys.executable,
+        VIEWERS_CHILD,
+        "--child",
+        str(seconds),
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        env={**os.environ, "BENCH_URLS": json.dumps(urls)},
+    )
     assert child.stdout is not None and child.stdin is not None
     await child.stdout.readline()  # ready
     while len(feed_viewers) < len(urls):
@@ -124,10 +129,17 @@ async def run(floods: int, viewers: int, tables: int, seconds: float, pace: floa
             1 for c in channels if (r := sessions.tables.in_channel(c)) is None or r.id not in table_ids
         )
         return {
-            "ended": ended, "trims": web.site.crowd.trims, "floods": floods, "viewers": viewers,
-            "tables": tables, "seconds": seconds, "before": before, "after": after, "frames": frames,
+            "ended": ended,
+            "trims": web.site.crowd.trims,
+            "floods": floods,
+            "viewers": viewers,
+            "tables": tables,
+            "seconds": seconds,
+            "before": before,
+            "after": after,
+            "frames": frames,
             "wall": time.perf_counter() - started,
-        }  # fmt: skip
+        }
 
 
 def table(figures: dict[str, object]) -> str:
@@ -144,7 +156,7 @@ def table(figures: dict[str, object]) -> str:
         ("resident before the first flood", f"{figures['before']:.1f} MB"),
         ("resident after each flood", " · ".join(f"{x:.1f}" for x in after) + " MB"),
         ("growth from the first flood to the last", f"{growth:+.1f} MB ({bar})"),
-    ]  # fmt: skip
+    ]
     lines = ["| measure | figure |", "|---|---|", *(f"| {a} | {b} |" for a, b in rows)]
     return INTRO + "\n\n" + "\n".join(lines)
 

@@ -51,9 +51,8 @@ def write_section(name: str, markdown: str, *, page: Path = PAGE) -> None:
         ).stdout.strip()
     except OSError:
         revision = ""
-    stamp = (
-        f"Command: `{command_line()}`  \nMachine: {machine()}"
-        + (f"  \nRevision: `{revision}`" if revision else "")
+    stamp = f"Command: `{command_line()}`  \nMachine: {machine()}" + (
+        f"  \nRevision: `{revision}`" if revision else ""
     )
     body = f"<!-- bench:{name} -->\n{markdown.strip()}\n\n{stamp}\n<!-- /bench:{name} -->"
     text = page.read_text() if page.exists() else "# Benchmarks\n"

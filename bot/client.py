@@ -259,9 +259,17 @@ class CardBot(commands.AutoShardedBot):
 
 PRIMARY_ENTRY_POINT = 4  # an application command's type: the App Launcher's entry into the Activity
 ENTRY_POINT_FIELDS = (
-    "id", "name", "name_localizations", "description", "description_localizations",
-    "default_member_permissions", "contexts", "integration_types", "handler", "type",
-)  # fmt: skip
+    "id",
+    "name",
+    "name_localizations",
+    "description",
+    "description_localizations",
+    "default_member_permissions",
+    "contexts",
+    "integration_types",
+    "handler",
+    "type",
+)
 
 
 async def sync_global(bot: CardBot) -> int:

@@ -95,21 +95,31 @@ def discord_message(message: Message) -> Message:
     named |= {int(i) for text in message.texts() for i in _WRITTEN_MENTION.findall(text)}  # a cog's own
     embeds = [
         Embed(
-            title=_drawn(e.title), description=_drawn(e.description), footer=_drawn(e.footer),
-            colour=e.colour, image=e.image,
-            fields=[EmbedField(name=discord_words(f.name), value=discord_words(f.value), inline=f.inline)
-                    for f in e.fields],
+            title=_drawn(e.title),
+            description=_drawn(e.description),
+            footer=_drawn(e.footer),
+            colour=e.colour,
+            image=e.image,
+            fields=[
+                EmbedField(name=discord_words(f.name), value=discord_words(f.value), inline=f.inline)
+                for f in e.fields
+            ],
         )
         for e in message.embeds
-    ]  # fmt: skip
+    ]
     rows = [[b.model_copy(update={"label": discord_words(b.label)}) for b in row] for row in message.rows]
     picture = message.picture
     if picture is not None:
         picture = picture.model_copy(update={"alt": discord_words(picture.alt)})
-    return message.model_copy(update={
-        "content": _drawn(message.content), "embeds": embeds, "rows": rows, "picture": picture,
-        "mentions": [i for i in message.mentions if i in named],
-    })  # fmt: skip
+    return message.model_copy(
+        update={
+            "content": _drawn(message.content),
+            "embeds": embeds,
+            "rows": rows,
+            "picture": picture,
+            "mentions": [i for i in message.mentions if i in named],
+        }
+    )
 
 
 # ---- a control's action as its custom id, and back
@@ -210,7 +220,10 @@ def note_languages(interaction: discord.Interaction) -> None:
     sessions = getattr(interaction.client, "sessions", None)
     if sessions is not None:
         sessions.languages.saw(
-            interaction.user.id, interaction.locale, interaction.guild_id, interaction.guild_locale,
+            interaction.user.id,
+            interaction.locale,
+            interaction.guild_id,
+            interaction.guild_locale,
             display_name=getattr(interaction.user, "display_name", None),
         )
 

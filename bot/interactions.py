@@ -104,8 +104,7 @@ def room_of(interaction: discord.Interaction) -> Room:
     if interaction.guild_id is None or isinstance(interaction.channel, discord.Thread):
         return NO_THREADS
     allowed = interaction.app_permissions
-    return Room(can_thread=True,
-                permitted=allowed.create_public_threads and allowed.send_messages_in_threads)
+    return Room(can_thread=True, permitted=allowed.create_public_threads and allowed.send_messages_in_threads)
 
 
 def parent_of(interaction: discord.Interaction) -> int | None:
@@ -191,12 +190,17 @@ async def open_here(
     channel_id, user_id = where(interaction)
     task = asyncio.ensure_future(
         sessions.open_table(
-            kind, ledger_guild(interaction), channel_id, user_id, options=options,
+            kind,
+            ledger_guild(interaction),
+            channel_id,
+            user_id,
+            options=options,
             opponent=opponent.id if opponent is not None else None,
             opponent_is_bot=bool(opponent is not None and opponent.bot),
-            place=INTERACTION, language=resolve_locale(interaction.locale),
+            place=INTERACTION,
+            language=resolve_locale(interaction.locale),
         )
-    )  # fmt: skip
+    )
     done, _ = await asyncio.wait({task}, timeout=ANSWER_WITHIN)
     if not done:
         await interaction.response.defer(thinking=True)  # public: the table message completes it
@@ -294,8 +298,6 @@ def _matches(typed: str, label: str, value: str, locale: object) -> bool:
     except ValueError:
         return False  # not a card (an amount, a die, a place): label and value were all there was
     return any(typed in alias for alias in card_aliases(card, locale))
-
-
 
 
 # What the session says to a click: a private message (built now, or `Later`), a sentence, nothing.

@@ -84,8 +84,16 @@ class SimulationReport(BaseModel):
         return self.games / self.seconds if self.seconds > 0 else math.inf
 
 
-def simulate(game: str, players: int, games: int, seed: str, *, options: Mapping[str, object] | None = None,
-             progress: bool = True, stop: Callable[[], bool] = lambda: False) -> SimulationReport:
+def simulate(
+    game: str,
+    players: int,
+    games: int,
+    seed: str,
+    *,
+    options: Mapping[str, object] | None = None,
+    progress: bool = True,
+    stop: Callable[[], bool] = lambda: False,
+) -> SimulationReport:
     """Play `games` computer-vs-computer games of a registered game and gather the figures. `options` are
     table options (`{"chips": 20, "deals": 3}`). `stop()` is asked before each game: once it says so, the
     figures are those of the games played so far."""
@@ -132,10 +140,20 @@ def simulate(game: str, players: int, games: int, seed: str, *, options: Mapping
         if figures.score is not None:
             scores.append(figures.score)
     return SimulationReport(
-        game=game, options=dict(options or {}), players=players, games=played, asked=games, seed=seed,
+        game=game,
+        options=dict(options or {}),
+        players=players,
+        games=played,
+        asked=games,
+        seed=seed,
         seconds=time.perf_counter() - start,
-        lengths=lengths, wins_by_seat=wins, draws=draws, end_reasons=dict(reasons), deals=deals,
-        tallies={name: dict(counts) for name, counts in tallies.items()}, chips_by_reason=dict(moved),
+        lengths=lengths,
+        wins_by_seat=wins,
+        draws=draws,
+        end_reasons=dict(reasons),
+        deals=deals,
+        tallies={name: dict(counts) for name, counts in tallies.items()},
+        chips_by_reason=dict(moved),
         scores=scores,
     )
 
@@ -158,8 +176,8 @@ def format_report(r: SimulationReport) -> str:
         f"options: {rules or 'none (the standard rules)'}",
         f"games per second: {r.games_per_second:.1f}",
         f"{unit} per game: {_spread(r.lengths)}",
-        "wins by seat: " + ", ".join(f"seat {i + 1} {w} ({100 * w / r.games:.1f}%)"
-                                     for i, w in enumerate(r.wins_by_seat)),
+        "wins by seat: "
+        + ", ".join(f"seat {i + 1} {w} ({100 * w / r.games:.1f}%)" for i, w in enumerate(r.wins_by_seat)),
         f"{draws}: {r.draws}",
         f"game ends: {shares(r.end_reasons, r.games)}",
     ]
@@ -167,8 +185,10 @@ def format_report(r: SimulationReport) -> str:
         lines += figures.lines(r.tallies, r.deals, r.scores)
     total = sum(r.chips_by_reason.values())
     lines.append(f"chips moved per {per}: {total / max(r.deals, 1):.2f}")
-    lines += [f"  {reason}: {amount / max(r.deals, 1):.2f}"
-              for reason, amount in sorted(r.chips_by_reason.items(), key=lambda kv: -kv[1])]
+    lines += [
+        f"  {reason}: {amount / max(r.deals, 1):.2f}"
+        for reason, amount in sorted(r.chips_by_reason.items(), key=lambda kv: -kv[1])
+    ]
     return "\n".join(lines)
 
 

@@ -1,4 +1,4 @@
-""""Challenge to Malice" on a user's menu (Apps): a user command (type 2) that opens a Malice challenge to
+""" "Challenge to Malice" on a user's menu (Apps): a user command (type 2) that opens a Malice challenge to
 that user where it is used, by the same rules as `/malice challenge opponent:` with the table's default
 options: in a server channel (the bot in the server), and for a user install in DMs and group DMs too, where
 the challenge is the menu's answer (`open_game` in bot/interactions.py, shared with `/malice challenge`).
@@ -28,9 +28,11 @@ async def challenge(interaction: discord.Interaction, user: discord.User | disco
 
 def challenge_menu() -> app_commands.ContextMenu:
     menu = app_commands.ContextMenu(
-        name="Challenge to Malice", callback=challenge, type=discord.AppCommandType.user,
+        name="Challenge to Malice",
+        callback=challenge,
+        type=discord.AppCommandType.user,
         extras={"key": "challenge"},
-    )  # fmt: skip
+    )
     menu = app_commands.allowed_installs(guilds=True, users=True)(menu)
     return app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)(menu)
 

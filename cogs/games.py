@@ -46,8 +46,11 @@ def _annotation(option: CommandOption) -> Any:
 
 
 def _signature(command: GameCommand) -> inspect.Signature:
-    params = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                                annotation=discord.Interaction)]
+    params = [
+        inspect.Parameter(
+            "interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction
+        )
+    ]
     params += [
         inspect.Parameter(
             o.name,

@@ -25,7 +25,7 @@ def usage(command: app_commands.Command[Any, ..., Any]) -> str:
 
 
 def walk(
-    commands_: list[app_commands.Command[Any, ..., Any] | app_commands.Group]
+    commands_: list[app_commands.Command[Any, ..., Any] | app_commands.Group],
 ) -> list[app_commands.Command[Any, ..., Any]]:
     found: list[app_commands.Command[Any, ..., Any]] = []
     for c in sorted(commands_, key=lambda c: c.name):

@@ -66,9 +66,7 @@ async def leaderboard_page(
     scope, when = kind or "all", "all" if season == ALL_TIME else season
     previous, following = t(locale, "ledger.button.previous"), t(locale, "ledger.button.next")
     view.add_item(LeaderboardPageButton(scope, max(page - 1, 0), previous, when, by, disabled=page == 0))
-    view.add_item(
-        LeaderboardPageButton(scope, page + 1, following, when, by, disabled=not section.more)
-    )
+    view.add_item(LeaderboardPageButton(scope, page + 1, following, when, by, disabled=not section.more))
     if bot.web is not None:  # the board's page on the web
         link = await bot.web.link_to("board", guild_id, guild_id, locale)
         if link is not None and link.url is not None:
@@ -171,8 +169,10 @@ def head_to_head_lines(
             continue
         line = t(locale, "stats.h2h.game", game=game_name(kind, locale), **_h2h_words(per_kind, locale))
         if kind in mine or kind in theirs:
-            ratings_now = {"mine": _rating_or_none(mine.get(kind), locale),
-                           "theirs": _rating_or_none(theirs.get(kind), locale)}  # fmt: skip
+            ratings_now = {
+                "mine": _rating_or_none(mine.get(kind), locale),
+                "theirs": _rating_or_none(theirs.get(kind), locale),
+            }
             line += " · " + t(locale, "stats.h2h.ratings", player=other, **ratings_now)
         lines.append(line)
     return "\n".join(lines)
@@ -222,9 +222,12 @@ class Ledger(commands.Cog):
         game=[app_commands.Choice(name=s.name, value=s.name) for s in REGISTRY], by=RANKINGS
     )
     async def leaderboard(
-        self, interaction: discord.Interaction, game: str | None = None, season: str | None = None,
+        self,
+        interaction: discord.Interaction,
+        game: str | None = None,
+        season: str | None = None,
         by: str | None = None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         """Show the leaderboard of this server, by chips or by rating."""
         if interaction.guild_id is None:
             raise Refusal("ledger.server_only")

@@ -81,6 +81,5 @@ class ModerationCommands(commands.GroupCog, group_name="moderation"):
         await respond(interaction, record)
 
 
-
 async def setup(bot: CardBot) -> None:
     await bot.add_cog(ModerationCommands(bot))

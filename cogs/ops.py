@@ -33,9 +33,7 @@ class OperatorView(commands.Cog):
         self.bot = bot
         self.ops = ops
         self.collector = BotCollector(
-            BotReadings(
-                tables=self.tables, backlog=self.backlog, latencies=self.latencies, share=self.share
-            )
+            BotReadings(tables=self.tables, backlog=self.backlog, latencies=self.latencies, share=self.share)
         )
 
     async def cog_load(self) -> None:

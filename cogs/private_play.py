@@ -43,7 +43,6 @@ if TYPE_CHECKING:
     from bot.client import CardBot
 
 
-
 async def open_move_dialog(interaction: discord.Interaction, table_id: int) -> bool:
     """The Move button (every running table's, in a server channel as in a DM): the mover's private dialog.
     False when the table is closed (the button's usual answer then shows its end on the table message)."""

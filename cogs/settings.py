@@ -132,9 +132,11 @@ class Settings(commands.GroupCog, group_name="settings"):
     async def _values(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         namespace = interaction.namespace
         found = self.bot.sessions.servers.value_choices(
-            getattr(namespace, "game", None), getattr(namespace, "option", None), current,
+            getattr(namespace, "game", None),
+            getattr(namespace, "option", None),
+            current,
             locale=interaction.locale,
-        )  # fmt: skip
+        )
         return [app_commands.Choice(name=label[:100], value=value) for label, value in found][:25]
 
     @channels.command(name="add")
@@ -148,9 +150,7 @@ class Settings(commands.GroupCog, group_name="settings"):
     @channels.command(name="remove")
     @app_commands.describe(channel="a channel where games may no longer be opened")
     @app_commands.checks.has_permissions(manage_guild=True)
-    async def remove_channel(
-        self, interaction: discord.Interaction, channel: discord.TextChannel
-    ) -> None:
+    async def remove_channel(self, interaction: discord.Interaction, channel: discord.TextChannel) -> None:
         """Games may no longer be opened in this channel (the last one taken off: everywhere again)."""
         servers = self.bot.sessions.servers
         await respond(interaction, lambda: servers.set_channel(_guild(interaction), channel.id, False))

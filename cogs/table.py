@@ -50,9 +50,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-
-
-
 class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE_ID.pattern):
     """Every button of a table: lobby, table message and hand. The custom id carries all it needs."""
 
@@ -81,9 +78,13 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE
         if hook is not None and await hook(interaction, self.table_id):
             return
         await answer_click(
-            interaction, self.table_id, self._click(interaction), own_hand=True,
-            in_place=self.action not in ("hand", "table"), also=lambda result: isinstance(result, Message),
-        )  # fmt: skip
+            interaction,
+            self.table_id,
+            self._click(interaction),
+            own_hand=True,
+            in_place=self.action not in ("hand", "table"),
+            also=lambda result: isinstance(result, Message),
+        )
 
     async def _click(self, interaction: discord.Interaction) -> Answer:
         """The session's answer to this click (private: a hand, a sentence)."""
@@ -231,7 +232,12 @@ class TableCommands(commands.Cog):
         )
         excluded = await excluded_at(self.bot.sessions.store, row)
         pages = render.history_pages(
-            row.kind, row.id, row.status, entries, locale=interaction.locale, options=row.options,
+            row.kind,
+            row.id,
+            row.status,
+            entries,
+            locale=interaction.locale,
+            options=row.options,
             excluded=excluded,
         )
         chosen = pages[min(page, len(pages)) - 1]

@@ -30,7 +30,10 @@ OUT = ROOT / "docs" / "pictures" / "built"  # made for the site at build time, n
 WIDTH = 760
 BG, CARD, TEXT, MUTED = (49, 51, 56), (43, 45, 49), (219, 222, 225), (148, 155, 164)
 STYLES = {
-    "success": (36, 128, 70), "primary": (88, 101, 242), "secondary": (78, 80, 88), "danger": (218, 55, 60),
+    "success": (36, 128, 70),
+    "primary": (88, 101, 242),
+    "secondary": (78, 80, 88),
+    "danger": (218, 55, 60),
 }
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 BOLD = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
@@ -80,8 +83,16 @@ class Canvas:
         self.draw = ImageDraw.Draw(self.image)
         self.y = 16
 
-    def text(self, text: str, *, x: int = 72, size: int = 15, bold: bool = False, colour: Any = TEXT,
-             width: int = WIDTH - 100) -> None:
+    def text(
+        self,
+        text: str,
+        *,
+        x: int = 72,
+        size: int = 15,
+        bold: bool = False,
+        colour: Any = TEXT,
+        width: int = WIDTH - 100,
+    ) -> None:
         f = font(size, bold)
         for line in wrap(self.draw, plain(text), f, width):
             self.draw.text((x, self.y), line, font=f, fill=colour)

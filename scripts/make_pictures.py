@@ -99,8 +99,17 @@ def named(what: str, locale: str) -> Picture | None:
     return words.bracket_picture(names.board("knockout"), locale)
 
 
-NAMED = ("insomnia-table", "insomnia-hand", "insomnia-result", "malice-table", "malice-hand", "malice-result",
-         "stats-chart", "standings", "bracket")  # fmt: skip
+NAMED = (
+    "insomnia-table",
+    "insomnia-hand",
+    "insomnia-result",
+    "malice-table",
+    "malice-hand",
+    "malice-result",
+    "stats-chart",
+    "standings",
+    "bracket",
+)
 
 
 def write_names(phone: Path | None) -> None:

@@ -63,8 +63,10 @@ async def dump_postgres(code: Path) -> str:
         fill(code, url)
         done = subprocess.run(
             [str(bin_dir / "pg_dump"), "--inserts", "--no-owner", "--no-privileges", f"--dbname={url}"],
-            check=True, capture_output=True, text=True,
-        )  # fmt: skip
+            check=True,
+            capture_output=True,
+            text=True,
+        )
         # psql's own meta-commands (`\restrict`, newer pg_dumps write them) are no SQL: the tests load the
         # dump through asyncpg.
         return "".join(line for line in done.stdout.splitlines(keepends=True) if not line.startswith("\\"))

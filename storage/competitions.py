@@ -96,8 +96,14 @@ _MATCH_COLUMNS = "id, competition_id, round, table_no, players, table_id, places
 
 def _match(r: dict[str, Any]) -> MatchRow:
     places = None if r["places"] is None else tuple(json.loads(r["places"]))
-    return MatchRow(**{**r, "players": tuple(json.loads(r["players"])), "places": places,
-                       "forfeits": tuple(json.loads(r["forfeits"]))})  # fmt: skip
+    return MatchRow(
+        **{
+            **r,
+            "players": tuple(json.loads(r["players"])),
+            "places": places,
+            "forfeits": tuple(json.loads(r["forfeits"])),
+        }
+    )
 
 
 async def read(tx: Transaction, competition_id: int) -> CompetitionRow | None:
@@ -136,14 +142,30 @@ async def _lock(tx: Transaction, competition_id: int) -> dict[str, Any]:
 
 
 async def create(
-    tx: Transaction, now: float, guild_id: int, channel_id: int, kind: str, fmt: str, rounds: int,
-    options: str, host_id: int, starts_at: float | None,
-) -> int:  # fmt: skip
+    tx: Transaction,
+    now: float,
+    guild_id: int,
+    channel_id: int,
+    kind: str,
+    fmt: str,
+    rounds: int,
+    options: str,
+    host_id: int,
+    starts_at: float | None,
+) -> int:
     new = await tx.value(
         "INSERT INTO competitions (guild_id, channel_id, kind, format, rounds, options, host_id, status,"
         " starts_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'open', ?, ?) RETURNING id",
-        guild_id, channel_id, kind, fmt, rounds, options, host_id, starts_at, now,
-    )  # fmt: skip
+        guild_id,
+        channel_id,
+        kind,
+        fmt,
+        rounds,
+        options,
+        host_id,
+        starts_at,
+        now,
+    )
     return int(new)
 
 
@@ -156,10 +178,13 @@ async def join(
     added = await tx.execute(
         "INSERT INTO competition_entrants (competition_id, player, rating, joined_at, display_name)"
         " VALUES (?, ?, ?, ?, ?) ON CONFLICT (competition_id, player) DO NOTHING",
-        competition_id, player, rating, now, name,
-    )  # fmt: skip
+        competition_id,
+        player,
+        rating,
+        now,
+        name,
+    )
     return added == 1
-
 
 
 async def leave(tx: Transaction, competition_id: int, player: str) -> bool:
@@ -199,9 +224,13 @@ async def _insert_round(
 
 
 async def start(
-    tx: Transaction, now: float, competition_id: int, entrants: Sequence[str],
-    tables: Sequence[Sequence[str]], deadline: float | None,
-) -> None:  # fmt: skip
+    tx: Transaction,
+    now: float,
+    competition_id: int,
+    entrants: Sequence[str],
+    tables: Sequence[Sequence[str]],
+    deadline: float | None,
+) -> None:
     """Open -> running with round one's tables; entrants not in `entrants` (not checked in) are taken out."""
     if (await _lock(tx, competition_id))["status"] != "open":
         raise CompetitionError(competition_id, "not_open")
@@ -212,8 +241,9 @@ async def start(
         if row["player"] not in kept:
             await tx.execute(
                 "DELETE FROM competition_entrants WHERE competition_id = ? AND player = ?",
-                competition_id, row["player"],
-            )  # fmt: skip
+                competition_id,
+                row["player"],
+            )
     await _insert_round(tx, now, competition_id, 1, tables)
     await tx.execute(
         "UPDATE competitions SET status = 'running', round = 1, deadline = ? WHERE id = ?",
@@ -228,13 +258,17 @@ async def _round_check(tx: Transaction, competition_id: int, round_no: int) -> b
     left = await tx.value(
         "SELECT COUNT(*) FROM competition_matches WHERE competition_id = ? AND round = ?"
         " AND settled_at IS NULL",
-        competition_id, round_no,
-    )  # fmt: skip
+        competition_id,
+        round_no,
+    )
     if int(left) == 0:
         done = await tx.execute(
             "UPDATE competitions SET round_done = ? WHERE id = ? AND round = ? AND round_done < ?",
-            round_no, competition_id, round_no, round_no,
-        )  # fmt: skip
+            round_no,
+            competition_id,
+            round_no,
+            round_no,
+        )
         return done == 1
     return False
 
@@ -276,8 +310,11 @@ async def _settle(
     changed = await tx.execute(
         "UPDATE competition_matches SET places = ?, forfeits = COALESCE(?, forfeits), settled_at = ?"
         " WHERE id = ? AND settled_at IS NULL",
-        json.dumps(list(places)), None if forfeits is None else json.dumps(list(forfeits)), now, match["id"],
-    )  # fmt: skip
+        json.dumps(list(places)),
+        None if forfeits is None else json.dumps(list(forfeits)),
+        now,
+        match["id"],
+    )
     await _lock(tx, match["competition_id"])  # last: see the module's note on the lock order
     return changed == 1 and await _round_check(tx, match["competition_id"], match["round"])
 
@@ -286,14 +323,19 @@ async def mark_forfeits(tx: Transaction, match_id: int, forfeits: Sequence[str])
     """The no-shows of a match its deadline settles (its table's end follows, through the game)."""
     await tx.execute(
         "UPDATE competition_matches SET forfeits = ? WHERE id = ? AND settled_at IS NULL",
-        json.dumps(sorted(forfeits)), match_id,
-    )  # fmt: skip
+        json.dumps(sorted(forfeits)),
+        match_id,
+    )
 
 
 async def advance(
-    tx: Transaction, now: float, competition_id: int, done_round: int, tables: Sequence[Sequence[str]] | None,
+    tx: Transaction,
+    now: float,
+    competition_id: int,
+    done_round: int,
+    tables: Sequence[Sequence[str]] | None,
     deadline: float | None,
-) -> bool:  # fmt: skip
+) -> bool:
     """After round `done_round`: its next round's tables, or (None) the end. False, and nothing written,
     unless that round is the one in play and done: whoever comes second finds it advanced already."""
     row = await _lock(tx, competition_id)
@@ -302,8 +344,9 @@ async def advance(
     if tables is None:
         await tx.execute(
             "UPDATE competitions SET status = 'finished', finished_at = ?, deadline = NULL WHERE id = ?",
-            now, competition_id,
-        )  # fmt: skip
+            now,
+            competition_id,
+        )
         return True
     await _insert_round(tx, now, competition_id, done_round + 1, tables)
     await tx.execute(
@@ -341,8 +384,10 @@ async def drop(tx: Transaction, competition_id: int, player: str) -> int:
     await tx.execute(
         "UPDATE competition_entrants SET dropped = ? WHERE competition_id = ? AND player = ?"
         " AND dropped IS NULL",
-        row["round"], competition_id, player,
-    )  # fmt: skip
+        row["round"],
+        competition_id,
+        player,
+    )
     return int(row["round"])
 
 
@@ -352,8 +397,9 @@ async def cancel(tx: Transaction, now: float, competition_id: int) -> None:
         raise CompetitionError(competition_id, "not_running")
     await tx.execute(
         "UPDATE competitions SET status = 'cancelled', finished_at = ?, deadline = NULL WHERE id = ?",
-        now, competition_id,
-    )  # fmt: skip
+        now,
+        competition_id,
+    )
 
 
 async def void_match(tx: Transaction, table_id: int) -> bool:
@@ -375,7 +421,8 @@ async def link_table(tx: Transaction, match_id: int, table_id: int) -> None:
     linked = await tx.execute(
         "UPDATE competition_matches SET table_id = ? WHERE id = ? AND table_id IS NULL"
         " AND settled_at IS NULL",
-        table_id, match_id,
-    )  # fmt: skip
+        table_id,
+        match_id,
+    )
     if linked != 1:
         raise CompetitionError(0, "taken")

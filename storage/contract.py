@@ -192,8 +192,19 @@ class Store(Standings, Competitions):
         season = season_of(now)
         return await self._db.write(
             lambda tx: writes.append(
-                tx, now, table_id, expected_seq, actor, action_json, ledger, snapshot_json, finish, data,
-                season, rated, taken_over,
+                tx,
+                now,
+                table_id,
+                expected_seq,
+                actor,
+                action_json,
+                ledger,
+                snapshot_json,
+                finish,
+                data,
+                season,
+                rated,
+                taken_over,
             )
         )
 

@@ -37,9 +37,16 @@ class Competitions:
     # ---- competitions -------------------------------------------------------------------------------------
 
     async def create_competition(
-        self, guild_id: int, channel_id: int, kind: str, fmt: str, rounds: int, options: dict[str, Any],
-        host_id: int, starts_at: float | None = None,
-    ) -> int:  # fmt: skip
+        self,
+        guild_id: int,
+        channel_id: int,
+        kind: str,
+        fmt: str,
+        rounds: int,
+        options: dict[str, Any],
+        host_id: int,
+        starts_at: float | None = None,
+    ) -> int:
         now, data = self._clock(), json.dumps(options, sort_keys=True)
         return await self._db.write(
             lambda tx: sql.create(tx, now, guild_id, channel_id, kind, fmt, rounds, data, host_id, starts_at)
@@ -90,9 +97,13 @@ class Competitions:
         return await self._db.write(lambda tx: sql.check_in(tx, now, competition_id, player))
 
     async def start_competition(
-        self, competition_id: int, entrants: Sequence[str], tables: Sequence[Sequence[str]],
-        deadline: float | None, room: list[bool] | None = None,
-    ) -> None:  # fmt: skip
+        self,
+        competition_id: int,
+        entrants: Sequence[str],
+        tables: Sequence[Sequence[str]],
+        deadline: float | None,
+        room: list[bool] | None = None,
+    ) -> None:
         """Open -> running, round one paired, and (if given) the `room` its start command's channel gives
         its matches (`set_competition_room`): one transaction."""
         now = self._clock()
@@ -105,9 +116,12 @@ class Competitions:
         await self._db.write(work)
 
     async def advance_competition(
-        self, competition_id: int, done_round: int, tables: Sequence[Sequence[str]] | None,
+        self,
+        competition_id: int,
+        done_round: int,
+        tables: Sequence[Sequence[str]] | None,
         deadline: float | None,
-    ) -> bool:  # fmt: skip
+    ) -> bool:
         """The next round's tables (None: the end) once round `done_round` is done; False if it advanced
         already (or is not done)."""
         now = self._clock()
@@ -150,9 +164,19 @@ class Competitions:
         return await self._db.write(lambda tx: sql.settle(tx, now, match_id, places, forfeits))
 
     async def create_match_table(
-        self, match_id: int, guild_id: int, channel_id: int, kind: str, host_id: int, options: BaseModel,
-        seed: str, commitment: str, *, seats: Sequence[SeatIn] = (), meta: BaseModel | None = None,
-    ) -> int:  # fmt: skip
+        self,
+        match_id: int,
+        guild_id: int,
+        channel_id: int,
+        kind: str,
+        host_id: int,
+        options: BaseModel,
+        seed: str,
+        commitment: str,
+        *,
+        seats: Sequence[SeatIn] = (),
+        meta: BaseModel | None = None,
+    ) -> int:
         """`create_table` for a competition's match (its seats and session state too), linked to it in the
         same transaction (CompetitionError `taken` if the match has a table already, ChannelBusy as
         `create_table`)."""

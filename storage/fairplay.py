@@ -55,14 +55,25 @@ async def void(tx: Transaction, now: float, table_id: int, moderator: int, reaso
     seq = int(await tx.value("SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE table_id = ?", table_id))
     await tx.execute(
         "INSERT INTO actions (table_id, seq, actor, action, created_at) VALUES (?, ?, ?, ?, ?)",
-        table_id, seq, VOID, VOID_ACTION, now,
-    )  # fmt: skip
+        table_id,
+        seq,
+        VOID,
+        VOID_ACTION,
+        now,
+    )
     entries = await tx.fetch(
         "SELECT from_account, to_account, amount, reason FROM ledger WHERE table_id = ? ORDER BY seq, id",
         table_id,
     )
-    back = [LedgerIn(from_account=e["to_account"], to_account=e["from_account"], amount=e["amount"],
-                     reason=f"void: {e['reason']}") for e in entries]  # fmt: skip
+    back = [
+        LedgerIn(
+            from_account=e["to_account"],
+            to_account=e["from_account"],
+            amount=e["amount"],
+            reason=f"void: {e['reason']}",
+        )
+        for e in entries
+    ]
     await tx.execute_many(
         LEDGER.sql,
         [(table_id, seq, guild, kind, e.from_account, e.to_account, e.amount, e.reason, now) for e in back],
@@ -119,11 +130,14 @@ async def _biggest_wins(tx: Transaction, guild: int, players: Sequence[str], kin
                 " WHERE r.guild_id = ? AND r.player = ? AND r.net > 0 AND t.voided_at IS NULL"
                 + ("" if k == ALL_KINDS else " AND r.kind = ?"),
                 *((guild, player) if k == ALL_KINDS else (guild, player, k)),
-            )  # fmt: skip
+            )
             await tx.execute(
                 "UPDATE balances SET biggest_win = ? WHERE guild_id = ? AND player = ? AND kind = ?",
-                biggest, guild, player, k,
-            )  # fmt: skip
+                biggest,
+                guild,
+                player,
+                k,
+            )
 
 
 async def rerate(tx: Transaction, guild: int, kind: str, rate: Rate) -> None:
@@ -132,8 +146,9 @@ async def rerate(tx: Transaction, guild: int, kind: str, rate: Rate) -> None:
     changes = await tx.fetch(
         "SELECT table_id, player, rank, ended_at FROM rating_changes WHERE guild_id = ? AND kind = ?"
         " ORDER BY ended_at, table_id, player",
-        guild, kind,
-    )  # fmt: skip
+        guild,
+        kind,
+    )
     games: dict[int, list[dict[str, Any]]] = {}
     for c in changes:
         games.setdefault(int(c["table_id"]), []).append(c)
@@ -142,19 +157,34 @@ async def rerate(tx: Transaction, guild: int, kind: str, rate: Rate) -> None:
     updates = []
     for table_id, rows in games.items():
         ask = [
-            RatingIn(player=r["player"], rank=int(r["rank"]), games=now.get(r["player"], (0, 0, 0, 0))[3],
-                     mu=now[r["player"]][0] if r["player"] in now else None,
-                     sigma=now[r["player"]][1] if r["player"] in now else None)
+            RatingIn(
+                player=r["player"],
+                rank=int(r["rank"]),
+                games=now.get(r["player"], (0, 0, 0, 0))[3],
+                mu=now[r["player"]][0] if r["player"] in now else None,
+                sigma=now[r["player"]][1] if r["player"] in now else None,
+            )
             for r in rows
-        ]  # fmt: skip
+        ]
         for r, p, (before, after) in zip(rows, ask, rate(ask), strict=True):
             count = p.games + 1
             now[p.player] = (after.mu, after.sigma, after.score, count)
             season = season_of(float(r["ended_at"]))
             played = seasons.get((season, p.player), (0.0, 0, 0))[2]
             seasons[(season, p.player)] = (after.score, count, played + 1)
-            updates.append((before.mu, before.sigma, before.score, after.mu, after.sigma, after.score, count,
-                            table_id, p.player))  # fmt: skip
+            updates.append(
+                (
+                    before.mu,
+                    before.sigma,
+                    before.score,
+                    after.mu,
+                    after.sigma,
+                    after.score,
+                    count,
+                    table_id,
+                    p.player,
+                )
+            )
     await tx.execute_many(
         "UPDATE rating_changes SET mu_before = ?, sigma_before = ?, score_before = ?, mu_after = ?,"
         " sigma_after = ?, score_after = ?, games = ? WHERE table_id = ? AND player = ?",
@@ -180,8 +210,9 @@ async def exclude(
         changed = await tx.execute(
             "INSERT INTO leaderboard_exclusions (guild_id, player) VALUES (?, ?)"
             " ON CONFLICT (guild_id, player) DO NOTHING",
-            guild, player,
-        )  # fmt: skip
+            guild,
+            player,
+        )
     else:
         changed = await tx.execute(
             "DELETE FROM leaderboard_exclusions WHERE guild_id = ? AND player = ?", guild, player

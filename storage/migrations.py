@@ -305,8 +305,10 @@ MIGRATIONS: list[list[Statement]] = [
         "CREATE INDEX season_ratings_rank ON season_ratings (guild_id, season, kind, score DESC, player)",
         # The months of the games finished before: their season leaderboards by chips (nothing was rated).
         Only("sqlite", SEASONS_BACKFILL.format(month="strftime('%Y-%m', r.ended_at, 'unixepoch')")),
-        Only("postgres", SEASONS_BACKFILL.format(
-            month="to_char(to_timestamp(r.ended_at) AT TIME ZONE 'UTC', 'YYYY-MM')")),
+        Only(
+            "postgres",
+            SEASONS_BACKFILL.format(month="to_char(to_timestamp(r.ended_at) AT TIME ZONE 'UTC', 'YYYY-MM')"),
+        ),
     ],
     # 9: a thread per game (`/settings threads`): `threads` on, each game of the server plays in a public
     # thread opened on its lobby message. A table that moved into its thread keeps the channel it was opened
@@ -410,20 +412,26 @@ MIGRATIONS: list[list[Statement]] = [
     # nobody).
     [
         "ALTER TABLE guild_settings ADD COLUMN {flag:web} DEFAULT TRUE",
-        Only("postgres", """
+        Only(
+            "postgres",
+            """
         CREATE FUNCTION cardtable_table_stored() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
             PERFORM pg_notify('cardtable_tables', NEW.id::text);
             RETURN NULL;
         END
         $$
-        """),
-        Only("postgres", """
+        """,
+        ),
+        Only(
+            "postgres",
+            """
         CREATE TRIGGER game_tables_stored AFTER UPDATE ON game_tables FOR EACH ROW
             WHEN (OLD.snapshot IS DISTINCT FROM NEW.snapshot OR OLD.meta IS DISTINCT FROM NEW.meta
                   OR OLD.status IS DISTINCT FROM NEW.status)
             EXECUTE FUNCTION cardtable_table_stored()
-        """),
+        """,
+        ),
     ],
     # 12: a tournament's announcement reaches its channel across a kill: `posted`, the last round whose
     # announcement was sent (every one before this version was); `announce_at`, when round `announced`'s
@@ -456,7 +464,9 @@ MIGRATIONS: list[list[Statement]] = [
         Only("sqlite", "PRAGMA defer_foreign_keys = ON"),
         Only("sqlite", "CREATE TEMP TABLE competitions_kept AS SELECT * FROM competitions"),
         Only("sqlite", "DROP TABLE competitions"),
-        Only("sqlite", """
+        Only(
+            "sqlite",
+            """
         CREATE TABLE competitions (
             id          INTEGER PRIMARY KEY,
             guild_id    INTEGER NOT NULL,
@@ -477,7 +487,8 @@ MIGRATIONS: list[list[Statement]] = [
             posted      INTEGER NOT NULL DEFAULT 0,
             announce_at REAL
         )
-        """),
+        """,
+        ),
         Only("sqlite", "INSERT INTO competitions SELECT * FROM competitions_kept"),
         Only("sqlite", "DROP TABLE competitions_kept"),
         Only("sqlite", "CREATE INDEX competitions_by_status ON competitions (status, guild_id)"),

@@ -15,12 +15,16 @@ async def rename(tx: Transaction, player: str, name: str) -> int:
         "UPDATE seats SET display_name = ? WHERE player = ? AND left_at IS NULL"
         " AND (display_name IS NULL OR display_name <> ?)"
         " AND table_id IN (SELECT id FROM game_tables WHERE status IN ('lobby', 'running'))",
-        name, player, name,
-    )  # fmt: skip
+        name,
+        player,
+        name,
+    )
     changed += await tx.execute(
         "UPDATE competition_entrants SET display_name = ? WHERE player = ?"
         " AND (display_name IS NULL OR display_name <> ?)"
         " AND competition_id IN (SELECT id FROM competitions WHERE status IN ('open', 'running'))",
-        name, player, name,
-    )  # fmt: skip
+        name,
+        player,
+        name,
+    )
     return changed

@@ -109,11 +109,16 @@ async def tables(
         seats[s["table_id"]].append(s)
     return [
         TableRow.model_validate(
-            {**r, "options": json.loads(r["options"]), "meta": json.loads(r["meta"]),
-             "display": json.loads(r["display"]), "seats": seats[r["id"]]}
+            {
+                **r,
+                "options": json.loads(r["options"]),
+                "meta": json.loads(r["meta"]),
+                "display": json.loads(r["display"]),
+                "seats": seats[r["id"]],
+            }
         )
         for r in rows
-    ]  # fmt: skip
+    ]
 
 
 async def history(tx: Transaction, table_id: int) -> list[HistoryEntry]:

@@ -32,7 +32,12 @@ class Standings:
     _clock: Callable[[], float]
 
     async def leaderboard(
-        self, guild_id: int, kind: str | None = None, limit: int = 10, offset: int = 0, *,
+        self,
+        guild_id: int,
+        kind: str | None = None,
+        limit: int = 10,
+        offset: int = 0,
+        *,
         season: str | None = None,
     ) -> list[LeaderboardRow]:
         """People of the guild (overall or for one game kind) by their kept balance: net chips of the ledger
@@ -110,7 +115,6 @@ class Standings:
         """A player's games, wins, net chips and biggest single win in the guild, overall and per kind."""
         rows = await self._db.fetch(reads.STATS, guild_id, player)
         return stats_from_balances(player, [tuple(r.values()) for r in rows])
-
 
 
 def _page(limit: int, offset: int) -> None:

@@ -28,52 +28,100 @@ ACTIONS = Insert(
 # Ledger ids follow the entry order: the rows are inserted in the order given.
 LEDGER = Insert(
     "ledger",
-    (("table_id", "bigint"), ("seq", "int"), ("guild_id", "bigint"), ("kind", "text"),
-     ("from_account", "text"), ("to_account", "text"), ("amount", "bigint"), ("reason", "text"),
-     ("created_at", "real")),
+    (
+        ("table_id", "bigint"),
+        ("seq", "int"),
+        ("guild_id", "bigint"),
+        ("kind", "text"),
+        ("from_account", "text"),
+        ("to_account", "text"),
+        ("amount", "bigint"),
+        ("reason", "text"),
+        ("created_at", "real"),
+    ),
     same=_MOVE,
-)  # fmt: skip
+)
 # A NULL biggest win on either side keeps the other one (what GREATEST does on PostgreSQL, in both dialects).
 BALANCES = Insert(
     "balances",
-    (("guild_id", "bigint"), ("player", "text"), ("kind", "text"), ("net", "bigint"), ("games", "int"),
-     ("wins", "int"), ("biggest_win", "bigint")),
+    (
+        ("guild_id", "bigint"),
+        ("player", "text"),
+        ("kind", "text"),
+        ("net", "bigint"),
+        ("games", "int"),
+        ("wins", "int"),
+        ("biggest_win", "bigint"),
+    ),
     "ON CONFLICT (guild_id, player, kind) DO UPDATE SET net = balances.net + excluded.net,"
     " games = balances.games + excluded.games, wins = balances.wins + excluded.wins,"
     " biggest_win = CASE WHEN excluded.biggest_win IS NULL OR balances.biggest_win >= excluded.biggest_win"
     " THEN balances.biggest_win ELSE excluded.biggest_win END",
     same=("guild_id",),  # not the kind: a move changes its kind's rows and the rows of all kinds
-)  # fmt: skip
+)
 RESULTS = Insert(
     "results",
-    (("table_id", "bigint"), ("player", "text"), ("guild_id", "bigint"), ("kind", "text"),
-     ("final_chips", "bigint"), ("net", "bigint"), ("placement", "int"), ("won", "bool"),
-     ("ended_at", "real")),
+    (
+        ("table_id", "bigint"),
+        ("player", "text"),
+        ("guild_id", "bigint"),
+        ("kind", "text"),
+        ("final_chips", "bigint"),
+        ("net", "bigint"),
+        ("placement", "int"),
+        ("won", "bool"),
+        ("ended_at", "real"),
+    ),
     same=("table_id", "guild_id", "kind", "ended_at"),
-)  # fmt: skip
+)
 # The season's leaderboard by chips: a finished game's results added to the month it ended in.
 SEASON_BALANCES = Insert(
     "season_balances",
-    (("guild_id", "bigint"), ("season", "text"), ("kind", "text"), ("player", "text"), ("net", "bigint"),
-     ("games", "int"), ("wins", "int")),
+    (
+        ("guild_id", "bigint"),
+        ("season", "text"),
+        ("kind", "text"),
+        ("player", "text"),
+        ("net", "bigint"),
+        ("games", "int"),
+        ("wins", "int"),
+    ),
     "ON CONFLICT (guild_id, season, kind, player) DO UPDATE SET net = season_balances.net + excluded.net,"
     " games = season_balances.games + excluded.games, wins = season_balances.wins + excluded.wins",
     same=("guild_id", "season"),
-)  # fmt: skip
+)
 RATING_CHANGES = Insert(
     "rating_changes",
-    (("table_id", "bigint"), ("player", "text"), ("guild_id", "bigint"), ("kind", "text"),
-     ("ended_at", "real"), ("rank", "int"), ("mu_before", "real"), ("sigma_before", "real"),
-     ("score_before", "real"), ("mu_after", "real"), ("sigma_after", "real"), ("score_after", "real"),
-     ("games", "int")),
-)  # fmt: skip
+    (
+        ("table_id", "bigint"),
+        ("player", "text"),
+        ("guild_id", "bigint"),
+        ("kind", "text"),
+        ("ended_at", "real"),
+        ("rank", "int"),
+        ("mu_before", "real"),
+        ("sigma_before", "real"),
+        ("score_before", "real"),
+        ("mu_after", "real"),
+        ("sigma_after", "real"),
+        ("score_after", "real"),
+        ("games", "int"),
+    ),
+)
 SEASON_RATINGS = Insert(
     "season_ratings",
-    (("guild_id", "bigint"), ("season", "text"), ("kind", "text"), ("player", "text"), ("score", "real"),
-     ("games", "int"), ("played", "int")),
+    (
+        ("guild_id", "bigint"),
+        ("season", "text"),
+        ("kind", "text"),
+        ("player", "text"),
+        ("score", "real"),
+        ("games", "int"),
+        ("played", "int"),
+    ),
     "ON CONFLICT (guild_id, season, kind, player) DO UPDATE SET score = excluded.score,"
     " games = excluded.games, played = season_ratings.played + 1",
-)  # fmt: skip
+)
 _SET_RATING = (
     "UPDATE ratings SET mu = ?, sigma = ?, score = ?, games = ?"
     " WHERE guild_id = ? AND kind = ? AND player = ?"
@@ -159,9 +207,16 @@ async def require_status(tx: Transaction, table_id: int, allowed: tuple[str, ...
 
 
 async def create(
-    tx: Transaction, guild_id: int, channel_id: int, kind: str, host_id: int, options: str, seed: str,
-    commitment: str, now: float,
-) -> int:  # fmt: skip
+    tx: Transaction,
+    guild_id: int,
+    channel_id: int,
+    kind: str,
+    host_id: int,
+    options: str,
+    seed: str,
+    commitment: str,
+    now: float,
+) -> int:
     """A lobby; ChannelBusy if the channel has a lobby or running table (its unique index says so, so two
     concurrent creates cannot both win)."""
     new = await tx.value(_CREATE, guild_id, channel_id, kind, options, seed, commitment, host_id, now)
@@ -221,13 +276,17 @@ async def start(
     await tx.execute(
         "UPDATE game_tables SET status = 'running', started_at = ?, snapshot = ?, meta = COALESCE(?, meta)"
         " WHERE id = ?",
-        now, snapshot_json, meta, table_id,
-    )  # fmt: skip
+        now,
+        snapshot_json,
+        meta,
+        table_id,
+    )
     if thread_id is not None:
         await tx.execute(
             "UPDATE game_tables SET home_channel_id = channel_id, channel_id = ? WHERE id = ?",
-            thread_id, table_id,
-        )  # fmt: skip
+            thread_id,
+            table_id,
+        )
 
 
 async def append(
@@ -263,14 +322,24 @@ async def append(
     )
     rows = (
         (ACTIONS, [(table_id, seq, actor, action_json, now)]),
-        (LEDGER, [(table_id, seq, guild, kind, e.from_account, e.to_account, e.amount, e.reason, now)
-                  for e in ledger]),
+        (
+            LEDGER,
+            [
+                (table_id, seq, guild, kind, e.from_account, e.to_account, e.amount, e.reason, now)
+                for e in ledger
+            ],
+        ),
         # Sorted by (player, kind): every writer takes the balance rows' locks in one order (no deadlock).
         (BALANCES, [(guild, *c) for c in balance_changes(kind, ledger, finish)]),
-        (RESULTS, [(table_id, r.player, guild, kind, r.final_chips, r.net, r.placement, r.won, now)
-                   for r in finish or ()]),
+        (
+            RESULTS,
+            [
+                (table_id, r.player, guild, kind, r.final_chips, r.net, r.placement, r.won, now)
+                for r in finish or ()
+            ],
+        ),
         (SEASON_BALANCES, [(guild, season, *c) for c in season_changes(kind, finish or ())]),
-    )  # fmt: skip
+    )
     # The sequence read after the lock (on PostgreSQL in the batch's statement): it sees what the writer we
     # may have waited for committed.
     found = await tx.write(Batch(rows, *last, guard=Guard(_NEXT_SEQ, (table_id,), seq)))
@@ -298,11 +367,15 @@ async def rate(
     found = await tx.fetch(_LOCK_RATINGS.format(rows=rows), *(v for p in people for v in (guild, kind, p)))
     held = {r["player"]: r for r in found}
     ask = [
-        RatingIn(player=p, rank=rated.ranks[p], games=int(held[p]["games"]),
-                 mu=float(held[p]["mu"]) if held[p]["games"] else None,
-                 sigma=float(held[p]["sigma"]) if held[p]["games"] else None)
+        RatingIn(
+            player=p,
+            rank=rated.ranks[p],
+            games=int(held[p]["games"]),
+            mu=float(held[p]["mu"]) if held[p]["games"] else None,
+            sigma=float(held[p]["sigma"]) if held[p]["games"] else None,
+        )
         for p in people
-    ]  # fmt: skip
+    ]
     answers = list(rated.rate(ask))
     if len(answers) != len(ask):
         raise ValueError(f"the rater answered {len(answers)} ratings for {len(ask)} people")
@@ -310,10 +383,27 @@ async def rate(
     await tx.execute_many(
         _SET_RATING, [(a.mu, a.sigma, a.score, games, guild, kind, p.player) for p, _b, a, games in new]
     )
-    await tx.execute_many(RATING_CHANGES.sql, [
-        (table_id, p.player, guild, kind, now, p.rank, b.mu, b.sigma, b.score, a.mu, a.sigma, a.score, games)
-        for p, b, a, games in new
-    ])  # fmt: skip
+    await tx.execute_many(
+        RATING_CHANGES.sql,
+        [
+            (
+                table_id,
+                p.player,
+                guild,
+                kind,
+                now,
+                p.rank,
+                b.mu,
+                b.sigma,
+                b.score,
+                a.mu,
+                a.sigma,
+                a.score,
+                games,
+            )
+            for p, b, a, games in new
+        ],
+    )
     await tx.execute_many(
         SEASON_RATINGS.sql, [(guild, season, kind, p.player, a.score, games, 1) for p, _b, a, games in new]
     )

@@ -82,14 +82,36 @@ class ThrowawayServer:
         try:
             if server.user is not None:
                 shutil.chown(server.folder, server.user)
-            server._run("initdb", "-D", str(server.data), "-U", "postgres", "-A", "trust", "-E", "UTF8",
-                        "--locale=C", "--no-sync")  # fmt: skip
+            server._run(
+                "initdb",
+                "-D",
+                str(server.data),
+                "-U",
+                "postgres",
+                "-A",
+                "trust",
+                "-E",
+                "UTF8",
+                "--locale=C",
+                "--no-sync",
+            )
             options = (
                 f"-h 127.0.0.1 -p {server.port} -k {server.folder} -c fsync=off -c synchronous_commit=off"
                 " -c full_page_writes=off -c max_connections=300"
             )
-            server._run("pg_ctl", "-D", str(server.data), "-l", str(server.folder / "server.log"), "-w",
-                        "-t", "60", "-o", options, "start")  # fmt: skip
+            server._run(
+                "pg_ctl",
+                "-D",
+                str(server.data),
+                "-l",
+                str(server.folder / "server.log"),
+                "-w",
+                "-t",
+                "60",
+                "-o",
+                options,
+                "start",
+            )
         except subprocess.CalledProcessError as e:
             log = server.folder / "server.log"
             detail = (e.stderr or "") + (log.read_text() if log.exists() else "")

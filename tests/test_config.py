@@ -16,7 +16,12 @@ from bot.config import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 SETTING_NAMES = [
-    "DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL", "LOG_FORMAT", "TURN_TIMEOUT_SECONDS"
+    "DISCORD_TOKEN",
+    "DATABASE_PATH",
+    "DEV_GUILD_ID",
+    "LOG_LEVEL",
+    "LOG_FORMAT",
+    "TURN_TIMEOUT_SECONDS",
 ]
 
 

@@ -22,15 +22,24 @@ def test_references_become_discords_markup_and_nothing_else_changes():
 
 def test_every_text_of_a_message_is_drawn_and_only_the_people_it_names_may_be_pinged():
     message = Message(
-        content=f"{name('1')}, your turn", mentions=[1, 2],
-        embeds=[Embed(title=name("3"), description=moment(5, "f"), footer=channel(6),
-                      fields=[EmbedField(name=name("1"), value=name("3"))])],
+        content=f"{name('1')}, your turn",
+        mentions=[1, 2],
+        embeds=[
+            Embed(
+                title=name("3"),
+                description=moment(5, "f"),
+                footer=channel(6),
+                fields=[EmbedField(name=name("1"), value=name("3"))],
+            )
+        ],
         rows=[[Button(label=f"Kick {name('3')}", table=1, action=click("x"))]],
-    )  # fmt: skip
+    )
     drawn = discord_message(message)
     assert drawn.content == "<@1>, your turn" and drawn.mentions == [1], "2 is named nowhere: no ping"
     assert [drawn.embeds[0].title, drawn.embeds[0].description, drawn.embeds[0].footer] == [
-        "<@3>", "<t:5:f>", "<#6>"
+        "<@3>",
+        "<t:5:f>",
+        "<#6>",
     ]
     assert drawn.rows[0][0].label == "Kick <@3>"
     assert not any("\x1d" in text or "\x1e" in text for text in drawn.texts())

@@ -24,6 +24,7 @@ def highcard():
 def commands_of(spec):
     return PRESENTATIONS[spec.name].commands
 
+
 TYPES = {
     "string": discord.AppCommandOptionType.string.value,
     "integer": discord.AppCommandOptionType.integer.value,

@@ -87,14 +87,27 @@ class DrawingRecords(PictureCache):
 
 PHASES = {
     "malice": (
-        "start", "moved", "idle", "over:payoff_emptied", "over:stalemate", "over:turn_cap", "over:resign",
+        "start",
+        "moved",
+        "idle",
+        "over:payoff_emptied",
+        "over:stalemate",
+        "over:turn_cap",
+        "over:resign",
         "over:cancelled",
     ),
     "insomnia": (
-        "exchange", "auction-1", "rethrow-1", "tricks", "auction-4", "rethrow-4", "over:out_of_chips",
-        "over:deal_cap", "over:ended",
+        "exchange",
+        "auction-1",
+        "rethrow-1",
+        "tricks",
+        "auction-4",
+        "rethrow-4",
+        "over:out_of_chips",
+        "over:deal_cap",
+        "over:ended",
     ),
-}  # fmt: skip
+}
 SYSTEM_ENDINGS = {"over:resign", "over:cancelled", "over:ended"}
 
 
@@ -157,9 +170,19 @@ def _plan(
         if target == "over:deal_cap" or rng.random() < 0.3:
             options["deals"] = rng.randint(1, 3)
     return Plan(
-        kind=kind, players=players, options=options, seed=seed, walk=walk, target=target, skip=skip,
-        bias=bias, locale=locale, takeover=rng.random() < 0.15, shown=rng.randint(0, 5), redeal=redealing,
-    )  # fmt: skip
+        kind=kind,
+        players=players,
+        options=options,
+        seed=seed,
+        walk=walk,
+        target=target,
+        skip=skip,
+        bias=bias,
+        locale=locale,
+        takeover=rng.random() < 0.15,
+        shown=rng.randint(0, 5),
+        redeal=redealing,
+    )
 
 
 def phase(game: Any) -> str:
@@ -235,11 +258,19 @@ def play(plan: Plan, *, every_step: bool) -> tuple[TableRecord, tuple[MoveFacts,
         game.apply(action)
     takeover = () if not plan.takeover else tuple(p for p in plan.players[:1] if not p.startswith("ai:"))
     record = TableRecord(
-        id=7, guild_id=1, channel_id=2, kind=plan.kind, host_id=101, options=plan.options, seed=seed,
-        commitment=seed_commitment(seed), status="finished" if game.is_over else "running",
-        players=plan.players, seq=len(rows),
+        id=7,
+        guild_id=1,
+        channel_id=2,
+        kind=plan.kind,
+        host_id=101,
+        options=plan.options,
+        seed=seed,
+        commitment=seed_commitment(seed),
+        status="finished" if game.is_over else "running",
+        players=plan.players,
+        seq=len(rows),
         session=SessionState(language=plan.locale, names=NAMES, computer_seats=takeover),
-    )  # fmt: skip
+    )
     if every_step:
         steps = replay_facts(record, rows)
     else:
@@ -248,9 +279,7 @@ def play(plan: Plan, *, every_step: bool) -> tuple[TableRecord, tuple[MoveFacts,
     last = steps[-1].game
     assert last.model_dump_json() == game.model_dump_json()
     ratings = _ratings(plan, last) if last.is_over else ()
-    record = replace(
-        record, game=last, snapshot=last.model_dump_json(), moves=steps[-KEPT:], ratings=ratings
-    )
+    record = replace(record, game=last, snapshot=last.model_dump_json(), moves=steps[-KEPT:], ratings=ratings)
     return record, steps
 
 
@@ -278,12 +307,22 @@ def _ratings(plan: Plan, game: GameState) -> tuple[RatingChange, ...]:
     people = [s for s in game.standings() if not s.player.startswith("ai:")]
     return tuple(
         RatingChange(
-            table_id=7, player=s.player, guild_id=1, kind=plan.kind, ended_at=0.0, rank=s.placement,
-            mu_before=25.0, sigma_before=8.0, score_before=1000.0 + i, mu_after=26.0, sigma_after=7.5,
-            score_after=1010.0 - 7 * i, games=i + 1,
+            table_id=7,
+            player=s.player,
+            guild_id=1,
+            kind=plan.kind,
+            ended_at=0.0,
+            rank=s.placement,
+            mu_before=25.0,
+            sigma_before=8.0,
+            score_before=1000.0 + i,
+            mu_after=26.0,
+            sigma_after=7.5,
+            score_after=1010.0 - 7 * i,
+            games=i + 1,
         )
         for i, s in enumerate(people)
-    )  # fmt: skip
+    )
 
 
 # --- re-dealing -------------------------------------------------------------------------------------------
@@ -402,10 +441,16 @@ def assert_same(surfaces: dict[str, bytes], twins: dict[str, bytes], what: str) 
         if payload == twins[name]:
             continue
         try:
-            diff = "\n".join(difflib.unified_diff(
-                payload.decode().splitlines(), twins[name].decode().splitlines(), "dealt", "re-dealt",
-                lineterm="", n=1,
-            ))  # fmt: skip
+            diff = "\n".join(
+                difflib.unified_diff(
+                    payload.decode().splitlines(),
+                    twins[name].decode().splitlines(),
+                    "dealt",
+                    "re-dealt",
+                    lineterm="",
+                    n=1,
+                )
+            )
         except UnicodeDecodeError:
             diff = f"{len(payload)} bytes against {len(twins[name])} bytes"
         raise AssertionError(f"{what}: {name} depends on a hidden card\n{diff[:4000]}")
@@ -451,8 +496,11 @@ def check(plan: Plan, seen: Counter[str]) -> None:
     # One seated person (the mover, or anyone else) and what is hidden from him.
     player = people[plan.redeal % len(people)]
     his, his_steps = redealt(record, steps, rng, player)
-    assert_same(seat_surfaces(record, steps, plan, player), seat_surfaces(his, his_steps, plan, player),
-                f"seat {player}")  # fmt: skip
+    assert_same(
+        seat_surfaces(record, steps, plan, player),
+        seat_surfaces(his, his_steps, plan, player),
+        f"seat {player}",
+    )
     seen["seat checked"] += 1
 
 
@@ -460,9 +508,13 @@ def run(kind: str, examples: int) -> Counter[str]:
     seen: Counter[str] = Counter()
 
     @settings(
-        max_examples=examples, derandomize=True, database=None, deadline=None, print_blob=True,
+        max_examples=examples,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        print_blob=True,
         suppress_health_check=list(HealthCheck),
-    )  # fmt: skip
+    )
     @given(plans(kind))
     def states(plan: Plan) -> None:
         check(plan, seen)
@@ -484,10 +536,21 @@ def test_no_public_payload_depends_on_a_hidden_card(kind):
 
 def _malice_record(game: GameState, locale: str) -> TableRecord:
     return TableRecord(
-        id=7, guild_id=1, channel_id=2, kind="malice", host_id=101, options={"timeout": 120}, seed=game.seed,
-        commitment="c" * 64, status="running", players=("101", "202"), seq=0,
-        session=SessionState(language=locale, names=NAMES), game=game, snapshot=game.model_dump_json(),
-    )  # fmt: skip
+        id=7,
+        guild_id=1,
+        channel_id=2,
+        kind="malice",
+        host_id=101,
+        options={"timeout": 120},
+        seed=game.seed,
+        commitment="c" * 64,
+        status="running",
+        players=("101", "202"),
+        seq=0,
+        session=SessionState(language=locale, names=NAMES),
+        game=game,
+        snapshot=game.model_dump_json(),
+    )
 
 
 def _first_state(wanted: Callable[[Any], bool]) -> Any:
@@ -516,8 +579,13 @@ def test_the_malice_turn_line_keeps_an_ace_in_the_hand_secret(locale):
     info = table_info(_malice_record(game, locale))
     mover = game.current_player
     hint = t(locale, "malice.hint.play")
-    general = t(locale, "turn.message_deadline", player=common.name(mover), hint=hint,
-                deadline=common.moment(DEADLINE))  # fmt: skip
+    general = t(
+        locale,
+        "turn.message_deadline",
+        player=common.name(mover),
+        hint=hint,
+        deadline=common.moment(DEADLINE),
+    )
     assert compose(info, game, deadline=DEADLINE, locale=locale).turn_line == general
     hand = render.hand_message(info, game, mover, dm=True, locale=locale, picture=False).content or ""
     assert t(locale, "malice.hand.your_turn_ace") in hand, "the mover himself is told"

@@ -37,13 +37,19 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 # The store stands beside the layers: it imports none of them, and only these use it.
 STORAGE = "storage"
 STORAGE_USERS = (
-    "bot.sessions", "bot.events", "bot.config", "bot.ops", "bot.web", "bot.cli", "bot.client",
-    "bot.discord_out", "cogs",
+    "bot.sessions",
+    "bot.events",
+    "bot.config",
+    "bot.ops",
+    "bot.web",
+    "bot.cli",
+    "bot.client",
+    "bot.discord_out",
+    "cogs",
 )
 
 # Known violations, each with who removes it and why it is still here. Keep this list short and named.
-KNOWN: dict[tuple[str, str], str] = {
-}
+KNOWN: dict[tuple[str, str], str] = {}
 
 
 def modules() -> dict[str, Path]:
@@ -216,8 +222,12 @@ def test_the_checker_sees_local_and_type_checking_imports(tmp_path):
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg import b\n"
         "def f():\n    from .c import x\n"
     )
-    names = {"pkg": package / "__init__.py", "pkg.a": package / "a.py", "pkg.b": package / "b.py",
-             "pkg.c": package / "c.py"}
+    names = {
+        "pkg": package / "__init__.py",
+        "pkg.a": package / "a.py",
+        "pkg.b": package / "b.py",
+        "pkg.c": package / "c.py",
+    }
     assert sorted(t for t, _ in imports("pkg.a", package / "a.py", names)) == ["pkg.b", "pkg.c"]
     assert cycles({"x": {"y": 1}, "y": {"z": 1}, "z": {"x": 1}}) == [["x", "y", "z", "x"]]
 
@@ -227,7 +237,9 @@ def test_no_cog_imports_another_cog():
     bot/interactions.py, never in one cog another imports."""
     found = [
         f"{module}:{line} -> {target}"
-        for module, targets in sorted(graph().items()) if _within(module, ("cogs",)) and module != "cogs"
-        for target, line in sorted(targets.items()) if _within(target, ("cogs",))
+        for module, targets in sorted(graph().items())
+        if _within(module, ("cogs",)) and module != "cogs"
+        for target, line in sorted(targets.items())
+        if _within(target, ("cogs",))
     ]
     assert not found, "a cog imports another cog (share it through bot/interactions.py):\n" + "\n".join(found)

@@ -18,15 +18,24 @@ from tests.storage.conftest import Doc
         ("patch", "/api/v10/channels/7/messages/9", "PATCH /channels/{channel_id}/messages/{message_id}"),
         ("POST", "/api/v10/users/@me/channels", "POST /users/@me/channels"),
         ("PUT", "/api/v10/applications/9/commands", "PUT /applications/{application_id}/commands"),
-        ("POST", "/api/v10/interactions/5/tok-abc/callback",
-         "POST /interactions/{interaction_id}/{token}/callback"),
-        ("PATCH", "/api/v10/webhooks/9/tok-abc/messages/@original",
-         "PATCH /webhooks/{application_id}/{token}/messages/@original"),
-        ("PUT", "/api/v10/channels/7/messages/9/reactions/%F0%9F%8E%B2/@me",
-         "PUT /channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me"),
+        (
+            "POST",
+            "/api/v10/interactions/5/tok-abc/callback",
+            "POST /interactions/{interaction_id}/{token}/callback",
+        ),
+        (
+            "PATCH",
+            "/api/v10/webhooks/9/tok-abc/messages/@original",
+            "PATCH /webhooks/{application_id}/{token}/messages/@original",
+        ),
+        (
+            "PUT",
+            "/api/v10/channels/7/messages/9/reactions/%F0%9F%8E%B2/@me",
+            "PUT /channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me",
+        ),
         ("GET", "/gateway/", None),
     ],
-)  # fmt: skip
+)
 def test_a_request_is_counted_under_its_route_template(method: str, path: str, route: str | None) -> None:
     assert metrics.route_of(method, path) == route
 

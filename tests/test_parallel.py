@@ -70,8 +70,12 @@ def test_alone_tests_run_by_themselves_and_slow_ones_start_first(tmp_path: Path)
     env = {**os.environ, "PARALLEL_LOG": str(log), "PYTHONPATH": str(ROOT)}
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-n", "3", "-q", "-p", "no:cacheprovider", str(suite)],
-        cwd=suite, env=env, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+        cwd=suite,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     lines = (line.split() for line in log.read_text().splitlines())
     runs = {name: (float(start), float(end)) for name, start, end in lines}

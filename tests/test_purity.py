@@ -6,8 +6,18 @@ import sys
 
 # What a rules module may never load: the presentation and the words (bot.render, bot.i18n, Pillow), Discord,
 # the database drivers and the layers above (storage, cogs).
-FORBIDDEN = ("bot.render", "bot.i18n", "bot.rules_text", "PIL", "discord", "aiosqlite", "asyncpg", "sqlite3",
-             "storage", "cogs")
+FORBIDDEN = (
+    "bot.render",
+    "bot.i18n",
+    "bot.rules_text",
+    "PIL",
+    "discord",
+    "aiosqlite",
+    "asyncpg",
+    "sqlite3",
+    "storage",
+    "cogs",
+)
 
 
 def loaded_after(code: str) -> list[str]:

@@ -158,4 +158,3 @@ async def test_timeouts_and_a_resignation_hand_the_seat_to_the_computer(store, a
     assert (await sessions.life.resign(CHANNEL, int(player))).word("en") == "You resigned."
     assert player in table.session.computer_seats
     await sessions.close()
-

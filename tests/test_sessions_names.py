@@ -26,6 +26,8 @@ async def test_a_lobby_names_its_seats_after_a_restart_and_takes_a_new_name_with
     again.languages.saw(BOB, "de", display_name=DIMA_AGAIN)  # renamed and clicked: nothing else happens
     await again.close()  # the name is stored in the background: closing waits for it
     row = await store.active_table(CHANNEL)
-    assert row is not None and {s.player: s.display_name for s in row.seats} == {str(ALICE): JOSE,
-                                                                                str(BOB): DIMA_AGAIN}
+    assert row is not None and {s.player: s.display_name for s in row.seats} == {
+        str(ALICE): JOSE,
+        str(BOB): DIMA_AGAIN,
+    }
     assert record_from_row(row).session.names[str(BOB)] == DIMA_AGAIN

@@ -154,4 +154,3 @@ async def test_the_door_follows_its_share_and_counts_what_the_slots_did_not():
         share[0] = 3
         assert await before_request(door) is True and door.used() == 3
         after_request(door)
-

@@ -114,8 +114,10 @@ async def test_game_channels_and_the_host_role_where_they_apply(store, announcer
     servers = sessions.servers
     answer = await servers.set_channel(GUILD, OTHER, True)
     assert said(answer) == f"Games may now be opened only in <#{OTHER}>."
-    with refused(f"only in <#{OTHER}>. Members with Manage Server change it with /settings channels",
-                 key="settings.refused.channel"):
+    with refused(
+        f"only in <#{OTHER}>. Members with Manage Server change it with /settings channels",
+        key="settings.refused.channel",
+    ):
         await sessions.open_table("insomnia", GUILD, CHANNEL, ALICE, can_manage=True)
     with refused("ändert sie mit /einstellungen kanäle", locale="de"):
         await sessions.open_table("insomnia", GUILD, CHANNEL, ALICE)
@@ -125,13 +127,16 @@ async def test_game_channels_and_the_host_role_where_they_apply(store, announcer
     assert said(await servers.all_channels(GUILD)) == "Games may be opened in every channel."
 
     await servers.set_role(GUILD, DEALERS)
-    with refused(f"role <@&{DEALERS}> \\(or Manage Server\\).*setting \\*\\*host role\\*\\*",
-                 key="settings.refused.role"):
+    with refused(
+        f"role <@&{DEALERS}> \\(or Manage Server\\).*setting \\*\\*host role\\*\\*",
+        key="settings.refused.role",
+    ):
         await sessions.open_table("malice", GUILD, CHANNEL, BOB, opponent=ALICE, roles={1, 2})
     await sessions.open_table("malice", GUILD, OTHER, ALICE, opponent=BOB, can_manage=True)  # Manage Server
     table = await sessions.open_table("malice", GUILD, CHANNEL, BOB, opponent=ALICE, roles={DEALERS})
-    with refused(f"Only the host \\(<@{BOB}>\\), members with the role <@&{DEALERS}>",
-                 key="settings.refused.cancel"):
+    with refused(
+        f"Only the host \\(<@{BOB}>\\), members with the role <@&{DEALERS}>", key="settings.refused.cancel"
+    ):
         await sessions.cancel(CHANNEL, CAROL, can_manage=False, roles={1})
     await sessions.cancel(CHANNEL, CAROL, can_manage=False, roles={DEALERS})
     assert (await store.get_table(table.id)).status == "cancelled"

@@ -76,15 +76,19 @@ class Tables(RuleBasedStateMachine):
 
     @rule(host=user, chips=st.integers(1, 6), deals=st.integers(1, 2))
     def open_insomnia(self, host, chips, deals):
-        self.attempt(self.sessions.open_table(
-            "insomnia", GUILD, CHANNEL, host, options={"chips": chips, "deals": deals}
-        ))
+        self.attempt(
+            self.sessions.open_table(
+                "insomnia", GUILD, CHANNEL, host, options={"chips": chips, "deals": deals}
+            )
+        )
 
     @rule(host=user, opponent=st.sampled_from([*USERS, BOT]), turns=st.integers(1, 6))
     def challenge(self, host, opponent, turns):
-        self.attempt(self.sessions.open_table(
-            "malice", GUILD, CHANNEL, host, opponent=opponent, options={"stake": 1, "turns": turns}
-        ))
+        self.attempt(
+            self.sessions.open_table(
+                "malice", GUILD, CHANNEL, host, opponent=opponent, options={"stake": 1, "turns": turns}
+            )
+        )
 
     @rule(who=user, what=st.sampled_from(["join", "leave", "add_computer", "start", "accept", "decline"]))
     def lobby(self, who, what):
@@ -129,8 +133,12 @@ class Tables(RuleBasedStateMachine):
         command = data.draw(st.sampled_from(commands))
         typed = ["AS", "10H", "payoff", "side1", "centre", "x" * 50, "3", "-1", "²"]
         text = data.draw(st.sampled_from(typed))
-        params = {"card": text, "to": data.draw(st.sampled_from(["centre", "side2", "nowhere"])),
-                  "amount": text, "die": text}
+        params = {
+            "card": text,
+            "to": data.draw(st.sampled_from(["centre", "side2", "nowhere"])),
+            "amount": text,
+            "die": text,
+        }
         self.attempt(self.sessions.moves.command(CHANNEL, data.draw(user), kind, command, params))
 
     @rule(who=user)

@@ -51,7 +51,7 @@ async def test_games_move_into_their_threads_and_leave_one_message_each_in_the_c
     assert in_channel == {lobby, two}
     for thread in (lobby, two):  # archived last: nothing written in the thread after it
         archived = next(i for i, s in enumerate(announcer.log) if s.kind == "archive" and s.target == thread)
-        assert not [s for s in announcer.log[archived + 1:] if s.target == thread and s.kind != "dm"]
+        assert not [s for s in announcer.log[archived + 1 :] if s.target == thread and s.kind != "dm"]
     row = await store.get_table(first.id)
     assert (row.status, row.channel_id, row.home_channel_id) == ("finished", lobby, CHANNEL)
     got, _ = await sessions.replays.history(CHANNEL, table_id=first.id)

@@ -14,8 +14,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "bot", "simulate", *args], capture_output=True, text=True,
-                          cwd=ROOT, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "bot", "simulate", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
 
 
 def _figure(out: str, label: str) -> str:
@@ -61,8 +66,20 @@ def test_malice_simulation_prints_its_figures():
 
 
 def test_every_table_option_and_house_rule_is_an_option_of_the_simulation():
-    done = _run("--game", "malice", "--games", "4", "--seed", "3", "--option", "discard=required",
-                "--option", "turns=30", "--stake", "2")
+    done = _run(
+        "--game",
+        "malice",
+        "--games",
+        "4",
+        "--seed",
+        "3",
+        "--option",
+        "discard=required",
+        "--option",
+        "turns=30",
+        "--stake",
+        "2",
+    )
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert _figure(out, "options") == "stake=2, discard=required, turns=30"
@@ -98,8 +115,11 @@ def test_ctrl_c_in_a_long_run_prints_the_figures_of_the_games_played_so_far_and_
     figures of those games on stdout, saying it was stopped, and exit 130 (no traceback)."""
     process = subprocess.Popen(
         [sys.executable, "-m", "bot", "simulate", "--game", "malice", "--games", "1000000", "--seed", "7"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     assert process.stderr is not None
     seen = ""
     try:
@@ -125,11 +145,22 @@ def test_play_and_simulate_take_the_same_seats_when_players_is_left_out():
     simulated = _run("--game", "insomnia", "--games", "1", "--seed", "1")
     assert simulated.returncode == 0, simulated.stderr
     assert simulated.stdout.startswith("insomnia: 1 games, 3 players, seed 1")
-    played = subprocess.run([sys.executable, "-m", "bot", "play", "insomnia", "--seed", "1"],
-                            input="quit\nyes\n", capture_output=True, text=True, cwd=ROOT, timeout=120)
+    played = subprocess.run(
+        [sys.executable, "-m", "bot", "play", "insomnia", "--seed", "1"],
+        input="quit\nyes\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
     assert played.returncode == 0, played.stderr
     assert "Computer 2" in played.stdout and "Computer 3" not in played.stdout
     for command in (["play", "insomnia"], ["simulate", "--game", "insomnia"]):
-        helped = subprocess.run([sys.executable, "-m", "bot", *command, "--help"], capture_output=True,
-                                text=True, cwd=ROOT, timeout=120)
+        helped = subprocess.run(
+            [sys.executable, "-m", "bot", *command, "--help"],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=120,
+        )
         assert "Insomnia: 2-8 (default 3)" in " ".join(helped.stdout.split()), command

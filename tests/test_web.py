@@ -41,9 +41,15 @@ async def site(store, announcer) -> AsyncIterator[tuple]:
     feed = Feed(store, local=sessions.tables.by_id, deadline=sessions.scheduler.deadline)
     sessions.tables.stored.listen(feed.stored)
     site = Site(
-        store, feed, Replays(store), Signer(SECRET), host="127.0.0.1", port=0, public_url=None,
+        store,
+        feed,
+        Replays(store),
+        Signer(SECRET),
+        host="127.0.0.1",
+        port=0,
+        public_url=None,
         names=lambda: sessions.readers.names,
-    )  # fmt: skip
+    )
     web = WebServer(site)
     await web.start()
     async with aiohttp.ClientSession() as http:
@@ -210,13 +216,21 @@ async def test_digits_of_other_scripts_and_huge_numbers_are_a_4xx_never_a_500(si
     ident, until, sig = live.removeprefix(web.base).split("/")[2:]
     replay = web.replay_url(finished.id)
     cases = {
-        f"/table/²/{until}/{sig}": 404, f"/table/{ident}/²/{sig}": 404, f"/table/١/{until}/{sig}": 404,
-        f"/table/{'9' * 5000}/{until}/{sig}": 404, f"/table/{2**63}/{until}/{sig}": 404,
-        f"{live}/picture/².png": 400, f"{live}/picture/{'9' * 30}.png": 400,
-        f"{replay}/step/²": 400, f"{replay}/step/١": 400, f"{replay}/picture/².png": 400,
-        f"{replay}?step=²": 400, f"{replay}?step=-1": 400,
-        web.board_url(GUILD) + "?season=２０２６-１１": 400, web.board_url(GUILD) + "?season=2026-13": 400,
-    }  # fmt: skip
+        f"/table/²/{until}/{sig}": 404,
+        f"/table/{ident}/²/{sig}": 404,
+        f"/table/١/{until}/{sig}": 404,
+        f"/table/{'9' * 5000}/{until}/{sig}": 404,
+        f"/table/{2**63}/{until}/{sig}": 404,
+        f"{live}/picture/².png": 400,
+        f"{live}/picture/{'9' * 30}.png": 400,
+        f"{replay}/step/²": 400,
+        f"{replay}/step/١": 400,
+        f"{replay}/picture/².png": 400,
+        f"{replay}?step=²": 400,
+        f"{replay}?step=-1": 400,
+        web.board_url(GUILD) + "?season=２０２６-１１": 400,
+        web.board_url(GUILD) + "?season=2026-13": 400,
+    }
     with caplog.at_level(logging.INFO, logger="bot.web"):
         for path, status in cases.items():
             url = path if path.startswith("http") else web.base + path

@@ -15,9 +15,13 @@ from storage.contract import Store
 
 class Competitions:
     def __init__(
-        self, store: Store, sessions: SessionManager, *, clock: Callable[[], float] = time.time,
+        self,
+        store: Store,
+        sessions: SessionManager,
+        *,
+        clock: Callable[[], float] = time.time,
         owns_guild: Callable[[int], bool] = lambda guild_id: True,
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.runner = Runner(store, sessions, clock=clock, owns_guild=owns_guild)
         self.tournaments = Tournaments(store, sessions, self.runner, clock=clock)
 

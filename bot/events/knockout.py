@@ -109,8 +109,9 @@ class Knockout:
     def total_rounds(self, rounds: int, entrants: int) -> int:
         return rounds_for(entrants)
 
-    def pair(self, rounds: int, entrants: Sequence[Entrant], matches: Sequence[Match], round_no: int
-             ) -> list[tuple[str, ...]]:  # fmt: skip
+    def pair(
+        self, rounds: int, entrants: Sequence[Entrant], matches: Sequence[Match], round_no: int
+    ) -> list[tuple[str, ...]]:
         return pair(entrants, matches, round_no)
 
     def standings(self, rounds: int, entrants: Sequence[Entrant], matches: Sequence[Match]) -> list[Standing]:

@@ -66,8 +66,11 @@ class Match:
             return 0.0
         places = self.effective_places()
         mine = places[player]
-        return sum(1.0 if mine < other else 0.5 if mine == other else 0.0
-                   for p, other in places.items() if p != player)  # fmt: skip
+        return sum(
+            1.0 if mine < other else 0.5 if mine == other else 0.0
+            for p, other in places.items()
+            if p != player
+        )
 
     def opponents(self, player: str) -> tuple[str, ...]:
         return tuple(p for p in self.players if p != player)

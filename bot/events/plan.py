@@ -63,9 +63,18 @@ def board(
             rounds.setdefault(m.round, []).append(table(m))
         bracket = tuple(tuple(rounds[r]) for r in sorted(rounds))
     return Board(
-        event=row.id, kind=row.kind, format=fmt.words, status=row.status, round=row.round,
-        rounds=total_rounds(row), entrants=tuple(e.player for e in row.entrants), lines=lines,
-        tables=tuple(table(m) for m in row.current()), bracket=bracket, names=dict(names or {}),
-        checked_in=tuple(e.player for e in row.entrants if e.checked_in is not None), deadline=row.deadline,
+        event=row.id,
+        kind=row.kind,
+        format=fmt.words,
+        status=row.status,
+        round=row.round,
+        rounds=total_rounds(row),
+        entrants=tuple(e.player for e in row.entrants),
+        lines=lines,
+        tables=tuple(table(m) for m in row.current()),
+        bracket=bracket,
+        names=dict(names or {}),
+        checked_in=tuple(e.player for e in row.entrants if e.checked_in is not None),
+        deadline=row.deadline,
         final=fmt.final_table and row.round == total_rounds(row),
-    )  # fmt: skip
+    )

@@ -94,9 +94,13 @@ class Announcements:
 
 class Runner:
     def __init__(
-        self, store: Store, sessions: SessionManager, *, clock: Callable[[], float] = time.time,
+        self,
+        store: Store,
+        sessions: SessionManager,
+        *,
+        clock: Callable[[], float] = time.time,
         owns_guild: Callable[[int], bool] = lambda guild_id: True,
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.store = store
         self.sessions = sessions
         self.matches = Matches(
@@ -294,8 +298,11 @@ class Runner:
                 continue
             present = [p for p in m.players if p not in dropped]
             if len(present) < 2 or (FORMATS[row.format].bracket and len(present) < len(m.players)):
-                await self.store.settle_match(m.id, [1 if p in present else 2 for p in m.players],
-                                              [p for p in m.players if p in dropped])  # fmt: skip
+                await self.store.settle_match(
+                    m.id,
+                    [1 if p in present else 2 for p in m.players],
+                    [p for p in m.players if p in dropped],
+                )
                 continue
             if not await self._open_match(row, m):
                 return False
@@ -305,9 +312,16 @@ class Runner:
         options = dict(row.options.get("table") or {})
         try:
             await self.matches.open(
-                match.id, row.kind, row.guild_id, row.channel_id, row.host_id, match.players, options,
-                room_of(row), competition=row.id,
-            )  # fmt: skip
+                match.id,
+                row.kind,
+                row.guild_id,
+                row.channel_id,
+                row.host_id,
+                match.players,
+                options,
+                room_of(row),
+                competition=row.id,
+            )
         except NotAllowed as refusal:
             if refusal.key == "table.channel_busy":
                 return False  # a game plays in the channel: the next table's end opens this one

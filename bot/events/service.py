@@ -44,9 +44,13 @@ def parse_options(text: str | None) -> dict[str, Any]:
 
 class Tournaments:
     def __init__(
-        self, store: Store, sessions: SessionManager, runner: Runner, *,
+        self,
+        store: Store,
+        sessions: SessionManager,
+        runner: Runner,
+        *,
         clock: Callable[[], float] = time.time,
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.store = store
         self.sessions = sessions
         self.runner = runner
@@ -70,10 +74,23 @@ class Tournaments:
     # ------------------------------------------------------------------ the host's steps
 
     async def create(
-        self, guild_id: int, channel_id: int, user_id: int, *, kind: str, fmt: str, rounds: int | None,
-        deadline: int, options: str | None, starts_at: float | None, checkin: int | None, room: Room,
-        can_manage: bool, roles: Collection[int], parent_id: int | None = None,
-    ) -> Text:  # fmt: skip
+        self,
+        guild_id: int,
+        channel_id: int,
+        user_id: int,
+        *,
+        kind: str,
+        fmt: str,
+        rounds: int | None,
+        deadline: int,
+        options: str | None,
+        starts_at: float | None,
+        checkin: int | None,
+        room: Room,
+        can_manage: bool,
+        roles: Collection[int],
+        parent_id: int | None = None,
+    ) -> Text:
         if guild_id == 0:
             raise NotAllowed("tournament.refused.server_only")
         chosen = FORMATS[fmt]
@@ -92,24 +109,39 @@ class Tournaments:
         table = self.sessions.servers.new_table_options(settings, kind, parse_options(options))
         rounds = chosen.rounds(rounds)
         stored = {
-            "deadline": deadline, "table": table, "room": [room.can_thread, room.permitted],
-            "language": await self.sessions.languages.public(guild_id), "checkin": checkin,
-        }  # fmt: skip
+            "deadline": deadline,
+            "table": table,
+            "room": [room.can_thread, room.permitted],
+            "language": await self.sessions.languages.public(guild_id),
+            "checkin": checkin,
+        }
         event = await self.store.create_competition(
             guild_id, channel_id, kind, fmt, rounds, stored, user_id, starts_at
         )
         self.runner.expect(event, starts_at)
         return Text("tournament.created", event=event)
 
-    def _may_run(self, row: CompetitionRow, user_id: int, can_manage: bool, roles: Collection[int],
-                 host_role: int | None) -> None:  # fmt: skip
+    def _may_run(
+        self,
+        row: CompetitionRow,
+        user_id: int,
+        can_manage: bool,
+        roles: Collection[int],
+        host_role: int | None,
+    ) -> None:
         if user_id != row.host_id and not can_manage and (host_role is None or host_role not in roles):
             raise NotAllowed("tournament.refused.host_only", host=Player(str(row.host_id)))
 
     async def start(
-        self, channel_id: int, user_id: int, event: int | None, *, can_manage: bool, roles: Collection[int],
+        self,
+        channel_id: int,
+        user_id: int,
+        event: int | None,
+        *,
+        can_manage: bool,
+        roles: Collection[int],
         room: Room | None = None,
-    ) -> Text:  # fmt: skip
+    ) -> Text:
         row = await self.event(channel_id, event)
         settings = await self.sessions.servers.of(row.guild_id)
         self._may_run(row, user_id, can_manage, roles, settings.host_role)

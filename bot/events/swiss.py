@@ -74,11 +74,18 @@ def pair(
                 theirs = sum(x.points(other) for x in done if other in x.players and x.round < r)
                 floats.append("down" if before > theirs else "up" if before < theirs else "none")
             before += 0.0 if mine is None else mine.points(e.player)
-        players.append({
-            "id": ids[e.player], "name": e.player, "score": score[e.player], "rating": e.rating,
-            "starting_number": ids[e.player], "color_hist": colours, "float_history": floats,
-            "bye_count": sum(1 for m in done if m.bye and m.players[0] == e.player),
-        })  # fmt: skip
+        players.append(
+            {
+                "id": ids[e.player],
+                "name": e.player,
+                "score": score[e.player],
+                "rating": e.rating,
+                "starting_number": ids[e.player],
+                "color_hist": colours,
+                "float_history": floats,
+                "bye_count": sum(1 for m in done if m.bye and m.players[0] == e.player),
+            }
+        )
     previous = {
         (ids[a], ids[b]) for pair_ in met(done) if all(p in ids for p in pair_) for a, b in [sorted(pair_)]
     }
@@ -142,8 +149,9 @@ class Swiss:
     def total_rounds(self, rounds: int, entrants: int) -> int:
         return rounds
 
-    def pair(self, rounds: int, entrants: Sequence[Entrant], matches: Sequence[Match], round_no: int
-             ) -> list[tuple[str, ...]]:  # fmt: skip
+    def pair(
+        self, rounds: int, entrants: Sequence[Entrant], matches: Sequence[Match], round_no: int
+    ) -> list[tuple[str, ...]]:
         return pair(entrants, matches, round_no, rounds)
 
     def standings(self, rounds: int, entrants: Sequence[Entrant], matches: Sequence[Match]) -> list[Standing]:

@@ -137,8 +137,9 @@ class TableRounds:
     def total_rounds(self, rounds: int, entrants: int) -> int:
         return rounds + 1  # the final table
 
-    def pair(self, rounds: int, entrants: Sequence[Entrant], matches: Sequence[Match], round_no: int
-             ) -> list[tuple[str, ...]]:  # fmt: skip
+    def pair(
+        self, rounds: int, entrants: Sequence[Entrant], matches: Sequence[Match], round_no: int
+    ) -> list[tuple[str, ...]]:
         if round_no == self.total_rounds(rounds, len(entrants)):
             return [final_table(entrants, matches, round_no)]
         return seat(entrants, matches, round_no)

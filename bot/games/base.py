@@ -94,6 +94,7 @@ class SeededGame(BaseModel):
 
 # --- the seam: what the layers above may rely on, whatever the game ---------------------------------------
 
+
 class GameAction(Protocol):
     """An action: a frozen pydantic model whose `kind` names it (the action log stores its JSON)."""
 

@@ -83,19 +83,50 @@ class Suit(IntEnum):
 
 
 _RANK_TO_TEXT = {
-    Rank.TWO: "2", Rank.THREE: "3", Rank.FOUR: "4", Rank.FIVE: "5", Rank.SIX: "6", Rank.SEVEN: "7",
-    Rank.EIGHT: "8", Rank.NINE: "9", Rank.TEN: "10", Rank.JACK: "J", Rank.QUEEN: "Q", Rank.KING: "K",
+    Rank.TWO: "2",
+    Rank.THREE: "3",
+    Rank.FOUR: "4",
+    Rank.FIVE: "5",
+    Rank.SIX: "6",
+    Rank.SEVEN: "7",
+    Rank.EIGHT: "8",
+    Rank.NINE: "9",
+    Rank.TEN: "10",
+    Rank.JACK: "J",
+    Rank.QUEEN: "Q",
+    Rank.KING: "K",
     Rank.ACE: "A",
 }
 _TEXT_TO_RANK = {text: rank for rank, text in _RANK_TO_TEXT.items()} | {"T": Rank.TEN}
 _RANK_PLURALS = {
-    Rank.TWO: "twos", Rank.THREE: "threes", Rank.FOUR: "fours", Rank.FIVE: "fives", Rank.SIX: "sixes",
-    Rank.SEVEN: "sevens", Rank.EIGHT: "eights", Rank.NINE: "nines", Rank.TEN: "tens", Rank.JACK: "jacks",
-    Rank.QUEEN: "queens", Rank.KING: "kings", Rank.ACE: "aces",
+    Rank.TWO: "twos",
+    Rank.THREE: "threes",
+    Rank.FOUR: "fours",
+    Rank.FIVE: "fives",
+    Rank.SIX: "sixes",
+    Rank.SEVEN: "sevens",
+    Rank.EIGHT: "eights",
+    Rank.NINE: "nines",
+    Rank.TEN: "tens",
+    Rank.JACK: "jacks",
+    Rank.QUEEN: "queens",
+    Rank.KING: "kings",
+    Rank.ACE: "aces",
 }
-_SUIT_BY_TEXT = {"S": Suit.SPADES, "H": Suit.HEARTS, "D": Suit.DIAMONDS, "C": Suit.CLUBS,
-                 "♠": Suit.SPADES, "♥": Suit.HEARTS, "♦": Suit.DIAMONDS, "♣": Suit.CLUBS,
-                 "♤": Suit.SPADES, "♡": Suit.HEARTS, "♢": Suit.DIAMONDS, "♧": Suit.CLUBS}
+_SUIT_BY_TEXT = {
+    "S": Suit.SPADES,
+    "H": Suit.HEARTS,
+    "D": Suit.DIAMONDS,
+    "C": Suit.CLUBS,
+    "♠": Suit.SPADES,
+    "♥": Suit.HEARTS,
+    "♦": Suit.DIAMONDS,
+    "♣": Suit.CLUBS,
+    "♤": Suit.SPADES,
+    "♡": Suit.HEARTS,
+    "♢": Suit.DIAMONDS,
+    "♧": Suit.CLUBS,
+}
 _JOKER_TEXT = {"JK", "JOKER", "🃏"}
 _CARD_RE = re.compile(r"^(10|[2-9TJQKA])([SHDC♠♥♦♣♤♡♢♧])$", re.IGNORECASE)
 

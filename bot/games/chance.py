@@ -46,4 +46,3 @@ class SeededChance:
 
     def index(self, key: str, n: int) -> int:
         return random.Random(key).randrange(n)
-

@@ -54,7 +54,8 @@ instead of the standard rule, which is always its default."""
 def house_rules(model: type[TableOptions]) -> tuple[str, ...]:
     """The options of this model that are house rules, in the model's order."""
     return tuple(
-        name for name, field in model.model_fields.items()
+        name
+        for name, field in model.model_fields.items()
         if isinstance(field.json_schema_extra, dict) and field.json_schema_extra.get("house_rule")
     )
 
@@ -137,8 +138,11 @@ class GameSpec:
     ) -> GameState:
         """A new game for `players` in seat order; `options` are table options (e.g. `{"chips": 20}`)."""
         if not self.min_players <= len(players) <= self.max_players:
-            seats = (f"{self.min_players}" if self.min_players == self.max_players
-                     else f"{self.min_players} to {self.max_players}")
+            seats = (
+                f"{self.min_players}"
+                if self.min_players == self.max_players
+                else f"{self.min_players} to {self.max_players}"
+            )
             raise ValueError(f"{self.title} is for {seats} players.")
         return self.start(list(players), seed, self.make_options(options), chance)
 

@@ -27,25 +27,59 @@ _ENGLISH_WORDS = ["two", "three", "four", "five", "six", "seven", "eight", "nine
 _GERMAN_WORDS = ["zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun", "zehn"]
 _ENGLISH_NUMBER_WORDS = dict(zip(_ENGLISH_WORDS, _LOW, strict=True))
 _GERMAN_NUMBER_WORDS = dict(zip(_GERMAN_WORDS, _LOW, strict=True))
-_ENGLISH_RANKS = _NUMBERS | _ENGLISH_NUMBER_WORDS | {
-    "t": Rank.TEN, "j": Rank.JACK, "q": Rank.QUEEN, "k": Rank.KING, "a": Rank.ACE,
-    "jack": Rank.JACK, "queen": Rank.QUEEN, "king": Rank.KING, "ace": Rank.ACE,
-}  # fmt: skip
-_GERMAN_RANKS = _NUMBERS | _GERMAN_NUMBER_WORDS | {
-    "b": Rank.JACK, "d": Rank.QUEEN, "k": Rank.KING, "a": Rank.ACE,
-    "bube": Rank.JACK, "dame": Rank.QUEEN, "könig": Rank.KING, "koenig": Rank.KING, "ass": Rank.ACE,
-    "as": Rank.ACE,
-}  # fmt: skip
+_ENGLISH_RANKS = (
+    _NUMBERS
+    | _ENGLISH_NUMBER_WORDS
+    | {
+        "t": Rank.TEN,
+        "j": Rank.JACK,
+        "q": Rank.QUEEN,
+        "k": Rank.KING,
+        "a": Rank.ACE,
+        "jack": Rank.JACK,
+        "queen": Rank.QUEEN,
+        "king": Rank.KING,
+        "ace": Rank.ACE,
+    }
+)
+_GERMAN_RANKS = (
+    _NUMBERS
+    | _GERMAN_NUMBER_WORDS
+    | {
+        "b": Rank.JACK,
+        "d": Rank.QUEEN,
+        "k": Rank.KING,
+        "a": Rank.ACE,
+        "bube": Rank.JACK,
+        "dame": Rank.QUEEN,
+        "könig": Rank.KING,
+        "koenig": Rank.KING,
+        "ass": Rank.ACE,
+        "as": Rank.ACE,
+    }
+)
 _SYMBOLS = {
-    "♠": Suit.SPADES, "♥": Suit.HEARTS, "♦": Suit.DIAMONDS, "♣": Suit.CLUBS,
-    "♤": Suit.SPADES, "♡": Suit.HEARTS, "♢": Suit.DIAMONDS, "♧": Suit.CLUBS,
-}  # fmt: skip
+    "♠": Suit.SPADES,
+    "♥": Suit.HEARTS,
+    "♦": Suit.DIAMONDS,
+    "♣": Suit.CLUBS,
+    "♤": Suit.SPADES,
+    "♡": Suit.HEARTS,
+    "♢": Suit.DIAMONDS,
+    "♧": Suit.CLUBS,
+}
 _ENGLISH_SUIT_LETTERS = {"s": Suit.SPADES, "h": Suit.HEARTS, "d": Suit.DIAMONDS, "c": Suit.CLUBS}
 _GERMAN_SUIT_LETTERS = {"p": Suit.SPADES, "h": Suit.HEARTS, "ka": Suit.DIAMONDS, "kr": Suit.CLUBS}
 _ENGLISH_SUIT_WORDS = {
-    "spade": Suit.SPADES, "spades": Suit.SPADES, "heart": Suit.HEARTS, "hearts": Suit.HEARTS,
-    "diamond": Suit.DIAMONDS, "diamonds": Suit.DIAMONDS, "club": Suit.CLUBS, "clubs": Suit.CLUBS,
-}  # fmt: skip
+    "spade": Suit.SPADES,
+    "spades": Suit.SPADES,
+    "heart": Suit.HEARTS,
+    "hearts": Suit.HEARTS,
+    "diamond": Suit.DIAMONDS,
+    "diamonds": Suit.DIAMONDS,
+    "club": Suit.CLUBS,
+    "clubs": Suit.CLUBS,
+}
 _GERMAN_SUIT_WORDS = {"pik": Suit.SPADES, "herz": Suit.HEARTS, "karo": Suit.DIAMONDS, "kreuz": Suit.CLUBS}
 _JOKERS = {"jk", "joker", "🃏"}
 _FILLER = {"of", "von"}  # "queen of hearts", "Dame von Herz"

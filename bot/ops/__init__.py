@@ -91,8 +91,10 @@ class Operations:
         if isinstance(share, LeasedShare):
             log.info(
                 "rate budget: %d requests per second shared with the token's other processes through the "
-                "database (%d sharing now)", GLOBAL_REQUESTS, share.processes(),
-            )  # fmt: skip
+                "database (%d sharing now)",
+                GLOBAL_REQUESTS,
+                share.processes(),
+            )
         return ops
 
     async def _serve(self, host: str, port: int) -> None:

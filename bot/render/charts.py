@@ -60,8 +60,12 @@ def panels(
     for kind in dict.fromkeys(p.kind for p in rated):
         points = [p for p in rated if p.kind == kind]
         last = points[-1]
-        heading = t(locale, "picture.chart.rating", game=game_name(kind, locale),
-                    rating=rating_text(last.score, last.games, locale=locale))
+        heading = t(
+            locale,
+            "picture.chart.rating",
+            game=game_name(kind, locale),
+            rating=rating_text(last.score, last.games, locale=locale),
+        )
         values = tuple(ratings.shown(p.score) for p in points)
         words = ", ".join(str(v) for v in values)
         said = t(locale, "picture.chart.alt", heading=heading, values=words)
@@ -70,7 +74,11 @@ def panels(
 
 
 def stats_chart(
-    chips: Sequence[ChipPoint], rated: Sequence[RatingPoint], *, season: str | None, locale: object = "en",
+    chips: Sequence[ChipPoint],
+    rated: Sequence[RatingPoint],
+    *,
+    season: str | None,
+    locale: object = "en",
     name: str = "",
 ) -> Picture | None:
     """The chart as a PNG (None: no game in the season, nothing to draw); `name`: whose it is, his display

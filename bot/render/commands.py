@@ -94,9 +94,7 @@ def choice_option(model: type[TableOptions], name: str, labels: dict[str, str]) 
     )
 
 
-def table_option(
-    model: type[TableOptions], name: str, *, description: str | None = None
-) -> CommandOption:
+def table_option(model: type[TableOptions], name: str, *, description: str | None = None) -> CommandOption:
     """An optional integer option of the open command, with the limits and (unless given) the description of
     the options model's field: the command offers exactly what a table accepts."""
     info = model.model_fields[name]

@@ -132,10 +132,15 @@ def compose(
     window of the log taken already (a replay's step), instead of one of `steps`."""
     lang = str(locale)
     view = TableView(
-        table_id=info.id, kind=info.kind, game_name=render.game_name(info.kind, locale), status=info.status,
-        locale=lang, seq=info.seq, reader=reader,
+        table_id=info.id,
+        kind=info.kind,
+        game_name=render.game_name(info.kind, locale),
+        status=info.status,
+        locale=lang,
+        seq=info.seq,
+        reader=reader,
         banner="\n".join(b if isinstance(b, str) else word_note(b, locale) for b in banner) or None,
-    )  # fmt: skip
+    )
     if game is None:
         lobby = render.renderer(info.kind).lobby(info, locale=locale)
         view.controls = [b for row in lobby.rows for b in row]
@@ -209,8 +214,11 @@ def _links(info: TableInfo, locale: object) -> list[Button]:
         return []
     out = []
     if pages.launch and info.status in ("lobby", "running"):
-        out.append(Button(label=t(locale, "activity.button.play"), table=info.id, action=click(LAUNCH),
-                          style="primary"))  # fmt: skip
+        out.append(
+            Button(
+                label=t(locale, "activity.button.play"), table=info.id, action=click(LAUNCH), style="primary"
+            )
+        )
     if info.status == "finished" and pages.replay:
         out.append(Button(label=t(locale, "web.button.replay"), url=pages.replay, style="link"))
     elif info.status in ("lobby", "running") and pages.watch:
@@ -230,9 +238,14 @@ def _seat(info: TableInfo, player: str, chips: int | None, current: str | None, 
         seat = info.players.index(player) + 1 if player in info.players else 0
         shown = known or t(locale, "picture.player", number=seat)
     return Seat(
-        player=player, name=shown, mention=name(player, locale), chips=chips, computer=is_computer(player),
-        takeover=player in info.computer_seats, to_move=player == current,
-    )  # fmt: skip
+        player=player,
+        name=shown,
+        mention=name(player, locale),
+        chips=chips,
+        computer=is_computer(player),
+        takeover=player in info.computer_seats,
+        to_move=player == current,
+    )
 
 
 def _controls(info: TableInfo, game: GameState, board: Message, locale: object) -> list[Button]:
@@ -254,10 +267,14 @@ def legal_moves(info: TableInfo, game: GameState, player: str, *, locale: object
     out = []
     for action in game.legal_actions():
         said = module.action_text(action, hide=False, locale=locale)
-        out.append(MoveChoice(
-            label=(said[:1].upper() + said[1:])[:100], token=render.token(info.kind, action), seq=info.seq,
-            facts=json.loads(action.model_dump_json()),
-        ))  # fmt: skip
+        out.append(
+            MoveChoice(
+                label=(said[:1].upper() + said[1:])[:100],
+                token=render.token(info.kind, action),
+                seq=info.seq,
+                facts=json.loads(action.model_dump_json()),
+            )
+        )
     return out
 
 
@@ -301,8 +318,6 @@ def hand_message(view: TableView) -> Message:
 # ---- the typed view (`bot.render.view`): the web page's and the Activity's
 
 
-
-
 def typed_view(
     info: TableInfo,
     game: GameState | None,
@@ -336,10 +351,13 @@ def typed_view(
     own = game.view(reader)
     hand = worded.hand.model_copy(update={"rows": []})
     return typed.SeatView(
-        public=public, reader=typed.Person(id=reader, name=names(reader)), hand=typed.hand(own, lang),
-        hand_said=typed.text(hand.content, names), hand_blocks=typed.blocks(hand, names),
+        public=public,
+        reader=typed.Person(id=reader, name=names(reader)),
+        hand=typed.hand(own, lang),
+        hand_said=typed.text(hand.content, names),
+        hand_blocks=typed.blocks(hand, names),
         moves=tuple(typed.move(info.kind, m.label, m.token, m.seq, m.facts, lang) for m in worded.moves),
-    )  # fmt: skip
+    )
 
 
 def _public(
@@ -355,20 +373,31 @@ def _public(
     seats = (
         typed.seats(seen, seen.players, info.computer_seats, names, lang)
         if seen is not None
-        else tuple(typed.Seat(person=typed.Person(id=p, name=names(p)), computer=is_computer(p))
-                   for p in info.players)
-    )  # fmt: skip
+        else tuple(
+            typed.Seat(person=typed.Person(id=p, name=names(p)), computer=is_computer(p))
+            for p in info.players
+        )
+    )
     turn = None if seen is None or seen.is_over else seen.current_player
     said = "\n".join(x for x in (worded.turn_line, worded.takeover_line) if x)
     return typed.PublicView(
-        table=info.id, kind=info.kind, game=worded.game_name, status=info.status, locale=lang, seq=info.seq,
-        over=worded.over, phase=typed.line(worded.phase, names) if worded.phase else None,
+        table=info.id,
+        kind=info.kind,
+        game=worded.game_name,
+        status=info.status,
+        locale=lang,
+        seq=info.seq,
+        over=worded.over,
+        phase=typed.line(worded.phase, names) if worded.phase else None,
         turn=typed.Person(id=turn, name=names(turn)) if turn is not None else None,
         deadline=typed.Moment(at=worded.deadline) if worded.deadline is not None else None,
-        said=typed.text(said, names), board=typed.text(worded.board.content, names),
-        blocks=typed.blocks(worded.board, names), seats=seats,
-        log=tuple(typed.line(x, names) for x in worded.log), controls=controls(info.kind, buttons),
-    )  # fmt: skip
+        said=typed.text(said, names),
+        board=typed.text(worded.board.content, names),
+        blocks=typed.blocks(worded.board, names),
+        seats=seats,
+        log=tuple(typed.line(x, names) for x in worded.log),
+        controls=controls(info.kind, buttons),
+    )
 
 
 def controls(kind: str, buttons: Sequence[Button]) -> tuple[typed.Control, ...]:
@@ -382,10 +411,13 @@ def controls(kind: str, buttons: Sequence[Button]) -> tuple[typed.Control, ...]:
         if token is None or button.steers != "table" or button.disabled or token in DIALOGS:
             continue  # the replay's steering, a spent button, Discord's own dialogs: Discord's alone
         what: typed.ControlKind = (
-            "launch" if token == LAUNCH
-            else "rematch" if token == rematch.TOKEN
-            else "move" if render.parse_token(kind, token) is not None
+            "launch"
+            if token == LAUNCH
+            else "rematch"
+            if token == rematch.TOKEN
+            else "move"
+            if render.parse_token(kind, token) is not None
             else "lobby"
-        )  # fmt: skip
+        )
         out.append(typed.control(what, button))
     return tuple(out)

@@ -138,6 +138,9 @@ def board_section(
     else:
         empty = t(locale, "ledger.empty")
     return BoardSection(
-        title=board_title(kind, season, by, locale), lines=tuple(lines[:size]), empty=empty,
-        figures=board_figures(season, by, locale), more=len(lines) > size,
-    )  # fmt: skip
+        title=board_title(kind, season, by, locale),
+        lines=tuple(lines[:size]),
+        empty=empty,
+        figures=board_figures(season, by, locale),
+        more=len(lines) > size,
+    )

@@ -96,7 +96,9 @@ class GamePresentation(Generic[G, V, P, E, A]):
             renderer=_Renderer(self),
             pictures=None if self.pictures is None else _Pictures(self, self.pictures),
             commands=self.commands,
-            moves=None if moves is None else TypedMoves(
+            moves=None
+            if moves is None
+            else TypedMoves(
                 command=lambda action, locale: moves.command(self.action(action), locale),
                 describe=lambda action, game, locale: moves.describe(
                     self.action(action), self.own(game), locale
@@ -104,7 +106,9 @@ class GamePresentation(Generic[G, V, P, E, A]):
                 amount=lambda action: moves.amount(self.action(action)),
                 synonyms=lambda game, locale: moves.synonyms(self.own(game), locale),
             ),
-            figures=None if figures is None else Figures(
+            figures=None
+            if figures is None
+            else Figures(
                 unit=figures.unit,
                 per=figures.per,
                 draws=figures.draws,
@@ -199,8 +203,14 @@ class _Renderer(Generic[G, V, P, E, A]):
         return self._text.parse_token(text)
 
     def choices(
-        self, game: GameState, player: str, command: str, option: str, namespace: Mapping[str, object],
-        *, locale: object = "en",
+        self,
+        game: GameState,
+        player: str,
+        command: str,
+        option: str,
+        namespace: Mapping[str, object],
+        *,
+        locale: object = "en",
     ) -> list[tuple[str, str]]:
         return self._text.choices(self._typed.own(game), player, command, option, namespace, locale=locale)
 
@@ -242,12 +252,21 @@ class _Pictures(Generic[G, V, P, E, A]):
 TEXT, PICTURES = "text", "pictures"
 # Each constant is named as its module, in capitals (`commands.COMMANDS`).
 CONSTANTS: tuple[tuple[str, type], ...] = (
-    ("commands", CommandSet), ("moves", TypedMoves), ("figures", Figures), ("rules", RulesLayout),
+    ("commands", CommandSet),
+    ("moves", TypedMoves),
+    ("figures", Figures),
+    ("rules", RulesLayout),
 )
 
 
 def folder(
-    kind: str, game: type[G], view: type[V], player_view: type[P], events: object, actions: object, *,
+    kind: str,
+    game: type[G],
+    view: type[V],
+    player_view: type[P],
+    events: object,
+    actions: object,
+    *,
     package: str | None = None,
 ) -> Presentation:
     """The presentation of game `kind` from its folder `bot/render/<kind>/`: its `text` module (a `Renderer`
@@ -268,9 +287,16 @@ def folder(
             raise TypeError(f"{package}.{module}.{constant} is not a {cls.__name__}")
         found[module] = value
     return GamePresentation(
-        kind=kind, game=game, view=view, player_view=player_view, events=events, actions=actions,
-        renderer=text, pictures=_module(package, PICTURES, Pictures), **found,
-    ).erased()  # fmt: skip
+        kind=kind,
+        game=game,
+        view=view,
+        player_view=player_view,
+        events=events,
+        actions=actions,
+        renderer=text,
+        pictures=_module(package, PICTURES, Pictures),
+        **found,
+    ).erased()
 
 
 def _module(package: str, name: str, protocol: type | None = None, *, required: bool = False) -> Any:

@@ -72,8 +72,14 @@ class Renderer(Protocol[G, V, E, A]):
         ...
 
     def choices(
-        self, game: G, player: str, command: str, option: str, namespace: Mapping[str, object],
-        *, locale: object = "en",
+        self,
+        game: G,
+        player: str,
+        command: str,
+        option: str,
+        namespace: Mapping[str, object],
+        *,
+        locale: object = "en",
     ) -> list[tuple[str, str]]:
         """Autocomplete: (label, value) for each legal choice of that command's option."""
         ...

@@ -11,7 +11,7 @@ from bot.render.pictures.result import RatingChange
 
 
 def rating_text(score: float, games: int, *, locale: object = "en") -> str:
-    """"1043", or "1043 (provisional)" until the person's rated games of the kind reach the count."""
+    """ "1043", or "1043 (provisional)" until the person's rated games of the kind reach the count."""
     shown = str(ratings.shown(score))  # a rating reads as one figure, never grouped ("1082")
     if ratings.provisional(games):
         return t(locale, "rating.provisional", rating=shown)
@@ -26,11 +26,15 @@ def change_text(before: float, after: float, *, locale: object = "en") -> str:
 def rating_line(changes: Sequence[RatingShown], *, locale: object = "en") -> str:
     """The result's line of a rated game: each person's new number and its change."""
     parts = [
-        t(locale, "log.rating.one", player=name(c.player, locale),
-          rating=rating_text(c.after, c.games, locale=locale),
-          change=change_text(c.before, c.after, locale=locale))
+        t(
+            locale,
+            "log.rating.one",
+            player=name(c.player, locale),
+            rating=rating_text(c.after, c.games, locale=locale),
+            change=change_text(c.before, c.after, locale=locale),
+        )
         for c in changes
-    ]  # fmt: skip
+    ]
     return t(locale, "log.rating", changes=join(locale, parts))
 
 
@@ -38,7 +42,8 @@ def result_ratings(changes: Sequence[RatingShown]) -> dict[str, RatingChange]:
     """A rated game's changes as the result card shows them (empty: the game was not rated)."""
     return {
         c.player: RatingChange(
-            after=ratings.shown(c.after), change=ratings.change(c.before, c.after),
+            after=ratings.shown(c.after),
+            change=ratings.change(c.before, c.after),
             provisional=ratings.provisional(c.games),
         )
         for c in changes

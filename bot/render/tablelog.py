@@ -112,8 +112,14 @@ class StepLines:
         self._lock = threading.Lock()  # the presenter composes in the event loop, the web in threads
 
     def get(
-        self, info: TableInfo, facts: str, step: StepFacts, current: LogGroup | None, notes: list[str],
-        lead: list[str], locale: object,
+        self,
+        info: TableInfo,
+        facts: str,
+        step: StepFacts,
+        current: LogGroup | None,
+        notes: list[str],
+        lead: list[str],
+        locale: object,
     ) -> list[LogLine]:
         """`facts`: `info` as JSON without its `seq` (the caller's, once for all its steps)."""
         group = None if current is None else (current.key, current.title)
@@ -125,7 +131,12 @@ class StepLines:
                 self._items.move_to_end(key)
                 return hit[1]
         lines = render.log_lines(
-            info, step.game.public_view(), list(step.events), current=current, notes=notes, lead=lead,
+            info,
+            step.game.public_view(),
+            list(step.events),
+            current=current,
+            notes=notes,
+            lead=lead,
             locale=locale,
         )
         try:
@@ -183,5 +194,5 @@ def window(lines: Sequence[Line], shown_seq: int, shown_note: int, newest_seq: i
     first = taken[0] if taken else len(lines)
     context = [i for i in range(first) if not is_new(lines[i])]
     wanted = max(0, RECENT_AT_LEAST - len(taken))
-    chosen = (context[len(context) - wanted:] if wanted else []) + taken
+    chosen = (context[len(context) - wanted :] if wanted else []) + taken
     return Window([lines[i].text[:LINE_LIMIT] for i in chosen], len(taken), upto_seq, upto_note)

@@ -98,9 +98,7 @@ def final_message(board: Board, locale: object) -> Message:
     lines = [f"**{title(board, locale)}**"]
     if winner is not None:
         lines.append(t(locale, "tournament.winner", player=name(winner, locale)))
-    picture = (
-        bracket_picture(board, locale) if board.bracket else standings_picture(board, locale)
-    )
+    picture = bracket_picture(board, locale) if board.bracket else standings_picture(board, locale)
     return Message(content="\n".join(lines), picture=picture)
 
 
@@ -141,7 +139,8 @@ def labels(board: Board, locale: object) -> dict[str, str]:
     for p in players:
         numbers.setdefault(p, 0)
     drawn = {
-        p: drawn_name(board.names[p], numbers[p], locale) if board.names.get(p, "").strip()
+        p: drawn_name(board.names[p], numbers[p], locale)
+        if board.names.get(p, "").strip()
         else t(locale, "picture.player", number=numbers[p])
         for p in players
     }

@@ -168,8 +168,12 @@ _MARK_OF: dict[str, Mark] = {v: k for k, v in _SWITCH.items()}
 _CODE = re.compile(r"`([^`]+)`")
 _PIECES = re.compile(f"([\x01-\x05]|{REF_OPEN}[pct][^{REF_CLOSE}]*{REF_CLOSE})")  # switches, references
 _PREFIXES: tuple[tuple[str, LineStyle], ...] = (
-    ("-# ", "small"), ("> ", "quote"), ("### ", "h3"), ("## ", "h2"), ("# ", "h1"),
-)  # fmt: skip
+    ("-# ", "small"),
+    ("> ", "quote"),
+    ("### ", "h3"),
+    ("## ", "h2"),
+    ("# ", "h1"),
+)
 
 
 def text(words: str | None, names: Namer) -> Text:
@@ -298,11 +302,14 @@ def seats(
     out = []
     for p in players:
         n = chips.get(p) if isinstance(chips, dict) else None
-        out.append(Seat(
-            person=Person(id=p, name=names(p)), to_move=p == current,
-            chips=None if not isinstance(n, int) else Count(n=n, shown=tn(locale, "count.chip", n)),
-            computer=is_computer(p) or p in computer_seats,
-        ))  # fmt: skip
+        out.append(
+            Seat(
+                person=Person(id=p, name=names(p)),
+                to_move=p == current,
+                chips=None if not isinstance(n, int) else Count(n=n, shown=tn(locale, "count.chip", n)),
+                computer=is_computer(p) or p in computer_seats,
+            )
+        )
     return tuple(out)
 
 
@@ -325,9 +332,14 @@ def move(kind: str, label: str, token: str, seq: int, facts: Mapping[str, object
     if moved is not None and dest is not None:
         short = f"{moved.shown}{f' ({as_rank})' if as_rank else ''} → {dest.shown}"
     action = Action(
-        token=token, seq=seq, card=moved, source=src, to=dest,
-        amount=amount if isinstance(amount, int) and not isinstance(amount, bool) else None, as_rank=as_rank,
-    )  # fmt: skip
+        token=token,
+        seq=seq,
+        card=moved,
+        source=src,
+        to=dest,
+        amount=amount if isinstance(amount, int) and not isinstance(amount, bool) else None,
+        as_rank=as_rank,
+    )
     return Control(kind="move", label=label, short=short, action=action)
 
 

@@ -48,8 +48,11 @@ def word_param(value: object, locale: object) -> object:
         return tn(locale, f"suit.{value.value}", 1)
     if isinstance(value, Refusal):
         return refusal_text(value, locale)
-    if isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], str) and isinstance(
-        value[1], Mapping
+    if (
+        isinstance(value, tuple)
+        and len(value) == 2
+        and isinstance(value[0], str)
+        and isinstance(value[1], Mapping)
     ):
         return word(value[0], value[1], locale)
     if isinstance(value, Worded):

@@ -25,8 +25,10 @@ class Host(Protocol):
     drawing: Drawing
 
     def clock(self) -> float: ...
+
     jobs: Jobs
     pacer: Any
+
     def needs_write(self, job: Job) -> bool: ...
     def wake(self, job: Job) -> None: ...
 

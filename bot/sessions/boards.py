@@ -29,6 +29,4 @@ async def board(
         rows = await store.leaderboard(guild_id, kind, limit=limit, offset=offset, season=season)
         lines = [leaderboard_line(r, locale) for r in rows]
     kept = season != ALL_TIME and not lines and bool(await store.seasons(guild_id))
-    return board_section(
-        kind, by, season, lines, page=page, size=size, seasons_kept=kept, locale=locale
-    )
+    return board_section(kind, by, season, lines, page=page, size=size, seasons_kept=kept, locale=locale)

@@ -48,8 +48,10 @@ def check_default(spec: GameSpec, name: str, value: str | None) -> JsonValue:
     if name not in spec.options.model_fields:
         raise NotAllowed(
             "settings.defaults.unknown_option",
-            game=game_name(spec), option=name, options=", ".join(option_names(spec)),
-        )  # fmt: skip
+            game=game_name(spec),
+            option=name,
+            options=", ".join(option_names(spec)),
+        )
     if value is None:
         return None
     typed: str = value.strip()
@@ -60,8 +62,10 @@ def check_default(spec: GameSpec, name: str, value: str | None) -> JsonValue:
     except ValidationError:
         raise NotAllowed(
             "settings.defaults.bad_value",
-            value=typed, name=OptionName(name), allowed=allowed(spec, name),
-        ) from None  # fmt: skip
+            value=typed,
+            name=OptionName(name),
+            allowed=allowed(spec, name),
+        ) from None
     result: JsonValue = checked.model_dump(mode="json")[name]
     return result
 

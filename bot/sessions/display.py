@@ -45,11 +45,15 @@ class Display(BaseModel):
         if row.display:
             return cls.model_validate(row.display)
         legacy: dict[str, Any] = {
-            k: v for k, v in (row.meta or {}).items()
+            k: v
+            for k, v in (row.meta or {}).items()
             if k in ("table_message_id", "dm_closed", "ping_message_id", "ping_player", "pictures_off")
         }
         started = row.snapshot is not None
         return cls.model_validate(
-            {**legacy, "shown_seq": row.next_seq if started and legacy else -1,
-             "hands_seq": row.next_seq if started else -1}
+            {
+                **legacy,
+                "shown_seq": row.next_seq if started and legacy else -1,
+                "hands_seq": row.next_seq if started else -1,
+            }
         )

@@ -127,9 +127,15 @@ class Drawing:
         steps = await self.steps(job, record, shown_seq)
         pages = await self.pages.pages(record)
         return view_of(
-            record, steps=steps, shown=(shown_seq, shown_note), banner=self.banner(record, display),
-            deadline=self.deadline(record.id), locale=lang, pictures_off=display.pictures_off, pages=pages,
-        )  # fmt: skip
+            record,
+            steps=steps,
+            shown=(shown_seq, shown_note),
+            banner=self.banner(record, display),
+            deadline=self.deadline(record.id),
+            locale=lang,
+            pictures_off=display.pictures_off,
+            pages=pages,
+        )
 
     async def word(
         self, job: Job, record: TableRecord, *, all_lines: bool = False, locale: object = None
@@ -167,11 +173,9 @@ class Drawing:
         if whole and (win is None or win.upto_seq >= record.seq):
             job.shown_revision = max(job.shown_revision, record.revision)
 
-
     async def steps_for_hands(self, job: Job) -> tuple[MoveFacts, ...]:
         display = await self.display(job)
         return await self.steps(job, job.record, display.hands_seq)
-
 
 
 def computer_to_move(record: TableRecord) -> bool:

@@ -40,8 +40,9 @@ class Host(Protocol):
 
 def thread_name(record: TableRecord) -> str:
     """The thread's name, in the table's public language (Discord allows 100 characters)."""
-    return t(record.language, "thread.name", game=render.game_name(record.kind, record.language),
-             table=record.id)[:100]
+    return t(
+        record.language, "thread.name", game=render.game_name(record.kind, record.language), table=record.id
+    )[:100]
 
 
 def playing_message(record: TableRecord) -> Message:
@@ -49,8 +50,16 @@ def playing_message(record: TableRecord) -> Message:
     lang = record.language
     players = ", ".join(name(p, lang) for p in record.players)
     game = render.game_name(record.kind, lang)
-    return Message(content=t(lang, "thread.playing", game=game, table=record.id,
-                             thread=channel(record.channel_id), players=players))
+    return Message(
+        content=t(
+            lang,
+            "thread.playing",
+            game=game,
+            table=record.id,
+            thread=channel(record.channel_id),
+            players=players,
+        )
+    )
 
 
 def wanted_home(record: TableRecord) -> str:
@@ -128,8 +137,12 @@ class Homes:
             await presenter.drawing.save(job)
             return True
         # Archived last: nothing may be left to write in the thread (a ping to delete, an old message).
-        if wanted != PLAYING and not display.thread_archived and display.ping_message_id is None \
-                and not display.stale_messages:
+        if (
+            wanted != PLAYING
+            and not display.thread_archived
+            and display.ping_message_id is None
+            and not display.stale_messages
+        ):
             async with self._call(record.channel_id) as slot, slot.request():
                 await presenter.announcer.archive_thread(record.channel_id)
             display.thread_archived = True

@@ -27,9 +27,13 @@ class Languages:
         self._renames: set[asyncio.Task[None]] = set()  # names being stored (`saw`)
 
     def saw(
-        self, user_id: int, locale: object, guild_id: int | None = None, guild_locale: object = None,
+        self,
+        user_id: int,
+        locale: object,
+        guild_id: int | None = None,
+        guild_locale: object = None,
         display_name: str | None = None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         """An interaction's languages and the user's name as Discord shows it: his DMs' language and the
         pictures' name once he sits at a table; the server's default public language for tables opened
         later."""

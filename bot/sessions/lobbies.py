@@ -77,7 +77,12 @@ async def cancel_lobby(store: Store, tables: Tables, record: TableRecord, user_i
 
 class Lobbies:
     def __init__(
-        self, store: Store, tables: Tables, readers: Readers, *, default_timeout: float,
+        self,
+        store: Store,
+        tables: Tables,
+        readers: Readers,
+        *,
+        default_timeout: float,
         threads: Threads | None = None,
     ) -> None:
         self.store = store
@@ -119,13 +124,28 @@ class Lobbies:
             try:
                 if match is None:
                     table_id = await self.store.create_table(
-                        guild_id, channel_id, kind, host_id, stored, seed, commitment, seats=seats,
+                        guild_id,
+                        channel_id,
+                        kind,
+                        host_id,
+                        stored,
+                        seed,
+                        commitment,
+                        seats=seats,
                         meta=session,
                     )
                 else:
                     table_id = await self.store.create_match_table(
-                        match, guild_id, channel_id, kind, host_id, stored, seed, commitment,
-                        seats=seats, meta=session,
+                        match,
+                        guild_id,
+                        channel_id,
+                        kind,
+                        host_id,
+                        stored,
+                        seed,
+                        commitment,
+                        seats=seats,
+                        meta=session,
                     )
             except ChannelBusy as exc:
                 raise NotAllowed("table.channel_busy") from exc

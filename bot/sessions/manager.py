@@ -94,21 +94,39 @@ class SessionManager:
         self.replays = Replays(store)  # past games: /history, and finished ones stepped through privately
         # The table's pages outside Discord: the web server installs itself here once it listens.
         self.pages = Pages()
-        self.scheduler = Scheduler(computer_moves=self.moves.computer_moves, time_out=self.life.time_out,
-                                   clock=clock)
+        self.scheduler = Scheduler(
+            computer_moves=self.moves.computer_moves, time_out=self.life.time_out, clock=clock
+        )
         self.presenter = Presenter(
-            announcer, store, facts=self.resumer.facts, deadline=self.scheduler.deadline,
-            channel_gone=self.life.channel_gone, clock=clock, coalesce=coalesce, ping_after=ping_after,
+            announcer,
+            store,
+            facts=self.resumer.facts,
+            deadline=self.scheduler.deadline,
+            channel_gone=self.life.channel_gone,
+            clock=clock,
+            coalesce=coalesce,
+            ping_after=ping_after,
             pacing=pacing,
             door=door,
             pages=self.pages,
         )
         # A game moves into a thread of its own (when its server plays in threads), opened by the presenter.
-        self.lobbies = Lobbies(store, self.tables, self.readers, default_timeout=default_timeout,
-                               threads=Threads(store, self.presenter.homes.open_thread))
+        self.lobbies = Lobbies(
+            store,
+            self.tables,
+            self.readers,
+            default_timeout=default_timeout,
+            threads=Threads(store, self.presenter.homes.open_thread),
+        )
         self.rematches = Rematches(
-            store, self.tables, self.lobbies, latest=self.presenter.record, clock=clock,
-            owns_guild=owns_guild, post=self.post_lobby, here=self.presenter.answers.here,
+            store,
+            self.tables,
+            self.lobbies,
+            latest=self.presenter.record,
+            clock=clock,
+            owns_guild=owns_guild,
+            post=self.post_lobby,
+            here=self.presenter.answers.here,
         )
         # The deadline first (the scheduler), then the channel (the presenter shows it), then the rematches.
         self.tables.stored.listen(self.scheduler.after)
@@ -141,10 +159,21 @@ class SessionManager:
     # ------------------------------------------------------------------ lobby
 
     async def open_table(
-        self, kind: str, guild_id: int, channel_id: int, host_id: int, *,
-        options: dict[str, Any] | None = None, opponent: int | None = None, opponent_is_bot: bool = False,
-        can_manage: bool = False, roles: Collection[int] = (), parent_id: int | None = None,
-        room: Room = NO_THREADS, place: str = CHANNEL, language: str | None = None,
+        self,
+        kind: str,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        *,
+        options: dict[str, Any] | None = None,
+        opponent: int | None = None,
+        opponent_is_bot: bool = False,
+        can_manage: bool = False,
+        roles: Collection[int] = (),
+        parent_id: int | None = None,
+        room: Room = NO_THREADS,
+        place: str = CHANNEL,
+        language: str | None = None,
     ) -> TableRecord:
         """A new table of `kind` in the channel, filled as its spec says: an open lobby the host starts, or a
         challenge to `opponent` (challenging the bot itself starts a game against the computer at once).
@@ -162,7 +191,11 @@ class SessionManager:
         vs_computer = challenge and self.bot_user_id is not None and opponent == self.bot_user_id
         players = challenge_seats(host_id, opponent, opponent_is_bot, vs_computer) if challenge else None
         record = await self.lobbies.open(
-            kind=kind, guild_id=guild_id, channel_id=channel_id, host_id=host_id, options=options,
+            kind=kind,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=host_id,
+            options=options,
             players=players,
             language=self.languages.opening(guild_id, settings.language, language),
         )
@@ -198,8 +231,17 @@ class SessionManager:
         return await self.life.cancel(channel_id, user_id, can_manage=anyone, role=settings.host_role)
 
     async def click(
-        self, table_id: int, user_id: int, token: str, seq: int | None, *, can_manage: bool = False,
-        roles: Collection[int] = (), locale: object = "en", room: Room = NO_THREADS, receipt: bool = True,
+        self,
+        table_id: int,
+        user_id: int,
+        token: str,
+        seq: int | None,
+        *,
+        can_manage: bool = False,
+        roles: Collection[int] = (),
+        locale: object = "en",
+        room: Room = NO_THREADS,
+        receipt: bool = True,
     ) -> Message | Text | Later | None:
         """A persistent button. Returns the clicker's private answer: a hand in his `locale`, or a `Text`.
         `room`: what Discord says of the channel clicked in (Start and Accept may open a thread)."""
@@ -214,8 +256,12 @@ class SessionManager:
         if token in ("start", "accept"):
             lobbies = self.lobbies
             return await (lobbies.start if token == "start" else lobbies.accept)(channel_id, user_id, room)
-        lobby = {"join": self.lobbies.join, "leave": self.lobbies.leave, "addbot": self.lobbies.add_computer,
-                 "decline": self.lobbies.decline}
+        lobby = {
+            "join": self.lobbies.join,
+            "leave": self.lobbies.leave,
+            "addbot": self.lobbies.add_computer,
+            "decline": self.lobbies.decline,
+        }
         if token in lobby:
             return await lobby[token](channel_id, user_id)
         if token == "cancel":
@@ -241,24 +287,40 @@ class SessionManager:
             raise NotAllowed("table.not_started")
         if me not in record.players:
             raise NotAllowed("table.not_playing")
-        view = view_of(record, reader=me, locale=locale, pictures_off=self.presenter.pictures_off(record.id),
-                       picture=True, hand_buttons=True)
+        view = view_of(
+            record,
+            reader=me,
+            locale=locale,
+            pictures_off=self.presenter.pictures_off(record.id),
+            picture=True,
+            hand_buttons=True,
+        )
         return hand_message(view)
 
     def table_view(self, channel_id: int, *, locale: object = "en") -> Message:
         """The public state as /table shows it privately: in the caller's language, with the newest moves."""
         record = self.tables.require(channel_id)
         view = view_of(
-            record, steps=record.moves, deadline=self.scheduler.deadline(record.id), locale=locale,
-            pictures_off=self.presenter.pictures_off(record.id), picture=True,
-        )  # fmt: skip
+            record,
+            steps=record.moves,
+            deadline=self.scheduler.deadline(record.id),
+            locale=locale,
+            pictures_off=self.presenter.pictures_off(record.id),
+            picture=True,
+        )
         message = message_of(record, view)
         message.rows = [[b for b in row if b.token == "hand"] for row in message.rows]
         message.rows = [row for row in message.rows if row]
         return message
 
     def choices(
-        self, channel_id: int, user_id: int, command: str, option: str, namespace: dict[str, Any], *,
+        self,
+        channel_id: int,
+        user_id: int,
+        command: str,
+        option: str,
+        namespace: dict[str, Any],
+        *,
         locale: object = "en",
     ) -> list[tuple[str, str]]:
         """Autocomplete: exactly the caller's legal choices for this option now (none when not his turn),

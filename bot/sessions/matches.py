@@ -25,9 +25,15 @@ from bot.sessions.threads import NO_THREADS, Room
 
 class Matches:
     def __init__(
-        self, lobbies: Lobbies, life: Life, servers: Servers, presenter: Presenter,
-        guild_locales: dict[int, str], *, post: Callable[[TableRecord], Awaitable[None]],
-    ) -> None:  # fmt: skip
+        self,
+        lobbies: Lobbies,
+        life: Life,
+        servers: Servers,
+        presenter: Presenter,
+        guild_locales: dict[int, str],
+        *,
+        post: Callable[[TableRecord], Awaitable[None]],
+    ) -> None:
         self.lobbies = lobbies
         self.life = life
         self.servers = servers
@@ -36,9 +42,18 @@ class Matches:
         self._post = post
 
     async def open(
-        self, match_id: int, kind: str, guild_id: int, channel_id: int, host_id: int, players: Sequence[str],
-        options: dict[str, Any], room: Room = NO_THREADS, *, competition: int,
-    ) -> TableRecord:  # fmt: skip
+        self,
+        match_id: int,
+        kind: str,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        players: Sequence[str],
+        options: dict[str, Any],
+        room: Room = NO_THREADS,
+        *,
+        competition: int,
+    ) -> TableRecord:
         """A competition's match: a table opened without an interaction, its players seated, its message
         posted and its game dealt at once (in a thread of its own where the server plays so and `room`
         allows). NotAllowed `table.channel_busy` while another game holds the channel."""
@@ -46,9 +61,16 @@ class Matches:
         options = self.servers.new_table_options(settings, kind, options)
         language = settings.language or self.guild_locales.get(guild_id, DEFAULT)
         record = await self.lobbies.open(
-            kind=kind, guild_id=guild_id, channel_id=channel_id, host_id=host_id, options=options,
-            players=list(players), language=language, match=match_id, competition=competition,
-        )  # fmt: skip
+            kind=kind,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=host_id,
+            options=options,
+            players=list(players),
+            language=language,
+            match=match_id,
+            competition=competition,
+        )
         await self._post(record)
         await self.lobbies.start_now(record, room)
         return self.lobbies.tables.by_id(record.id) or record

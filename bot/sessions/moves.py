@@ -103,8 +103,16 @@ class Moves:
         after = game.model_dump_json()
         try:
             await self.store.append_action(
-                record.id, record.seq, actor, action.model_dump_json(), ledger_of(events), after, finish,
-                meta=state, rated=rating, taken_over=unscored if finish else (),
+                record.id,
+                record.seq,
+                actor,
+                action.model_dump_json(),
+                ledger_of(events),
+                after,
+                finish,
+                meta=state,
+                rated=rating,
+                taken_over=unscored if finish else (),
             )
         except SequenceConflict:
             # Another writer got there first (another process, after a kill): reload the truth.
@@ -242,7 +250,13 @@ class Moves:
         return Later(lambda: render.action_receipt(info, new.playing, player, parsed, locale=locale))
 
     async def command(
-        self, channel_id: int, user_id: int, kind: str, command: str, params: dict[str, Any], *,
+        self,
+        channel_id: int,
+        user_id: int,
+        kind: str,
+        command: str,
+        params: dict[str, Any],
+        *,
         locale: object = "en",
     ) -> Message:
         """A slash command's move (its options already in the engine's notation): who may act is checked

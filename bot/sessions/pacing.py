@@ -224,4 +224,3 @@ class Pacer:
             async with self._dms_in_flight:
                 await self._line.acquire(requests)
                 yield Slot(self, channel, requests)
-

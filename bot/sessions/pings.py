@@ -35,6 +35,7 @@ class Host(Protocol):
     def live(self, job: Job) -> bool: ...
     def wake(self, job: Job) -> None: ...
 
+
 log = logging.getLogger(__name__)
 
 
@@ -154,14 +155,19 @@ class Pings:
             return False
         deadline = presenter.deadline(record.id)
         if deadline:  # each surface words the moment in its reader's own language
-            text = t(record.language, "turn.ping_deadline", player=name(target), table=record.id,
-                     deadline=moment(deadline))
+            text = t(
+                record.language,
+                "turn.ping_deadline",
+                player=name(target),
+                table=record.id,
+                deadline=moment(deadline),
+            )
         else:
             text = t(record.language, "turn.ping", player=name(target), table=record.id)
         async with presenter.write_slot(record.channel_id) as slot, slot.request():
-            display.ping_message_id = await presenter.announcer.send(record.channel_id, Message(
-                content=text, mentions=[int(target)]
-            ))
+            display.ping_message_id = await presenter.announcer.send(
+                record.channel_id, Message(content=text, mentions=[int(target)])
+            )
         display.ping_player = target
         await presenter.drawing.save(job)
         return True

@@ -177,8 +177,10 @@ class Presenter:
 
     async def idle(self) -> None:
         """Wait until every table shows its newest state (tests, shutdown); a ping to come does not count."""
-        while not self._closed and self._started.is_set() and any(
-            j.busy or j.wake.is_set() for j in self.jobs.values() if j.task and not j.task.done()
+        while (
+            not self._closed
+            and self._started.is_set()
+            and any(j.busy or j.wake.is_set() for j in self.jobs.values() if j.task and not j.task.done())
         ):
             await asyncio.sleep(0.005)
 
@@ -316,8 +318,11 @@ class Presenter:
                 self.notice(job, note("table.pictures_off"))
                 await self.drawing.save(job)
                 return True
-            log.warning("table %s: missing the %s permission; waiting for the next change",
-                        job.record.id, exc.permission)
+            log.warning(
+                "table %s: missing the %s permission; waiting for the next change",
+                job.record.id,
+                exc.permission,
+            )
             job.silenced = True
             return False
         except Exception as exc:
@@ -325,8 +330,13 @@ class Presenter:
             job.failures += 1
             # Discord unwell (a 5xx, a 429, the network): one line; a bug keeps its traceback.
             why = expected(exc)
-            log.warning("table %s: writing to Discord failed (%s); retrying in %.1f s", job.record.id,
-                        why or f"{type(exc).__name__}: {exc}", pause, exc_info=why is None)
+            log.warning(
+                "table %s: writing to Discord failed (%s); retrying in %.1f s",
+                job.record.id,
+                why or f"{type(exc).__name__}: {exc}",
+                pause,
+                exc_info=why is None,
+            )
             await asyncio.sleep(pause)
             return True
 

@@ -106,9 +106,12 @@ def shown(record: TableRecord) -> RematchShown | None:
     state = record.session.rematch or RematchState()
     waiting = [p for p in people(record.players) if p not in state.clicked]
     return RematchShown(
-        outcome=state.outcome, table=state.table, clicked=list(state.clicked), waiting=waiting,
+        outcome=state.outcome,
+        table=state.table,
+        clicked=list(state.clicked),
+        waiting=waiting,
         minutes=int(LAPSE_AFTER // 60),
-    )  # fmt: skip
+    )
 
 
 class Rematches:
@@ -325,8 +328,13 @@ class Rematches:
         players = rotated(record.players)
         host = next(int(p) for p in players if not is_computer(p))
         return await self.lobbies.open(
-            kind=record.kind, guild_id=record.guild_id, channel_id=home(record), host_id=host,
-            options=dict(record.options), players=list(players), language=record.language,
+            kind=record.kind,
+            guild_id=record.guild_id,
+            channel_id=home(record),
+            host_id=host,
+            options=dict(record.options),
+            players=list(players),
+            language=record.language,
         )
 
     async def _show_and_deal(self, table: TableRecord, room: Room) -> None:

@@ -124,7 +124,7 @@ def step_message(replayed: Replayed, step: int, lines: list[Line], locale: str) 
     record = replayed.record_at(step)
     upto = [line for line in lines if line.count <= step]
     new = sum(1 for line in upto if line.count == step)
-    recent = [line.text for line in upto[-max(LOG_LINES, new):]]
+    recent = [line.text for line in upto[-max(LOG_LINES, new) :]]
     shown = Window(recent, new, step, 0)
     info = table_info(record)
     view = view_of(record, banner=[], deadline=None, locale=locale, picture=False, log=shown)

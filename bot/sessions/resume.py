@@ -120,7 +120,8 @@ class Resume:
         rebuilt = steps[-1].game
         rebuilt_json = rebuilt.model_dump_json()
         if rebuilt_json != record.snapshot:
-            log.error("table %s: the stored snapshot differs from its action log; resuming from the log",
-                      record.id)
+            log.error(
+                "table %s: the stored snapshot differs from its action log; resuming from the log", record.id
+            )
             record = record.evolve(game=rebuilt, snapshot=rebuilt_json)
         return record.evolve(moves=steps[-MOVES_KEPT:])

@@ -54,7 +54,12 @@ class Servers:
     # ------------------------------------------------------------------ where they apply
 
     def may_open(
-        self, settings: GuildSettings, channel_id: int, *, can_manage: bool, roles: Collection[int],
+        self,
+        settings: GuildSettings,
+        channel_id: int,
+        *,
+        can_manage: bool,
+        roles: Collection[int],
         parent_id: int | None = None,
     ) -> None:
         """Refuse opening a table here, naming the setting, if the server's settings say no. A thread
@@ -109,10 +114,15 @@ class Servers:
             if spec.name in PRESENTATIONS
         }
         return settings_message(
-            chosen_language=settings.language, public_language=public_language, host_role=settings.host_role,
-            channels=settings.channels, defaults=defaults, locale=locale, threads=settings.threads,
+            chosen_language=settings.language,
+            public_language=public_language,
+            host_role=settings.host_role,
+            channels=settings.channels,
+            defaults=defaults,
+            locale=locale,
+            threads=settings.threads,
             seasons=settings.seasons,
-        )  # fmt: skip
+        )
 
     async def set_default(self, guild_id: int, kind: str, option: str, value: str | None) -> Text:
         """One default for the server's new tables of `kind` (None: the game's own again); open tables keep
@@ -133,8 +143,9 @@ class Servers:
         if not allowed and channel_id not in before:
             if not before:
                 raise NotAllowed("settings.channels.all_already")
-            raise NotAllowed("settings.channels.not_listed", channel=channel(channel_id),
-                             channels=mention_channels(before))
+            raise NotAllowed(
+                "settings.channels.not_listed", channel=channel(channel_id), channels=mention_channels(before)
+            )
         await self.store.set_game_channel(guild_id, channel_id, allowed)
         return await self._channels_now(guild_id)
 

@@ -18,9 +18,19 @@ from bot.sessions import rematch
 from bot.sessions.records import MoveFacts, NoteFact, TableRecord
 
 __all__ = [
-    "Line", "Window", "banner_of", "dialog_of", "log_of", "message_of", "table_info", "view_of", "window",
-    "window_of", "word_note", "word_param",
-]  # fmt: skip
+    "Line",
+    "Window",
+    "banner_of",
+    "dialog_of",
+    "log_of",
+    "message_of",
+    "table_info",
+    "view_of",
+    "window",
+    "window_of",
+    "word_note",
+    "word_param",
+]
 
 
 def table_info(
@@ -84,10 +94,19 @@ def view_of(
     """The record's view for `reader` (None: public), composed from its stored facts (`pages`: its pages
     outside Discord, which its table message links to)."""
     return composition.compose(
-        table_info(record, pictures_off=pictures_off, pages=pages), record.game, steps=steps,
-        notes=record.session.notes, shown=shown, banner=banner, deadline=deadline, reader=reader,
-        locale=locale, picture=picture, hand_buttons=hand_buttons, log=log,
-    )  # fmt: skip
+        table_info(record, pictures_off=pictures_off, pages=pages),
+        record.game,
+        steps=steps,
+        notes=record.session.notes,
+        shown=shown,
+        banner=banner,
+        deadline=deadline,
+        reader=reader,
+        locale=locale,
+        picture=picture,
+        hand_buttons=hand_buttons,
+        log=log,
+    )
 
 
 def typed_of(
@@ -102,9 +121,16 @@ def typed_of(
 ) -> PublicView | SeatView:
     """The record's typed view (`bot.render.view`) for `reader` (None: public)."""
     return composition.typed_view(
-        table_info(record), record.game, steps=steps, notes=record.session.notes, banner=banner,
-        deadline=deadline, reader=reader, locale=locale, log_lines=log_lines,
-    )  # fmt: skip
+        table_info(record),
+        record.game,
+        steps=steps,
+        notes=record.session.notes,
+        banner=banner,
+        deadline=deadline,
+        reader=reader,
+        locale=locale,
+        log_lines=log_lines,
+    )
 
 
 def dialog_of(

@@ -53,11 +53,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_option_flags(parser)
     parser.add_argument("--seed", default=None, help="replay the same deal and the same computer moves")
     parser.add_argument(
-        "--name", default=None, help=f"your name in the game's texts, 1 to {NAME_LENGTH} printable "
+        "--name",
+        default=None,
+        help=f"your name in the game's texts, 1 to {NAME_LENGTH} printable "
         "characters (default Player; in German Spieler)",
     )
     parser.add_argument(
-        "--language", choices=LANGUAGES, default=None,
+        "--language",
+        choices=LANGUAGES,
+        default=None,
         help="the game's language (default: the terminal's, from LANGUAGE, LC_ALL, LC_MESSAGES or LANG: "
         "German for de, else English); German also reads German card names (DH, Herz Dame) and places "
         "(mitte)",
@@ -120,8 +124,14 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             stream.reconfigure(errors="replace")
     console = Console(sys.stdin, sys.stdout, sys.stderr)
     game = TerminalGame(
-        args.game, seats, args.seed or secrets.token_hex(8), table_options, name=name, console=console,
-        locale=locale, again=again(args),
+        args.game,
+        seats,
+        args.seed or secrets.token_hex(8),
+        table_options,
+        name=name,
+        console=console,
+        locale=locale,
+        again=again(args),
     )
     try:
         return game.play()

@@ -57,7 +57,10 @@ def add_option_flags(parser: argparse.ArgumentParser) -> None:
         else:
             parser.add_argument(f"--{name}", type=int, default=None, help="; ".join(parts))
     parser.add_argument(
-        "--option", action="append", default=[], metavar="NAME=VALUE",
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
         help="any table option or house rule of the game, repeatable (e.g. --option discard=required), "
         "checked like a table's",
     )

@@ -87,10 +87,12 @@ def entries(game: GameState, locale: object) -> list[Entry]:
         if j == i:
             out.append(Entry(command(action, game, locale), describe(action, game, locale)))
         else:
-            out.append(Entry(
-                t(locale, "terminal.amount_range", command=word, low=low, high=high),
-                t(locale, "terminal.amount_range_words", low=low, high=high),
-            ))
+            out.append(
+                Entry(
+                    t(locale, "terminal.amount_range", command=word, low=low, high=high),
+                    t(locale, "terminal.amount_range_words", low=low, high=high),
+                )
+            )
         i = j + 1
     return out
 
@@ -228,8 +230,12 @@ def read(text: str, game: GameState, locale: object, *, help_word: str = "help")
     cmd = _named(commands, kind, words[0], locale)
     if cmd is None and (other := _other_game(words[0], kind, locale)) is not None:
         raise Refusal(
-            "terminal.other_game", word=excerpt(words[0]), other=game_name(other.name, locale),
-            game=game_name(kind, locale), moves=_typeable_text(game, locale), help=help_word,
+            "terminal.other_game",
+            word=excerpt(words[0]),
+            other=game_name(other.name, locale),
+            game=game_name(kind, locale),
+            moves=_typeable_text(game, locale),
+            help=help_word,
         )
     if cmd is None:
         # Options alone: the one command that takes options now (`kh` exchanges or plays the king).

@@ -58,8 +58,13 @@ class TerminalGame:
         self.players = [HUMAN, *(f"ai:{i}" for i in range(1, seats))]
         self.game: GameState = REGISTRY[kind].new_game(self.players, seed, options)  # as at a table
         self.info = TableInfo(
-            id=1, kind=kind, status="running", host_id=int(HUMAN), players=self.players,
-            options=dict(options), commitment=self.game.seed_commitment,
+            id=1,
+            kind=kind,
+            status="running",
+            host_id=int(HUMAN),
+            players=self.players,
+            options=dict(options),
+            commitment=self.game.seed_commitment,
         )
         self.names = {HUMAN: name}
         self.console = console
@@ -85,7 +90,11 @@ class TerminalGame:
         if self.game.is_over:  # the result reveals the seed, as a finished table's does
             self.info = self.info.model_copy(update={"seed": self.seed, "status": "finished"})
         lines = render.log_lines(
-            self.info, self.game.public_view(), events, current=self._group, lead=lead or [],
+            self.info,
+            self.game.public_view(),
+            events,
+            current=self._group,
+            lead=lead or [],
             locale=self.locale,
         )
         for line in lines:

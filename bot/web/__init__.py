@@ -49,9 +49,16 @@ async def start_web(
             sessions, feed, identity, picture_link=lambda table_id: signer.link(TABLE, table_id).path
         )
     site = Site(
-        store, feed, sessions.replays, signer, host=settings.web_host, port=settings.web_port,
-        public_url=settings.public_url, names=lambda: sessions.readers.names, activity=activity,
-    )  # fmt: skip
+        store,
+        feed,
+        sessions.replays,
+        signer,
+        host=settings.web_host,
+        port=settings.web_port,
+        public_url=settings.public_url,
+        names=lambda: sessions.readers.names,
+        activity=activity,
+    )
     server = WebServer(site)
     try:
         await server.start()

@@ -52,9 +52,13 @@ TYPES = {".js": "application/javascript", ".css": "text/css", ".svg": "image/svg
 
 class Activity:
     def __init__(
-        self, sessions: SessionManager, feed: Feed, identity: Identity, *,
+        self,
+        sessions: SessionManager,
+        feed: Feed,
+        identity: Identity,
+        *,
         picture_link: Callable[[int], str] | None = None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.sessions = sessions
         self.feed = feed
         self.identity = identity
@@ -138,29 +142,50 @@ class Activity:
         record = watched.record
         seated = record.game is not None and me in record.game.players
         view = typed_of(
-            record, steps=watched.steps, deadline=watched.deadline, locale=locale,
-            reader=me if seated else None, log_lines=LOG_LINES,
-        )  # fmt: skip
+            record,
+            steps=watched.steps,
+            deadline=watched.deadline,
+            locale=locale,
+            reader=me if seated else None,
+            log_lines=LOG_LINES,
+        )
         public = view.public if isinstance(view, SeatView) else view
         said = (*public.said, *public.board)
-        board = html.join([
-            html.el("div", html.lines_html(said), class_="content") if said else None,
-            *(html.block_html(b) for b in public.blocks),
-        ])  # fmt: skip
+        board = html.join(
+            [
+                html.el("div", html.lines_html(said), class_="content") if said else None,
+                *(html.block_html(b) for b in public.blocks),
+            ]
+        )
         return api.TableOut(
-            table=record.id, version=f"{record.id}.{watched.version}", seq=record.seq, status=record.status,
-            game=public.game, locale=locale,
+            table=record.id,
+            version=f"{record.id}.{watched.version}",
+            seq=record.seq,
+            status=record.status,
+            game=public.game,
+            locale=locale,
             phase=html.lines_html([public.phase]) if public.phase is not None else None,
-            your_turn=isinstance(view, SeatView) and bool(view.moves), seated=me in record.players, you=me,
-            board=board, log=[html.lines_html([line]) for line in public.log],
-            seats=[api.SeatOut(name=s.person.name, to_move=s.to_move, computer=s.computer,
-                               chips=s.chips.n if s.chips is not None else None, you=s.person.id == me)
-                   for s in public.seats],
+            your_turn=isinstance(view, SeatView) and bool(view.moves),
+            seated=me in record.players,
+            you=me,
+            board=board,
+            log=[html.lines_html([line]) for line in public.log],
+            seats=[
+                api.SeatOut(
+                    name=s.person.name,
+                    to_move=s.to_move,
+                    computer=s.computer,
+                    chips=s.chips.n if s.chips is not None else None,
+                    you=s.person.id == me,
+                )
+                for s in public.seats
+            ],
             hand=_hand(view) if isinstance(view, SeatView) else None,
             moves=[_move(m) for m in view.moves] if isinstance(view, SeatView) else [],
             controls=[_control(c) for c in public.controls if c.kind in CLICKS],
-            picture=self.picture(watched, locale), words=_words(locale),
-        )  # fmt: skip
+            picture=self.picture(watched, locale),
+            words=_words(locale),
+        )
 
 
 ACTIVITY = web.AppKey("activity", Activity)  # the app's Activity, when its settings are set
@@ -279,13 +304,19 @@ def _move(move: Control) -> api.MoveOut:
     it by, from the move's typed action."""
     act = move.action
     assert act is not None  # a move always has its action
-    return api.MoveOut.model_validate({
-        "label": move.label, "short": move.short or move.label, "token": act.token, "seq": act.seq,
-        "card": act.card.code if act.card is not None else None,
-        "shown": act.card.shown if act.card is not None else None,
-        "from": act.source.shown if act.source is not None else None,
-        "source": act.source.key if act.source is not None else None, "amount": act.amount,
-    })  # fmt: skip
+    return api.MoveOut.model_validate(
+        {
+            "label": move.label,
+            "short": move.short or move.label,
+            "token": act.token,
+            "seq": act.seq,
+            "card": act.card.code if act.card is not None else None,
+            "shown": act.card.shown if act.card is not None else None,
+            "from": act.source.shown if act.source is not None else None,
+            "source": act.source.key if act.source is not None else None,
+            "amount": act.amount,
+        }
+    )
 
 
 def _control(control: Control) -> api.ControlOut:
@@ -301,6 +332,8 @@ def _words(locale: str) -> dict[str, str]:
 
 def _answer(answer: api.Answer, status: int = 200) -> web.Response:
     return web.Response(
-        text=answer.model_dump_json(by_alias=True), status=status, content_type="application/json",
+        text=answer.model_dump_json(by_alias=True),
+        status=status,
+        content_type="application/json",
         headers={"Cache-Control": "no-store"},
-    )  # fmt: skip
+    )

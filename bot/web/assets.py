@@ -25,6 +25,7 @@ async def static(request: web.Request) -> web.Response:
 
 async def favicon(request: web.Request) -> web.Response:
     return web.Response(
-        body=(STATIC / "favicon.svg").read_bytes(), content_type="image/svg+xml",
+        body=(STATIC / "favicon.svg").read_bytes(),
+        content_type="image/svg+xml",
         headers={"Cache-Control": "max-age=86400"},
-    )  # fmt: skip
+    )

@@ -183,8 +183,10 @@ class Feed:
         ratings = await self.store.rating_changes(table_id) if row.status == "finished" else []
         record = record_from_row(row, ratings)
         if known is not None and (known.record.seq, known.record.status, known.record.session) == (
-            record.seq, record.status, record.session,
-        ):  # fmt: skip
+            record.seq,
+            record.status,
+            record.session,
+        ):
             return None  # nothing this page shows changed
         steps: tuple[MoveFacts, ...] = ()
         deadline = None

@@ -67,9 +67,11 @@ class Identity:
 
     async def exchange(self, code: str) -> str:
         form = {
-            "client_id": str(self.client_id), "client_secret": self._secret,
-            "grant_type": "authorization_code", "code": code,
-        }  # fmt: skip
+            "client_id": str(self.client_id),
+            "client_secret": self._secret,
+            "grant_type": "authorization_code",
+            "code": code,
+        }
         try:
             async with self._session().post(f"{self.api}/oauth2/token", data=form) as answer:
                 body = await answer.json(content_type=None)

@@ -46,9 +46,14 @@ def _made(site: Site, watched: Watched, locale: str, link: str) -> tuple[str, by
     if watched.record.status == "finished":
         replay = el("a", t(locale, "web.replay.link"), href=site.url(REPLAY, watched.record.id))
         made = join([made, el("p", replay, class_="next")])
-    data = json.dumps({
-        "version": watched.version, "seq": watched.record.seq, "status": watched.record.status, "html": made,
-    })  # fmt: skip
+    data = json.dumps(
+        {
+            "version": watched.version,
+            "seq": watched.record.seq,
+            "status": watched.record.status,
+            "html": made,
+        }
+    )
     event = f"id: {watched.version}\nevent: table\ndata: {data}\n\n".encode()
     return site.frames.put(key, watched.version, (made, event))
 

@@ -81,10 +81,13 @@ async def replay_page(request: web.Request) -> web.Response:
         )
         for nav in NAVIGATION
     ]
-    body = join([
-        el("nav", *buttons, class_="steps"), el("p", t(locale, "web.replay.keys"), class_="keys"),
-        el("div", shown.part, id="step"),
-    ])  # fmt: skip
+    body = join(
+        [
+            el("nav", *buttons, class_="steps"),
+            el("p", t(locale, "web.replay.keys"), class_="keys"),
+            el("div", shown.part, id="step"),
+        ]
+    )
     title = t(locale, "web.title.replay", table=request.app[SITE].linked(request, REPLAY))
     data = {"step": str(step), "last": str(last), "lang": locale, "base": request.path}
     return html_page(page(title=title, body=body, locale=locale, data=data, script=True))

@@ -36,9 +36,13 @@ def table_view(watched: Watched, *, locale: str) -> PublicView:
     record = watched.record
     banner = banner_of(record, record.session.next_note)
     view = typed_of(
-        record, steps=watched.steps, banner=[banner] if banner is not None else [],
-        deadline=watched.deadline, locale=locale, reader=None,
-    )  # fmt: skip
+        record,
+        steps=watched.steps,
+        banner=[banner] if banner is not None else [],
+        deadline=watched.deadline,
+        locale=locale,
+        reader=None,
+    )
     assert isinstance(view, PublicView)  # no reader: the public view
     return view
 

@@ -72,8 +72,10 @@ class PostgresLeases:
         conn = await self._connection()
         await conn.execute(
             "DELETE FROM rate_leases WHERE token = $1 AND process = $2",
-            self.token, self.process, timeout=STATEMENT_TIMEOUT,
-        )  # fmt: skip
+            self.token,
+            self.process,
+            timeout=STATEMENT_TIMEOUT,
+        )
 
     async def _drop(self) -> None:
         conn, self._conn = self._conn, None

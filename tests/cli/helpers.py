@@ -9,8 +9,17 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 SETTINGS = [
-    "DISCORD_TOKEN", "DATABASE_PATH", "DATABASE_URL", "DEV_GUILD_ID", "LOG_LEVEL", "LOG_FORMAT",
-    "TURN_TIMEOUT_SECONDS", "SHARD_COUNT", "SHARD_IDS", "METRICS_PORT", "METRICS_HOST",
+    "DISCORD_TOKEN",
+    "DATABASE_PATH",
+    "DATABASE_URL",
+    "DEV_GUILD_ID",
+    "LOG_LEVEL",
+    "LOG_FORMAT",
+    "TURN_TIMEOUT_SECONDS",
+    "SHARD_COUNT",
+    "SHARD_IDS",
+    "METRICS_PORT",
+    "METRICS_HOST",
 ]
 # Shaped like a bot token (application 900000000000000001, in base64, then two more parts), but no real one:
 # `check` checks the shape offline.
@@ -23,12 +32,18 @@ def clean_env(**settings: str) -> dict[str, str]:
     return {**env, **settings}
 
 
-def cli(*args: str, cwd: Path, timeout: float = 60, input: str | None = None,
-        **settings: str) -> subprocess.CompletedProcess[str]:
+def cli(
+    *args: str, cwd: Path, timeout: float = 60, input: str | None = None, **settings: str
+) -> subprocess.CompletedProcess[str]:
     """`python -m bot ARGS` in `cwd` (where a .env would be read from)."""
     return subprocess.run(
-        [sys.executable, "-m", "bot", *args], cwd=cwd, env=clean_env(**settings), capture_output=True,
-        text=True, timeout=timeout, input=input,
+        [sys.executable, "-m", "bot", *args],
+        cwd=cwd,
+        env=clean_env(**settings),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        input=input,
     )
 
 

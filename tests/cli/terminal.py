@@ -27,12 +27,19 @@ def play_env(**env: str) -> dict[str, str]:
     return {"LANG": "C.UTF-8", "PYTHONIOENCODING": "utf-8", **base, **env}
 
 
-def play(*args: str, cwd: Path, input: str = "", timeout: float = 120, **env: str
-         ) -> subprocess.CompletedProcess[str]:
+def play(
+    *args: str, cwd: Path, input: str = "", timeout: float = 120, **env: str
+) -> subprocess.CompletedProcess[str]:
     """A whole run with piped input."""
     return subprocess.run(
-        [sys.executable, "-m", "bot", "play", *args], cwd=cwd, env=play_env(**env), capture_output=True,
-        text=True, encoding="utf-8", timeout=timeout, input=input,
+        [sys.executable, "-m", "bot", "play", *args],
+        cwd=cwd,
+        env=play_env(**env),
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=timeout,
+        input=input,
     )
 
 
@@ -43,8 +50,12 @@ class Conversation:
     def __init__(self, *args: str, cwd: Path, prompt: str = PROMPT, **env: str) -> None:
         self.prompt = prompt
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "bot", "play", *args], cwd=cwd, env=play_env(**env), stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            [sys.executable, "-m", "bot", "play", *args],
+            cwd=cwd,
+            env=play_env(**env),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
         )
         self.opening = self.until_prompt()
 
@@ -86,8 +97,13 @@ def on_a_terminal(*args: str, cwd: Path, keys: list[bytes], timeout: float = 60)
     Each item of `keys` is typed once the game waits for input; returns everything the terminal showed."""
     leader, follower = pty.openpty()
     process = subprocess.Popen(
-        [sys.executable, "-m", "bot", "play", *args], cwd=cwd, env=play_env(TERM="dumb"), stdin=follower,
-        stdout=follower, stderr=follower, close_fds=True,
+        [sys.executable, "-m", "bot", "play", *args],
+        cwd=cwd,
+        env=play_env(TERM="dumb"),
+        stdin=follower,
+        stdout=follower,
+        stderr=follower,
+        close_fds=True,
     )
     os.close(follower)
     shown = b""

@@ -18,8 +18,13 @@ def test_check_refuses_an_activity_that_cannot_work(tmp_path: Path) -> None:
     other = cli("check", cwd=tmp_path, DISCORD_TOKEN=TOKEN, DISCORD_CLIENT_ID="123456789012345678", **WEB)
     assert other.returncode == 2
     assert "the token belongs to application 900000000000000001" in one_line(other.stderr)
-    alone = cli("check", cwd=tmp_path, DISCORD_TOKEN=TOKEN, DISCORD_CLIENT_ID="900000000000000001",
-                DISCORD_CLIENT_SECRET="s3cret-value")  # fmt: skip
+    alone = cli(
+        "check",
+        cwd=tmp_path,
+        DISCORD_TOKEN=TOKEN,
+        DISCORD_CLIENT_ID="900000000000000001",
+        DISCORD_CLIENT_SECRET="s3cret-value",
+    )
     assert alone.returncode == 2 and "WEB_PORT is not" in one_line(alone.stderr)
     half = cli("check", cwd=tmp_path, DISCORD_TOKEN=TOKEN, DISCORD_CLIENT_ID="900000000000000001")
     assert half.returncode == 2 and "go together" in one_line(half.stderr)
@@ -33,7 +38,13 @@ def test_check_names_the_url_mapping_of_a_ready_activity(tmp_path: Path) -> None
     plain = cli("check", cwd=tmp_path, DISCORD_TOKEN=TOKEN, DISCORD_CLIENT_ID="900000000000000001", **WEB)
     assert plain.returncode == 0, plain.stderr
     assert "is not https" in plain.stdout
-    ready = cli("check", cwd=tmp_path, DISCORD_TOKEN=TOKEN, DISCORD_CLIENT_ID="900000000000000001",
-                PUBLIC_URL="https://cards.example.org", **WEB)  # fmt: skip
+    ready = cli(
+        "check",
+        cwd=tmp_path,
+        DISCORD_TOKEN=TOKEN,
+        DISCORD_CLIENT_ID="900000000000000001",
+        PUBLIC_URL="https://cards.example.org",
+        **WEB,
+    )
     assert ready.returncode == 0, ready.stderr
     assert "map the root / to cards.example.org/activity" in ready.stdout

@@ -26,8 +26,12 @@ runpy.run_module("bot", run_name="__main__")
 
 def _without_sockets(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-c", NO_SOCKETS, *args], cwd=cwd, env=clean_env(DISCORD_TOKEN="x"),
-        capture_output=True, text=True, timeout=60,
+        [sys.executable, "-c", NO_SOCKETS, *args],
+        cwd=cwd,
+        env=clean_env(DISCORD_TOKEN="x"),
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
 
 
@@ -69,17 +73,25 @@ def test_each_command_has_its_own_help(tmp_path: Path, command: str) -> None:
         (["simulate", "--game", "insomnia", "--deals", "0"], "--deals must be from 1 to 100, not 0"),
         (["simulate", "--game", "malice", "--chips", "20"], "--chips is not an option of Malice: only"),
         (["simulate", "--game", "insomnia", "--stake", "2"], "--stake is not an option of Insomnia: only"),
-        (["simulate", "--game", "malice", "--option", "discard=sometimes"],
-         "--option discard must be optional or required, not 'sometimes'"),
-        (["simulate", "--game", "insomnia", "--games", "99999999999999999999"],
-         "--games must be from 1 to 10000000, not 99999999999999999999"),
+        (
+            ["simulate", "--game", "malice", "--option", "discard=sometimes"],
+            "--option discard must be optional or required, not 'sometimes'",
+        ),
+        (
+            ["simulate", "--game", "insomnia", "--games", "99999999999999999999"],
+            "--games must be from 1 to 10000000, not 99999999999999999999",
+        ),
         (["simulate", "--game", "insomnia", "--games", "0"], "--games must be from 1 to 10000000, not 0"),
         # Whole numbers as typed, never 1e+20; the allowed range named.
-        (["play", "insomnia", "--chips", "99999999999999999999"],
-         "--chips must be from 1 to 1000, not 99999999999999999999"),
+        (
+            ["play", "insomnia", "--chips", "99999999999999999999"],
+            "--chips must be from 1 to 1000, not 99999999999999999999",
+        ),
         (["play", "malice", "--option", "turns=lots"], "--option turns must be a whole number from 1 to 500"),
-        (["simulate", "--game", "malice", "--option", "sevens=all"],
-         "--option sevens: Malice has no such option (it has stake, turns, discard)"),
+        (
+            ["simulate", "--game", "malice", "--option", "sevens=all"],
+            "--option sevens: Malice has no such option (it has stake, turns, discard)",
+        ),
         (["simulate", "--game", "malice", "--option", "turns"], "--option takes NAME=VALUE"),
         (["play", "malice", "--option", "turns=0"], "--option turns must be from 1 to 500, not 0"),
         (["play", "insomnia", "--bust", "never"], "argument --bust: invalid choice: 'never'"),
@@ -101,14 +113,18 @@ def test_bad_arguments_are_one_line_and_exit_2(tmp_path: Path, args: list[str], 
         ({"SHARD_IDS": "0,1"}, "SHARD_IDS needs SHARD_COUNT (how many shards there are in all)."),
         ({"LOG_LEVEL": "LOUD"}, "LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not 'LOUD'."),
         ({"SHARD_COUNT": "2", "SHARD_IDS": "0,x"}, "SHARD_IDS must be shard numbers separated by commas"),
-        ({"METRICS_PORT": "99999", "LOG_FORMAT": "xml"},
-         "LOG_FORMAT must be 'text' or 'json', not 'xml'; METRICS_PORT must be at most 65535, not '99999'."),
+        (
+            {"METRICS_PORT": "99999", "LOG_FORMAT": "xml"},
+            "LOG_FORMAT must be 'text' or 'json', not 'xml'; METRICS_PORT must be at most 65535, not "
+            "'99999'.",
+        ),
         ({"TURN_TIMEOUT_SECONDS": "5"}, "TURN_TIMEOUT_SECONDS must be at least 10, not '5'."),
         ({"DATABASE_URL": "mysql://u:secret@db/x"}, "DATABASE_URL must start with postgresql://"),
     ],
 )
-def test_a_wrong_setting_is_named_in_a_sentence_a_person_reads(tmp_path: Path, settings: dict[str, str],
-                                                                says: str) -> None:
+def test_a_wrong_setting_is_named_in_a_sentence_a_person_reads(
+    tmp_path: Path, settings: dict[str, str], says: str
+) -> None:
     done = cli("check", cwd=tmp_path, DISCORD_TOKEN="x", **settings)
     assert done.returncode == 2
     line = one_line(done.stderr)
@@ -124,8 +140,12 @@ def test_the_installed_script_is_the_same_command_line(tmp_path: Path) -> None:
     if not script.exists():
         pytest.skip("cardtable-bot is not installed in this environment (pip install -e .)")
     done = subprocess.run(
-        [str(script), "simulate", "--game", "malice", "--games", "2", "--seed", "3"], cwd=tmp_path,
-        env=clean_env(), capture_output=True, text=True, timeout=120,
+        [str(script), "simulate", "--game", "malice", "--games", "2", "--seed", "3"],
+        cwd=tmp_path,
+        env=clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("malice: 2 games, 2 players, seed 3")

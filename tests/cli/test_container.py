@@ -29,20 +29,30 @@ def _engine() -> str:
 
 def test_the_image_builds_runs_as_non_root_and_answers() -> None:
     engine = _engine()
-    built = subprocess.run([engine, "build", "-t", IMAGE, str(ROOT)], capture_output=True, text=True,
-                           timeout=1800)
+    built = subprocess.run(
+        [engine, "build", "-t", IMAGE, str(ROOT)], capture_output=True, text=True, timeout=1800
+    )
     assert built.returncode == 0, built.stderr[-3000:]
     try:
-        version = subprocess.run([engine, "run", "--rm", IMAGE, "--version"], capture_output=True, text=True,
-                                 timeout=120)
+        version = subprocess.run(
+            [engine, "run", "--rm", IMAGE, "--version"], capture_output=True, text=True, timeout=120
+        )
         assert version.returncode == 0 and version.stdout.startswith("cardtable-bot ")
-        user = subprocess.run([engine, "run", "--rm", "--entrypoint", "id", IMAGE, "-u"], capture_output=True,
-                              text=True, timeout=120)
+        user = subprocess.run(
+            [engine, "run", "--rm", "--entrypoint", "id", IMAGE, "-u"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert user.stdout.strip() not in ("", "0")
         # The health check's command (`health`: `check` without METRICS_PORT): settings and the database on
         # the volume, without Discord.
-        check = subprocess.run([engine, "run", "--rm", "-e", f"DISCORD_TOKEN={TOKEN}", IMAGE, "health"],
-                               capture_output=True, text=True, timeout=120)
+        check = subprocess.run(
+            [engine, "run", "--rm", "-e", f"DISCORD_TOKEN={TOKEN}", IMAGE, "health"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert check.returncode == 0, check.stderr
         assert "database /data/cardbot.sqlite3" in check.stdout
     finally:

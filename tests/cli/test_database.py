@@ -84,7 +84,11 @@ def test_a_read_only_database_is_one_sentence_and_exit_4(tmp_path: Path) -> None
         command = [setpriv, "--bounding-set=-dac_override,-dac_read_search,-fowner", "--", *command]
     start = time.monotonic()
     done = subprocess.run(
-        command, cwd=tmp_path, capture_output=True, text=True, timeout=30,
+        command,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=30,
         env=clean_env(DISCORD_TOKEN=TOKEN, DATABASE_PATH=str(path)),
     )
     assert time.monotonic() - start < 5

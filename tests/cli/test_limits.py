@@ -50,8 +50,9 @@ def test_a_default_timeout_no_table_could_have_is_refused(outside: int) -> None:
         (["simulate", "--game", "malice"], "--turns", TURNS),
     ],
 )
-def test_the_command_line_refuses_what_a_table_refuses(tmp_path: Path, args: list[str], flag: str,
-                                                        limit: limits.Limit) -> None:
+def test_the_command_line_refuses_what_a_table_refuses(
+    tmp_path: Path, args: list[str], flag: str, limit: limits.Limit
+) -> None:
     done = cli(*args, flag, str(limit.max + 1), cwd=tmp_path)
     assert done.returncode == 2
     assert f"{flag} must be from {limit.min} to {limit.max}, not {limit.max + 1}" in done.stderr

@@ -29,12 +29,17 @@ FIRST_MOVE_OR_PASS = "1\npass\n" * 10_000
     ("game", "args", "moves", "ending"),
     [
         ("malice", [], FIRST_MOVES, r"🏁 Game over: .*Payoff cards left: Ann \d+, Computer 1 \d+\."),
-        ("insomnia", ["--players", "3", "--deals", "2"], FIRST_MOVE_OR_PASS,
-         r"🏁 Game over \((a player ran out|the last deal)"),
+        (
+            "insomnia",
+            ["--players", "3", "--deals", "2"],
+            FIRST_MOVE_OR_PASS,
+            r"🏁 Game over \((a player ran out|the last deal)",
+        ),
     ],
 )
-def test_a_piped_game_plays_to_its_end(tmp_path: Path, game: str, args: list[str], moves: str,
-                                       ending: str) -> None:
+def test_a_piped_game_plays_to_its_end(
+    tmp_path: Path, game: str, args: list[str], moves: str, ending: str
+) -> None:
     done = play(game, "--seed", "7", "--name", "Ann", *args, cwd=tmp_path, input=moves)
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
@@ -50,8 +55,19 @@ def test_a_piped_game_plays_to_its_end(tmp_path: Path, game: str, args: list[str
 
 
 def test_play_again_repeats_the_options_and_names_the_seed(tmp_path: Path) -> None:
-    done = play("insomnia", "--players", "3", "--deals", "2", "--seed", "7", "--name", "Ann Lee",
-                cwd=tmp_path, input=FIRST_MOVE_OR_PASS)
+    done = play(
+        "insomnia",
+        "--players",
+        "3",
+        "--deals",
+        "2",
+        "--seed",
+        "7",
+        "--name",
+        "Ann Lee",
+        cwd=tmp_path,
+        input=FIRST_MOVE_OR_PASS,
+    )
     lines = done.stdout.rstrip().splitlines()
     again = "cardtable-bot play insomnia --players 3 --deals 2 --name 'Ann Lee'"
     assert lines[-2] == f"The game is over. Play again with: {again}"
@@ -69,8 +85,9 @@ def test_the_end_of_the_input_and_quit_end_the_game_cleanly(tmp_path: Path) -> N
 def test_a_closed_pipe_ends_the_game_quietly(tmp_path: Path) -> None:
     """`play ... | head`: the reader goes away early; no traceback, nothing on standard error."""
     command = f"yes 1 | {sys.executable} -m bot play malice --seed 7 | head -n 3"
-    done = subprocess.run(["sh", "-c", command], cwd=tmp_path, env=play_env(), capture_output=True,
-                          text=True, timeout=120)
+    done = subprocess.run(
+        ["sh", "-c", command], cwd=tmp_path, env=play_env(), capture_output=True, text=True, timeout=120
+    )
     assert done.stderr == ""
     assert len(done.stdout.splitlines()) == 3
 
@@ -250,8 +267,16 @@ def test_every_card_spelling_and_centre_are_read(tmp_path: Path) -> None:
 
 
 def test_a_german_terminal_reads_german_cards_places_and_commands(tmp_path: Path) -> None:
-    game = Conversation("malice", "--seed", "3", "--name", "Ann", cwd=tmp_path,
-                        prompt="dein Zug (hilfe, verlassen)> ", LANG="de_DE.UTF-8")
+    game = Conversation(
+        "malice",
+        "--seed",
+        "3",
+        "--name",
+        "Ann",
+        cwd=tmp_path,
+        prompt="dein Zug (hilfe, verlassen)> ",
+        LANG="de_DE.UTF-8",
+    )
     try:
         assert "Malice im Terminal: du bist Ann" in game.opening
         assert "Deine Hand (Malice): 8♥ A♥ A♠ 9♣ D♥" in game.opening
@@ -266,8 +291,9 @@ def test_a_german_terminal_reads_german_cards_places_and_commands(tmp_path: Path
 
 
 def test_the_language_flag_wins_over_the_terminals(tmp_path: Path) -> None:
-    done = play("malice", "--seed", "3", "--language", "en", cwd=tmp_path, input="quit\nyes\n",
-                LANG="de_DE.UTF-8")
+    done = play(
+        "malice", "--seed", "3", "--language", "en", cwd=tmp_path, input="quit\nyes\n", LANG="de_DE.UTF-8"
+    )
     assert "Malice in the terminal" in done.stdout and "You left the game." in done.stdout
     done = play("malice", "--seed", "3", "--language", "de", cwd=tmp_path, input="verlassen\nja\n")
     assert "Du hast das Spiel verlassen." in done.stdout
@@ -293,7 +319,10 @@ def test_a_name_of_32_characters_is_taken(tmp_path: Path) -> None:
 
 def test_a_real_terminal_has_line_editing_history_and_completion(tmp_path: Path) -> None:
     shown = on_a_terminal(
-        "malice", "--seed", "3", cwd=tmp_path,
+        "malice",
+        "--seed",
+        "3",
+        cwd=tmp_path,
         keys=[
             b"hand\r",  # once
             b"\x1b[A\r",  # the up arrow brings back "hand"

@@ -104,8 +104,9 @@ def test_the_words_of_the_insomnia_prompts_are_moves_and_pass_says_what_it_does(
         assert auction in insomnia.say("rethrow 5")
     finally:
         insomnia.close()
-    german = Conversation("insomnia", "--players", "2", "--seed", "4", cwd=tmp_path, prompt=GERMAN_PROMPT,
-                          **GERMAN)  # fmt: skip
+    german = Conversation(
+        "insomnia", "--players", "2", "--seed", "4", cwd=tmp_path, prompt=GERMAN_PROMPT, **GERMAN
+    )
     try:
         assert "Spieler behält die Hand." in german.say("behalten")
         moves = german.say("hilfe")
@@ -119,8 +120,9 @@ def test_the_words_of_the_insomnia_prompts_are_moves_and_pass_says_what_it_does(
 def test_piped_input_that_keeps_being_refused_ends_the_game_with_exit_1(tmp_path: Path) -> None:
     """The issue's command: `1` bids 1, refused once someone bid more, forever."""
     command = f"yes 1 | {sys.executable} -m bot play insomnia --seed 5 --players 4"
-    done = subprocess.run(["sh", "-c", command], cwd=tmp_path, env=play_env(), capture_output=True, text=True,
-                          timeout=60)
+    done = subprocess.run(
+        ["sh", "-c", command], cwd=tmp_path, env=play_env(), capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 1
     # Why it stopped is said on standard error, once, apart from the game's transcript on standard output.
     assert done.stderr == (
@@ -154,21 +156,94 @@ def test_rules_end_with_the_terminals_own_footer_and_this_games_options(tmp_path
 # move (`1`) every few lines, so the piped input never looks stuck.
 TRIES = {
     "malice": [
-        "hilfe", "hand", "tisch", "regeln", "blah", "ende", "beenden", "legen", "legen kreuz bube",
-        "legen ah seitlich", "legen xx seite1", "legen 2c mitte", "99", "0", "1",
-        "bieten 8", "tauschen kh", "ausspielen kreuz bube", "passen", "nachwerfen 2", "bid 8", "exchange kh",
-        "pass", "rethrow 1", "play", "end", "verlassen", "nein", "1",
-        "legen P D seite1", "legen Kr 9 seite1", "legen zahlstapel mitte", "legen seite1 mitte",
-        "legen seite4 seite1", "-3", "?", "1",
-        "quit", "nein", "q", "nein", "exit", "", "h", "beenden jetzt", "1",
+        "hilfe",
+        "hand",
+        "tisch",
+        "regeln",
+        "blah",
+        "ende",
+        "beenden",
+        "legen",
+        "legen kreuz bube",
+        "legen ah seitlich",
+        "legen xx seite1",
+        "legen 2c mitte",
+        "99",
+        "0",
+        "1",
+        "bieten 8",
+        "tauschen kh",
+        "ausspielen kreuz bube",
+        "passen",
+        "nachwerfen 2",
+        "bid 8",
+        "exchange kh",
+        "pass",
+        "rethrow 1",
+        "play",
+        "end",
+        "verlassen",
+        "nein",
+        "1",
+        "legen P D seite1",
+        "legen Kr 9 seite1",
+        "legen zahlstapel mitte",
+        "legen seite1 mitte",
+        "legen seite4 seite1",
+        "-3",
+        "?",
+        "1",
+        "quit",
+        "nein",
+        "q",
+        "nein",
+        "exit",
+        "",
+        "h",
+        "beenden jetzt",
+        "1",
     ],
     "insomnia": [
-        "hilfe", "hand", "tisch", "regeln", "blah", "beenden", "legen ah mitte1", "bieten 8",
-        "nachwerfen 2", "ausspielen kh", "tauschen zz", "tauschen 2h", "tauschen", "bid 8", "1",
-        "passen", "bieten 99999999999999", "bieten -3", "bieten viel", "-3", "0", "99", "ausspielen",
-        "tauschen kh", "verlassen", "nein", "end", "bieten 1",
-        "nachwerfen", "nachwerfen x", "nachwerfen 7", "nachwerfen 0", "bieten 3", "ausspielen kh", "passen",
-        "passen", "ausspielen zz", "nachwerfen 1", "tauschen kh", "ausspielen 2h",
+        "hilfe",
+        "hand",
+        "tisch",
+        "regeln",
+        "blah",
+        "beenden",
+        "legen ah mitte1",
+        "bieten 8",
+        "nachwerfen 2",
+        "ausspielen kh",
+        "tauschen zz",
+        "tauschen 2h",
+        "tauschen",
+        "bid 8",
+        "1",
+        "passen",
+        "bieten 99999999999999",
+        "bieten -3",
+        "bieten viel",
+        "-3",
+        "0",
+        "99",
+        "ausspielen",
+        "tauschen kh",
+        "verlassen",
+        "nein",
+        "end",
+        "bieten 1",
+        "nachwerfen",
+        "nachwerfen x",
+        "nachwerfen 7",
+        "nachwerfen 0",
+        "bieten 3",
+        "ausspielen kh",
+        "passen",
+        "passen",
+        "ausspielen zz",
+        "nachwerfen 1",
+        "tauschen kh",
+        "ausspielen 2h",
     ],
 }
 PLAY_ON = {"malice": "1\n", "insomnia": "1\npassen\n"}  # then to the end
@@ -241,8 +316,14 @@ def test_a_german_terminal_answers_every_command_and_refusal_in_german(tmp_path:
         assert not re.findall(r"'[^'\n]+'|\"[^\"\n]+\"", said), "German quotes are „…“"
         assert "„p d“ ist keine Karte" not in done.stdout and "„kr 9“ ist keine Karte" not in done.stdout
         # Every kind of answer was met, so the check covered them.
-        for answer in ("ist hier kein Zug. Jetzt geht:", "ist ein Zug von", "ist keine Karte",
-                       "Du bleibst im Spiel.", "Deine Züge", "Tippe ihn mit allem, was er braucht"):
+        for answer in (
+            "ist hier kein Zug. Jetzt geht:",
+            "ist ein Zug von",
+            "ist keine Karte",
+            "Du bleibst im Spiel.",
+            "Deine Züge",
+            "Tippe ihn mit allem, was er braucht",
+        ):
             assert answer in done.stdout, (game, answer)
     # Piped input that never makes a move: the game gives up on it, in German too.
     done = play("malice", "--seed", "4", cwd=tmp_path, input="xyz\n" * 30, **GERMAN)

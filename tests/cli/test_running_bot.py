@@ -48,8 +48,11 @@ def running_bot(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Runn
     settings = getattr(request, "param", {})
     database = tmp_path / "cardbot.sqlite3"
     process = subprocess.Popen(
-        [sys.executable, "-m", "tests.cli.bot_process"], cwd=ROOT, text=True,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        [sys.executable, "-m", "tests.cli.bot_process"],
+        cwd=ROOT,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         env=clean_env(DATABASE_PATH=str(database), **settings),
     )
     try:
@@ -137,8 +140,12 @@ def test_a_failed_start_prints_exactly_one_sentence_on_stderr(
     tmp_path: Path, mode: str, code: int, sentence: str
 ) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "tests.cli.bot_process", mode], cwd=ROOT, text=True, capture_output=True,
-        timeout=60, env=clean_env(DATABASE_PATH=str(tmp_path / "cardbot.sqlite3")),
+        [sys.executable, "-m", "tests.cli.bot_process", mode],
+        cwd=ROOT,
+        text=True,
+        capture_output=True,
+        timeout=60,
+        env=clean_env(DATABASE_PATH=str(tmp_path / "cardbot.sqlite3")),
     )
     assert done.returncode == code
     # At the default level: no voice-support warning, no thread's traceback, nothing but the sentence.

@@ -72,8 +72,17 @@ OVER = "['finished', 'cancelled'].includes(document.body.dataset.state)"
 TURN_OR_OVER = "body[data-turn='1'], body[data-state='finished'], body[data-state='cancelled']"
 
 
-def stand_in(*, base: str, client_id: int, instance: str, channel_id: int, guild_id: int, code: str,
-             user: Any, frame_id: str = "frame-1") -> str:  # fmt: skip
+def stand_in(
+    *,
+    base: str,
+    client_id: int,
+    instance: str,
+    channel_id: int,
+    guild_id: int,
+    code: str,
+    user: Any,
+    frame_id: str = "frame-1",
+) -> str:
     """The stand-in page's HTML around the bot's Activity page at `base` (the bot's web address)."""
     src = (
         f"{base}/activity/?frame_id={frame_id}&instance_id={instance}&platform=desktop"
@@ -81,9 +90,12 @@ def stand_in(*, base: str, client_id: int, instance: str, channel_id: int, guild
     )
     who = {"id": str(user.id), "username": user.name, "discriminator": "0", "global_name": None}
     return STAND_IN % {
-        "src": src, "client_id": json.dumps(str(client_id)), "frame_id": json.dumps(frame_id),
-        "code": json.dumps(code), "user": json.dumps(who),
-    }  # fmt: skip
+        "src": src,
+        "client_id": json.dumps(str(client_id)),
+        "frame_id": json.dumps(frame_id),
+        "code": json.dumps(code),
+        "user": json.dumps(who),
+    }
 
 
 class Player:

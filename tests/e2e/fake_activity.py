@@ -47,9 +47,12 @@ class ActivityInstance:
         if self.guild_id:
             location["guild_id"] = str(self.guild_id)
         return {
-            "application_id": str(application_id), "instance_id": self.instance_id,
-            "launch_id": self.launch_id, "location": location, "users": [str(u) for u in self.users],
-        }  # fmt: skip
+            "application_id": str(application_id),
+            "instance_id": self.instance_id,
+            "launch_id": self.launch_id,
+            "location": location,
+            "users": [str(u) for u in self.users],
+        }
 
 
 class ActivityFake:
@@ -74,12 +77,21 @@ class ActivityFake:
         self.activity_enabled = True
         commands: list[dict[str, Any]] = getattr(self, "global_commands", [])
         if not any(c.get("type") == PRIMARY_ENTRY_POINT for c in commands):
-            commands.append({
-                "id": str(self.application_id + 7), "application_id": str(self.application_id),
-                "version": "1", "type": PRIMARY_ENTRY_POINT, "name": "launch", "description": "",
-                "handler": DISCORD_LAUNCH_ACTIVITY, "integration_types": [0, 1], "contexts": [0, 1, 2],
-                "default_member_permissions": None, "nsfw": False,
-            })  # fmt: skip
+            commands.append(
+                {
+                    "id": str(self.application_id + 7),
+                    "application_id": str(self.application_id),
+                    "version": "1",
+                    "type": PRIMARY_ENTRY_POINT,
+                    "name": "launch",
+                    "description": "",
+                    "handler": DISCORD_LAUNCH_ACTIVITY,
+                    "integration_types": [0, 1],
+                    "contexts": [0, 1, 2],
+                    "default_member_permissions": None,
+                    "nsfw": False,
+                }
+            )
             self.global_commands = commands
 
     def entry_point_dropped(self, current: list[dict[str, Any]], body: list[dict[str, Any]]) -> bool:
@@ -131,10 +143,15 @@ class ActivityFake:
             return _oauth_error(400, "invalid_grant")
         token = "tok-" + secrets.token_hex(12)
         self.access_tokens[token] = user_id
-        return web.json_response({
-            "access_token": token, "token_type": "Bearer", "expires_in": 604800,
-            "refresh_token": "ref-" + secrets.token_hex(8), "scope": "identify",
-        })  # fmt: skip
+        return web.json_response(
+            {
+                "access_token": token,
+                "token_type": "Bearer",
+                "expires_in": 604800,
+                "refresh_token": "ref-" + secrets.token_hex(8),
+                "scope": "identify",
+            }
+        )
 
     def bearer_user(self, request: web.Request) -> int | None:
         header = request.headers.get("Authorization", "")

@@ -2732,9 +2732,13 @@ class FakeDiscord(ActivityFake):
         if not group and len(people) != 2:
             raise FakeDiscordError("a DM is between two people")
         channel = FakeChannel(
-            self._snowflake(), name, None, type=3 if group else 1, owner_id=people[0].id,
+            self._snowflake(),
+            name,
+            None,
+            type=3 if group else 1,
+            owner_id=people[0].id,
             members=tuple(p.id for p in people),
-        )  # fmt: skip
+        )
         self.private_channels[channel.id] = channel
         return channel
 
@@ -2986,9 +2990,12 @@ class UserHandle:
             del member["user"]
             resolved["members"] = {str(user.id): member}
         data: dict[str, Any] = {
-            "id": command["id"], "name": command["name"], "type": 2, "target_id": str(user.id),
+            "id": command["id"],
+            "name": command["name"],
+            "type": 2,
+            "target_id": str(user.id),
             "resolved": resolved,
-        }  # fmt: skip
+        }
         if "guild_id" in command:
             data["guild_id"] = command["guild_id"]
         state = fake._start_interaction(APPLICATION_COMMAND, self.user, where, f"{name!r} on {user.name}")

@@ -260,9 +260,7 @@ class Scenario:
             per_second = stats.per_second()
             f.busiest_second = max(per_second.values(), default=0)
             f.calls_per_second = [per_second.get(s, 0) for s in range(int(since), int(fake.now()) + 1)]
-            f.moves = await self._conn.fetchval(
-                "SELECT COUNT(*) FROM actions WHERE created_at >= $1", since
-            )
+            f.moves = await self._conn.fetchval("SELECT COUNT(*) FROM actions WHERE created_at >= $1", since)
             self._share_times()
             f.moves_while_down = await self._moves_of_shard(0, self._killed_at, self._back_at)
             f.moves_after_restart = await self._moves_of_shard(1, self._back_at, time.time())
@@ -324,9 +322,11 @@ class Scenario:
             await self._conn.fetchval(
                 "SELECT COUNT(*) FROM actions a JOIN game_tables t ON t.id = a.table_id"
                 " WHERE t.channel_id = ANY($1::bigint[]) AND a.created_at >= $2 AND a.created_at < $3",
-                channels, start, end,
+                channels,
+                start,
+                end,
             )
-        )  # fmt: skip
+        )
 
 
 def summary(f: Figures) -> dict[str, Any]:
@@ -337,14 +337,24 @@ def summary(f: Figures) -> dict[str, Any]:
         return round(answers[min(len(answers) - 1, int(q * len(answers)))] * 1000) if answers else -1
 
     return {
-        "tables": f.tables, "opening": round(f.opening, 1), "seconds": round(f.seconds, 1), "moves": f.moves,
+        "tables": f.tables,
+        "opening": round(f.opening, 1),
+        "seconds": round(f.seconds, 1),
+        "moves": f.moves,
         "person_moves": f.person_moves,
-        "calls": f.calls, "peak_per_second": f.peak, "busiest_clock_second": f.busiest_second,
-        "429s": f.answered_429, "answer_p50_ms": pct(0.5), "answer_p99_ms": pct(0.99),
-        "down_seconds": round(f.down_seconds, 1), "moves_while_down": f.moves_while_down,
-        "moves_after_restart": f.moves_after_restart, "whole_share_after_kill_s": f.whole_after_kill,
-        "share_after_restart_s": f.shared_after_restart, "problems": f.problems[:10],
-    }  # fmt: skip
+        "calls": f.calls,
+        "peak_per_second": f.peak,
+        "busiest_clock_second": f.busiest_second,
+        "429s": f.answered_429,
+        "answer_p50_ms": pct(0.5),
+        "answer_p99_ms": pct(0.99),
+        "down_seconds": round(f.down_seconds, 1),
+        "moves_while_down": f.moves_while_down,
+        "moves_after_restart": f.moves_after_restart,
+        "whole_share_after_kill_s": f.whole_after_kill,
+        "share_after_restart_s": f.shared_after_restart,
+        "problems": f.problems[:10],
+    }
 
 
 def dumps(f: Figures) -> str:

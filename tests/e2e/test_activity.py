@@ -105,9 +105,14 @@ class Table:
         web = self.bot.web
         assert web is not None
         return stand_in(
-            base=web.base, client_id=APPLICATION_ID, instance=instance, channel_id=self.channel.id,
-            guild_id=self.fake.guild_id, code=self.fake.authorize_code(user), user=user,
-        )  # fmt: skip
+            base=web.base,
+            client_id=APPLICATION_ID,
+            instance=instance,
+            channel_id=self.channel.id,
+            guild_id=self.fake.guild_id,
+            code=self.fake.authorize_code(user),
+            user=user,
+        )
 
     async def stored_by(self, user: UserHandle) -> list[Any]:
         return [a for a in await self.harness.store.actions(self.id) if a.actor == str(user.id)]
@@ -121,7 +126,8 @@ class Table:
             return ""
         said = [
             discord_words(line.text)
-            for line in log_of(record, record.moves, locale=record.language) if line.count == seq
+            for line in log_of(record, record.moves, locale=record.language)
+            if line.count == seq
         ]
         if said:
             await self.fake.wait_for(lambda: said[-1] in self.message().text, what=f"move {seq} on Discord")

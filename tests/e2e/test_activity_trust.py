@@ -35,9 +35,11 @@ from tests.e2e.test_activity import Table
 from tests.e2e.test_game_support import hidden_cards, poll
 
 pytestmark = pytest.mark.bot(
-    web_port=0, web_secret=SecretStr("e2e-web-secret-0123456789"), discord_client_id=APPLICATION_ID,
+    web_port=0,
+    web_secret=SecretStr("e2e-web-secret-0123456789"),
+    discord_client_id=APPLICATION_ID,
     discord_client_secret=SecretStr(CLIENT_SECRET),
-)  # fmt: skip
+)
 
 
 class Page:
@@ -138,8 +140,15 @@ async def test_nothing_from_the_browser_is_trusted(harness: Harness) -> None:
         # Strict bodies (issue 38): a boolean is no table (JSON's true was table 1), an id past 2**63-1 no id
         # (it was a 500 from SQLite), a number in a string no number: 400 with a sentence, nothing played.
         mover_token = alice_token if mover == str(alice.id) else bob_token
-        for odd in ({"table": True}, {"table": 2**70}, {"table": str(table.id)}, {"seq": True},
-                    {"seq": 2**64}, {"instance": 7}, {"token": ["end"]}):  # fmt: skip
+        for odd in (
+            {"table": True},
+            {"table": 2**70},
+            {"table": str(table.id)},
+            {"seq": True},
+            {"seq": 2**64},
+            {"instance": 7},
+            {"token": ["end"]},
+        ):
             status, answer = await page.click(mover_token, {**body, **odd})
             assert status == 400 and answer["error"] == "This request is not understood.", (odd, answer)
 

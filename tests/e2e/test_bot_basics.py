@@ -101,7 +101,10 @@ async def test_help_lists_every_synced_command_one_line_each(harness: Harness) -
         )
         assert sum(line.startswith(f"`{usage}`: ") for line in lines) == 1, usage
     expected_lines = (
-        "`/rules [game]`: ", "`/help`: ", "`/leaderboard [game] [season] [by]`: ", "`/stats [user]`: "
+        "`/rules [game]`: ",
+        "`/help`: ",
+        "`/leaderboard [game] [season] [by]`: ",
+        "`/stats [user]`: ",
     )
     for expected in expected_lines:
         assert any(line.startswith(expected) for line in lines), expected

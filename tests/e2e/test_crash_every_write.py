@@ -371,9 +371,10 @@ async def test_a_kill_right_after_any_write_loses_nothing_and_blocks_nothing(
     # Nothing announced twice; the final standings once, as without a kill (a round's pairings whose sender
     # died are sent again unless the final standings came first and stand in for them). By headline: a
     # round's announcement names its deadline, a time.
-    heads, calm_heads = [a.splitlines()[:2] for a in said["announcements"]], [
-        a.splitlines()[:2] for a in seen["announcements"]
-    ]
+    heads, calm_heads = (
+        [a.splitlines()[:2] for a in said["announcements"]],
+        [a.splitlines()[:2] for a in seen["announcements"]],
+    )
     assert len({tuple(h) for h in heads}) == len(heads), f"announced twice: {heads}"
     assert heads[-1] == calm_heads[-1] and all(h in calm_heads for h in heads), (heads, calm_heads)
     fired, nth = set(), Counter[str]()

@@ -377,8 +377,12 @@ class RealGames:
         if custom_id is None or message is None or not message.visible_to(user.user):
             return None
         self.clicks += 1
-        return await self.fuzzer.send(f"real: {user.name} clicks {what}", user.click(message, custom_id),
-                                      kind="real") or False
+        return (
+            await self.fuzzer.send(
+                f"real: {user.name} clicks {what}", user.click(message, custom_id), kind="real"
+            )
+            or False
+        )
 
     async def step(self, channel: str, kind: str, people: list[str]) -> None:
         send = self.fuzzer.send
@@ -464,8 +468,9 @@ class RealGames:
                 except AssertionError:
                     return True  # the dialog offers other moves (the table moved on): he closes it
                 self.clicks += 1
-                await send(f"real: {user.name} submits {token}", user.submit(opened, {select: [token]}),
-                           kind="real")
+                await send(
+                    f"real: {user.name} submits {token}", user.submit(opened, {select: [token]}), kind="real"
+                )
             return True
         hand = await self.press(user, message, "hand", "My hand")
         if hand is None:

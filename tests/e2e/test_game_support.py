@@ -216,7 +216,7 @@ def _synced_commands(harness: Harness) -> dict[str, set[str]]:
     for command in walk(list(harness.bot.tree.get_commands(type=discord.AppCommandType.chat_input))):
         for locale in ("en", "de"):
             path = command_path(command, locale)
-            words = usage(command, locale).split(" ")[len(path.split(" ")):]
+            words = usage(command, locale).split(" ")[len(path.split(" ")) :]
             known[path] = {word.strip("[]") for word in words}
             if command.parent is not None:
                 known.setdefault(command_path(command.parent, locale), set())

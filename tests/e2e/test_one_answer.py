@@ -32,10 +32,12 @@ BODIES: dict[int, dict[str, Any]] = {
     6: {"type": 6},
     7: {"type": 7, "data": {"content": "an update"}},
     8: {"type": 8, "data": {"choices": []}},
-    9: {"type": 9, "data": {"custom_id": "m", "title": "A dialog",
-                            "components": [{"type": 10, "content": "text"}]}},
+    9: {
+        "type": 9,
+        "data": {"custom_id": "m", "title": "A dialog", "components": [{"type": 10, "content": "text"}]},
+    },
     12: {"type": 12},
-}  # fmt: skip
+}
 ALLOWED = {
     APPLICATION_COMMAND: (4, 5, 9, 12),
     MESSAGE_COMPONENT: (4, 5, 6, 7, 9, 12),

@@ -26,9 +26,15 @@ async def health_command(port: int, folder: Path) -> tuple[int, str]:
     """`cardtable-bot health` as the container's health check runs it: exit code, and what it said."""
     env = clean_env(METRICS_PORT=str(port))
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", "health", cwd=folder, env=env,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
-    )  # fmt: skip
+        sys.executable,
+        "-m",
+        "bot",
+        "health",
+        cwd=folder,
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
     out, _ = await proc.communicate()
     assert proc.returncode is not None
     return proc.returncode, out.decode()
@@ -59,9 +65,16 @@ async def test_metrics_count_a_move_and_health_follows_the_gateway(tmp_path: Pat
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     bot = BotProcess(
-        fake, "", 0, tmp_path, DATABASE_URL="", SHARD_COUNT="", SHARD_IDS="",
-        DATABASE_PATH=str(tmp_path / "bot.sqlite3"), METRICS_PORT=str(port),
-    )  # fmt: skip
+        fake,
+        "",
+        0,
+        tmp_path,
+        DATABASE_URL="",
+        SHARD_COUNT="",
+        SHARD_IDS="",
+        DATABASE_PATH=str(tmp_path / "bot.sqlite3"),
+        METRICS_PORT=str(port),
+    )
     try:
         await bot.start()
         await fake.wait_for(lambda: bot.logged("metrics at http://127.0.0.1"), what="the metrics server")
@@ -108,9 +121,10 @@ async def test_metrics_count_a_move_and_health_follows_the_gateway(tmp_path: Pat
 
         # One warning line for each retried failure, no traceback.
         retried = [
-            r for r in bot.records()
+            r
+            for r in bot.records()
             if "writing to Discord failed" in str(r.get("message")) or "rate limited" in str(r.get("message"))
-        ]  # fmt: skip
+        ]
         assert retried and all(r["level"] == "WARNING" and "exception" not in r for r in retried), retried
         assert bot.problems() == []
 

@@ -59,6 +59,7 @@ class Table:
 
     async def person_to_move(self) -> tuple[Any, UserHandle] | None:
         """Wait until a person may move and the table message shows it; None once the game is over."""
+
         def ready() -> bool:
             record = self.record()
             if record is None or record.game is None or record.game.is_over:
@@ -136,8 +137,10 @@ async def finish(harness: Harness, table: Table, since: float) -> None:
     assert stats.sent_429 == 0 and 10062 not in stats.error_codes and 50035 not in stats.error_codes
     await check_announced_and_settled(harness, table)  # every stored move on the table message
     spent = rate_limited(harness, since)
-    print(f"{table.moves} moves by people, {spent} rate-limited calls, "
-          f"{harness.bot.sessions.presenter.token_edits} edits through a click's token")
+    print(
+        f"{table.moves} moves by people, {spent} rate-limited calls, "
+        f"{harness.bot.sessions.presenter.token_edits} edits through a click's token"
+    )
     assert table.moves > 10 and spent <= MOVES_BUDGET * table.moves, (spent, table.moves)
     check_private(harness, table)
 

@@ -27,7 +27,11 @@ CALLBACK = "POST /interactions/{interaction_id}/{token}/callback"
 LABELS = {
     "en": {"open": "Replay", "first": "⏮ First", "back": "◀ Back", "forward": "Forward ▶", "last": "Last ⏭"},
     "de": {
-        "open": "Wiederholung", "first": "⏮ Anfang", "back": "◀ Zurück", "forward": "Vor ▶", "last": "Ende ⏭"
+        "open": "Wiederholung",
+        "first": "⏮ Anfang",
+        "back": "◀ Zurück",
+        "forward": "Vor ▶",
+        "last": "Ende ⏭",
     },
 }
 
@@ -107,7 +111,7 @@ class Budget:
         self.requests = len(fake.requests)
 
     def assert_spent_nothing(self) -> None:
-        routes = {r.route for r in self.fake.requests[self.requests:]}
+        routes = {r.route for r in self.fake.requests[self.requests :]}
         assert routes == {CALLBACK}, routes
         stats = self.fake.rest_stats(since=self.since)
         assert stats.total == 0 and not stats.answers_429 and not stats.sent_429, stats.by_route()

@@ -84,7 +84,7 @@ async def test_a_german_knockout_names_all_on_its_final_bracket_after_a_restart(
     assert any("Дмитрий" in t for t in texts) and any("ẞtraßenbahn" in t for t in texts)
     winner = board.lines[0].player if board.lines else None
     champion = [t for t in texts if t.startswith("Sieger: ")]
-    assert len(champion) == 1 and winner is not None and reads_as(champion[0][len("Sieger: "):], ids[winner])
+    assert len(champion) == 1 and winner is not None and reads_as(champion[0][len("Sieger: ") :], ids[winner])
     assert f"<@{winner}>" in final.text
 
 

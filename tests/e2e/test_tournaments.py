@@ -61,8 +61,10 @@ async def round_opened(harness: Harness, event: int, round_no: int) -> Any:
         row = await row_of(harness, event)
         if row.round != round_no:
             return None
-        if any(not m.settled and harness.bot.sessions.tables.by_id(m.table_id or 0) is None
-               for m in row.current()):  # fmt: skip
+        if any(
+            not m.settled and harness.bot.sessions.tables.by_id(m.table_id or 0) is None
+            for m in row.current()
+        ):
             return None
         return row
 
@@ -236,8 +238,11 @@ async def test_a_five_person_knockout_gives_its_byes_to_the_top_seeds(harness: H
     for n, p in enumerate(players):
         await harness.store._db.execute(
             "INSERT INTO ratings (guild_id, kind, player, mu, sigma, score, games) VALUES (?, 'malice', ?,"
-            " 25, 8, ?, 3)", harness.fake.guild_id, p, 1000.0 + 10 * n,
-        )  # fmt: skip
+            " 25, 8, ?, 3)",
+            harness.fake.guild_id,
+            p,
+            1000.0 + 10 * n,
+        )
     for p in players:  # the ratings are read when they join: join again (leave first)
         await users[p].slash("tournament leave")
         await users[p].slash("tournament join")
@@ -271,8 +276,9 @@ async def test_a_five_person_knockout_gives_its_byes_to_the_top_seeds(harness: H
 @pytest.mark.both_backends
 @pytest.mark.slow
 async def test_a_seven_person_insomnia_event_of_two_table_rounds_and_a_final(harness: Harness) -> None:
-    event, users = await setup_event(harness, 7, game="insomnia", format="tables", rounds=2, deadline=20,
-                                     options="chips=5 deals=1")  # fmt: skip
+    event, users = await setup_event(
+        harness, 7, game="insomnia", format="tables", rounds=2, deadline=20, options="chips=5 deals=1"
+    )
     players = list(users)
     clock = Clock(harness)
     await users[players[0]].slash("tournament start")
@@ -292,8 +298,14 @@ async def test_a_seven_person_insomnia_event_of_two_table_rounds_and_a_final(har
             met |= {frozenset((a, b)) for a in m.players for b in m.players if a < b}
             # The player whose turn it is makes one move; the next one never does (a no-show).
             record = harness.bot.sessions.tables.by_id(m.table_id)
-            await poll(lambda m=m: (r := harness.bot.sessions.tables.by_id(m.table_id)) is not None
-                       and r.status == "running" and r.game is not None, what="dealt")  # fmt: skip
+            await poll(
+                lambda m=m: (
+                    (r := harness.bot.sessions.tables.by_id(m.table_id)) is not None
+                    and r.status == "running"
+                    and r.game is not None
+                ),
+                what="dealt",
+            )
             record = harness.bot.sessions.tables.by_id(m.table_id)
             mover = record.playing.current_player
             said = await users[mover].slash("insomnia pass", channel=record.channel_id)
@@ -322,8 +334,11 @@ def table_points(matches: list[Any]) -> Counter[str]:
         place = {p: last if p in m.forfeits else m.places[i] for i, p in enumerate(m.players)}
         for p in m.players:
             if p not in m.forfeits:
-                score[p] += sum(1 if place[p] < place[q] else 0.5 if place[p] == place[q] else 0
-                                for q in m.players if q != p)  # fmt: skip
+                score[p] += sum(
+                    1 if place[p] < place[q] else 0.5 if place[p] == place[q] else 0
+                    for q in m.players
+                    if q != p
+                )
     return score
 
 

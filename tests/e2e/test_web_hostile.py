@@ -273,9 +273,18 @@ async def test_no_input_makes_a_page_or_the_activity_fail(harness: Harness) -> N
         ("POST", ["activity", "api", "token"], {}, {}, {"code": "code-made-up"}),
         ("GET", ["activity", "api", "table"], {"instance": instance}, {"Authorization": auth}, None),
         ("POST", ["activity", "api", "click"], {}, {"Authorization": auth}, click),
-    ]  # fmt: skip
-    header_names = ["Last-Event-ID", "Accept-Language", "Authorization", "Content-Type", "X-Forwarded-For",
-                    "If-None-Match", "Range", "Cookie", "Origin"]  # fmt: skip
+    ]
+    header_names = [
+        "Last-Event-ID",
+        "Accept-Language",
+        "Authorization",
+        "Content-Type",
+        "X-Forwarded-For",
+        "If-None-Match",
+        "Range",
+        "Cookie",
+        "Origin",
+    ]
     query_names = ["lang", "step", "season", "instance", "after", "x"]
 
     @st.composite
@@ -324,9 +333,13 @@ async def test_no_input_makes_a_page_or_the_activity_fail(harness: Harness) -> N
     asked: list[tuple[str, str, int | None]] = []
 
     @hypothesis.settings(
-        max_examples=EXAMPLES, deadline=None, database=None, derandomize=HOSTILE_SEED is None,
-        suppress_health_check=list(hypothesis.HealthCheck), phases=[hypothesis.Phase.generate],
-    )  # fmt: skip
+        max_examples=EXAMPLES,
+        deadline=None,
+        database=None,
+        derandomize=HOSTILE_SEED is None,
+        suppress_health_check=list(hypothesis.HealthCheck),
+        phases=[hypothesis.Phase.generate],
+    )
     @hypothesis.given(asked_for=hostile_request())
     def one_request(asked_for: tuple[str, str, dict[str, str], bytes | None]) -> None:
         method, target, headers, body = asked_for

@@ -62,9 +62,11 @@ def test_swiss_standings_tiebreaks_buchholz_then_sonneborn_berger() -> None:
     people = [Entrant(p, rating=0.0, order=i) for i, p in enumerate("abcd")]
     # a beats b, c beats d; then a beats c, d beats b: a 2, c 1, d 1, b 0.
     matches = [
-        Match(1, 1, ("a", "b"), (1, 2)), Match(1, 2, ("c", "d"), (1, 2)),
-        Match(2, 1, ("a", "c"), (1, 2)), Match(2, 2, ("d", "b"), (1, 2)),
-    ]  # fmt: skip
+        Match(1, 1, ("a", "b"), (1, 2)),
+        Match(1, 2, ("c", "d"), (1, 2)),
+        Match(2, 1, ("a", "c"), (1, 2)),
+        Match(2, 2, ("d", "b"), (1, 2)),
+    ]
     table = swiss.standings(people, matches)
     assert [s.player for s in table] == ["a", "c", "d", "b"]  # c and d: Buchholz 3 against 1
     assert table[1].tiebreaks[:2] == (3.0, 1.0) and table[2].tiebreaks[:2] == (1.0, 0.0)

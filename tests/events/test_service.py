@@ -119,9 +119,15 @@ async def test_a_match_table_left_in_its_lobby_by_a_crash_is_dealt_when_the_runn
     (match,) = (await store.competition(event)).current()
     # What a crash between the lobby's creation (linked to its match) and its deal leaves behind.
     lobby = await sessions.lobbies.open(
-        kind="malice", guild_id=GUILD, channel_id=CHANNEL, host_id=ALICE, options={},
-        players=list(match.players), match=match.id, competition=event,
-    )  # fmt: skip
+        kind="malice",
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        host_id=ALICE,
+        options={},
+        players=list(match.players),
+        match=match.id,
+        competition=event,
+    )
     assert lobby.status == "lobby"
     events.runner = Runner(store, sessions)
     events.runner.start()

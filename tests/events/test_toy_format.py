@@ -36,6 +36,8 @@ async def test_a_toy_format_registered_in_one_line_plays_an_event(events, store)
         board = await events.show(CHANNEL, event)
         assert table.kind == "malice"
         assert [(line.player, line.points) for line in board.lines] == [
-            (str(ALICE), 1.0), (str(CAROL), 1.0), (str(BOB), 0.0)
-        ]  # fmt: skip
+            (str(ALICE), 1.0),
+            (str(CAROL), 1.0),
+            (str(BOB), 0.0),
+        ]
     assert "sprint" not in FORMATS

@@ -81,8 +81,10 @@ def table(info: TableInfo, game: HighCardGame, note: str | None, *, locale: obje
         footer=f"Round {view.round} of {view.rounds}",
         colour=COLOUR,
     )
-    rows = [] if view.is_over else rows_of(
-        [Button(label="My hand", table=info.id, action=click("hand"), style="primary")]
+    rows = (
+        []
+        if view.is_over
+        else rows_of([Button(label="My hand", table=info.id, action=click("hand"), style="primary")])
     )
     return Message(embeds=[embed], rows=rows)
 

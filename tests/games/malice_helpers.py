@@ -40,7 +40,12 @@ def stacks(text: str) -> list[list[Card]]:
 
 
 def table(
-    spec: str = "", *, stake: int = 1, max_turns: int = 500, turn: int = 1, seed: str = "test",
+    spec: str = "",
+    *,
+    stake: int = 1,
+    max_turns: int = 500,
+    turn: int = 1,
+    seed: str = "test",
     discard: str = "optional",
 ) -> MaliceGame:
     lines = {}

@@ -141,8 +141,12 @@ def test_insomnia_rethrows_the_die_its_hand_does_not_need_and_stops_when_it_matc
 
 def test_insomnia_keeps_a_matching_hand_and_outbids_a_rival_who_would_rethrow_it():
     # ai:1 deals, so it bids last: b bids 1 for re-throws that would break ai:1's match; ai:1 outbids.
-    game = rig(["ai:1", "b", "c"], {"ai:1": "9S 9H KD AC", "b": "10S JH QC 10D", "c": "JS QD KC 10H"},
-               "9 A K 9", dealer=0)
+    game = rig(
+        ["ai:1", "b", "c"],
+        {"ai:1": "9S 9H KD AC", "b": "10S JH QC 10D", "c": "JS QD KC 10H"},
+        "9 A K 9",
+        dealer=0,
+    )
     pass_to(game, "auction")
     act(game, "bid 1", "pass")
     assert game.current_player == "ai:1"
@@ -151,8 +155,15 @@ def test_insomnia_keeps_a_matching_hand_and_outbids_a_rival_who_would_rethrow_it
 
 
 _EIGHT = ["ai:1", *(f"r{i}" for i in range(7))]
-_OTHERS = ["7S 7H 7D 7C", "8S 8H 8D 8C", "9H 9D 9C 10S", "10D 10C JS JH", "JC QS QH QD", "KS KH KD KC",
-           "AS AH AD AC"]
+_OTHERS = [
+    "7S 7H 7D 7C",
+    "8S 8H 8D 8C",
+    "9H 9D 9C 10S",
+    "10D 10C JS JH",
+    "JC QS QH QD",
+    "KS KH KD KC",
+    "AS AH AD AC",
+]
 
 
 def test_insomnia_at_a_full_table_bids_all_but_one_chip_for_a_hand_that_can_match():
@@ -177,16 +188,25 @@ def test_insomnia_never_bids_more_than_the_payout_the_bid_is_expected_to_bring()
 
 def test_insomnia_does_not_bid_for_a_hand_that_can_never_match():
     # A seven can never show on the dice (faces 9 to A): no number of re-throws helps.
-    game = rig(_EIGHT, dict(zip(_EIGHT, ["7S 10H JD QC", "9S 7H 7D 7C", *_OTHERS[1:]], strict=True)),
-               "9 9 K A", dealer=7)
+    game = rig(
+        _EIGHT,
+        dict(zip(_EIGHT, ["7S 10H JD QC", "9S 7H 7D 7C", *_OTHERS[1:]], strict=True)),
+        "9 9 K A",
+        dealer=7,
+    )
     pass_to(game, "auction")
     assert choose_action(game, "ai:1", "x") == Pass()
 
 
 def test_insomnia_exchanges_away_a_card_that_can_never_match():
     # 5 players: the 7♥ can never match a die (faces 9 to A), and the hand has no pair to keep.
-    hands = {"ai:1": "7H 9S JD KC", "b": "8S 8H 8D 8C", "c": "9H 9D 9C 10S", "d": "10H 10D 10C JS",
-             "e": "JH JC QS QH"}
+    hands = {
+        "ai:1": "7H 9S JD KC",
+        "b": "8S 8H 8D 8C",
+        "c": "9H 9D 9C 10S",
+        "d": "10H 10D 10C JS",
+        "e": "JH JC QS QH",
+    }
     game = rig(list(hands), hands, "9 J K A", dealer=4)
     action = choose_action(game, "ai:1", "x")
     assert action == insomnia.Exchange(card="7H")

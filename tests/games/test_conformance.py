@@ -40,8 +40,18 @@ PLAYOUT_OPTIONS = {"insomnia": {"deals": 2}, "malice": {"turns": 60}, "highcard"
 HOUSE_PLAYOUTS = {("insomnia", "bust", "out"): {"chips": 3, "deals": 6}}
 MAX_STEPS = 3000
 # The names each engine module exports alike (outside code and the spec rely on them).
-COMMON_NAMES = ("Game", "Options", "Action", "Event", "PublicView", "PlayerView", "EndGame", "GameOver",
-                "new_game", "parse_action")
+COMMON_NAMES = (
+    "Game",
+    "Options",
+    "Action",
+    "Event",
+    "PublicView",
+    "PlayerView",
+    "EndGame",
+    "GameOver",
+    "new_game",
+    "parse_action",
+)
 
 
 @pytest.fixture(params=GAMES)
@@ -61,8 +71,8 @@ def house_variants(spec: GameSpec) -> list[dict[str, object]]:
     variants: list[dict[str, object]] = []
     for name in house_rules(spec.options):
         default = spec.options.model_fields[name].default
-        values: tuple[object, ...] = (
-            option_choices(spec.options, name)[1:] or option_range(spec.options, name)
+        values: tuple[object, ...] = option_choices(spec.options, name)[1:] or option_range(
+            spec.options, name
         )
         for value in values:
             if value != default:
@@ -118,8 +128,12 @@ def test_every_house_rule_is_played_by_the_suite():
     """Each game's house rules are found in its options model and each has a playout of its own."""
     assert house_rules(REGISTRY["insomnia"].options) == ("sevens", "bust", "stage4")
     assert house_rules(REGISTRY["malice"].options) == ("stake", "turns", "discard")
-    played = {(name, key) for name, options in TABLES for key in options
-              if PLAYOUT_OPTIONS.get(name, {}).get(key) != options[key]}
+    played = {
+        (name, key)
+        for name, options in TABLES
+        for key in options
+        if PLAYOUT_OPTIONS.get(name, {}).get(key) != options[key]
+    }
     rules = {(name, rule) for name in REGISTRY.names() for rule in house_rules(REGISTRY[name].options)}
     assert played >= rules
 

@@ -90,7 +90,10 @@ def test_an_auction_alone_without_a_bid_closes_with_no_winner():
 def test_tricks_alone_follow_suit_fix_trumps_and_give_the_lead_to_the_winner():
     hands = {"a": parse_cards("9H AS"), "b": parse_cards("KH 10S"), "c": parse_cards("QC JS")}
     tricks = insomnia_state(
-        Tricks, {"a": 5, "b": 5, "c": 5}, hands=hands, tricks_won=dict.fromkeys(PLAYERS, 0),
+        Tricks,
+        {"a": 5, "b": 5, "c": 5},
+        hands=hands,
+        tricks_won=dict.fromkeys(PLAYERS, 0),
         won_cards={p: [] for p in PLAYERS},
     )
     tricks._start_tricks("a")
@@ -109,14 +112,16 @@ def test_tricks_alone_follow_suit_fix_trumps_and_give_the_lead_to_the_winner():
 
 
 def malice_moves(**piles: str) -> Moves:
-    return Moves.model_validate({
-        "seed": "parts",
-        "players": ["a", "b"],
-        "centre": stacks(piles.get("centre", "")),
-        "hands": {"a": cards(piles.get("hand", "")), "b": []},
-        "payoff": {"a": cards(piles.get("payoff", "KC KD")), "b": cards("KC KD")},
-        "side": {"a": stacks(piles.get("side", "")), "b": stacks("")},
-    })
+    return Moves.model_validate(
+        {
+            "seed": "parts",
+            "players": ["a", "b"],
+            "centre": stacks(piles.get("centre", "")),
+            "hands": {"a": cards(piles.get("hand", "")), "b": []},
+            "payoff": {"a": cards(piles.get("payoff", "KC KD")), "b": cards("KC KD")},
+            "side": {"a": stacks(piles.get("side", "")), "b": stacks("")},
+        }
+    )
 
 
 def test_moves_alone_force_the_ace_to_the_centre_before_anything_else():

@@ -36,8 +36,12 @@ TRICKS3 = ["9S", "QS", "KC", "KH", "9H", "AH", "10C", "9D", "JH", "AS", "JD", "Q
 def test_each_house_rule_defaults_to_the_standard_rule_and_refuses_other_values():
     assert InsomniaOptions() == InsomniaOptions(sevens="hearts-spades", bust="ends", stage4="on")
     assert MaliceOptions() == MaliceOptions(discard="optional", stake=1, turns=500)
-    for model, name in [(InsomniaOptions, "sevens"), (InsomniaOptions, "bust"), (InsomniaOptions, "stage4"),
-                        (MaliceOptions, "discard")]:
+    for model, name in [
+        (InsomniaOptions, "sevens"),
+        (InsomniaOptions, "bust"),
+        (InsomniaOptions, "stage4"),
+        (MaliceOptions, "discard"),
+    ]:
         with pytest.raises(ValidationError):
             model.model_validate({name: "sometimes"})
     with pytest.raises(ValueError, match=r"house rule of Insomnia: choose ends or out\.$"):
@@ -118,7 +122,9 @@ def test_h2_the_game_ends_when_one_player_holds_chips_and_those_out_together_sha
     assert first(events, "players_out").players == ["p0", "p2"] and kinds(events)[-1] == "game_over"
     assert game.is_over and game.over_reason == "out_of_chips"
     assert [(s.player, s.placement, s.won) for s in game.standings()] == [
-        ("p1", 1, True), ("p0", 2, False), ("p2", 2, False)
+        ("p1", 1, True),
+        ("p0", 2, False),
+        ("p2", 2, False),
     ]
 
 
@@ -134,8 +140,12 @@ def test_h2_a_new_deal_sends_hands_only_to_the_players_still_in():
 
 
 def test_h2_the_first_player_out_places_last():
-    game = rig(["p0", "p1", "p2", "p3"], {"p1": "AS KS QS 9D", "p2": "AH KH QH 9C", "p3": "AD KD 10S 9S",
-                                          "p0": "AC KC JD 10H"}, "9 9 9 9", bust="out")
+    game = rig(
+        ["p0", "p1", "p2", "p3"],
+        {"p1": "AS KS QS 9D", "p2": "AH KH QH 9C", "p3": "AD KD 10S 9S", "p0": "AC KC JD 10H"},
+        "9 9 9 9",
+        bust="out",
+    )
     game.chips = {"p0": 0, "p1": 20, "p2": 0, "p3": 5}
     game.out = {"p2": 1, "p0": 2}  # p2 went out first, p0 later
     assert [(s.player, s.placement) for s in game.standings()] == [("p1", 1), ("p3", 2), ("p0", 3), ("p2", 4)]
@@ -149,7 +159,7 @@ def test_h3_without_stage_4_the_deal_ends_after_the_tricks(stage4):
     game = rig(P3, DEAL3, "A A A A", stage4=stage4)
     pass_to(game, "tricks")
     events = act(game, *TRICKS3)
-    after_pot = kinds(events)[kinds(events).index("pot_split"):]
+    after_pot = kinds(events)[kinds(events).index("pot_split") :]
     if stage4 == "off":
         assert after_pot[:3] == ["pot_split", "deal_ended", "deal_started"] and game.deal == 2
         assert "stage4_eligible" not in kinds(events) and game.phase == "exchange"

@@ -7,8 +7,9 @@ import pytest
 from bot.games.insomnia.ai_auction import NONE, RIVAL_ALL_IN, AuctionModel
 
 
-def _model(rivals: list[int], wins: dict[int, float], *, high_bid: int = 0, share: float = 0.0,
-           stand: float = 0.0) -> AuctionModel:
+def _model(
+    rivals: list[int], wins: dict[int, float], *, high_bid: int = 0, share: float = 0.0, stand: float = 0.0
+) -> AuctionModel:
     return AuctionModel(high_bid, rivals, 10, lambda bid: wins.get(bid, -100.0), share, stand)
 
 

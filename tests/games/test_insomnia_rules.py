@@ -31,8 +31,14 @@ DEAL4 = {"p1": "AS KS QS 9D", "p2": "AH KH QH 9C", "p3": "AD KD 10S 9S", "p0": "
 TRICKS4 = ["AS", "9C", "9S", "AC", "KS", "QH", "10S", "KC", "QS", "KH", "AD", "JD", "9D", "AH", "KD", "10H"]
 
 # 6 players (30 cards: 8 to A, 7H, 7S); the stock holds the other six.
-DEAL6 = {"p1": "8S 9S 10S AS", "p2": "8H 9H JH AH", "p3": "8D 9D 10D JD", "p4": "QD KD AD JS",
-         "p0": "8C 10C JC AC", "p5": "QH KH KS QC"}
+DEAL6 = {
+    "p1": "8S 9S 10S AS",
+    "p2": "8H 9H JH AH",
+    "p3": "8D 9D 10D JD",
+    "p4": "QD KD AD JS",
+    "p0": "8C 10C JC AC",
+    "p5": "QH KH KS QC",
+}
 
 # 2 players: p0 (pair of nines) leads AD; the tricks split 2-2.
 DEAL2 = {"p1": "AS KS 10D JC", "p0": "9S 9H AD KC"}

@@ -112,8 +112,10 @@ def random_centre_stack(rng: random.Random) -> list[Card]:
     if rng.random() < 0.4:
         return []
     length = rng.choice([1, 2, 5, 11, 12, 12]) if rng.random() < 0.5 else rng.randint(1, 12)
-    return [JOKER if rng.random() < 0.15 else Card.of(RANK_OF[v], rng.choice(list(Suit)))
-            for v in range(1, length + 1)]
+    return [
+        JOKER if rng.random() < 0.15 else Card.of(RANK_OF[v], rng.choice(list(Suit)))
+        for v in range(1, length + 1)
+    ]
 
 
 def random_side_stack(rng: random.Random) -> list[Card]:
@@ -143,8 +145,10 @@ def random_position(n: int, discard: str = "optional") -> MaliceGame:
         "stock": [random_card(rng) for _ in range(rng.choice([0, 0, 1, 3, 4, 9, 20]))],
         "centre": [random_centre_stack(rng) for _ in range(4)],
         "hands": {me: hand, other: [random_card(rng) for _ in range(rng.randint(0, 5))]},
-        "payoff": {p: [random_card(rng, aces=0.25, jokers=0) for _ in range(rng.choice([1, 1, 2, 5]))]
-                   for p in PLAYERS},
+        "payoff": {
+            p: [random_card(rng, aces=0.25, jokers=0) for _ in range(rng.choice([1, 1, 2, 5]))]
+            for p in PLAYERS
+        },
         "side": {p: [random_side_stack(rng) for _ in range(4)] for p in PLAYERS},
         "idle_turns": rng.choice([0, 0, 1]),
         "discard": discard,
@@ -211,8 +215,11 @@ def check_effects(before: MaliceGame, action: Play | EndTurn, after: MaliceGame,
             return
         # Rule 12: the turn passes; rule 7: the next player draws up to 5 (fewer if the stock runs short).
         assert kinds[-2:] == ["turn_ended", "turn_started"] and after.current_player == other
-        want = min(5, len(before.hands[other]) + len(before.stock)) if len(before.hands[other]) < 5 else len(
-            before.hands[other])
+        want = (
+            min(5, len(before.hands[other]) + len(before.stock))
+            if len(before.hands[other]) < 5
+            else len(before.hands[other])
+        )
         assert len(after.hands[other]) == want
         assert after.hands[other][: len(before.hands[other])] == before.hands[other]
         assert after.idle_turns == (0 if moved else before.idle_turns + 1)
@@ -232,8 +239,11 @@ def check_effects(before: MaliceGame, action: Play | EndTurn, after: MaliceGame,
     if completed:  # rule 10: the 13 cards go into the stock at once and the slot is free
         assert after.centre[slot] == [] and "stack_completed" in kinds
         assert Counter(after.stock) + Counter(after.hands[me]) == (
-            Counter(before.stock) + Counter(before.centre[slot] + [card]) + Counter(before.hands[me])
-            - (Counter([card]) if action.source == "hand" else Counter()))
+            Counter(before.stock)
+            + Counter(before.centre[slot] + [card])
+            + Counter(before.hands[me])
+            - (Counter([card]) if action.source == "hand" else Counter())
+        )
         stock += 13
     else:
         assert after.centre[slot] == before.centre[slot] + [card]
@@ -267,7 +277,8 @@ def test_rules_8_to_15_legal_moves_and_their_effects_match_the_rule_text(chunk, 
         assert len(legal) == len(set(legal)), f"position {n}: a move listed twice"
         assert set(legal) == expected, (
             f"position {n}: listed but not allowed {set(legal) - expected}, allowed but not listed "
-            f"{expected - set(legal)}")
+            f"{expected - set(legal)}"
+        )
         assert game.default_action() in expected, f"position {n}: the timeout's move is not allowed"
         obliged += END not in expected
         before_text = game.model_dump_json()
@@ -301,19 +312,37 @@ def test_rules_8_to_15_legal_moves_and_their_effects_match_the_rule_text(chunk, 
 AS_RANK_CASES = [
     # (position, action, error): a rank is the joker's alone (docs/design.md: `as_rank` "else None"), so the
     # same move is not accepted in a second spelling that legal_actions() never lists.
-    ("centre: A 2 3 4\na hand: 5 9", play("5", to="centre1", as_rank="5"),
-     "Only a joker takes a rank on the centre: leave the rank out for a 5."),
-    ("a hand: A 9", play("A", to="centre2", as_rank="A"),
-     "Only a joker takes a rank on the centre: leave the rank out for an ace."),
-    ("centre: A 2 3 4 5 6 7 8 9 10 J Q\na payoff: 7 K", play(None, source="payoff", as_rank="K"),
-     "Only a joker takes a rank on the centre: leave the rank out for a king."),
-    ("centre: A 2 3 4 5 6 7 8\na side: 9", play("9", source="side1", as_rank="9"),
-     "Only a joker takes a rank on the centre: leave the rank out for a 9."),
-    ("centre: A 2 3 4\na hand: 5 9", play("5", to="centre1", as_rank="6"),
-     "Only a joker can be played as another rank."),
+    (
+        "centre: A 2 3 4\na hand: 5 9",
+        play("5", to="centre1", as_rank="5"),
+        "Only a joker takes a rank on the centre: leave the rank out for a 5.",
+    ),
+    (
+        "a hand: A 9",
+        play("A", to="centre2", as_rank="A"),
+        "Only a joker takes a rank on the centre: leave the rank out for an ace.",
+    ),
+    (
+        "centre: A 2 3 4 5 6 7 8 9 10 J Q\na payoff: 7 K",
+        play(None, source="payoff", as_rank="K"),
+        "Only a joker takes a rank on the centre: leave the rank out for a king.",
+    ),
+    (
+        "centre: A 2 3 4 5 6 7 8\na side: 9",
+        play("9", source="side1", as_rank="9"),
+        "Only a joker takes a rank on the centre: leave the rank out for a 9.",
+    ),
+    (
+        "centre: A 2 3 4\na hand: 5 9",
+        play("5", to="centre1", as_rank="6"),
+        "Only a joker can be played as another rank.",
+    ),
     # The rule broken comes before the spelling: an ace with a rank on a side stack is still an ace.
-    ("centre: A | A | A | A\na hand: A 9", play("A", to="side1", as_rank="A"),
-     "An ace can never go on a side stack."),
+    (
+        "centre: A | A | A | A\na hand: A 9",
+        play("A", to="side1", as_rank="A"),
+        "An ace can never go on a side stack.",
+    ),
 ]
 
 
@@ -333,8 +362,13 @@ def test_rule_8_only_a_joker_is_played_as_a_rank(spec, action, error):
 
 @pytest.mark.parametrize(
     "garbage",
-    ['{"kind": "fold"}', {"kind": "play", "source": "deck", "card": "5S", "to": "centre1"},
-     {"kind": "play", "source": "hand", "card": "ZZ", "to": "centre1"}, "not json", {"kind": "resign"}],
+    [
+        '{"kind": "fold"}',
+        {"kind": "play", "source": "deck", "card": "5S", "to": "centre1"},
+        {"kind": "play", "source": "hand", "card": "ZZ", "to": "centre1"},
+        "not json",
+        {"kind": "resign"},
+    ],
 )
 def test_contract_a_malformed_action_is_refused_with_illegal_action(garbage):
     """docs/rules.md section 4: apply() raises IllegalAction, a sentence a player can read (as Insomnia)."""

@@ -44,8 +44,13 @@ def choose(game, rng, greedy):
 
 def check_table(game):
     view = game.public_view()
-    counted = (view.stock_count + sum(view.payoff_counts.values()) + sum(view.hand_counts.values())
-               + sum(map(len, view.centre)) + sum(len(s) for stacks in view.side.values() for s in stacks))
+    counted = (
+        view.stock_count
+        + sum(view.payoff_counts.values())
+        + sum(view.hand_counts.values())
+        + sum(map(len, view.centre))
+        + sum(len(s) for stacks in view.side.values() for s in stacks)
+    )
     assert counted == 108
     assert max(view.hand_counts.values()) <= 5
     assert len(view.centre) == 4
@@ -82,9 +87,15 @@ def play_game(n, round_trip=False):
         check_table(game)
         steps += 1
     assert not any(card.rank is Rank.ACE for p in PLAYERS for s in game.side[p] for card in s)
-    assert Counter(game.stock + [c for p in PLAYERS for c in game.hands[p] + game.payoff[p]]
-                   + [c for s in game.centre for c in s]
-                   + [c for p in PLAYERS for s in game.side[p] for c in s]) == ALL_CARDS
+    assert (
+        Counter(
+            game.stock
+            + [c for p in PLAYERS for c in game.hands[p] + game.payoff[p]]
+            + [c for s in game.centre for c in s]
+            + [c for p in PLAYERS for s in game.side[p] for c in s]
+        )
+        == ALL_CARDS
+    )
     standings = {s.player: s for s in game.standings()}
     assert sum(s.net for s in standings.values()) == 0
     if transfers:
@@ -177,8 +188,11 @@ def test_a_game_continued_after_a_json_round_trip_plays_on_identically():
         assert EVENTS.dump_json(events_a) == EVENTS.dump_json(events_b)
         step += 1
     assert resumed.is_over and straight.model_dump_json() == resumed.model_dump_json()
-    assert straight.seed_commitment == resumed.seed_commitment != MaliceGame.model_validate_json(
-        new_game(PLAYERS, "x").model_dump_json()).seed_commitment
+    assert (
+        straight.seed_commitment
+        == resumed.seed_commitment
+        != MaliceGame.model_validate_json(new_game(PLAYERS, "x").model_dump_json()).seed_commitment
+    )
 
 
 def test_a_game_of_timeouts_ends_in_a_stalemate():

@@ -273,10 +273,16 @@ SIDE_CASES = [
     ("2", "3", "You cannot put 3♠ on side stack 1, which shows a 2: play a 2 there."),
     ("9 JK", "8", None),  # checked against the nearest non-joker below
     ("9 JK JK", "9", None),
-    ("9 JK", "7",
-     "You cannot put 7♠ on side stack 1, which shows a 9 under a joker: play a 9 or an 8 there."),
-    ("9 JK", "10",
-     "You cannot put 10♠ on side stack 1, which shows a 9 under a joker: play a 9 or an 8 there."),
+    (
+        "9 JK",
+        "7",
+        "You cannot put 7♠ on side stack 1, which shows a 9 under a joker: play a 9 or an 8 there.",
+    ),
+    (
+        "9 JK",
+        "10",
+        "You cannot put 10♠ on side stack 1, which shows a 9 under a joker: play a 9 or an 8 there.",
+    ),
     ("JK", "4", None),  # only jokers below: any card but an ace
     ("JK JK", "K", None),
     ("JK", "A", "An ace can never go on a side stack."),

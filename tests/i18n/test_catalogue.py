@@ -22,19 +22,37 @@ from tests.i18n.literal_scan import find_literals, scan, used_keys
 ROOT = Path(__file__).resolve().parents[2]
 # Keys whose German text is the English one on purpose (names, symbols, words German shares).
 SAME_IN_GERMAN = {
-    "cmd.insomnia.name", "cmd.malice.name", "cmd.hand.name", "cmd.insomnia.new.opt.chips.name",
-    "game.insomnia", "game.malice", "common.computer", "common.footer.seed", "insomnia.field.chips",
-    "insomnia.table.player", "malice.short.side", "malice.button.move.hand", "log.seed", "cmd.choice.de",
-    "common.seconds", "terminal.word.hand",
-    "cmd.settings.threads.name", "cmd.settings.threads.opt.threads.name",  # Discord's German says Threads
+    "cmd.insomnia.name",
+    "cmd.malice.name",
+    "cmd.hand.name",
+    "cmd.insomnia.new.opt.chips.name",
+    "game.insomnia",
+    "game.malice",
+    "common.computer",
+    "common.footer.seed",
+    "insomnia.field.chips",
+    "insomnia.table.player",
+    "malice.short.side",
+    "malice.button.move.hand",
+    "log.seed",
+    "cmd.choice.de",
+    "common.seconds",
+    "terminal.word.hand",
+    "cmd.settings.threads.name",
+    "cmd.settings.threads.opt.threads.name",  # Discord's German says Threads
     # a table's options as lines and house rules by their numbers in docs/rules.md: punctuation around
     # worded params ("• {name}: {value}", "H{number} {name}: {value}")
-    "options.line", "options.house_rule_short",
-    "log.rating.one", "ledger.rating_line", "stats.h2h.game",  # punctuation around worded params
+    "options.line",
+    "options.house_rule_short",
+    "log.rating.one",
+    "ledger.rating_line",
+    "stats.h2h.game",  # punctuation around worded params
     # tournaments: words German shares, punctuation around a param, the tie-breaks' own abbreviations
-    "cmd.moderation.name", "cmd.tournament.create.opt.format.name", "tournament.plays_in",
+    "cmd.moderation.name",
+    "cmd.tournament.create.opt.format.name",
+    "tournament.plays_in",
     "tournament.picture.tiebreaks.swiss",
-}  # fmt: skip
+}
 
 
 # Modules the registry work replaces (bot/sessions/kinds.py moves into the game folders, one generic cog
@@ -129,9 +147,18 @@ def test_the_po_files_ship_with_the_package():
 
 @pytest.mark.parametrize(
     ("locale", "lang"),
-    [("de", "de"), ("de-AT", "de"), ("de_CH", "de"), ("en-US", "en"), ("en-GB", "en"), ("fr", "en"),
-     ("pt-BR", "en"), ("", "en"), (None, "en")],
-)  # fmt: skip
+    [
+        ("de", "de"),
+        ("de-AT", "de"),
+        ("de_CH", "de"),
+        ("en-US", "en"),
+        ("en-GB", "en"),
+        ("fr", "en"),
+        ("pt-BR", "en"),
+        ("", "en"),
+        (None, "en"),
+    ],
+)
 def test_discord_locales_resolve_to_our_two_languages(locale, lang):
     assert resolve_locale(locale) == lang
 

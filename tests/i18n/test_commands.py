@@ -186,8 +186,11 @@ async def test_the_german_pages_name_german_commands_and_options(bot):
     """The German players' pages (docs/de/) teach German players what to type: every `/command option` in
     them must exist."""
     readme = _german_readme()
-    usages = {usage(c, "de").replace("[", "").replace("]", "") for c in bot.tree.walk_commands()
-              if isinstance(c, app_commands.Command)}  # fmt: skip
+    usages = {
+        usage(c, "de").replace("[", "").replace("]", "")
+        for c in bot.tree.walk_commands()
+        if isinstance(c, app_commands.Command)
+    }
     typed = re.findall(r"`(/[^`]+)`", readme)
     assert len(typed) > 10
     for text in typed:

@@ -12,9 +12,17 @@ from bot.i18n.places import parse_place
 
 @pytest.mark.parametrize(
     ("text", "token"),
-    [("mitte", "centre"), ("Mitte 2", "centre2"), ("mittelstapel4", "centre4"), ("seite1", "side1"),
-     ("Seitenstapel 3", "side3"), ("Zahlstapel", "payoff"), ("centre3", "centre3"), ("side2", "side2")],
-)  # fmt: skip
+    [
+        ("mitte", "centre"),
+        ("Mitte 2", "centre2"),
+        ("mittelstapel4", "centre4"),
+        ("seite1", "side1"),
+        ("Seitenstapel 3", "side3"),
+        ("Zahlstapel", "payoff"),
+        ("centre3", "centre3"),
+        ("side2", "side2"),
+    ],
+)
 def test_german_places_in_a_german_locale(text, token):
     assert parse_place(text, "de") == token
 

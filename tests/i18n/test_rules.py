@@ -19,6 +19,7 @@ def rules(game: str, locale: str):
     assert summary is not None
     return summary
 
+
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
 
 

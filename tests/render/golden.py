@@ -35,8 +35,10 @@ CASES: dict[str, tuple[str, str, str]] = {
 def draw(state: str, what: str, locale: str) -> bytes:
     info, game, player = STATES[state]()
     CACHE.clear()
-    picture = table_picture(info, game, locale=locale) if what == "table" else hand_picture(
-        info, game, player, locale=locale
+    picture = (
+        table_picture(info, game, locale=locale)
+        if what == "table"
+        else hand_picture(info, game, player, locale=locale)
     )
     assert picture is not None
     return picture.data

@@ -65,11 +65,23 @@ def board(fmt: str, status: str = "finished") -> Board:
     won by Wolkenstein over Weinsteiger."""
     p = PEOPLE
     lines = tuple(Line(i + 1, q, 3 - i * 0.5, 3, (4.0, 2.5)) for i, q in enumerate(p))
-    first = (Table(1, (p[0], p[7]), places=(1, 2)), Table(2, (p[2], p[5]), places=(2, 1), forfeits=(p[2],)),
-             Table(3, (p[3], p[4]), places=(1, 2)), Table(4, (p[1], p[6]), places=(1, 2)))  # fmt: skip
+    first = (
+        Table(1, (p[0], p[7]), places=(1, 2)),
+        Table(2, (p[2], p[5]), places=(2, 1), forfeits=(p[2],)),
+        Table(3, (p[3], p[4]), places=(1, 2)),
+        Table(4, (p[1], p[6]), places=(1, 2)),
+    )
     second = (Table(1, (p[0], p[5]), places=(1, 2)), Table(2, (p[3], p[1]), places=(2, 1)))
     final = (Table(1, (p[0], p[1]), places=(1, 2)),)
     return Board(
-        event=9, kind="malice", format=fmt, status=status, round=3, rounds=3, entrants=tuple(p), lines=lines,
-        bracket=(first, second, final) if fmt == "knockout" else (), names=NAMES,
+        event=9,
+        kind="malice",
+        format=fmt,
+        status=status,
+        round=3,
+        rounds=3,
+        entrants=tuple(p),
+        lines=lines,
+        bracket=(first, second, final) if fmt == "knockout" else (),
+        names=NAMES,
     )

@@ -22,15 +22,24 @@ MALICE_SEATS = ["101", "202"]
 # Display names as Discord gives them: short, with umlauts, accents and an emoji, and one too long for any
 # label (the pictures shorten it with an ellipsis); "ai:*" seats are computers, named by the catalogue.
 NAMES = {
-    "101": "Anna", "202": "Jörg Weißmüller", "303": "Maximilian Alexander von Hohenlohe", "404": "Zoë 🎲",
+    "101": "Anna",
+    "202": "Jörg Weißmüller",
+    "303": "Maximilian Alexander von Hohenlohe",
+    "404": "Zoë 🎲",
 }
 
 
 def info(kind: str, players: list[str], **extra: Any) -> TableInfo:
     facts: dict[str, Any] = {"options": {"chips": 15} if kind == "insomnia" else {}, "names": NAMES} | extra
     return TableInfo(
-        id=7, kind=kind, status="running", host_id=int(players[0]), players=players, commitment="c" * 64,
-        timeout=120, **facts,
+        id=7,
+        kind=kind,
+        status="running",
+        host_id=int(players[0]),
+        players=players,
+        commitment="c" * 64,
+        timeout=120,
+        **facts,
     )
 
 

@@ -15,13 +15,21 @@ SEATS = ["101", "ai:1"]
 
 def position(mine: int, theirs: int, *, idle: int = 0, moved: bool = False, discard: str = "optional"):
     """The person (101) to move, holding 9 and 5 (side plays, or the end of his turn, are open to him)."""
-    return MaliceGame.model_validate({
-        "seed": "warning", "players": SEATS, "seat": 0, "moved": moved, "idle_turns": idle,
-        "discard": discard, "stock": cards("6 7 8"), "centre": [[], [], [], []],
-        "hands": {"101": cards("9 5"), "ai:1": cards("7 7")},
-        "payoff": {"101": cards("K " * mine), "ai:1": cards("Q " * theirs)},
-        "side": {p: [[], [], [], []] for p in SEATS},
-    })
+    return MaliceGame.model_validate(
+        {
+            "seed": "warning",
+            "players": SEATS,
+            "seat": 0,
+            "moved": moved,
+            "idle_turns": idle,
+            "discard": discard,
+            "stock": cards("6 7 8"),
+            "centre": [[], [], [], []],
+            "hands": {"101": cards("9 5"), "ai:1": cards("7 7")},
+            "payoff": {"101": cards("K " * mine), "ai:1": cards("Q " * theirs)},
+            "side": {p: [[], [], [], []] for p in SEATS},
+        }
+    )
 
 
 def hand_text(game: MaliceGame, locale: str = "en") -> str:
@@ -32,14 +40,30 @@ def hand_text(game: MaliceGame, locale: str = "en") -> str:
 @pytest.mark.parametrize(
     ("locale", "idle", "warning"),
     [
-        ("en", 0, "⚠️ If you end your turn now without moving a card, Computer 1 can end the game by doing "
-                  "the same: Computer 1 has 1 payoff card left, you have 17."),
-        ("en", 1, "⚠️ If you end your turn now without moving a card, the game ends and Computer 1 wins: "
-                  "Computer 1 has 1 payoff card left, you have 17."),
-        ("de", 0, "⚠️ Beendest du deinen Zug jetzt, ohne eine Karte zu bewegen, kann Computer 1 das Spiel "
-                  "auf dieselbe Weise beenden: Computer 1 hat noch 1 Karte auf dem Zahlstapel, du 17."),
-        ("de", 1, "⚠️ Beendest du deinen Zug jetzt, ohne eine Karte zu bewegen, endet das Spiel und "
-                  "Computer 1 gewinnt: Computer 1 hat noch 1 Karte auf dem Zahlstapel, du 17."),
+        (
+            "en",
+            0,
+            "⚠️ If you end your turn now without moving a card, Computer 1 can end the game by doing "
+            "the same: Computer 1 has 1 payoff card left, you have 17.",
+        ),
+        (
+            "en",
+            1,
+            "⚠️ If you end your turn now without moving a card, the game ends and Computer 1 wins: "
+            "Computer 1 has 1 payoff card left, you have 17.",
+        ),
+        (
+            "de",
+            0,
+            "⚠️ Beendest du deinen Zug jetzt, ohne eine Karte zu bewegen, kann Computer 1 das Spiel "
+            "auf dieselbe Weise beenden: Computer 1 hat noch 1 Karte auf dem Zahlstapel, du 17.",
+        ),
+        (
+            "de",
+            1,
+            "⚠️ Beendest du deinen Zug jetzt, ohne eine Karte zu bewegen, endet das Spiel und "
+            "Computer 1 gewinnt: Computer 1 hat noch 1 Karte auf dem Zahlstapel, du 17.",
+        ),
     ],
 )
 def test_the_hand_warns_before_an_idle_end_lets_the_leader_end_the_game(locale, idle, warning):

@@ -102,10 +102,13 @@ def test_the_malice_table_and_hands_name_both_players(pair, locale):
 
 
 @pytest.mark.parametrize("locale", LANGUAGES)
-@pytest.mark.parametrize(("kind", "players", "options"), [
-    ("insomnia", PEOPLE, {"chips": 15, "max_deals": 1}),
-    ("malice", PEOPLE[:2], {}),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("kind", "players", "options"),
+    [
+        ("insomnia", PEOPLE, {"chips": 15, "max_deals": 1}),
+        ("malice", PEOPLE[:2], {}),
+    ],
+)
 def test_the_result_card_names_everyone(kind, players, options, locale):
     game = finished(kind, players, **options)
     named = info(kind, players, names={p: NAMES[p] for p in players})
@@ -145,7 +148,7 @@ def test_the_bracket_tells_the_story_with_every_name(locale):
     assert texts.count(no_show) == 1  # round one's forfeit, said as such
     champion = {"en": "Champion: ", "de": "Sieger: "}[locale]
     (crowned,) = [t for t in texts if t.startswith(champion)]
-    assert readers_of(crowned[len(champion):], DRAWN) == [PEOPLE[0]]
+    assert readers_of(crowned[len(champion) :], DRAWN) == [PEOPLE[0]]
     assert WOLKENSTEIN in picture.alt
     # Each settled match marks its winner with a star at the end of his line: 4 + 2 + 1 matches.
     stars = [m for m in marks if m.kind == "sprite" and m.box[2] - m.box[0] <= 16]
@@ -160,12 +163,24 @@ def test_the_bracket_tells_the_story_with_every_name(locale):
 def test_a_bye_is_said_as_such_and_the_bracket_crowns_nobody_while_it_plays(locale):
     p = PEOPLE
     running = Board(
-        event=9, kind="malice", format="knockout", status="running", round=2, rounds=3, entrants=tuple(p[:6]),
-        bracket=((Table(1, (p[0],)), Table(2, (p[2], p[5]), places=(1, 2)), Table(3, (p[1],)),
-                  Table(4, (p[3], p[4]), places=(2, 1))),
-                 (Table(1, (p[0], p[2])), Table(2, (p[1], p[4])))),
+        event=9,
+        kind="malice",
+        format="knockout",
+        status="running",
+        round=2,
+        rounds=3,
+        entrants=tuple(p[:6]),
+        bracket=(
+            (
+                Table(1, (p[0],)),
+                Table(2, (p[2], p[5]), places=(1, 2)),
+                Table(3, (p[1],)),
+                Table(4, (p[3], p[4]), places=(2, 1)),
+            ),
+            (Table(1, (p[0], p[2])), Table(2, (p[1], p[4]))),
+        ),
         names=NAMES,
-    )  # fmt: skip
+    )
     with recording() as marks:
         words.bracket_picture(running, locale)
     check(marks, {q: DRAWN[q] for q in p[:6]}, p[:6], locale)

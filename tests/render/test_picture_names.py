@@ -81,12 +81,17 @@ def trick_labels(texts: list[Mark], sprites: list[Mark]) -> list[str]:
     """The names under the trick's cards, card by card in the order played (rows left to right, top down):
     the small texts just below a card, nearest to it."""
     size = (TRICK_CARD, sp.card_height(TRICK_CARD))
-    cards = sorted((m for m in sprites if (m.box[2] - m.box[0], m.box[3] - m.box[1]) == size),
-                   key=lambda m: (m.box[1], m.box[0]))
+    cards = sorted(
+        (m for m in sprites if (m.box[2] - m.box[0], m.box[3] - m.box[1]) == size),
+        key=lambda m: (m.box[1], m.box[0]),
+    )
     lines: dict[int, list[Mark]] = {i: [] for i in range(len(cards))}
     for text in texts:
-        below = [i for i, c in enumerate(cards)
-                 if text.size == sp.SMALL and c.box[3] <= text.box[1] < c.box[3] + 2 * NAME_LINE + 4]
+        below = [
+            i
+            for i, c in enumerate(cards)
+            if text.size == sp.SMALL and c.box[3] <= text.box[1] < c.box[3] + 2 * NAME_LINE + 4
+        ]
         if below:
             centre = (text.box[0] + text.box[2]) / 2
             nearest = min(below, key=lambda i: abs((cards[i].box[0] + cards[i].box[2]) / 2 - centre))
@@ -97,7 +102,7 @@ def trick_labels(texts: list[Mark], sprites: list[Mark]) -> list[str]:
 def assert_within_and_apart(texts: list[Mark], width: int, height: int) -> None:
     for i, mark in enumerate(texts):
         assert mark.box[0] >= 0 and mark.box[1] >= 0 and mark.box[2] <= width and mark.box[3] <= height, mark
-        for other in texts[i + 1:]:
+        for other in texts[i + 1 :]:
             assert not overlaps(mark.box, other.box), (mark.text, other.text)
 
 

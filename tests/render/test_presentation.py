@@ -45,8 +45,9 @@ def test_a_presentation_refuses_another_games_state_view_event_or_action():
     with pytest.raises(TypeError):
         malice.renderer.state_group(insomnia.public_view())
     with pytest.raises(TypeError):
-        malice.renderer.log_entries(info("malice", ["11", "22"]), insomnia.public_view(),
-                                    list(insomnia.opening_events))
+        malice.renderer.log_entries(
+            info("malice", ["11", "22"]), insomnia.public_view(), list(insomnia.opening_events)
+        )
     with pytest.raises(TypeError):
         malice.renderer.token(insomnia.legal_actions()[0])
 
@@ -114,9 +115,11 @@ def test_a_games_folder_is_read_by_the_convention_and_a_missing_part_fails_as_it
     monkeypatch.syspath_prepend(str(tmp_path))
     for name, files in {
         "toy_short": {"text.py": "def lobby(info, *, locale='en'):\n    return None\n"},
-        "toy_wrong": {"text.py": "from bot.render.malice.text import *  # noqa: F403\n",
-                      "rules.py": "RULES = 'not a layout'\n"},
-    }.items():  # fmt: skip
+        "toy_wrong": {
+            "text.py": "from bot.render.malice.text import *  # noqa: F403\n",
+            "rules.py": "RULES = 'not a layout'\n",
+        },
+    }.items():
         (tmp_path / name).mkdir()
         (tmp_path / name / "__init__.py").write_text("")
         for file, source in files.items():

@@ -114,7 +114,7 @@ def test_every_text_is_readable_on_a_phone_and_none_is_covered(locale, rated):
         assert m.size * PHONE_WIDTH / canvas.width >= 10, m  # at least 10 px on a phone
         assert m.box[0] >= 0 and m.box[2] <= canvas.width and m.box[3] <= canvas.height, m
     for i, a in enumerate(texts):
-        for b in texts[i + 1:]:
+        for b in texts[i + 1 :]:
             beside = a.box[2] <= b.box[0] or b.box[2] <= a.box[0]
             assert beside or a.box[3] <= b.box[1] or b.box[3] <= a.box[1], (a, b)
     assert min(m.size for m in texts) >= sp.MIN_SIZE

@@ -72,10 +72,22 @@ def test_the_chart_looks_as_approved(locale):
 @pytest.mark.parametrize(
     ("locale", "said"),
     [
-        ("en", ["Chips this season (2026-12): +10; game by game: +3, +1, -3, +2, +3, +2, +8, +10.",
-                "Malice rating: 1072; game by game: 1000, 1021,", "Insomnia rating: 990 (provisional)"]),
-        ("de", ["Chips in dieser Saison (2026-12): +10; Spiel für Spiel: +3, +1, -3,",
-                "Wertung Malice: 1072;", "Wertung Insomnia: 990 (vorläufig)"]),
+        (
+            "en",
+            [
+                "Chips this season (2026-12): +10; game by game: +3, +1, -3, +2, +3, +2, +8, +10.",
+                "Malice rating: 1072; game by game: 1000, 1021,",
+                "Insomnia rating: 990 (provisional)",
+            ],
+        ),
+        (
+            "de",
+            [
+                "Chips in dieser Saison (2026-12): +10; Spiel für Spiel: +3, +1, -3,",
+                "Wertung Malice: 1072;",
+                "Wertung Insomnia: 990 (vorläufig)",
+            ],
+        ),
     ],
 )
 def test_the_alt_text_says_what_the_chart_shows(locale, said):
@@ -106,7 +118,9 @@ def test_every_text_is_readable_on_a_phone_and_inside_the_picture(locale):
 def feet(texts: list, axis: str) -> list[list[int]]:
     """Each panel's game numbers along its foot, as drawn after the axis' name."""
     words = [m.text for m in texts]
-    return [[int(w) for w in takewhile(str.isdigit, words[i + 1:])] for i, w in enumerate(words) if w == axis]
+    return [
+        [int(w) for w in takewhile(str.isdigit, words[i + 1 :])] for i, w in enumerate(words) if w == axis
+    ]
 
 
 @pytest.mark.parametrize(("locale", "axis"), [("en", "Game"), ("de", "Spiel")])
@@ -131,6 +145,6 @@ def test_each_panel_counts_the_games_along_its_foot(locale, axis):
     numbers = [m for m in texts if m.text.isdigit() and m.size == sp.SMALL]
     for i, a in enumerate(numbers):
         assert a.box[0] >= 0 and a.box[2] <= canvas.width and a.size * PHONE_WIDTH / canvas.width >= 10
-        for b in numbers[i + 1:]:
+        for b in numbers[i + 1 :]:
             beside = a.box[2] <= b.box[0] or b.box[2] <= a.box[0]
             assert beside or a.box[3] <= b.box[1] or b.box[3] <= a.box[1], (a, b)

@@ -39,8 +39,12 @@ def test_the_lobby_names_only_the_house_rules_chosen_in_their_order():
 
 
 def test_every_option_and_house_rule_is_listed_standard_or_chosen():
-    lines = option_lines(InsomniaOptions, INSOMNIA_RULES, {"chips": 1, "deals": 3, "stage4": "off",
-                                                           "timeout": 45, "pictures": False}, "en")
+    lines = option_lines(
+        InsomniaOptions,
+        INSOMNIA_RULES,
+        {"chips": 1, "deals": 3, "stage4": "off", "timeout": 45, "pictures": False},
+        "en",
+    )
     assert lines == [
         "• Starting chips: 1 chip",
         "• Deals: 3 deals",
@@ -62,7 +66,9 @@ def test_every_option_and_house_rule_is_listed_standard_or_chosen():
 def test_history_opens_with_the_options_the_game_was_played_with():
     pages = render.history_pages("malice", 7, "lobby", [], locale="de", options={"turns": 40, "timeout": 30})
     assert pages[0].description.splitlines()[:3] == [
-        "**Optionen und Tischregeln**", "• Bedenkzeit: 30 Sekunden", "• Bilder: an",
+        "**Optionen und Tischregeln**",
+        "• Bedenkzeit: 30 Sekunden",
+        "• Bilder: an",
     ]
     assert "• **H5** (Tischregel) Zuggrenze: 40 Züge" in pages[0].description
     plain = render.history_pages("malice", 7, "lobby", [], locale="en")

@@ -52,10 +52,16 @@ def test_one_winner_takes_the_pot_without_each_and_winners_who_share_it_take_eac
 @pytest.mark.parametrize(
     ("locale", "one", "two"),
     [
-        ("en", "🚪 <@303> has no chips left and is out of the game.",
-         "🚪 <@101> and Computer 1 have no chips left and are out of the game."),
-        ("de", "🚪 <@303> hat keine Chips mehr und scheidet aus.",
-         "🚪 <@101> und Computer 1 haben keine Chips mehr und scheiden aus."),
+        (
+            "en",
+            "🚪 <@303> has no chips left and is out of the game.",
+            "🚪 <@101> and Computer 1 have no chips left and are out of the game.",
+        ),
+        (
+            "de",
+            "🚪 <@303> hat keine Chips mehr und scheidet aus.",
+            "🚪 <@101> und Computer 1 haben keine Chips mehr und scheiden aus.",
+        ),
     ],
 )
 def test_players_going_out_under_house_rule_bust_out_are_announced_in_each_language(locale, one, two):
@@ -120,8 +126,9 @@ def test_no_message_says_a_word_twice(kind, players, options, locale):
     for game, events in walk(kind, players, f"words-{kind}", 400, **options):
         messages = [table_message(table_info, game, picture=False, locale=locale)]
         if game.current_player:
-            hand = render.hand_message(table_info, game, game.current_player, dm=False, locale=locale,
-                                       picture=False)
+            hand = render.hand_message(
+                table_info, game, game.current_player, dm=False, locale=locale, picture=False
+            )
             messages.append(hand)
         lines = render.log_lines(table_info, game.public_view(), events, current=None, locale=locale)
         messages.append(Message(content="\n".join(line.text for line in lines)))

@@ -19,17 +19,32 @@ NAMES = {
     str(i): n for i, n in enumerate(["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Gina", "Hänsel"], 1)
 }
 SWISS = Board(
-    event=3, kind="malice", format="swiss", status="running", round=2, rounds=3, entrants=tuple(NAMES),
+    event=3,
+    kind="malice",
+    format="swiss",
+    status="running",
+    round=2,
+    rounds=3,
+    entrants=tuple(NAMES),
     lines=tuple(Line(i + 1, p, 2 - i * 0.25, 2, (3.0, 1.5, 0.0)) for i, p in enumerate(NAMES)),
     tables=(Table(1, ("1", "5"), place=900), Table(2, ("2", "6"), place=901), Table(3, ("3",))),
-    names=NAMES, deadline=1_767_225_600,
-)  # fmt: skip
+    names=NAMES,
+    deadline=1_767_225_600,
+)
 KNOCKOUT = Board(
-    event=4, kind="malice", format="knockout", status="running", round=2, rounds=3,
-    entrants=("1", "2", "3", "4", "5"), names=NAMES,
-    bracket=((Table(1, ("1",)), Table(2, ("4", "5"), places=(2, 1)), Table(3, ("2",)), Table(4, ("3",))),
-             (Table(1, ("1", "5")), Table(2, ("2", "3")))),
-)  # fmt: skip
+    event=4,
+    kind="malice",
+    format="knockout",
+    status="running",
+    round=2,
+    rounds=3,
+    entrants=("1", "2", "3", "4", "5"),
+    names=NAMES,
+    bracket=(
+        (Table(1, ("1",)), Table(2, ("4", "5"), places=(2, 1)), Table(3, ("2",)), Table(4, ("3",))),
+        (Table(1, ("1", "5")), Table(2, ("2", "3"))),
+    ),
+)
 
 
 def readable(marks: list, canvas: Image.Image) -> list:

@@ -81,8 +81,10 @@ async def test_history_lists_actions_with_their_chip_movements_in_order(store):
 
     history = await store.history(table)
     assert [(h.seq, h.actor, h.action) for h in history] == [
-        (0, "11", '{"kind":"bid"}'), (1, "12", '{"kind":"pass"}'), (2, "11", '{"kind":"play"}'),
-    ]  # fmt: skip
+        (0, "11", '{"kind":"bid"}'),
+        (1, "12", '{"kind":"pass"}'),
+        (2, "11", '{"kind":"play"}'),
+    ]
     assert [[(m.from_account, m.to_account, m.amount, m.reason) for m in h.ledger] for h in history] == [
         [("11", "@pot", 3, "bid")],
         [],

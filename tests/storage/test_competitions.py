@@ -155,18 +155,21 @@ async def test_two_processes_finishing_the_rounds_last_two_games_pair_the_next_r
         runs = [
             subprocess.Popen(
                 [sys.executable, "-c", FINISHER, database, str(event), str(t), w, lo, at],
-                stdout=subprocess.PIPE, text=True, env=env,
+                stdout=subprocess.PIPE,
+                text=True,
+                env=env,
             )
             for t, (w, lo) in zip(tables, [("11", "13"), ("12", "14")], strict=True)
-        ]  # fmt: skip
+        ]
         said = sorted([(await asyncio.to_thread(p.communicate, timeout=60))[0].strip() for p in runs])
         # Either the second to finish paired the round (the first found it not done yet), or both found it
         # done and one of them paired it: never two pairings.
         assert said in (["paired", "waiting"], ["late", "paired"])
         counts = await raw_fetch(
-            database, f"SELECT round, COUNT(*) FROM competition_matches WHERE competition_id = {event}"
+            database,
+            f"SELECT round, COUNT(*) FROM competition_matches WHERE competition_id = {event}"
             " GROUP BY round ORDER BY round",
-        )  # fmt: skip
+        )
         assert counts == [(1, 2), (2, 2)]
         row = await store.competition(event)
         assert row.round == 2 and row.round_done == 1

@@ -13,21 +13,45 @@ from storage.postgres import PostgresStore
 from tests.pg import free_port
 
 # The store's coroutines, its parts' included (`storage.standings.Standings`).
-CONTRACT = sorted({
-    name
-    for part in Store.__mro__[:-1]
-    for name, member in vars(part).items()
-    if inspect.iscoroutinefunction(member)
-    and (not name.startswith("_") or name in ("__aenter__", "__aexit__"))
-})  # fmt: skip
+CONTRACT = sorted(
+    {
+        name
+        for part in Store.__mro__[:-1]
+        for name, member in vars(part).items()
+        if inspect.iscoroutinefunction(member)
+        and (not name.startswith("_") or name in ("__aenter__", "__aexit__"))
+    }
+)
 
 
 def test_the_contract_names_every_method_the_session_layer_and_the_cogs_call():
-    assert {"append_action", "create_table", "set_seats", "start_table", "cancel_table", "update_meta",
-            "get_table", "active_table", "last_table", "open_tables", "actions", "ledger", "history",
-            "results", "leaderboard", "player_stats", "close", "rating_changes", "rating_history",
-            "chip_history", "rating_leaderboard", "player_ratings", "head_to_head", "seasons",
-            "set_seasons"} <= set(CONTRACT)  # fmt: skip
+    assert {
+        "append_action",
+        "create_table",
+        "set_seats",
+        "start_table",
+        "cancel_table",
+        "update_meta",
+        "get_table",
+        "active_table",
+        "last_table",
+        "open_tables",
+        "actions",
+        "ledger",
+        "history",
+        "results",
+        "leaderboard",
+        "player_stats",
+        "close",
+        "rating_changes",
+        "rating_history",
+        "chip_history",
+        "rating_leaderboard",
+        "player_ratings",
+        "head_to_head",
+        "seasons",
+        "set_seasons",
+    } <= set(CONTRACT)
 
 
 @pytest.mark.parametrize("implementation", [SqliteStore, PostgresStore])

@@ -19,8 +19,9 @@ async def names_at(store: Store, table: int) -> dict[str, str | None]:
 
 async def test_a_seat_keeps_the_name_it_was_taken_with_and_a_new_name_reaches_open_tables_only(store):
     table = await store.create_table(GUILD, 10, "insomnia", 1, Doc(chips=100), "seed", "c")
-    await store.set_seats(table, [SeatIn(seat=0, player="1", user_id=1, name=CRUZ),
-                                  SeatIn(seat=1, player="ai:1")])  # fmt: skip
+    await store.set_seats(
+        table, [SeatIn(seat=0, player="1", user_id=1, name=CRUZ), SeatIn(seat=1, player="ai:1")]
+    )
     assert await names_at(store, table) == {"1": CRUZ, "ai:1": None}
     # Reseated without a name known (a lobby's reshuffle): the stored one stays.
     await store.set_seats(table, [SeatIn(seat=0, player="ai:1"), SeatIn(seat=1, player="1", user_id=1)])

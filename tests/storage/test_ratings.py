@@ -239,10 +239,12 @@ async def test_two_stores_finishing_games_of_the_same_people_at_once_lose_no_upd
     first, second = await open_store(database), await open_store(database)
     try:
         tables = [await running_table(first, next(_channels), ["11", "12"], kind="malice") for _ in range(10)]
-        await asyncio.gather(*(
-            finish(first if i % 2 else second, {"11": 1 + i % 2, "12": 2 - i % 2}, table=t)
-            for i, t in enumerate(tables)
-        ))  # fmt: skip
+        await asyncio.gather(
+            *(
+                finish(first if i % 2 else second, {"11": 1 + i % 2, "12": 2 - i % 2}, table=t)
+                for i, t in enumerate(tables)
+            )
+        )
         changes = sorted(
             [c for t in tables for c in await first.rating_changes(t) if c.player == "11"],
             key=lambda c: c.games,
@@ -287,11 +289,13 @@ async def test_two_processes_finishing_one_game_rate_it_once(database, tmp_path)
         env = {**os.environ, "PYTHONPATH": os.getcwd()}
         runs = [
             subprocess.Popen(
-                [sys.executable, "-c", FINISHER, database, str(table), at], stdout=subprocess.PIPE,
-                text=True, env=env,
+                [sys.executable, "-c", FINISHER, database, str(table), at],
+                stdout=subprocess.PIPE,
+                text=True,
+                env=env,
             )
             for _ in range(2)
-        ]  # fmt: skip
+        ]
         said = sorted([(await asyncio.to_thread(p.communicate, timeout=60))[0].strip() for p in runs])
         assert said == ["finished", "refused"]
         assert [c.games for c in await store.rating_changes(table)] == [1, 1]

@@ -77,8 +77,13 @@ async def test_the_leaderboard_orders_by_net_then_wins_then_fewer_games_then_pla
 async def test_the_leaderboard_per_game_kind(league):
     insomnia = await league.leaderboard(GUILD, kind="insomnia", limit=50)
     assert [(r.player, r.net, r.games) for r in insomnia] == [
-        ("22", 15, 1), ("23", 10, 2), ("21", 10, 1), ("24", 10, 1), ("25", 0, 1), ("26", -3, 1),
-    ]  # fmt: skip
+        ("22", 15, 1),
+        ("23", 10, 2),
+        ("21", 10, 1),
+        ("24", 10, 1),
+        ("25", 0, 1),
+        ("26", -3, 1),
+    ]
     malice = await league.leaderboard(GUILD, kind="malice")
     assert [(r.player, r.net, r.wins, r.games) for r in malice] == [("27", 20, 1, 1), ("22", -5, 0, 1)]
     other = await league.leaderboard(GUILD + 1)

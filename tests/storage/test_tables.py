@@ -15,8 +15,13 @@ async def test_a_table_goes_from_lobby_to_running_to_finished(store):
     table = await store.create_table(GUILD, 5, "malice", 42, Doc(stake=10), "s33d", "commit")
     row = await store.get_table(table)
     assert (row.status, row.kind, row.options, row.seed, row.commitment, row.host_id) == (
-        "lobby", "malice", {"stake": 10}, "s33d", "commit", 42,
-    )  # fmt: skip
+        "lobby",
+        "malice",
+        {"stake": 10},
+        "s33d",
+        "commit",
+        42,
+    )
     assert row.started_at is None and row.snapshot is None and row.next_seq == 0 and row.meta == {}
 
     await store.set_seats(table, [SeatIn(seat=0, player="42", user_id=42), SeatIn(seat=1, player="ai:1")])

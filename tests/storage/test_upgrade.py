@@ -26,13 +26,22 @@ IDS = [1, 2, 3, 4, 5]  # the filler's tables: finished, running, lobby, cancelle
 # game's (`threads`, `home_channel_id`), migration 10 the competitions' and fair play's, migration 13 the
 # seats' display names.
 LATER = {
-    "guild_settings": ("host_role", "seasons", "threads"), "game_channels": None, "table_defaults": None,
-    "results": ("ended_at",), "ratings": None, "rating_changes": None, "season_balances": None,
-    "season_ratings": None, "game_tables": ("home_channel_id", "voided_at"), "competitions": None,
+    "guild_settings": ("host_role", "seasons", "threads"),
+    "game_channels": None,
+    "table_defaults": None,
+    "results": ("ended_at",),
+    "ratings": None,
+    "rating_changes": None,
+    "season_balances": None,
+    "season_ratings": None,
+    "game_tables": ("home_channel_id", "voided_at"),
+    "competitions": None,
     "seats": ("display_name",),
-    "competition_entrants": None, "competition_matches": None, "moderation": None,
+    "competition_entrants": None,
+    "competition_matches": None,
+    "moderation": None,
     "leaderboard_exclusions": None,
-}  # fmt: skip
+}
 VERSION_5_TABLES = {
     table: tuple(c for c in columns if c not in (LATER.get(table) or ()))
     for table, columns in TABLES.items()
@@ -106,9 +115,15 @@ async def test_a_version_5_database_is_upgraded_with_every_row_kept(database):
     before = await every_row(database)
     assert await version(database) == VERSION
     assert {t: len(rows) for t, rows in before.items()} == {
-        "game_tables": 5, "seats": 11, "actions": 6, "ledger": 6, "results": 3, "balances": 8,
-        "guild_settings": 2, "dm_channels": 2,
-    }  # fmt: skip
+        "game_tables": 5,
+        "seats": 11,
+        "actions": 6,
+        "ledger": 6,
+        "results": 3,
+        "balances": 8,
+        "guild_settings": 2,
+        "dm_channels": 2,
+    }
 
     await (await open_store(database)).close()
 
@@ -130,23 +145,32 @@ async def test_the_store_reads_an_upgraded_database_and_goes_on_writing(database
     try:
         done, running, lobby, cancelled, fresh = [await store.get_table(i) for i in IDS]
         assert [t.status for t in (done, running, lobby, cancelled, fresh)] == [
-            "finished", "running", "lobby", "cancelled", "running",
-        ]  # fmt: skip
+            "finished",
+            "running",
+            "lobby",
+            "cancelled",
+            "running",
+        ]
         assert done.options == {"chips": 20, "timeout": 60} and done.next_seq == 3
         assert done.meta == {"language": "en", "notes": [{"key": "table.finished", "at": 3}]}
         assert done.display == {"table_message_id": 5001, "shown_seq": 3}
         assert running.players == ["22", "21"] and running.meta["timeouts"] == {"21": 2}
         assert lobby.players == ["11", "ai:1"] and lobby.display == {} and cancelled.seats == []
         assert [t.id for t in await store.open_tables()] == [2, 3, 5]
-        history = [(h.seq, h.actor, [(e.from_account, e.to_account, e.amount) for e in h.ledger])
-                   for h in await store.history(done.id)]  # fmt: skip
+        history = [
+            (h.seq, h.actor, [(e.from_account, e.to_account, e.amount) for e in h.ledger])
+            for h in await store.history(done.id)
+        ]
         assert history == [
-            (0, "11", [("11", "@pot", 5)]), (1, "ai:1", [("ai:1", "@pot", 3)]),
+            (0, "11", [("11", "@pot", 5)]),
+            (1, "ai:1", [("ai:1", "@pot", 3)]),
             (2, None, [("@pot", "12", 6), ("@pot", "11", 2)]),
-        ]  # fmt: skip
+        ]
         assert [(r.player, r.placement, r.won) for r in await store.results(done.id)] == [
-            ("12", 1, True), ("11", 2, False), ("ai:1", 3, False),
-        ]  # fmt: skip
+            ("12", 1, True),
+            ("11", 2, False),
+            ("ai:1", 3, False),
+        ]
         board = await store.leaderboard(GUILD)
         assert [(r.player, r.net, r.games, r.wins) for r in board] == [("12", 6, 1, 1), ("11", -3, 1, 0)]
         assert (await store.player_stats(GUILD, "12")).biggest_win == 6
@@ -200,7 +224,7 @@ async def test_migration_14_takes_the_format_check_away_and_keeps_every_event(da
         "INSERT INTO competition_entrants (competition_id, player, rating, joined_at) VALUES"
         " (7, '11', 0, 100), (7, '12', 0, 100)",
         "INSERT INTO competition_matches (competition_id, round, table_no, players) VALUES"
-        " (7, 1, 1, '[\"11\", \"12\"]')",
+        ' (7, 1, 1, \'["11", "12"]\')',
     ]:
         await raw_fetch(database, sql)
     before = await raw_fetch(database, "SELECT * FROM competitions ORDER BY id")

@@ -193,8 +193,13 @@ class _Worth:
 
 
 @lru_cache(maxsize=4096)
-def _auction_worth(need: tuple[int, ...], worth: float, rivals: tuple[int, ...], chips: int, seat: int,
-                   ) -> tuple[float, float]:
+def _auction_worth(
+    need: tuple[int, ...],
+    worth: float,
+    rivals: tuple[int, ...],
+    chips: int,
+    seat: int,
+) -> tuple[float, float]:
     """The stage-1 auction's expected value, from before anyone bids, to a computer player whose hand misses
     `need` from the dice for a match worth `worth` (`need` is `_shape`d: hands alike in this share the
     look-ahead), and the chance that the game goes on after it (the stage-2 payout is worth only that)."""

@@ -20,8 +20,14 @@ def _start(players: list[str], seed: str, options: TableOptions, chance: Chance 
     if not isinstance(options, InsomniaOptions):  # GameSpec.new_game validated them with this very model
         raise TypeError("Insomnia takes InsomniaOptions")
     return new_game(
-        players, seed, chips=options.chips, max_deals=options.deals, sevens=options.sevens, bust=options.bust,
-        stage4=options.stage4, chance=chance,
+        players,
+        seed,
+        chips=options.chips,
+        max_deals=options.deals,
+        sevens=options.sevens,
+        bust=options.bust,
+        stage4=options.stage4,
+        chance=chance,
     )
 
 

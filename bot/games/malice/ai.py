@@ -155,8 +155,15 @@ class _Planner:
 
     # -- the search
 
-    def search(self, hand: tuple[int, ...], ptrs: tuple[int, ...], needs: tuple[int, ...], payoff: int,
-               left: int, moved: bool) -> float:
+    def search(
+        self,
+        hand: tuple[int, ...],
+        ptrs: tuple[int, ...],
+        needs: tuple[int, ...],
+        payoff: int,
+        left: int,
+        moved: bool,
+    ) -> float:
         """The best score still to come from this state (`payoff` -1: the top is not known yet)."""
         if left == 0:
             return WIN
@@ -181,8 +188,9 @@ class _Planner:
         self.memo[key] = best
         return best
 
-    def moves(self, hand: tuple[int, ...], ptrs: tuple[int, ...], needs: tuple[int, ...], payoff: int,
-              left: int) -> Iterator[tuple[float, State]]:
+    def moves(
+        self, hand: tuple[int, ...], ptrs: tuple[int, ...], needs: tuple[int, ...], payoff: int, left: int
+    ) -> Iterator[tuple[float, State]]:
         """Every centre play from this state, as (immediate gain, next state)."""
         distinct_needs = sorted(set(needs))
         if payoff > 0 and payoff in needs:
@@ -191,7 +199,7 @@ class _Planner:
             if not n:
                 continue
             top = self.sides[i][n - 1]
-            nptrs = (*ptrs[:i], n - 1, *ptrs[i + 1:])
+            nptrs = (*ptrs[:i], n - 1, *ptrs[i + 1 :])
             if top:
                 if top in needs:
                     yield SIDE_CARD, (hand, nptrs, _advance(needs, top), payoff, left, True)
@@ -210,8 +218,9 @@ class _Planner:
                     yield HAND_CARD - JOKER_COST, (nhand, ptrs, _advance(needs, need), payoff, left, True)
 
 
-def choose(view: MaliceView, public: MalicePublicView, legal: Sequence[Play | EndTurn],
-           rng: random.Random) -> Play | EndTurn:
+def choose(
+    view: MaliceView, public: MalicePublicView, legal: Sequence[Play | EndTurn], rng: random.Random
+) -> Play | EndTurn:
     """Score every legal action by the best turn it starts; the first best wins (payoff plays are tried first,
     so equal plans reveal the next payoff card sooner)."""
     planner = _Planner(view, public)
@@ -244,7 +253,7 @@ def choose(view: MaliceView, public: MalicePublicView, legal: Sequence[Play | En
             rest.remove(value)
             return HAND_CARD - joker + planner.search(tuple(rest), ptrs, nneeds, payoff, left, True)
         i = _SIDE[action.source]
-        nptrs = (*ptrs[:i], ptrs[i] - 1, *ptrs[i + 1:])
+        nptrs = (*ptrs[:i], ptrs[i] - 1, *ptrs[i + 1 :])
         return SIDE_CARD - joker + planner.search(hand, nptrs, nneeds, payoff, left, True)
 
     order = {"payoff": 0, "side1": 1, "side2": 1, "side3": 1, "side4": 1, "hand": 2}

@@ -171,14 +171,21 @@ class MaliceGame(Moves):
         loser = None if winner is None else self.opponent(winner)
         chips = score * self.stake if winner is not None else 0
         self.result = fast(MaliceResult, reason=reason, winner=winner, loser=loser, score=score, chips=chips)
-        events: Events = [fast(
-            GameOver,
-            reason=reason, winner=winner, loser=loser, score=score, chips=chips,
-            payoff_counts={p: len(self.payoff[p]) for p in self.players},
-        )]
+        events: Events = [
+            fast(
+                GameOver,
+                reason=reason,
+                winner=winner,
+                loser=loser,
+                score=score,
+                chips=chips,
+                payoff_counts={p: len(self.payoff[p]) for p in self.players},
+            )
+        ]
         if chips > 0 and winner is not None and loser is not None:
-            events.append(ChipTransfer(from_account=loser, to_account=winner, amount=chips,
-                                       reason="malice_score"))
+            events.append(
+                ChipTransfer(from_account=loser, to_account=winner, amount=chips, reason="malice_score")
+            )
         return events
 
 
@@ -203,8 +210,15 @@ def new_game(
         raise ValueError("The turn cap must be at least 1.")
     if discard not in (choices := get_args(Discard)):
         raise ValueError(f"{discard!r} is not a house rule of Malice: choose {' or '.join(choices)}.")
-    game = MaliceGame(seed=seed, players=players, stake=stake, max_turns=max_turns, discard=discard,
-                      hands={p: [] for p in players}, side={p: [[] for _ in range(STACKS)] for p in players})
+    game = MaliceGame(
+        seed=seed,
+        players=players,
+        stake=stake,
+        max_turns=max_turns,
+        discard=discard,
+        hands={p: [] for p in players},
+        side={p: [[] for _ in range(STACKS)] for p in players},
+    )
     game._use_chance(chance)
     # Rule 3: deck A split into two payoff piles of 26; the last card of each is its face-up top.
     deck_a = standard_deck()

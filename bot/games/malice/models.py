@@ -55,8 +55,9 @@ def _parse_card(value: Any) -> Card:
 
 
 # A `Card`, stored as its short text like everywhere, with a quicker loader for saved games.
-CardText = Annotated[Card, PlainValidator(_parse_card, json_schema_input_type=str),
-                     PlainSerializer(str, return_type=str)]
+CardText = Annotated[
+    Card, PlainValidator(_parse_card, json_schema_input_type=str), PlainSerializer(str, return_type=str)
+]
 
 # A rank written as in card text ("A", "10", "K") so actions and events read naturally in the action log.
 RankName = Annotated[Rank, PlainValidator(_parse_rank), PlainSerializer(lambda r: r.short, return_type=str)]
@@ -188,8 +189,16 @@ class GameOver(_Frozen):
 
 
 Event = Annotated[
-    Union[TurnStarted, CardPlayed, PayoffTurned, StackCompleted, HandRefilled, TurnEnded, GameOver,  # noqa: UP007
-          ChipTransfer],
+    Union[  # noqa: UP007
+        TurnStarted,
+        CardPlayed,
+        PayoffTurned,
+        StackCompleted,
+        HandRefilled,
+        TurnEnded,
+        GameOver,
+        ChipTransfer,
+    ],
     Field(discriminator="kind"),
 ]
 
@@ -241,7 +250,10 @@ class MaliceOptions(TableOptions):
     `discard`; the engine's `stake`, `max_turns` and `discard`; each default is the standard rule)."""
 
     stake: int = Field(
-        default=1, ge=0, le=1000, description="chips per card of the score (default 1)",
+        default=1,
+        ge=0,
+        le=1000,
+        description="chips per card of the score (default 1)",
         json_schema_extra=HOUSE_RULE,
     )
     turns: int = Field(

@@ -59,7 +59,8 @@ class Moves(MaliceState):
                 jokers = JOKER_PLAYS[source]
                 actions.extend(jokers[slot][needs[slot]] for slot in range(STACKS))
         if 1 in slots_by_need and (
-                (payoff and VALUE[payoff[-1]] == 1) or any(VALUE[card] == 1 for card in distinct)):
+            (payoff and VALUE[payoff[-1]] == 1) or any(VALUE[card] == 1 for card in distinct)
+        ):
             return actions  # rule 9: the ace first; no side play, no end of turn
         accepts = [SIDE_ACCEPTS[side_reference(stack)] for stack in sides]
         before = len(actions)
@@ -162,7 +163,8 @@ class Moves(MaliceState):
             if need == 1:
                 raise IllegalAction("malice.refusal.ace_starts")
             raise IllegalAction(
-                "malice.refusal.centre_needs", card=card, stack=slot + 1, rank=RANK_OF_VALUE[need])
+                "malice.refusal.centre_needs", card=card, stack=slot + 1, rank=RANK_OF_VALUE[need]
+            )
         return None
 
     def _check_side(self, player: str, action: Play, card: Card) -> None:
@@ -184,7 +186,8 @@ class Moves(MaliceState):
         number = SIDE_INDEX[action.to] + 1
         if stack[-1] is JOKER:
             raise IllegalAction(
-                "malice.refusal.side_takes_joker", card=card, stack=number, top=top, allowed=allowed)
+                "malice.refusal.side_takes_joker", card=card, stack=number, top=top, allowed=allowed
+            )
         raise IllegalAction("malice.refusal.side_takes", card=card, stack=number, top=top, allowed=allowed)
 
 
@@ -196,9 +199,12 @@ CENTRE_PLAYS: dict[Source, dict[Card, list[Play]]] = {
     for source in _SOURCES
 }
 JOKER_PLAYS: dict[Source, list[dict[int, Play]]] = {
-    source: [{value: Play(source=source, card=JOKER, to=to, as_rank=rank)
-              for value, rank in RANK_OF_VALUE.items()} for to in CENTRE_NAMES]
+    source: [
+        {value: Play(source=source, card=JOKER, to=to, as_rank=rank) for value, rank in RANK_OF_VALUE.items()}
+        for to in CENTRE_NAMES
+    ]
     for source in CENTRE_PLAYS
 }
-SIDE_PLAYS: dict[Card, list[Play]] = {card: [Play(source="hand", card=card, to=to) for to in SIDE_NAMES]
-                                      for card in CARDS}
+SIDE_PLAYS: dict[Card, list[Play]] = {
+    card: [Play(source="hand", card=card, to=to) for to in SIDE_NAMES] for card in CARDS
+}

@@ -98,7 +98,8 @@ class MaliceState(SeededGame):
             **self._public_fields(),
             player=player,
             hand=list(self.hands[player]),
-            must_play_ace=self.result is None and player == self.players[self.seat]
+            must_play_ace=self.result is None
+            and player == self.players[self.seat]
             and self._must_play_ace(player),
         )
 

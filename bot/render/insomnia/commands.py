@@ -84,8 +84,11 @@ COMMANDS = CommandSet(
             "Bid for re-throws in an auction.",
             options=(
                 CommandOption(
-                    "amount", "chips to bid: more than the highest bid, at most your chips",
-                    min=1, max=20, autocomplete=True,
+                    "amount",
+                    "chips to bid: more than the highest bid, at most your chips",
+                    min=1,
+                    max=20,
+                    autocomplete=True,
                 ),
             ),
         ),

@@ -73,8 +73,13 @@ def hand(
     hint = _hint(view, legal, labels, locale)
     colour = sp.LEGAL if legal else sp.MUTED
     size = pieces.fitted_size(hint, WIDTH - 2 * MARGIN)
-    drawn = pieces.fit_names(lambda ns: _hint(view, legal, lambda _p: ns[0], locale), _named(view, legal),
-                             labels, size, WIDTH - 2 * MARGIN)
+    drawn = pieces.fit_names(
+        lambda ns: _hint(view, legal, lambda _p: ns[0], locale),
+        _named(view, legal),
+        labels,
+        size,
+        WIDTH - 2 * MARGIN,
+    )
     sp.draw_text(canvas, (MARGIN, y), drawn, size, colour)
     words = [
         t(locale, "picture.insomnia.hand_alt", deal=view.deal, cards=cards_words(view.hand, locale)),

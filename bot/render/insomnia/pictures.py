@@ -149,12 +149,22 @@ def _plays_row(canvas: Image.Image, view: PublicView, y: int, names: SeatNames, 
     title = t(locale, "picture.this_trick") if view.trick else t(locale, "picture.last_trick")
     room = WIDTH - 2 * MARGIN
     if not plays and view.shown_hand is not None:
-        title = pieces.fit_names(lambda ns: t(locale, "picture.insomnia.shown_by", player=ns[0]),
-                                 [view.shown_hand.player], names, sp.SMALL, room)
+        title = pieces.fit_names(
+            lambda ns: t(locale, "picture.insomnia.shown_by", player=ns[0]),
+            [view.shown_hand.player],
+            names,
+            sp.SMALL,
+            room,
+        )
     winner = _winner(view)
     if winner is not None:
-        title = pieces.fit_names(lambda ns: t(locale, "picture.insomnia.last_trick_won", player=ns[0]),
-                                 [plays[winner].player], names, sp.SMALL, room)
+        title = pieces.fit_names(
+            lambda ns: t(locale, "picture.insomnia.last_trick_won", player=ns[0]),
+            [plays[winner].player],
+            names,
+            sp.SMALL,
+            room,
+        )
     sp.draw_text(canvas, (MARGIN, y), title, sp.SMALL, sp.MUTED)
     top = y = y + 26
     if not plays:
@@ -187,8 +197,9 @@ def _plays_row(canvas: Image.Image, view: PublicView, y: int, names: SeatNames, 
     return y - ROW_GAP
 
 
-def _best_hand(canvas: Image.Image, view: PublicView, x: int, y: int, names: SeatNames,
-               locale: object) -> None:
+def _best_hand(
+    canvas: Image.Image, view: PublicView, x: int, y: int, names: SeatNames, locale: object
+) -> None:
     """Beside the first row of cards, when there is room: who showed the best hand in stage 2, and what."""
     if not (view.stage2_winner and view.stage2_description and WIDTH - MARGIN - x >= 170):
         return
@@ -218,8 +229,18 @@ def _won_cards(canvas: Image.Image, view: PublicView, y: int, names: SeatNames, 
     return y + 10
 
 
-def _tile(canvas: Image.Image, view: PublicView, info: TableInfo, player: str, x: int, y: int, w: int,
-          names: SeatNames, locale: object, place: str | None = None) -> None:
+def _tile(
+    canvas: Image.Image,
+    view: PublicView,
+    info: TableInfo,
+    player: str,
+    x: int,
+    y: int,
+    w: int,
+    names: SeatNames,
+    locale: object,
+    place: str | None = None,
+) -> None:
     """One seat: name, dealer and turn marks, chips, hidden cards, tricks and what he does this stage."""
     current = player == view.current_player and not view.is_over
     sp.paste(canvas, sp.panel(w, TILE_H, current), (x, y))
@@ -255,8 +276,16 @@ def _tile(canvas: Image.Image, view: PublicView, info: TableInfo, player: str, x
         sp.draw_text(canvas, (lx, line + 2), text, sp.SMALL, sp.MUTED)
 
 
-def _seats(canvas: Image.Image, view: PublicView, info: TableInfo, y: int, names: SeatNames, locale: object,
-           order: list[str], places: dict[str, str] | None = None) -> int:
+def _seats(
+    canvas: Image.Image,
+    view: PublicView,
+    info: TableInfo,
+    y: int,
+    names: SeatNames,
+    locale: object,
+    order: list[str],
+    places: dict[str, str] | None = None,
+) -> int:
     w = (WIDTH - 2 * MARGIN - GAP) // 2
     for i, player in enumerate(order):
         x = MARGIN + (i % 2) * (w + GAP)
@@ -301,19 +330,26 @@ def table(
     room = WIDTH - 2 * MARGIN
     what = stage_words(view, labels, locale)
     if view.auction and view.auction.high_bidder and view.phase == "auction":
-        what = pieces.fit_names(lambda ns: stage_words(view, lambda _p: ns[0], locale),
-                                [view.auction.high_bidder], labels, 20, room)
+        what = pieces.fit_names(
+            lambda ns: stage_words(view, lambda _p: ns[0], locale),
+            [view.auction.high_bidder],
+            labels,
+            20,
+            room,
+        )
     who = ""
     if view.current_player and not view.is_over:
-        who = pieces.fit_names(lambda ns: turn_words(view, ns[0], locale), [view.current_player], labels, 20,
-                               room)
+        who = pieces.fit_names(
+            lambda ns: turn_words(view, ns[0], locale), [view.current_player], labels, 20, room
+        )
     lines = pieces.status_lines(what, who, 20, room)
     canvas = new_canvas(table_height(view, labels, lines))
     y = MARGIN
     sp.draw_text(canvas, (MARGIN, y), t(locale, "picture.insomnia.title", deals=deals), 26)
     pot_width = pieces.chips(canvas, WIDTH - MARGIN, y + 2, view.pot, 24, anchor="r")
-    sp.draw_text(canvas, (WIDTH - MARGIN - pot_width - 10, y + 4), t(locale, "picture.pot"), 22, sp.MUTED,
-                 anchor="r")
+    sp.draw_text(
+        canvas, (WIDTH - MARGIN - pot_width - 10, y + 4), t(locale, "picture.pot"), 22, sp.MUTED, anchor="r"
+    )
     y += 36
     pieces.status(canvas, MARGIN, y, what, who, 20, room)
     y += 32 + (lines - 1) * STATUS_LINE
@@ -377,20 +413,35 @@ def _plays_words(view: PublicView, said: Label, words: list[str], locale: object
         words.append(t(locale, "picture.insomnia.shown_alt", player=said(shown.player), cards=cards))
     if view.stage2_winner and view.stage2_description:
         words.append(
-            t(locale, "picture.insomnia.best_hand_alt", player=said(view.stage2_winner),
-              what=hand_description(view.stage2_description, locale))
+            t(
+                locale,
+                "picture.insomnia.best_hand_alt",
+                player=said(view.stage2_winner),
+                what=hand_description(view.stage2_description, locale),
+            )
         )
 
 
-def _over(canvas: Image.Image, view: PublicView, info: TableInfo, y: int, names: SeatNames, said: Label,
-          words: list[str], locale: object) -> None:
+def _over(
+    canvas: Image.Image,
+    view: PublicView,
+    info: TableInfo,
+    y: int,
+    names: SeatNames,
+    said: Label,
+    words: list[str],
+    locale: object,
+) -> None:
     """The winners, why the game ended, and every seat by place."""
     order, places = _places(view)
     top = [p for p in order if places[p] == "1."]
     chips = tn(locale, "count.chip", view.chips[top[0]])
     headline = pieces.fit_names(
         lambda ns: tn(locale, "picture.insomnia.winners", len(top), players=join(locale, ns), chips=chips),
-        top, names, 28, WIDTH - 2 * MARGIN,
+        top,
+        names,
+        28,
+        WIDTH - 2 * MARGIN,
     )
     sp.draw_text(canvas, (MARGIN, y + 8), headline, 28)
     reason = view.over_reason or ""
@@ -399,13 +450,26 @@ def _over(canvas: Image.Image, view: PublicView, info: TableInfo, y: int, names:
     # Only the first letter is raised: str.capitalize would lower every German noun after it.
     why_text = t(locale, "picture.insomnia.why", why=why[:1].upper() + why[1:], start=start)
     sp.draw_text(canvas, (MARGIN, y + 48), sp.fit_text(why_text, 18, WIDTH - 2 * MARGIN), 18, sp.MUTED)
-    said_headline = tn(locale, "picture.insomnia.winners", len(top),
-                       players=join(locale, [said(p) for p in top]), chips=chips)
+    said_headline = tn(
+        locale,
+        "picture.insomnia.winners",
+        len(top),
+        players=join(locale, [said(p) for p in top]),
+        chips=chips,
+    )
     words.append(t(locale, "picture.game_over_alt", what=said_headline, why=why))
     _seats(canvas, view, info, y + 96, names, locale, order, places)
-    standings = join(locale, [
-        t(locale, "picture.insomnia.place_alt", place=places[p], player=said(p),
-          chips=tn(locale, "count.chip", view.chips[p]))
-        for p in order
-    ])
+    standings = join(
+        locale,
+        [
+            t(
+                locale,
+                "picture.insomnia.place_alt",
+                place=places[p],
+                player=said(p),
+                chips=tn(locale, "count.chip", view.chips[p]),
+            )
+            for p in order
+        ],
+    )
     words.append(t(locale, "picture.insomnia.chips_alt", chips=standings))

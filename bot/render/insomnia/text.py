@@ -159,9 +159,7 @@ def lobby(info: TableInfo, *, locale: object = "en") -> Message:
         Button(label=t(locale, "lobby.button.leave"), table=info.id, action=click("leave")),
         Button(label=t(locale, "lobby.button.addbot"), table=info.id, action=click("addbot")),
         Button(label=t(locale, "lobby.button.start"), table=info.id, action=click("start"), style="primary"),
-        Button(
-            label=t(locale, "lobby.button.cancel"), table=info.id, action=click("cancel"), style="danger"
-        ),
+        Button(label=t(locale, "lobby.button.cancel"), table=info.id, action=click("cancel"), style="danger"),
     ]
     return Message(
         content=t(locale, "insomnia.lobby.opened", host=name(str(info.host_id), locale)),
@@ -281,7 +279,8 @@ def table(info: TableInfo, game: InsomniaGame, note: str | None, *, locale: obje
         buttons = [
             Button(
                 label=t(locale, "common.button.my_hand"),
-                table=info.id, action=click("hand"),
+                table=info.id,
+                action=click("hand"),
                 style="primary",
             )
         ]
@@ -573,7 +572,8 @@ def hand(info: TableInfo, game: InsomniaGame, player: str, *, dm: bool, locale: 
             buttons = [
                 Button(
                     label=_label(a, view, locale),
-                    table=info.id, action=click(token(a), info.seq),
+                    table=info.id,
+                    action=click(token(a), info.seq),
                     style="secondary" if a.kind == "pass" else "primary",
                 )
                 for a in game.legal_actions()

@@ -77,10 +77,10 @@ def hand(
     hint = _hint(view, legal, labels, locale)
     size = pieces.fitted_size(hint, WIDTH - 2 * MARGIN)
     waiting = [view.current_player] if view.current_player and not legal and not view.is_over else []
-    drawn = pieces.fit_names(lambda ns: _hint(view, legal, lambda _p: ns[0], locale), waiting, labels, size,
-                             WIDTH - 2 * MARGIN)
-    sp.draw_text(canvas, (MARGIN, y), drawn, size,
-                 sp.LEGAL if legal else sp.MUTED)
+    drawn = pieces.fit_names(
+        lambda ns: _hint(view, legal, lambda _p: ns[0], locale), waiting, labels, size, WIDTH - 2 * MARGIN
+    )
+    sp.draw_text(canvas, (MARGIN, y), drawn, size, sp.LEGAL if legal else sp.MUTED)
     words = [
         t(locale, "picture.malice.hand_alt", turn=view.turn, cards=cards_words(view.hand, locale)),
         t(locale, "picture.malice.payoff_alt", count=view.payoff_counts.get(view.player, 0)),

@@ -46,8 +46,9 @@ def _fan_height(n: int) -> int:
     return sp.card_height(CARD) + (n - 1) * _fan_step(n) if n else sp.card_height(CARD)
 
 
-def _fan(canvas: Image.Image, stack: list[Card], x: int, y: int, lang: str, *,
-         ring_top: bool = False) -> None:
+def _fan(
+    canvas: Image.Image, stack: list[Card], x: int, y: int, lang: str, *, ring_top: bool = False
+) -> None:
     """A side stack fanned downwards, bottom card first, so every card's corner shows."""
     if not stack:
         sp.paste(canvas, sp.slot(CARD), (x, y))
@@ -106,15 +107,25 @@ def table(
     result = view.result
     if view.is_over and result is not None:
         _, why = _result(result, labels, locale)
-        status = pieces.fit_names(lambda ns: _result(result, lambda _p: ns[0], locale)[0],
-                                  [result.winner] if result.winner else [], labels, 24, WIDTH - 2 * MARGIN)
+        status = pieces.fit_names(
+            lambda ns: _result(result, lambda _p: ns[0], locale)[0],
+            [result.winner] if result.winner else [],
+            labels,
+            24,
+            WIDTH - 2 * MARGIN,
+        )
         sp.draw_text(canvas, (MARGIN, y - 2), status, 24)
         sp.draw_text(canvas, (MARGIN, y + 28), t(locale, "picture.game_over_why", why=why), 18, sp.MUTED)
         y += 26
         words.append(t(locale, "picture.game_over_alt", what=_result(result, said, locale)[0], why=why))
     elif view.current_player is not None:
-        who = pieces.fit_names(lambda ns: t(locale, "picture.to_play", player=ns[0]),
-                               [view.current_player], labels, 20, WIDTH - 2 * MARGIN)
+        who = pieces.fit_names(
+            lambda ns: t(locale, "picture.to_play", player=ns[0]),
+            [view.current_player],
+            labels,
+            20,
+            WIDTH - 2 * MARGIN,
+        )
         pieces.status(canvas, MARGIN, y, "", who, 20, WIDTH - 2 * MARGIN)
         words.append(t(locale, "picture.to_play", player=said(view.current_player)) + ".")
     y += 30
@@ -155,8 +166,14 @@ def _centre(canvas: Image.Image, view: MalicePublicView, y: int, words: list[str
         sp.draw_text(canvas, (x + CARD // 2, below), needs(i, need, locale), sp.SMALL, anchor="m")
         if stack:
             parts.append(
-                t(locale, "picture.malice.centre_stack_alt", number=i + 1, card=card_words(stack[-1], locale),
-                  cards=tn(locale, "count.card", len(stack)), rank=need)
+                t(
+                    locale,
+                    "picture.malice.centre_stack_alt",
+                    number=i + 1,
+                    card=card_words(stack[-1], locale),
+                    cards=tn(locale, "count.card", len(stack)),
+                    rank=need,
+                )
             )
         else:
             parts.append(t(locale, "picture.malice.centre_free_alt", number=i + 1))
@@ -170,8 +187,17 @@ def _centre(canvas: Image.Image, view: MalicePublicView, y: int, words: list[str
     return y + sp.card_height(CARD) + 30
 
 
-def _player(canvas: Image.Image, info: TableInfo, view: MalicePublicView, player: str, y: int,
-            names: SeatNames, said: Label, words: list[str], locale: object) -> int:
+def _player(
+    canvas: Image.Image,
+    info: TableInfo,
+    view: MalicePublicView,
+    player: str,
+    y: int,
+    names: SeatNames,
+    said: Label,
+    words: list[str],
+    locale: object,
+) -> int:
     height = _player_height(view, player)
     current = player == view.current_player and not view.is_over
     sp.paste(canvas, sp.panel(WIDTH - 2 * MARGIN, height, current), (MARGIN, y))
@@ -201,9 +227,13 @@ def _player(canvas: Image.Image, info: TableInfo, view: MalicePublicView, player
     side_words = "; ".join(f"{i + 1}: {cards_words(s, locale) if s else empty}" for i, s in enumerate(sides))
     words.append(
         t(
-            locale, "picture.malice.player_alt", player=said(player),
-            mark=t(locale, "picture.malice.to_play_mark") if current else "", payoff=count,
-            top=t(locale, "picture.malice.top", card=card_words(top, locale)) if top else "", hand=hand,
+            locale,
+            "picture.malice.player_alt",
+            player=said(player),
+            mark=t(locale, "picture.malice.to_play_mark") if current else "",
+            payoff=count,
+            top=t(locale, "picture.malice.top", card=card_words(top, locale)) if top else "",
+            hand=hand,
             sides=side_words,
         )
     )

@@ -96,12 +96,14 @@ def lobby(info: TableInfo, *, locale: object = "en") -> Message:
         buttons = [
             Button(
                 label=t(locale, "lobby.button.accept"),
-                table=info.id, action=click("accept"),
+                table=info.id,
+                action=click("accept"),
                 style="success",
             ),
             Button(
                 label=t(locale, "lobby.button.decline"),
-                table=info.id, action=click("decline"),
+                table=info.id,
+                action=click("decline"),
                 style="danger",
             ),
         ]
@@ -172,7 +174,8 @@ def table(info: TableInfo, game: MaliceGame, note: str | None, *, locale: object
             [
                 Button(
                     label=t(locale, "common.button.my_hand"),
-                    table=info.id, action=click("hand"),
+                    table=info.id,
+                    action=click("hand"),
                     style="primary",
                 ),
                 Button(
@@ -325,7 +328,8 @@ def hand(info: TableInfo, game: MaliceGame, player: str, *, dm: bool, locale: ob
             buttons = [
                 Button(
                     label=_move_label(a, locale),
-                    table=info.id, action=click(token(a), info.seq),
+                    table=info.id,
+                    action=click(token(a), info.seq),
                     style="primary" if isinstance(a, Play) and a.to.startswith("centre") else "secondary",
                 )
                 for a in actions

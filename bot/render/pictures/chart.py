@@ -76,6 +76,7 @@ def _plot(canvas: Image.Image, panel: Panel, top: int, locale: object) -> None:
     high, low = max(values), min(values)
     if high == low:  # a flat line sits in the middle
         high, low = high + 1, low - 1
+
     def word(v: int) -> str:
         return signed(locale, v) if panel.signed else str(v)  # a rating reads as one figure, never grouped
 

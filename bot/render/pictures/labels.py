@@ -113,6 +113,7 @@ def wrap(text: str, size: int, width: int, lines: int = 1) -> list[str] | None:
 
 def names_one(head: str, tail: str, name: str, others: Sequence[str]) -> bool:
     """Whether a label cut to `head…tail` can be read as `name` only, none of `others`."""
+
     def read_as(full: str) -> bool:
         return full.startswith(head) and full.endswith(tail) and len(full) >= len(head) + len(tail)
 
@@ -167,7 +168,11 @@ class SeatNames:
     alone. Called with a player, the whole label (for a sentence that `pieces.fit_names` fits)."""
 
     def __init__(
-        self, info: TableInfo, names: Mapping[str, str] | None, locale: object = "en", *,
+        self,
+        info: TableInfo,
+        names: Mapping[str, str] | None,
+        locale: object = "en",
+        *,
         you: str | None = None,
     ) -> None:
         self.labels = seat_labels(info, names, locale, you=you)

@@ -23,8 +23,16 @@ def chips(canvas: Image.Image, x: int, y: int, amount: int, size: int = 22, *, a
     return width
 
 
-def dice_row(canvas: Image.Image, dice: Sequence[Any], x: int, y: int, size: int, gap: int, lang: str,
-             marked: Collection[int] = ()) -> int:
+def dice_row(
+    canvas: Image.Image,
+    dice: Sequence[Any],
+    x: int,
+    y: int,
+    size: int,
+    gap: int,
+    lang: str,
+    marked: Collection[int] = (),
+) -> int:
     """The four dice from `x`; returns the x after them. When some may be re-thrown (`marked`, 1-4), those
     are ringed and every die has its number below (the one /insomnia rethrow takes)."""
     for i, rank in enumerate(dice):
@@ -46,8 +54,16 @@ def fan_step(count: int, width: int, room: int, most: int) -> int:
     return max(min(most, (room - width) // (count - 1)), 12)
 
 
-def card_row(canvas: Image.Image, cards: Sequence[Any], x: int, y: int, width: int, room: int, lang: str,
-             most: int | None = None) -> int:
+def card_row(
+    canvas: Image.Image,
+    cards: Sequence[Any],
+    x: int,
+    y: int,
+    width: int,
+    room: int,
+    lang: str,
+    most: int | None = None,
+) -> int:
     """Cards side by side from `x`, overlapping left to right when they need to (each card's top-left corner
     shows its rank and suit); returns the x after the last."""
     step = fan_step(len(cards), width, room, width + 8 if most is None else most)
@@ -128,8 +144,17 @@ def count_badge(canvas: Image.Image, x: int, y: int, n: int, width: int) -> None
     sp.paste(canvas, b, (x + width - b.width + 6, y - 8))
 
 
-def pile(canvas: Image.Image, top: Any, count: int, x: int, y: int, width: int, lang: str, *,
-         ring: sp.RGB | None = None) -> None:
+def pile(
+    canvas: Image.Image,
+    top: Any,
+    count: int,
+    x: int,
+    y: int,
+    width: int,
+    lang: str,
+    *,
+    ring: sp.RGB | None = None,
+) -> None:
     """A pile seen from above: its top card (or an empty slot), its size on a badge; ringed in `ring`."""
     if ring is not None:
         sp.paste(canvas, sp.ring(width, sp.card_height(width), 4, ring), (x - 4, y - 4))

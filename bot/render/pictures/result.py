@@ -71,8 +71,10 @@ def draw(
     """The card and its alt text. `standings`: the game's (`player`, `placement`, `net`, `won`,
     `final_chips`); `ratings`: each rated player's change; empty when the game was not rated (the card says
     so), None when ratings are not known here (the card leaves them out)."""
-    rows = sorted(standings, key=lambda s: (s.placement, info.players.index(s.player)
-                                            if s.player in info.players else 0))
+    rows = sorted(
+        standings,
+        key=lambda s: (s.placement, info.players.index(s.player) if s.player in info.players else 0),
+    )
     rated = bool(ratings)
     unrated_line = ratings is not None and not ratings
     labels = SeatNames(info, names, locale)
@@ -109,8 +111,15 @@ def _name(labels: SeatNames, player: str, room: int) -> tuple[int, list[str]]:
     return NAME, lines
 
 
-def _row(canvas: Image.Image, row: Any, name: list[str], size: int, change: RatingChange | None,
-         at: tuple[int, int], locale: object) -> None:
+def _row(
+    canvas: Image.Image,
+    row: Any,
+    name: list[str],
+    size: int,
+    change: RatingChange | None,
+    at: tuple[int, int],
+    locale: object,
+) -> None:
     """One player's row: `name`, his label's lines (one or two) of `size`."""
     y, right = at
     sp.paste(canvas, sp.panel(WIDTH - 2 * MARGIN, _row_height(len(name))), (MARGIN, y))
@@ -140,8 +149,14 @@ def _row(canvas: Image.Image, row: Any, name: list[str], size: int, change: Rati
     sp.draw_text(canvas, (RATING_RIGHT, y + 40), now, sp.SMALL, sp.MUTED, anchor="r")
 
 
-def _row_words(info: TableInfo, row: Any, change: RatingChange | None, names: Mapping[str, str] | None,
-               rated: bool, locale: object) -> str:
+def _row_words(
+    info: TableInfo,
+    row: Any,
+    change: RatingChange | None,
+    names: Mapping[str, str] | None,
+    rated: bool,
+    locale: object,
+) -> str:
     chips = tn(locale, "picture.result.alt_chips", abs(row.net), signed=signed(locale, row.net))
     who = player_name(info, row.player, names, locale)
     if not rated:
@@ -149,8 +164,12 @@ def _row_words(info: TableInfo, row: Any, change: RatingChange | None, names: Ma
     if change is None:
         rating = t(locale, "picture.result.alt_unrated")
     else:
-        rating = t(locale, "picture.result.alt_rating", change=signed(locale, change.change),
-                   rating=str(change.after))
+        rating = t(
+            locale,
+            "picture.result.alt_rating",
+            change=signed(locale, change.change),
+            rating=str(change.after),
+        )
         if change.provisional:
             rating = t(locale, "picture.result.provisional", rating=rating)
     return t(

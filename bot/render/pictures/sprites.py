@@ -42,9 +42,17 @@ from bot.render.pictures.text import (
 )
 
 __all__ = [
-    "FELT_DARK", "MIN_SIZE", "RGB", "WHITE", "draw_text", "fit_text", "font", "printable", "text_mask",
+    "FELT_DARK",
+    "MIN_SIZE",
+    "RGB",
+    "WHITE",
+    "draw_text",
+    "fit_text",
+    "font",
+    "printable",
+    "text_mask",
     "text_size",
-]  # fmt: skip
+]
 
 FELT: RGB = (36, 104, 72)  # opaque mid-tone: readable around it in Discord's light and dark themes
 INK: RGB = (24, 24, 28)
@@ -281,8 +289,12 @@ def chip(size: int) -> Image.Image:
     d.ellipse([0, 0, s - 1, s - 1], fill=(214, 48, 48, 255))
     for i in range(6):
         d.pieslice([0, 0, s - 1, s - 1], i * 60 - 10, i * 60 + 10, fill=(250, 250, 250, 255))
-    d.ellipse([s * 0.2, s * 0.2, s * 0.8, s * 0.8], fill=(214, 48, 48, 255), outline=(250, 250, 250, 255),
-              width=OVERSAMPLE * 2)
+    d.ellipse(
+        [s * 0.2, s * 0.2, s * 0.8, s * 0.8],
+        fill=(214, 48, 48, 255),
+        outline=(250, 250, 250, 255),
+        width=OVERSAMPLE * 2,
+    )
     return sprite.resize((size, size), Image.Resampling.LANCZOS)
 
 
@@ -332,10 +344,14 @@ def _bands(sprite: Image.Image) -> tuple[Image.Image, Image.Image, Image.Image] 
                 top -= 1
             while bottom < sprite.height and opaque[bottom]:
                 bottom += 1
-        sprite.info["opaque_bands"] = None if top == bottom else (
-            sprite.crop((0, 0, sprite.width, top)),
-            sprite.crop((0, top, sprite.width, bottom)).convert("RGB"),
-            sprite.crop((0, bottom, sprite.width, sprite.height)),
+        sprite.info["opaque_bands"] = (
+            None
+            if top == bottom
+            else (
+                sprite.crop((0, 0, sprite.width, top)),
+                sprite.crop((0, top, sprite.width, bottom)).convert("RGB"),
+                sprite.crop((0, bottom, sprite.width, sprite.height)),
+            )
         )
     bands: tuple[Image.Image, Image.Image, Image.Image] | None = sprite.info["opaque_bands"]
     return bands

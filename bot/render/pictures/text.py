@@ -120,8 +120,9 @@ def recording() -> Iterator[list[Mark]]:
         _MARKS.reset(token)
 
 
-def record(canvas: Image.Image, kind: str, sprite: Image.Image, xy: tuple[int, int], text: str = "",
-           size: int = 0) -> None:
+def record(
+    canvas: Image.Image, kind: str, sprite: Image.Image, xy: tuple[int, int], text: str = "", size: int = 0
+) -> None:
     marks = _MARKS.get()
     if marks is None:
         return

@@ -32,7 +32,10 @@ class Column:
 
 
 def standings(
-    title: str, subtitle: str, columns: Sequence[Column], rows: Sequence[Sequence[str]],
+    title: str,
+    subtitle: str,
+    columns: Sequence[Column],
+    rows: Sequence[Sequence[str]],
     names: Sequence[str] = (),
 ) -> Image.Image:
     """`rows`: each line's texts, one per column (the first two: place and name); `names`: every entrant's
@@ -92,7 +95,11 @@ STAR = 14
 
 
 def bracket(
-    title: str, headings: Sequence[str], rounds: Sequence[Sequence[Box]], bye: str, names: Sequence[str] = (),
+    title: str,
+    headings: Sequence[str],
+    rounds: Sequence[Sequence[Box]],
+    bye: str,
+    names: Sequence[str] = (),
     champion: str = "",
 ) -> Image.Image:
     """A column per round; round r's match i sits between the two matches of round r-1 it follows. `bye`:
