@@ -240,6 +240,46 @@ async def test_a_lobby_posted_while_discord_fails_appears_when_it_recovers(store
     await sessions.close()
 
 
+async def test_a_lobby_still_on_its_way_when_the_presenter_looks_is_edited_not_posted_twice(
+    store, monkeypatch
+):
+    """Many tables opening at once: a lobby's post may wait for its turn longer than the presenter's pause,
+    so its worker looks while the lobby is still on its way. The lobby's message must become the table
+    message all the same: no second message, no lobby left behind showing one seat."""
+    on_its_way = asyncio.Event()
+
+    @dataclass
+    class Held(RecordingAnnouncer):
+        async def send(self, channel_id, message):
+            if not self.log:  # the lobby's post: answered only once the worker has looked
+                await on_its_way.wait()
+            return await super().send(channel_id, message)
+
+    announcer = Held()
+    sessions = manager(store, announcer)
+    presenter = sessions.presenter
+    write_table, looked = presenter.write_table, asyncio.Event()
+
+    async def looking(job):
+        looked.set()  # the worker does not pause from here until it waits for the lobby's post
+        await write_table(job)
+
+    monkeypatch.setattr(presenter, "write_table", looking)
+    opening = asyncio.ensure_future(sessions.open_table("insomnia", GUILD, CHANNEL, ALICE))
+    await looked.wait()
+    on_its_way.set()
+    table = await opening
+    await sessions.lobbies.join(CHANNEL, BOB)
+    await sessions.lobbies.add_computer(CHANNEL, ALICE)
+    await sessions.lobbies.start(CHANNEL, ALICE)
+    await sessions.idle()
+    posted = [s.message_id for s in announcer.log if s.kind == "send" and s.target == CHANNEL]
+    assert posted == [table.message_id], "one message in the channel: the lobby's, edited into the game"
+    labels = [b.label for row in announcer.messages[table.message_id].rows for b in row]
+    assert "Move" in labels and "Join" not in labels
+    await sessions.close()
+
+
 async def test_the_turn_ping_comes_after_a_quiet_while_and_goes_when_the_turn_passes(store):
     announcer = RecordingAnnouncer()
     sessions = manager(store, announcer, ping_after=0.2)

@@ -257,8 +257,14 @@ class Presenter:
                 except EditExpired:
                     # Discord no longer lets us edit it (an old message): a fresh one, the old one goes.
                     display.stale_messages.append(display.table_message_id)
+                display.table_message_id = None  # gone (deleted, or too old to edit): a fresh one
         # No table message (or it is gone): a fresh one, in a write slot of its own.
         async with self.write_slot(channel) as slot, job.lock:
+            if display.table_message_id is not None:
+                # Posted while this waited: the lobby's own post (`post_now`), still on its way when this
+                # looked (many tables opening at once). Its message is the table's: the next step edits it
+                # if it is behind; a second one would leave the lobby behind in the channel.
+                return
             record = job.record
             message, win = await self.drawing.drawn(job, record)
             async with slot.request():
