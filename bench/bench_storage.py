@@ -554,14 +554,13 @@ def markdown(results: dict, args) -> str:
     return "\n".join(lines)
 
 
-NOTES = """Where the write time goes: on SQLite the store talks through aiosqlite, whose connection runs on a
-thread of its own. A hop from the event loop to that thread and back (a thread's wake-up, a future, the GIL
-passed twice) costs more than a move's statements, so a whole transaction is one hop (`Connection.run`): a
-move's seven statements (BEGIN IMMEDIATE, the table's status, the action with the sequence check in its own
-INSERT (`INSERT ... SELECT ... WHERE (check) IS ? RETURNING`), the ledger rows and the balance rows each as
-one multi-row INSERT, the table row, COMMIT) run there together. (The first store on aiosqlite sent a
-statement per row and ran at 0.14 - 0.41 of bare sqlite3; the next one a hop per statement, which is what
-`--baseline` measures when given its revision.) On PostgreSQL a move is four round trips
+NOTES = """Where the write time goes: on SQLite the store talks through aiosqlite, where every statement is a
+round trip between the event loop and the connection's thread (tens of microseconds, more on a loaded
+machine). A move sends seven: BEGIN IMMEDIATE, the table's status, the action with the sequence check in its
+own INSERT (`INSERT ... SELECT ... WHERE (check) IS ? RETURNING`), the ledger rows and the balance rows each
+as one multi-row INSERT, the table row, COMMIT. (The first store on aiosqlite sent a statement per row and
+ran at 0.14 - 0.41 of bare sqlite3; the one before this, a hand-made thread running each transaction whole in
+one hop, is what `--baseline` measures when given its revision.) On PostgreSQL a move is four round trips
 (BEGIN, the row lock, one statement that checks the sequence and writes the action, ledger, balances, results
 and table row, COMMIT) where the bare inserts take six. The leaderboard and stats read the balance rows kept
 in each move's transaction (an index in leaderboard order), so their cost does not grow with the ledger;

@@ -1,13 +1,15 @@
 """One aiosqlite connection with the project's settings, lent to one transaction at a time.
 
-aiosqlite runs each call on the connection's own thread, so the event loop never waits on the disk. A hop
-from the loop to that thread and back costs more than a move's statements themselves (a thread's wake-up, a
-future, the GIL passed twice), so a whole transaction is one hop (`run`): BEGIN, the work's statements, COMMIT
-or ROLLBACK, all on that thread. The connection has a lock besides: one transaction at a time is handed to
-it.
+aiosqlite runs each call on the connection's own thread, so the event loop never waits on the disk; every
+statement is one hop from the loop to that thread and back (a few tens of microseconds), which is why the
+store's transactions send few statements (`storage.sqlite.database`). Between two statements of one
+transaction the loop runs other tasks, so the connection has a lock: the statements of two transactions
+never interleave on it.
 
-A transaction whose awaiting task is cancelled before its work has ended is rolled back, on that thread, in
-the same hop; once its work has ended it is committed, and the caller may still hear of the cancellation.
+A transaction whose awaiting task is cancelled is rolled back: the rollback is queued behind whatever the
+connection's thread still has to run (a statement already handed to it runs to its end), and shielded, so
+a second cancellation cannot skip it. Once COMMIT is queued it runs; the caller may still hear of the
+cancellation.
 """
 
 from __future__ import annotations
@@ -15,13 +17,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sqlite3
-import threading
-from collections.abc import AsyncIterator, Callable
-from typing import TypeVar
+from collections.abc import AsyncIterator
 
 import aiosqlite
-
-T = TypeVar("T")
 
 BUSY_TIMEOUT_MS = 5000
 # busy_timeout first: setting WAL itself needs a lock another process may hold.
@@ -35,7 +33,7 @@ PRAGMAS = (
 
 class Connection:
     """An aiosqlite connection and the lock that gives it to one transaction at a time:
-    `await Connection.open(path)`, then `await connection.run("BEGIN IMMEDIATE", work)`."""
+    `await Connection.open(path)`, then `async with connection.transaction("BEGIN IMMEDIATE") as conn`."""
 
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self.conn = conn
@@ -55,34 +53,22 @@ class Connection:
             raise
         return cls(conn)
 
-    async def run(self, begin: str, work: Callable[[sqlite3.Connection], T], *, commit: bool = True) -> T:
-        """`work` (plain sqlite3 calls) inside `begin` on the connection's thread, in one hop from the loop:
-        committed at its end if `commit` and nothing was raised, rolled back otherwise, all on that thread.
-        If the awaiting task is cancelled before the work ends, it is rolled back; once it has ended (its
-        COMMIT begun), it stays committed, and the caller hears of the cancellation."""
-        called_off = threading.Event()
-
-        def whole(conn: sqlite3.Connection) -> T:
-            conn.execute(begin)
-            try:
-                result = work(conn)
-                if commit and not called_off.is_set():
-                    conn.commit()
-                    return result
-            except BaseException:
-                conn.rollback()
-                raise
-            conn.rollback()  # a read ends here (it changed nothing), or a write whose caller gave up
-            return result
-
+    @contextlib.asynccontextmanager
+    async def transaction(self, begin: str, *, commit: bool) -> AsyncIterator[aiosqlite.Connection]:
+        """The connection inside `begin` (BEGIN IMMEDIATE for a write, BEGIN for a read), held by this task
+        alone; committed at the end if `commit` and nothing was raised, rolled back otherwise."""
         async with self._lock:
-            # aiosqlite's own queue to its thread (`_execute`): one hop for the whole transaction, in order
-            # with every other call on this connection.
             try:
-                return await self.conn._execute(whole, self.conn._conn)  # type: ignore[no-untyped-call,no-any-return]
-            except asyncio.CancelledError:
-                called_off.set()
+                await self.conn.execute_fetchall(begin)
+                yield self.conn
+                if commit:
+                    await self.conn.commit()
+                    return
+            except BaseException:
+                # sqlite3's rollback is a no-op outside a transaction (a BEGIN that failed, a COMMIT done).
+                await asyncio.shield(self.conn.rollback())
                 raise
+            await asyncio.shield(self.conn.rollback())  # a read ends here: it changed nothing
 
     @contextlib.asynccontextmanager
     async def alone(self) -> AsyncIterator[aiosqlite.Connection]:

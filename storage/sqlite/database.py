@@ -6,18 +6,19 @@ up front, so it never fails half-way with SQLITE_BUSY on lock upgrade, and it is
 transaction: no other process writes until COMMIT). Reads go through the second connection: in WAL mode
 they see the last committed state and never wait for the writer.
 
-A transaction is one hop to the writer's thread and back (`Connection.run`): the store's work runs there
-from its BEGIN to its COMMIT (its transaction's methods never suspend), so a move's seven statements (BEGIN
-IMMEDIATE, the table's status, the action with the sequence check in its INSERT, its ledger rows, its balance
-rows, the table row, COMMIT) cost one wake-up of that thread, not seven (measured: bench_discord, issue 42).
+Every statement is a hop to the connection's thread and back (`storage.sqlite.connection`), so a move sends
+few: the sequence check rides in the action's own INSERT (`... SELECT ... WHERE (check) IS ? RETURNING`),
+and each table's rows go as one multi-row INSERT. A move that goes on is BEGIN IMMEDIATE, the table's status,
+the action, its ledger rows, its balance rows, the table row, COMMIT: seven statements.
 """
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Coroutine, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any, TypeVar
+
+import aiosqlite
 
 from storage.database import (
     Batch,
@@ -84,31 +85,27 @@ def chunks(insert: Insert, rows: Sequence[tuple[Any, ...]]) -> list[Sequence[tup
 
 
 class SqliteTransaction(Transaction):
-    """A transaction run on the connection's own thread, in one hop from the event loop (`Connection.run`):
-    its methods are coroutines, as the store's work expects, but each runs its statement at once and never
-    suspends, so the work runs from its first statement to its last without returning to the loop."""
-
     dialect = DIALECT
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: aiosqlite.Connection) -> None:
         self._conn = conn
 
-    async def _all(self, sql: str, args: Sequence[Any]) -> list[sqlite3.Row]:
-        return self._conn.execute(sql, args).fetchall()
-
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
-        return [dict(r) for r in self._conn.execute(sql, args).fetchall()]
+        return [dict(r) for r in await self._conn.execute_fetchall(sql, args)]
 
     async def execute(self, sql: str, *args: Any) -> int:
-        return self._conn.execute(sql, args).rowcount
+        # The cursor is closed on the connection's thread, where its statement lives.
+        async with self._conn.execute(sql, args) as cursor:
+            return cursor.rowcount
 
     async def execute_many(self, sql: str, rows: Sequence[tuple[Any, ...]]) -> None:
-        self._conn.executemany(sql, rows)
+        async with self._conn.executemany(sql, rows):
+            pass
 
     async def insert(self, insert: Insert, rows: Sequence[tuple[Any, ...]]) -> None:
         """Rows of one table, as few statements as the variable limit allows (one for a move's rows)."""
         for chunk in chunks(insert, rows):
-            await self._all(rows_sql(insert, len(chunk)), [v for row in chunk for v in row])
+            await self._conn.execute_fetchall(rows_sql(insert, len(chunk)), [v for row in chunk for v in row])
 
     async def write(self, batch: Batch) -> Any:
         present = [(insert, rows) for insert, rows in batch.rows if rows]
@@ -119,17 +116,17 @@ class SqliteTransaction(Transaction):
                 # The check and the first row in one statement: nothing is written if it finds otherwise.
                 del present[0]
                 sql = guarded_sql(first[0], guard.sql)
-                if not await self._all(sql, (*first[1][0], *guard.args, guard.expected)):
+                if not await self._conn.execute_fetchall(sql, (*first[1][0], *guard.args, guard.expected)):
                     return await self._found(guard)
             elif (found := await self._found(guard)) != guard.expected:
                 return found
         for insert, rows in present:
             await self.insert(insert, rows)
-        await self._all(batch.last, batch.args)
+        await self._conn.execute_fetchall(batch.last, batch.args)
         return None if guard is None else guard.expected
 
     async def _found(self, guard: Guard) -> Any:
-        rows = await self._all(guard.sql, guard.args)
+        rows = await self._conn.execute_fetchall(guard.sql, guard.args)
         return next(iter(rows))[0]
 
     async def schema_version(self) -> int:
@@ -137,18 +134,7 @@ class SqliteTransaction(Transaction):
         return int(await self.value("PRAGMA user_version"))
 
     async def set_schema_version(self, version: int) -> None:
-        await self._all(f"PRAGMA user_version = {int(version)}", ())
-
-
-def done(work: Coroutine[Any, Any, T]) -> T:
-    """The store's work run to its end on the connection's thread: it awaits only its transaction's
-    methods (`Transaction`'s contract), which never suspend here."""
-    try:
-        work.send(None)
-    except StopIteration as finished:
-        return finished.value  # type: ignore[no-any-return]
-    work.close()
-    raise RuntimeError("a transaction's work awaited something other than its transaction")
+        await self._conn.execute_fetchall(f"PRAGMA user_version = {int(version)}")
 
 
 class SqliteDatabase(Database):
@@ -178,13 +164,15 @@ class SqliteDatabase(Database):
             await self._writer.close(checkpoint=True)
 
     async def write(self, work: Work[T]) -> T:
-        result = await self._writer.run("BEGIN IMMEDIATE", lambda conn: done(work(SqliteTransaction(conn))))
+        async with self._writer.transaction("BEGIN IMMEDIATE", commit=True) as conn:
+            result = await work(SqliteTransaction(conn))
         # Right after the COMMIT, before this task yields: no later write has begun yet.
         committed(write_name(work))
         return result
 
     async def read(self, work: Work[T]) -> T:
-        return await self._reader.run("BEGIN", lambda conn: done(work(SqliteTransaction(conn))), commit=False)
+        async with self._reader.transaction("BEGIN", commit=False) as conn:
+            return await work(SqliteTransaction(conn))
 
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
         # One statement is a snapshot of its own: no BEGIN needed.
