@@ -21,6 +21,7 @@ from PIL import Image, ImageDraw, ImageFont
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bot.discord_out import discord_words  # noqa: E402
 from bot.games import malice  # noqa: E402
 from bot.i18n import t  # noqa: E402
 from bot.render.compose import compose, table_message  # noqa: E402
@@ -54,8 +55,9 @@ class Step:
 
 
 def plain(text: str) -> str:
-    """Discord's markup as its client shows it: mentions by name, the relative time, no emoji the font
-    lacks."""
+    """The words as Discord's client shows them: drawn in Discord's markup (`bot.discord_out`), then the
+    mentions by name, the relative time, no emoji the font lacks."""
+    text = discord_words(text)
     text = re.sub(r"<@(\d+)>", lambda m: "@" + NAMES.get(m[1], m[1]), text)
     text = re.sub(r"<t:\d+:R>", "in 2 minutes", text)
     text = text.replace("**", "")
