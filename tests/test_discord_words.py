@@ -17,7 +17,7 @@ def test_references_become_discords_markup_and_nothing_else_changes():
     words = f"**{name('7')}** plays in {channel(9)} until {moment(1_900_000_000)}; {role(4)} hosts"
     assert discord_words(words) == "**<@7>** plays in <#9> until <t:1900000000:R>; <@&4> hosts"
     assert discord_words("Computer 1 · *plain*") == "Computer 1 · *plain*"
-    assert "\x1d" not in discord_words(name("ai:1") + name("@pot"))
+    assert "\x0e" not in discord_words(name("ai:1") + name("@pot"))
 
 
 def test_every_text_of_a_message_is_drawn_and_only_the_people_it_names_may_be_pinged():
@@ -42,7 +42,7 @@ def test_every_text_of_a_message_is_drawn_and_only_the_people_it_names_may_be_pi
         "<#6>",
     ]
     assert drawn.rows[0][0].label == "Kick <@3>"
-    assert not any("\x1d" in text or "\x1e" in text for text in drawn.texts())
+    assert not any("\x0e" in text or "\x0f" in text for text in drawn.texts())
     kwargs = discord_kwargs(message)
     assert kwargs["content"] == "<@1>, your turn"
     assert [u.id for u in kwargs["allowed_mentions"].users] == [1]
@@ -75,3 +75,11 @@ def test_a_link_has_no_custom_id_and_foreign_ids_decode_to_nothing():
 )
 def test_every_table_action_round_trips_through_its_custom_id(table, token, seq):
     assert decode(encode(table, click(token, seq))) == (table, click(token, seq))
+
+
+def test_a_reference_at_the_edge_of_stripped_or_split_words_is_still_drawn():
+    """Words are trimmed and split on their way (a banner over an empty lobby, a receipt's lines): a person
+    named first must still reach Discord as his mention, never as the reference's bare characters."""
+    words = f"\n{name('100000000000000001')} hat den Tisch abgebrochen.\n"
+    assert discord_words(words.strip()) == "<@100000000000000001> hat den Tisch abgebrochen."
+    assert discord_words(" ".join(words.split())) == "<@100000000000000001> hat den Tisch abgebrochen."

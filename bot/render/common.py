@@ -165,9 +165,11 @@ def role(role_id: int | str) -> str:
 
 # People, moments, channels and roles inside worded text are references, the only way the words write them:
 # each surface draws a reference its own way (`bot.discord_out` as Discord's markup, `bot.render.view.text`
-# as a typed part, the terminal as a name), so no surface ever reads another's markup back. They use
-# ASCII's separators (GS kind value RS), which no catalogue sentence, no card and no Discord name contains.
-REF_OPEN, REF_CLOSE = "\x1d", "\x1e"
+# as a typed part, the terminal as a name), so no surface ever reads another's markup back. They are
+# bracketed by ASCII's Shift Out and Shift In (SO kind value SI), which no catalogue sentence, no card and no
+# Discord name contains, and which are no whitespace: a `strip()` or `split()` of worded text keeps them
+# whole (ASCII's separators GS ... RS, used first, are whitespace to Python, and a strip lost a reference).
+REF_OPEN, REF_CLOSE = "\x0e", "\x0f"
 PERSON, MOMENT, CHANNEL, ROLE = "p", "t", "c", "r"
 REFERENCE = re.compile(f"{REF_OPEN}([{PERSON}{MOMENT}{CHANNEL}{ROLE}])([^{REF_CLOSE}]*){REF_CLOSE}")
 

@@ -495,9 +495,9 @@ def _user_id(user: FakeUser | UserHandle | int) -> int:
 
 def _undrawn_references(body: Any) -> list[str]:
     """Every string of a request body that still holds the render floor's references to a person, a moment or
-    a channel (ASCII's GS ... RS): the bot's Discord renderer (`bot.discord_out`) draws them all as markup."""
+    a channel (ASCII's SO ... SI): the bot's Discord renderer (`bot.discord_out`) draws them all as markup."""
     if isinstance(body, str):
-        return [body] if "\x1d" in body or "\x1e" in body else []
+        return [body] if "\x0e" in body or "\x0f" in body else []
     if isinstance(body, dict):
         return [s for v in body.values() for s in _undrawn_references(v)]
     if isinstance(body, list | tuple):

@@ -35,7 +35,7 @@ def test_the_public_view_types_the_mover_and_his_clock_and_has_no_hand(locale):
     assert Moment(at=1_900_000_000) in said, "the clock is a moment in the turn line, not Discord's markup"
     assert any(isinstance(s, Person) and s.id == mover and s.name == table.names[mover] for s in said)
     dumped = view.model_dump_json()
-    assert not any(mark in dumped for mark in ("<t:", "<@", "\x1d")), dumped[:300]
+    assert not any(mark in dumped for mark in ("<t:", "<@", "\x0e")), dumped[:300]
 
 
 @pytest.mark.parametrize("locale", ["en", "de"])
@@ -68,7 +68,7 @@ def test_discords_table_message_still_says_mentions_and_timestamps(locale):
     message = discord_message(table_message(compose(table, game, deadline=1_900_000_000, locale=locale)))
     words = "\n".join(message.texts())
     assert "<t:1900000000:R>" in words and f"<@{game.current_player}>" in words
-    assert "\x1d" not in words and "\x1e" not in words
+    assert "\x0e" not in words and "\x0f" not in words
 
 
 def test_the_log_is_worded_once_for_every_surface_and_discord_draws_its_people():
@@ -83,9 +83,9 @@ def test_the_log_is_worded_once_for_every_surface_and_discord_draws_its_people()
     events = tuple(game.apply(action))
     step = MoveFacts(count=1, actor=mover, events=events, game=game)
     worded = [line.text for line in tablelog.log_of(table, [step], [], locale="en")]
-    assert any("\x1d" in line for line in worded) and not any("<@" in line for line in worded)
+    assert any("\x0e" in line for line in worded) and not any("<@" in line for line in worded)
     discord = [discord_words(line) for line in worded]
-    assert any(f"<@{mover}>" in line for line in discord) and not any("\x1d" in line for line in discord)
+    assert any(f"<@{mover}>" in line for line in discord) and not any("\x0e" in line for line in discord)
 
 
 def test_emphasis_people_and_moments_become_typed_spans():
