@@ -10,6 +10,7 @@ import contextlib
 import logging
 import secrets
 from collections.abc import AsyncIterator
+from functools import partial
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
@@ -122,31 +123,15 @@ class Lobbies:
             # without its players (it would hold the channel with a game nobody can start).
             seats = seats_of(seated, session.names)
             try:
-                if match is None:
-                    table_id = await self.store.create_table(
-                        guild_id,
-                        channel_id,
-                        kind,
-                        host_id,
-                        stored,
-                        seed,
-                        commitment,
-                        seats=seats,
-                        meta=session,
-                    )
-                else:
-                    table_id = await self.store.create_match_table(
-                        match,
-                        guild_id,
-                        channel_id,
-                        kind,
-                        host_id,
-                        stored,
-                        seed,
-                        commitment,
-                        seats=seats,
-                        meta=session,
-                    )
+                # A tournament's match table is linked to its match in the same transaction.
+                create = (
+                    self.store.create_table
+                    if match is None
+                    else partial(self.store.create_match_table, match)
+                )
+                table_id = await create(
+                    guild_id, channel_id, kind, host_id, stored, seed, commitment, seats=seats, meta=session
+                )
             except ChannelBusy as exc:
                 raise NotAllowed("table.channel_busy") from exc
             record = TableRecord(
