@@ -41,6 +41,7 @@ import logging
 import os
 import random
 import re
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -281,7 +282,7 @@ class Profile:
             "record",
             "--gil",
             "--rate",
-            "50",
+            os.environ.get("BENCH_PROFILE_RATE", "50"),
             "--format",
             "raw",
             "--duration",
@@ -301,6 +302,9 @@ class Profile:
         if not self.out.exists():
             print("py-spy wrote no profile (is it installed? pip install py-spy)", file=sys.stderr)
             return where
+        keep = os.environ.get("BENCH_PROFILE_DIR")  # the raw stacks, for a flame graph or a closer look
+        if keep:
+            shutil.copy(self.out, Path(keep) / self.out.name)
         rules = [(name, re.compile(pattern)) for name, pattern in WHERE]
         for line in self.out.read_text().splitlines():
             stack, _, count = line.rpartition(" ")

@@ -22,5 +22,15 @@ def resolve_locale(locale: object) -> Lang:
     text = getattr(locale, "value", locale)
     if not isinstance(text, str):
         return DEFAULT
-    language = text.strip().replace("_", "-").split("-", 1)[0].lower()
-    return "de" if language == "de" else DEFAULT
+    lang = _RESOLVED.get(text)
+    if lang is None:
+        language = text.strip().replace("_", "-").split("-", 1)[0].lower()
+        lang = "de" if language == "de" else DEFAULT
+        if len(_RESOLVED) < RESOLVED_KEPT:
+            _RESOLVED[text] = lang
+    return lang
+
+
+# Every word of a message asks for its language: the few spellings Discord and the web send, resolved once.
+RESOLVED_KEPT = 256
+_RESOLVED: dict[str, Lang] = {}

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-import io
+import struct
 import threading
+import zlib
 from collections import OrderedDict
 from collections.abc import Callable
 from functools import cache
 
 from PIL import Image, ImageDraw
+from zlib_ng import zlib_ng
 
 from bot.games.cards import JOKER, Card, Rank, Suit
 from bot.render.common import Picture
@@ -58,10 +60,40 @@ def palette() -> Image.Image:
 
 
 def png(canvas: Image.Image) -> bytes:
-    small = canvas.quantize(palette=palette(), dither=Image.Dither.NONE)
-    out = io.BytesIO()
-    small.save(out, "PNG", compress_level=3)  # level 6 is 1 ms slower for a file a fifth smaller
-    return out.getvalue()
+    return palette_png(canvas.quantize(palette=palette(), dither=Image.Dither.NONE))
+
+
+# zlib-ng's level 4: a Malice table's picture in 0.7 ms where Pillow's PNG writer (the system's zlib, level 3)
+# took 1.1 ms, and every sample picture 2-11% smaller (level 2: 0.4 ms, but some pictures a little larger).
+DEFLATE_LEVEL = 4
+SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def palette_png(image: Image.Image) -> bytes:
+    """A palette image as PNG: 8 bits a pixel, no filter (a palette's indices are no gradients a filter
+    could predict), the rows deflated by zlib-ng."""
+    if image.mode != "P":
+        raise ValueError(f"a palette image is needed, not {image.mode}")
+    width, height = image.size
+    # Each row of a PNG starts with its filter's byte (0: none): the image pasted one column in, on a
+    # column of zeros, is those rows as they are stored.
+    rows = Image.new("P", (width + 1, height), 0)
+    rows.paste(image, (1, 0))
+    colours = image.getpalette() or [0, 0, 0]
+    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8 bits, palette, deflate, no interlace
+    return b"".join(
+        (
+            SIGNATURE,
+            _chunk(b"IHDR", header),
+            _chunk(b"PLTE", bytes(colours[: 3 * 256])),
+            _chunk(b"IDAT", zlib_ng.compress(rows.tobytes(), DEFLATE_LEVEL)),
+            _chunk(b"IEND", b""),
+        )
+    )
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
 
 class PictureCache:
