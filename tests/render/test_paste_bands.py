@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageChops
 
+from bot.games.cards import JOKER, Rank, standard_deck
 from bot.render.pictures import sprites as sp
 
 
@@ -36,3 +37,20 @@ def test_a_sprite_with_no_opaque_middle_is_blended_whole():
     sp.paste(banded, ring, (5, 5))
     blended.paste(ring, (5, 5), ring)
     assert ImageChops.difference(banded, blended).getbbox() is None
+
+
+def test_every_card_back_and_die_pasted_in_bands_is_the_sprite_blended_whole():
+    sprites = [
+        sp.card(c, size, lang)
+        for c in [*standard_deck(), JOKER]
+        for size in (64, 96)
+        for lang in ("en", "de")
+    ]
+    sprites += [sp.back(64), sp.back(96), sp.slot(64)] + [sp.die(r, s) for r in Rank for s in (44, 56)]
+    for sprite in sprites:
+        base = Image.new("RGB", (120, 140), sp.FELT)
+        base.paste((200, 40, 40), (0, 0, 60, 70))
+        banded, blended = base.copy(), base.copy()
+        sp.paste(banded, sprite, (7, 9))
+        blended.paste(sprite, (7, 9), sprite)
+        assert ImageChops.difference(banded, blended).getbbox() is None
