@@ -374,10 +374,16 @@ class InPlace:
         self.interaction = interaction
         self._lock = asyncio.Lock()
         waited = (discord.utils.utcnow() - interaction.created_at).total_seconds()
-        self._watch = asyncio.ensure_future(self._defer_after(max(0.0, within - max(0.0, waited))))
+        # A timer, not a task asleep: nearly every click is answered in time, and a task per click (made,
+        # woken to be cancelled) was work for nothing.
+        delay = max(0.0, within - max(0.0, waited))
+        self._watch: asyncio.Future[None] | None = None
+        self._timer = asyncio.get_running_loop().call_later(delay, self._time_is_up)
 
-    async def _defer_after(self, delay: float) -> None:
-        await asyncio.sleep(delay)
+    def _time_is_up(self) -> None:
+        self._watch = asyncio.ensure_future(self._defer())
+
+    async def _defer(self) -> None:
         async with self._lock:
             if not self.interaction.response.is_done():
                 # Too late already (10062), or Discord refused it: the update meets that again and says so.
@@ -390,8 +396,10 @@ class InPlace:
         reach Discord while discord.py never learns it was answered: the update after it would be a second
         initial answer, which Discord refuses with 40060.) Leaves the lock held: the caller's answer comes
         next, under it."""
+        self._timer.cancel()
         await self._lock.acquire()
-        self._watch.cancel()
+        if self._watch is not None:
+            self._watch.cancel()
 
     async def update(self, message: Message) -> None:
         """Show `message` on the clicked message: the answer itself, or the edit after a deferral."""
