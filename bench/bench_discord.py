@@ -1014,6 +1014,11 @@ def report(
                 "stack is in; the share of the samples times the CPU per move):",
                 "",
                 *where,
+                "",
+                "The samples see only what holds the GIL: Pillow lets it go while it pastes, maps and "
+                "encodes, so a picture costs more than its row says (`bench/bench_pictures.py` times one "
+                "whole; `BENCH_PROFILE_DIR=folder` keeps the raw stacks, `BENCH_PROFILE_RATE` sets py-spy's "
+                "rate).",
             ]
         if games:
             lines += [
