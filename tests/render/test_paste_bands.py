@@ -54,3 +54,25 @@ def test_every_card_back_and_die_pasted_in_bands_is_the_sprite_blended_whole():
         sp.paste(banded, sprite, (7, 9))
         blended.paste(sprite, (7, 9), sprite)
         assert ImageChops.difference(banded, blended).getbbox() is None
+
+
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(
+    cards=st.lists(st.sampled_from([*standard_deck(), JOKER]), min_size=1, max_size=14),
+    ring=st.booleans(),
+    lang=st.sampled_from(["en", "de"]),
+)
+def test_a_fan_of_card_tops_is_the_fan_of_whole_cards(cards, ring, lang):
+    """A side stack pastes only what shows of each card under another (its corner, and the rows the next
+    card's rounded corners let through): the same pixels as every card pasted whole."""
+    from bot.render.malice import pictures
+
+    height = pictures._fan_height(len(cards)) + 8
+    fanned, whole = Image.new("RGB", (80, height), sp.FELT), Image.new("RGB", (80, height), sp.FELT)
+    pictures._fan(fanned, cards, 8, 4, lang, ring_top=ring)
+    step = pictures._fan_step(len(cards))
+    for i, card in enumerate(cards):
+        if ring and i == len(cards) - 1:
+            sp.paste(whole, sp.ring(pictures.CARD, sp.card_height(pictures.CARD), 4, sp.LAST), (4, i * step))
+        sp.paste(whole, sp.card(card, pictures.CARD, lang), (8, 4 + i * step))
+    assert ImageChops.difference(fanned, whole).getbbox() is None

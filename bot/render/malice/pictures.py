@@ -54,10 +54,13 @@ def _fan(
         sp.paste(canvas, sp.slot(CARD), (x, y))
         return
     step = _fan_step(len(stack))
+    last = len(stack) - 1
     for i, c in enumerate(stack):
-        if ring_top and i == len(stack) - 1:
+        if ring_top and i == last:
             sp.paste(canvas, sp.ring(CARD, sp.card_height(CARD), 4, sp.LAST), (x - 4, y + i * step - 4))
-        sp.paste(canvas, sp.card(c, CARD, lang), (x, y + i * step))
+        # A card under another shows only its corner: only that part is pasted (the same pixels).
+        sprite = sp.card(c, CARD, lang) if i == last else sp.card_top(c, CARD, lang, step)
+        sp.paste(canvas, sprite, (x, y + i * step))
 
 
 def _just_played(view: MalicePublicView, where: str, stack: list[Card]) -> bool:
