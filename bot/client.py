@@ -178,8 +178,9 @@ class CardBot(commands.AutoShardedBot):
         # German names and descriptions go with the sync, so the translator must be set before it.
         await self.tree.set_translator(CommandTranslator())
         await self.sync_commands()
-        # Before the gateway connects: the first player is answered as quickly as any later one.
-        warmup.tune_interpreter()
+        # Before the gateway connects: the first player is answered as quickly as any later one. (The
+        # interpreter's switch interval stays Python's 5 ms: at 1 ms the threads' hand-overs of the GIL cost
+        # the bot a seventh of its CPU per move, and its answers were no quicker: docs/design.md.)
         await asyncio.to_thread(warmup.warm_up)
         warmup.settle_memory()
 

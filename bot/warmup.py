@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import gc
 import logging
-import sys
 import time
 
 from bot import render
@@ -24,14 +23,7 @@ from bot.render.tablelog import Window
 
 log = logging.getLogger(__name__)
 
-# Threads (the database's, the pictures' and the computer players') take the interpreter's lock for at most
-# this long before the event loop gets it back: 5 ms by default, a visible share of a 3 ms answer.
-SWITCH_INTERVAL = 0.001
 WARM_UP_MOVES = 6
-
-
-def tune_interpreter() -> None:
-    sys.setswitchinterval(SWITCH_INTERVAL)
 
 
 def warm_up() -> dict[str, int]:
