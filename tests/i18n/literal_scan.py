@@ -131,6 +131,9 @@ ALLOWED: dict[str, str] = {
     "RGBA": "Pillow image mode",
     "L": "Pillow image mode (a grey mask)",
     "PNG": "Pillow file format",
+    "P": "Pillow image mode (a palette image)",
+    ">IIBBBBB": "a PNG header's layout for struct.pack (canvas.palette_png)",
+    ">I": "a PNG chunk's length and checksum for struct.pack (canvas.palette_png)",
     # bot/render/view.py, common.py: a moment's style letter, as Discord's timestamps name them
     **{style: "a timestamp's style letter (t, T, d, D, f, F, R), never shown" for style in "tTdDfFR"},
     "A": "a capital measured for the font's cap height (sprites.card), never drawn",
