@@ -49,7 +49,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -123,6 +123,7 @@ class Figures:
     code: Path = ROOT  # the bot's files: this checkout's, or a baseline revision's (`--baseline`)
     unlimited: Counter[str] = field(default_factory=Counter)  # interaction answers and token edits, by route
     where: Counter[str] = field(default_factory=Counter)  # the bot's profile: samples by where (`--profile`)
+    rounds: list[float] = field(default_factory=list)  # the bot's CPU per move of a person in each round (ms)
 
 
 class Bench:
@@ -926,6 +927,23 @@ def routes_line(f: Figures) -> str:
     return f"- {f.kind}, {f.tables} tables: " + "; ".join(parts)
 
 
+def pooled(rounds: list[Figures]) -> Figures:
+    """One scenario's rounds (`--rounds`) as one: the CPU, the moves and the profile's samples summed (so the
+    CPU per move is over all of them), the rest as the last round measured it; `rounds` keeps each."""
+    last = rounds[-1]
+    if len(rounds) == 1:
+        return last
+    return replace(
+        last,
+        bot_cpu=sum(f.bot_cpu for f in rounds),
+        bench_cpu=sum(f.bench_cpu for f in rounds),
+        seconds=sum(f.seconds for f in rounds),
+        people_moves=sum(f.people_moves for f in rounds),
+        where=sum((f.where for f in rounds), Counter()),
+        rounds=[f.bot_cpu / max(1, f.people_moves) * 1000 for f in rounds],
+    )
+
+
 def cpu_table(clicked: list[Figures], before: list[Figures], revision: str) -> list[str]:
     """The bot's CPU per move of a person at each click scenario, at `--baseline`'s revision and now (the
     same run: the two bots took turns on the same machine)."""
@@ -940,7 +958,11 @@ def cpu_table(clicked: list[Figures], before: list[Figures], revision: str) -> l
         now = f.bot_cpu / max(1, f.people_moves) * 1000
         was = b.bot_cpu / max(1, b.people_moves) * 1000 if b is not None else float("nan")
         moves = f"{b.people_moves} / {f.people_moves}" if b is not None else f"n/a / {f.people_moves}"
-        out.append(f"| {f.kind} | {f.tables} | {was:.1f} | **{now:.1f}** | {now / was:.2f} | {moves} |")
+        each = ""
+        if len(f.rounds) > 1:
+            said = ", ".join(f"{x:.1f}" for x in b.rounds) if b is not None else "n/a"
+            each = f" (each round, ms: {said} / " + ", ".join(f"{x:.1f}" for x in f.rounds) + ")"
+        out.append(f"| {f.kind} | {f.tables} | {was:.1f} | **{now:.1f}** | {now / was:.2f} | {moves}{each} |")
     return out
 
 
@@ -997,7 +1019,13 @@ def report(
             lines += [
                 "",
                 f"The bot's CPU per move of a person, before (the bot of revision `{args.baseline}`, "
-                f"{args.baseline_commit}, run by the same bench in turns with this one) and now:",
+                f"{args.baseline_commit}, run by the same bench in turns with this one"
+                + (
+                    f", {args.rounds} rounds, each in the other order, their figures pooled"
+                    if args.rounds > 1
+                    else ""
+                )
+                + ") and now:",
                 "",
                 *cpu_table(clicked, before, args.baseline),
                 "",
@@ -1094,6 +1122,13 @@ async def main() -> None:
         help="also run the click scenarios with the bot of git revision REV (say main), in turns with this",
     )
     parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="play each click scenario this many times (with --baseline: in turns, the order swapped each "
+        "round) and pool their figures: the shared machine's minutes differ",
+    )
+    parser.add_argument(
         "--profile",
         action="store_true",
         help="sample the bot's process with py-spy in the click scenarios: where its CPU goes (needs py-spy)",
@@ -1126,18 +1161,30 @@ async def main() -> None:
     print("\n".join(CLICK_HEADER), flush=True)
     for n in [int(x) for x in args.click_tables.split(",") if x]:
         for kind in ("malice", "insomnia"):
-            if baseline is not None:  # the two bots take turns: the same machine, the same minutes
-                then = await scenario(
-                    kind, n, args.seconds, args.seed, clicks=True, code=baseline, profile=args.profile
-                )
-                before.append(then)
-                print(f"at {args.baseline}:", click_row(then), cpu_line(then), sep="\n", flush=True)
-            figures = await scenario(kind, n, args.seconds, args.seed, clicks=True, profile=args.profile)
-            clicked.append(figures)
-            print(click_row(figures), flush=True)
-            print(routes_line(figures), flush=True)
-            print(cpu_line(figures), flush=True)
-            print(unlimited_line(figures), flush=True)
+            thens: list[Figures] = []
+            nows: list[Figures] = []
+            for turn in range(args.rounds):
+                # The two bots take turns (the same machine, the same minutes), each round in the other order:
+                # a machine that gets busier through a round weighs on both alike.
+                for baseline_now in (True, False) if turn % 2 == 0 else (False, True):
+                    if baseline_now and baseline is not None:
+                        then = await scenario(
+                            kind, n, args.seconds, args.seed, clicks=True, code=baseline, profile=args.profile
+                        )
+                        thens.append(then)
+                        print(f"at {args.baseline}:", click_row(then), cpu_line(then), sep="\n", flush=True)
+                    elif not baseline_now:
+                        figures = await scenario(
+                            kind, n, args.seconds, args.seed, clicks=True, profile=args.profile
+                        )
+                        nows.append(figures)
+                        print(click_row(figures), flush=True)
+                        print(routes_line(figures), flush=True)
+                        print(cpu_line(figures), flush=True)
+                        print(unlimited_line(figures), flush=True)
+            clicked.append(pooled(nows))
+            if thens:
+                before.append(pooled(thens))
     folder.cleanup()
     games = {}
     if clicked:
