@@ -927,19 +927,40 @@ def routes_line(f: Figures) -> str:
     return f"- {f.kind}, {f.tables} tables: " + "; ".join(parts)
 
 
+SUMMED = (
+    "moves",
+    "calls",
+    "answered_429",
+    "seconds",
+    "people_moves",
+    "in_answer",
+    "refused",
+    "bot_cpu",
+    "bench_cpu",
+)
+
+
 def pooled(rounds: list[Figures]) -> Figures:
-    """One scenario's rounds (`--rounds`) as one: the CPU, the moves and the profile's samples summed (so the
-    CPU per move is over all of them), the rest as the last round measured it; `rounds` keeps each."""
+    """One scenario's rounds (`--rounds`) as one: counts, CPU and the profile's samples summed, the timings
+    joined, the peak the highest (so every figure per move is over all of them); `rounds` keeps each round's
+    CPU per move."""
     last = rounds[-1]
     if len(rounds) == 1:
         return last
+    summed = {name: sum(getattr(f, name) for f in rounds) for name in SUMMED}
+    joined = {
+        name: [x for f in rounds for x in getattr(f, name)]
+        for name in ("answers", "helps", "shown_after", "computer_shown_after", "messages_left", "opens")
+    }
+    counted = {
+        name: sum((getattr(f, name) for f in rounds), Counter()) for name in ("routes", "unlimited", "where")
+    }
     return replace(
         last,
-        bot_cpu=sum(f.bot_cpu for f in rounds),
-        bench_cpu=sum(f.bench_cpu for f in rounds),
-        seconds=sum(f.seconds for f in rounds),
-        people_moves=sum(f.people_moves for f in rounds),
-        where=sum((f.where for f in rounds), Counter()),
+        **summed,
+        **joined,
+        **counted,
+        peak=max(f.peak for f in rounds),
         rounds=[f.bot_cpu / max(1, f.people_moves) * 1000 for f in rounds],
     )
 
