@@ -12,6 +12,7 @@ and table facts. A seat's private view adds his hand and his legal moves.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -271,7 +272,7 @@ def legal_moves(info: TableInfo, game: GameState, player: str, *, locale: object
                 label=(said[:1].upper() + said[1:])[:100],
                 token=render.token(info.kind, action),
                 seq=info.seq,
-                facts=action.model_dump(mode="json"),
+                facts=json.loads(action.model_dump_json()),
             )
         )
     return out
