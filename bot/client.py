@@ -179,8 +179,8 @@ class CardBot(commands.AutoShardedBot):
         await self.tree.set_translator(CommandTranslator())
         await self.sync_commands()
         # Before the gateway connects: the first player is answered as quickly as any later one. (The
-        # interpreter's switch interval stays Python's 5 ms: at 1 ms the threads' hand-overs of the GIL cost
-        # the bot a seventh of its CPU per move, and its answers were no quicker: docs/design.md.)
+        # interpreter's switch interval stays Python's 5 ms: 1 ms made the threads hand the GIL over more
+        # often for no quicker answers, measured in docs/design.md.)
         await asyncio.to_thread(warmup.warm_up)
         warmup.settle_memory()
 

@@ -167,17 +167,15 @@ def card(c: Card, width: int, lang: str = "en") -> Image.Image:
     return sprite
 
 
-# A card's top rows and its rounded corners: rows below these are opaque across (bench: `_bands` splits a card
-# there), so a card laid on another hides everything of it below its own corners.
-CORNER_ROWS = 6
-
-
 @cache
 def card_top(c: Card, width: int, lang: str, shown: int) -> Image.Image:
     """The part of a card a fan shows when the next card lies `shown` pixels lower: those rows, and the rows
-    the next card's rounded corners let through."""
+    the next card's rounded corners let through (its rows above its opaque middle, `_bands`: below them a
+    card laid on another hides everything)."""
     sprite = card(c, width, lang)
-    return sprite.crop((0, 0, width, min(sprite.height, shown + CORNER_ROWS)))
+    bands = _bands(sprite)
+    corner = bands[0].height if bands is not None else sprite.height
+    return sprite.crop((0, 0, width, min(sprite.height, shown + corner)))
 
 
 @cache
