@@ -244,8 +244,10 @@ class BotProcess:
             print("the bot process logged errors:", *problems[:10], sep="\n", file=sys.stderr)
 
 
-# Where the bot's CPU goes (`--profile`): each sample of its process holding the GIL (py-spy `--gil`: what
-# runs Python, which is nearly all of its CPU) goes to the first of these its stack matches.
+# Where the bot's CPU goes (`--profile`): each sample of a thread of its process at work goes to the first of
+# these its stack matches. Every thread is sampled, not only the one holding the GIL (py-spy `--gil`): Pillow
+# and zlib-ng let the GIL go while they paste, map and deflate, and the kernel's part of a send runs without
+# it, so a GIL profile showed a picture at a third of what it costs.
 WHERE = [
     ("/help (the bench's baseline command)", r"Help\.help"),
     ("pictures (drawing, palette, PNG)", r"table_picture|hand_picture|bot/render/pictures|PIL/"),
@@ -267,6 +269,32 @@ WHERE = [
 ]
 REST = "the event loop and the rest"
 
+# Where a thread of the bot sleeps (its stack's innermost frame there): waiting for work (the worker threads,
+# aiosqlite's), for a socket (the event loop's epoll) or for a timer (discord.py's heartbeat). py-spy's own
+# test of an idle thread does not see these as idle on this kernel, so they are left out by their line.
+SLEEPS = [
+    ("concurrent.futures.thread", "_worker", "work_queue.get(block=True)"),
+    ("aiosqlite.core", "_connection_worker_thread", "tx.get()"),
+    ("selectors", "select", "self._selector.poll("),
+    ("threading", "wait", "waiter.acquire("),
+]
+
+
+def sleeping_frames() -> re.Pattern[str]:
+    """The innermost frames, as py-spy names them (`Class.function (module/path.py:line)`), of a thread asleep
+    at one of `SLEEPS`: their lines found in the installed sources (they move between versions)."""
+    import importlib
+
+    frames = []
+    for module_name, function, call in SLEEPS:
+        module = importlib.import_module(module_name)
+        source = Path(str(module.__file__)).read_text().splitlines()
+        path = module_name.replace(".", "/") + ".py"
+        for number, line in enumerate(source, start=1):
+            if call in line:
+                frames.append(rf"(^|;|\.){re.escape(function)} \({re.escape(path)}:{number}\)$")
+    return re.compile("|".join(frames))
+
 
 class Profile:
     """py-spy sampling the bot's process through the play (`--profile`; `pip install py-spy`)."""
@@ -281,7 +309,6 @@ class Profile:
         proc = await asyncio.create_subprocess_exec(
             "py-spy",
             "record",
-            "--gil",
             "--rate",
             os.environ.get("BENCH_PROFILE_RATE", "50"),
             "--format",
@@ -307,8 +334,11 @@ class Profile:
         if keep:
             shutil.copy(self.out, Path(keep) / self.out.name)
         rules = [(name, re.compile(pattern)) for name, pattern in WHERE]
+        asleep = sleeping_frames()
         for line in self.out.read_text().splitlines():
             stack, _, count = line.rpartition(" ")
+            if asleep.search(stack):
+                continue
             name = next((name for name, rule in rules if rule.search(stack)), REST)
             where[name] += int(count)
         return where
@@ -1059,14 +1089,15 @@ def report(
             lines += [
                 "",
                 "Where the bot's CPU went, per move of a person (a py-spy profile of the bot's process "
-                "through the play: its samples holding the GIL, each counted under the first of these its "
-                "stack is in; the share of the samples times the CPU per move):",
+                "through the play: the samples of its threads at work, a thread asleep in a queue, a lock "
+                "or epoll left out; each counted under the first of these its stack is in; the share of the "
+                "samples times the CPU per move):",
                 "",
                 *where,
                 "",
-                "The samples see only what holds the GIL: Pillow lets it go while it pastes, maps and "
-                "encodes, so a picture costs more than its row says (`bench/bench_pictures.py` times one "
-                "whole; `BENCH_PROFILE_DIR=folder` keeps the raw stacks, `BENCH_PROFILE_RATE` sets py-spy's "
+                "Every thread is sampled, so Pillow's and zlib-ng's work (done without the GIL) counts under "
+                "the picture, and the kernel's part of a send under the request it sends "
+                "(`BENCH_PROFILE_DIR=folder` keeps the raw stacks, `BENCH_PROFILE_RATE` sets py-spy's "
                 "rate).",
             ]
         if games:
@@ -1128,6 +1159,11 @@ async def main() -> None:
         help="table counts played by clicks (the Move dialog), comma-separated ('' for none)",
     )
     parser.add_argument("--resume-tables", type=int, default=1000)
+    parser.add_argument(
+        "--games",
+        default="malice,insomnia",
+        help="the games played, comma-separated (a closer look at one: --games malice)",
+    )
     parser.add_argument("--quick", action="store_true", help="N = 1 and 10, 15 s, resume with 200 tables")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument(
@@ -1160,6 +1196,7 @@ async def main() -> None:
         help="only the token's budget across two bot processes on one PostgreSQL (one killed and restarted)",
     )
     args = parser.parse_args()
+    args.kinds = tuple(kind for kind in args.games.split(",") if kind)
     if args.two_processes:
         await two_processes(args)
         return
@@ -1181,7 +1218,7 @@ async def main() -> None:
         baseline = checkout(args.baseline, folder.name)
     print("\n".join(CLICK_HEADER), flush=True)
     for n in [int(x) for x in args.click_tables.split(",") if x]:
-        for kind in ("malice", "insomnia"):
+        for kind in args.kinds:
             thens: list[Figures] = []
             nows: list[Figures] = []
             for turn in range(args.rounds):
@@ -1209,18 +1246,18 @@ async def main() -> None:
     folder.cleanup()
     games = {}
     if clicked:
-        for kind in ("malice", "insomnia"):
+        for kind in args.kinds:
             games[kind] = await whole_game_by_clicks(kind)
             print(game_calls_line(games[kind]), flush=True)
     rows = []
     print("\n".join(HEADER), flush=True)
     for n in [int(x) for x in args.tables.split(",") if x]:
-        for kind in ("malice", "insomnia"):
+        for kind in args.kinds:
             figures = await scenario(kind, n, args.seconds, args.seed)
             rows.append(figures)
             print(row(figures), flush=True)
             print(routes_line(figures), flush=True)
-    finished = {kind: await finished_game_messages(kind) for kind in ("malice", "insomnia")}
+    finished = {kind: await finished_game_messages(kind) for kind in args.kinds}
     resumed = await resume(args.resume_tables) if args.resume_tables else {}
     text = report(rows, clicked, finished, resumed, args, before, games)
     print(text)
